@@ -1,0 +1,162 @@
+/* vastcc prelude: the software MMU and work-item functions shared by every
+ * generated kernel (docs/generated-kernels.md). Emitted once at the top of
+ * each generated program. */
+#define VAST_VA_SHIFT 44
+#define VAST_VA_MASK ((1UL << VAST_VA_SHIFT) - 1)
+#define VAST_MAX_SLOTS 32
+#define VAST_NO_FRAME 0xffffffffu
+
+typedef struct vast_ctx {
+	/* The original NDRange, rebuilt for this work-item. */
+	ulong grp[3], lid[3], lsz[3], gsz[3], ngrp[3], goff[3];
+	uint dim;
+	uint page_shift;
+	ulong flat_group;
+	/* Paged and merge kernels. */
+	__global uchar *frames;
+	__global uchar *dst;
+	__global const uint *lpt;
+	__global uint *fault;
+	/* Inspector. */
+	__global uchar *pas;
+	__global const ulong *pasinfo;
+	__global uchar *data[VAST_MAX_SLOTS];
+} vast_ctx;
+
+/* Launched as a 1-D NDRange of whole work-groups starting at flattened
+ * group `first`; rebuild the N-D ids of the original launch (OpenCL 1.2
+ * §6.12.1). Group and local ids are flattened with dimension 0 fastest. */
+void vast_init_ids(vast_ctx *c, ulong4 gsize, ulong4 lsize,
+                          ulong4 goff, ulong first)
+{
+	c->dim = (uint)gsize.w;
+	c->gsz[0] = gsize.x; c->gsz[1] = gsize.y; c->gsz[2] = gsize.z;
+	c->lsz[0] = lsize.x; c->lsz[1] = lsize.y; c->lsz[2] = lsize.z;
+	c->goff[0] = goff.x; c->goff[1] = goff.y; c->goff[2] = goff.z;
+	for (int d = 0; d < 3; d++)
+		c->ngrp[d] = c->gsz[d] / c->lsz[d];
+	ulong g = first + get_group_id(0);
+	c->flat_group = g;
+	c->grp[0] = g % c->ngrp[0];
+	g /= c->ngrp[0];
+	c->grp[1] = g % c->ngrp[1];
+	c->grp[2] = g / c->ngrp[1];
+	ulong l = get_local_id(0);
+	c->lid[0] = l % c->lsz[0];
+	l /= c->lsz[0];
+	c->lid[1] = l % c->lsz[1];
+	c->lid[2] = l / c->lsz[1];
+}
+
+/* Out-of-range dimensions return the defaults of OpenCL 1.2 §6.12.1. */
+size_t vast_get_global_id(vast_ctx *c, uint d)
+{ return d < 3 ? c->grp[d] * c->lsz[d] + c->lid[d] + c->goff[d] : 0; }
+size_t vast_get_local_id(vast_ctx *c, uint d)
+{ return d < 3 ? c->lid[d] : 0; }
+size_t vast_get_group_id(vast_ctx *c, uint d)
+{ return d < 3 ? c->grp[d] : 0; }
+size_t vast_get_num_groups(vast_ctx *c, uint d)
+{ return d < 3 ? c->ngrp[d] : 1; }
+size_t vast_get_global_size(vast_ctx *c, uint d)
+{ return d < 3 ? c->gsz[d] : 1; }
+size_t vast_get_local_size(vast_ctx *c, uint d)
+{ return d < 3 ? c->lsz[d] : 1; }
+size_t vast_get_enqueued_local_size(vast_ctx *c, uint d)
+{ return d < 3 ? c->lsz[d] : 1; }
+size_t vast_get_global_offset(vast_ctx *c, uint d)
+{ return d < 3 ? c->goff[d] : 0; }
+uint vast_get_work_dim(vast_ctx *c)
+{ return c->dim; }
+size_t vast_get_global_linear_id(vast_ctx *c)
+{
+	return ((vast_get_global_id(c, 2) - c->goff[2]) * c->gsz[1] +
+	        (vast_get_global_id(c, 1) - c->goff[1])) * c->gsz[0] +
+	       (vast_get_global_id(c, 0) - c->goff[0]);
+}
+size_t vast_get_local_linear_id(vast_ctx *c)
+{ return (c->lid[2] * c->lsz[1] + c->lid[1]) * c->lsz[0] + c->lid[0]; }
+
+/* Paged and merge kernels: virtual address -> byte in the frame buffer.
+ * lpt[0] = slots; slot s (1-based): lpt[2s-1] = first entry of its table,
+ * lpt[2s] = its pages. A page with no frame is a fault: recorded, and the
+ * access goes to frame 0, which the runtime keeps as scratch. */
+__global uchar *vast_tr_in(vast_ctx *c, __global uchar *frames, ulong v)
+{
+	__global const uint *lpt = c->lpt;
+	uint s = (uint)(v >> VAST_VA_SHIFT);
+	ulong off = v & VAST_VA_MASK;
+	ulong page = off >> c->page_shift;
+	uint f = VAST_NO_FRAME;
+	if (s >= 1 && s <= lpt[0] && page < lpt[2 * s])
+		f = lpt[lpt[2 * s - 1] + page];
+	if (f == VAST_NO_FRAME) {
+		*c->fault = 1;
+		f = 0;
+	}
+	return frames + ((ulong)f << c->page_shift) +
+	       (off & ((1UL << c->page_shift) - 1));
+}
+
+__global uchar *vast_tr(vast_ctx *c, ulong v)
+{ return vast_tr_in(c, c->frames, v); }
+
+/* Merge: copy the n bytes at v from the source frames to the destination. */
+void vast_copy(vast_ctx *c, ulong v, uint n)
+{
+	__global uchar *s = vast_tr_in(c, c->frames, v);
+	__global uchar *d = vast_tr_in(c, c->dst, v);
+	for (uint i = 0; i < n; i++)
+		d[i] = s[i];
+}
+
+/* Inspector: pasinfo[0] = bytes per PAS row, [1] = work-groups per row,
+ * [2] = slots; slot s (1-based): [2s+1] = its first byte in a row,
+ * [2s+2] = its pages. Marks are plain stores of 1 (idempotent). Pages
+ * outside the buffer are not marked: the paged kernel faults on them. */
+void vast_touch(vast_ctx *c, ulong v, uint n)
+{
+	__global const ulong *pi = c->pasinfo;
+	ulong s = v >> VAST_VA_SHIFT;
+	if (s < 1 || s > pi[2] || n == 0)
+		return;
+	ulong off = v & VAST_VA_MASK;
+	ulong first = off >> c->page_shift;
+	ulong last = (off + n - 1) >> c->page_shift;
+	ulong npages = pi[2 * s + 2];
+	__global uchar *row = c->pas + pi[2 * s + 1];
+	for (ulong p = first; p <= last && p < npages; p++)
+		row[p] = 1;
+}
+
+/* Inspector: a read whose value the inspector needs; marks it too. */
+__global uchar *vast_load(vast_ctx *c, ulong v, uint n)
+{
+	vast_touch(c, v, n);
+	return c->data[(v >> VAST_VA_SHIFT) - 1] + (v & VAST_VA_MASK);
+}
+
+void vast_paged_init(vast_ctx *c, __global uchar *frames,
+                            __global const uint *lpt, __global uint *fault,
+                            uint page_shift, ulong4 gsize, ulong4 lsize,
+                            ulong4 goff, ulong first)
+{
+	vast_init_ids(c, gsize, lsize, goff, first);
+	c->frames = frames;
+	c->dst = frames;
+	c->lpt = lpt;
+	c->fault = fault;
+	c->page_shift = page_shift;
+}
+
+void vast_inspect_init(vast_ctx *c, __global uchar *pas,
+                              __global const ulong *pasinfo,
+                              __global uint *fault, uint page_shift,
+                              ulong4 gsize, ulong4 lsize, ulong4 goff,
+                              ulong first)
+{
+	vast_init_ids(c, gsize, lsize, goff, first);
+	c->pasinfo = pasinfo;
+	c->pas = pas + (get_group_id(0) / pasinfo[1]) * pasinfo[0];
+	c->fault = fault;
+	c->page_shift = page_shift;
+}
