@@ -1,2 +1,151 @@
 /* SPDX-License-Identifier: MIT */
-int main(void) { return 0; }
+/*
+ * main.c - the vastcc driver: use it in place of cc.
+ *
+ * The pipeline, per invocation:
+ *   parse the command line (args.c)
+ *   -> each .cl input: analyse -> rewrite -> emit stub -> report -> compile
+ *      the stub into an object (clfile.c)
+ *   -> C inputs and the objects: the real compiler (run.c), adding
+ *      libvastrt and -lOpenCL when linking.
+ * libvastrt is linked whole (--whole-archive) so that its definitions of
+ * the OpenCL entry points take precedence over libOpenCL's wherever
+ * -lOpenCL appears on the user's command line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "driver.h"
+
+static char *object_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *b = slash ? slash + 1 : path;
+	size_t n = strlen(b);
+	const char *dot = strrchr(b, '.');
+	if (dot)
+		n = (size_t)(dot - b);
+	char *o = malloc(n + 3);
+	memcpy(o, b, n);
+	memcpy(o + n, ".o", 3);
+	return o;
+}
+
+static size_t count_kind(const options *opt, enum input_kind kind)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < opt->ninputs; i++)
+		n += opt->inputs[i].kind == kind;
+	return n;
+}
+
+/* -c: each .cl becomes its stub object; everything else goes to cc -c. */
+static int compile_only(const options *opt)
+{
+	strv cmd = {0};
+	strv_push(&cmd, real_cc());
+	strv_append(&cmd, &opt->cc_flags);
+	strv_push(&cmd, "-c");
+	size_t others = 0;
+	for (size_t i = 0; i < opt->ninputs; i++) {
+		const input *in = &opt->inputs[i];
+		if (in->kind == IN_CL) {
+			const char *obj = opt->output ? opt->output : object_name(in->path);
+			if (!compile_cl(in, obj, opt))
+				return 1;
+		} else {
+			strv_push(&cmd, in->path);
+			others++;
+		}
+	}
+	if (!others)
+		return 0;
+	if (opt->output) {
+		strv_push(&cmd, "-o");
+		strv_push(&cmd, opt->output);
+	}
+	return run_command(&cmd, opt) ? 1 : 0;
+}
+
+/* Compile and link: .cl inputs become temporary objects in place. */
+static int compile_and_link(const options *opt)
+{
+	strv cmd = {0};
+	strv_push(&cmd, real_cc());
+	strv_append(&cmd, &opt->cc_flags);
+	for (size_t i = 0; i < opt->ninputs; i++) {
+		const input *in = &opt->inputs[i];
+		if (in->kind != IN_CL) {
+			strv_push(&cmd, in->path);
+			continue;
+		}
+		char name[64];
+		snprintf(name, sizeof name, "/cl%zu.o", i);
+		size_t n = strlen(temp_dir()) + sizeof name;
+		char *obj = malloc(n);
+		snprintf(obj, n, "%s%s", temp_dir(), name);
+		if (!compile_cl(in, obj, opt))
+			return 1;
+		strv_push(&cmd, obj);
+	}
+	if (opt->output) {
+		strv_push(&cmd, "-o");
+		strv_push(&cmd, opt->output);
+	}
+#ifdef VAST_LINK_FLAGS
+	strv_push(&cmd, VAST_LINK_FLAGS);
+#endif
+	strv_push(&cmd, "-Wl,--whole-archive");
+	strv_push(&cmd, runtime_lib());
+	strv_push(&cmd, "-Wl,--no-whole-archive");
+	strv_push(&cmd, "-ldl");
+	strv_push(&cmd, "-lpthread");
+	strv_push(&cmd, "-lOpenCL");
+	return run_command(&cmd, opt) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	options opt;
+	if (!parse_args(argc, argv, &opt))
+		return 1;
+	if (opt.help) {
+		print_help();
+		return 0;
+	}
+	if (opt.version) {
+		printf("vastcc version %s (libclang 19)\n", VAST_VERSION);
+		return 0;
+	}
+	if (opt.ninputs == 0) {
+		fprintf(stderr, "vastcc: error: no input files\n");
+		return 1;
+	}
+	size_t ncl = count_kind(&opt, IN_CL);
+	if (ncl && opt.preprocess_only) {
+		fprintf(stderr, "vastcc: error: -E, -S and -M do not apply to OpenCL input '%s'\n",
+		        opt.inputs[0].path);
+		return 1;
+	}
+	if (opt.report && strcmp(opt.report, "-") && ncl > 1) {
+		fprintf(stderr, "vastcc: error: --report=FILE takes one .cl input; use --report=- for several\n");
+		return 1;
+	}
+	if (opt.compile_only && opt.output && opt.ninputs > 1) {
+		fprintf(stderr, "vastcc: error: cannot specify '-o' with '-c' with multiple files\n");
+		return 1;
+	}
+	if (opt.preprocess_only) {
+		strv cmd = {0};
+		strv_push(&cmd, real_cc());
+		strv_append(&cmd, &opt.cc_flags);
+		for (size_t i = 0; i < opt.ninputs; i++)
+			strv_push(&cmd, opt.inputs[i].path);
+		if (opt.output) {
+			strv_push(&cmd, "-o");
+			strv_push(&cmd, opt.output);
+		}
+		return run_command(&cmd, &opt) ? 1 : 0;
+	}
+	return opt.compile_only ? compile_only(&opt) : compile_and_link(&opt);
+}

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: MIT */
+/* c = a + b: the simplest affine kernel, one element per work-item. */
+__kernel void vadd(__global const float *a, __global const float *b,
+                   __global float *c, uint n)
+{
+	size_t i = get_global_id(0);
+	if (i < n)
+		c[i] = a[i] + b[i];
+}

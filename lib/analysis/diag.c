@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diag.c - clang-style diagnostics: "file:line:col: error: msg" on stderr.
+ * A location without a file prints as "vastcc: error: msg", the driver's
+ * own prefix, for errors that have no place in a source file.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include "analysis.h"
+
+static void emit(an_loc loc, const char *kind, const char *fmt, va_list ap)
+{
+	if (loc.file && loc.line)
+		fprintf(stderr, "%s:%u:%u: %s: ", loc.file, loc.line, loc.col, kind);
+	else if (loc.file)
+		fprintf(stderr, "%s: %s: ", loc.file, kind);
+	else
+		fprintf(stderr, "vastcc: %s: ", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void an_diag_error(an_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit(loc, "error", fmt, ap);
+	va_end(ap);
+}
+
+void an_diag_warning(an_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit(loc, "warning", fmt, ap);
+	va_end(ap);
+}
+
+void an_diag_note(an_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit(loc, "note", fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h - what the files of lib/analysis share and nobody else sees.
+ *
+ * The passes, in the order program.c runs them:
+ *   preprocess.c  clang -E, system-header regions dropped, #line kept
+ *   parse.c       libclang TU over that buffer; the cursor tree copied
+ *                 into a flat node array with parent links (an_node)
+ *   model.c       functions, parameters, variables, statements, calls
+ *   access.c      every global access and its mode
+ *   pattern.c     points-to per kernel, taint, patterns, reasons
+ *   slice.c       keep flags and roles per variant (analysis.h header)
+ *   report.c      the JSON report
+ * Memory: everything the public an_program points to is owned by it and
+ * freed by an_program_destroy(); the analysis context (an_ctx) and the
+ * libclang objects live only inside an_program_create().
+ */
+#ifndef VAST_AN_INTERNAL_H
+#define VAST_AN_INTERNAL_H
+
+#include <clang-c/Index.h>
+#include <stdint.h>
+#include "analysis.h"
+
+/* Growable arrays: `T *a; unsigned n, cap;` grown by an_grow(). */
+void *an_grow_(void *a, unsigned n, unsigned *cap, size_t elem);
+#define AN_PUSH(arr, n, cap) \
+	((arr) = an_grow_((arr), (n), &(cap), sizeof *(arr)), &(arr)[(n)++])
+
+void *an_xmalloc(size_t n);
+void *an_xcalloc(size_t n, size_t m);
+char *an_xstrdup(const char *s);
+char *an_strndup(const char *s, size_t n);
+/* Copies and disposes a CXString at once. */
+char *an_cxstr(CXString s);
+
+/* The public program plus what only the library sees. */
+typedef struct an_program_impl {
+	an_program pub;
+	char **names;   /* interned file names that an_loc.file points to */
+	unsigned nnames, capnames;
+} an_program_impl;
+
+const char *an_intern_name(an_program *p, const char *name);
+
+/* One cursor of a function body (or of a program-scope declaration). */
+typedef struct an_node {
+	enum CXCursorKind kind;
+	CXCursor cur;
+	unsigned begin, end;  /* offsets into text */
+	int parent;           /* node index, -1 at the root of a function */
+	int *kids; unsigned nkids, capkids;
+	int func;             /* function index, -1 for program scope */
+	int stmt;             /* innermost statement (index into stmts) */
+	int var;              /* DeclRefExpr/VarDecl/ParmDecl: variable, else -1 */
+	int fn_ref;           /* CallExpr: callee function index or -1 */
+	char *callee;         /* CallExpr: callee name, else NULL */
+	int access;           /* the access whose expr is this node, else -1 */
+	int call;             /* the an_call of this CallExpr, else -1 */
+	int op;               /* CXBinaryOperatorKind / CXUnaryOperatorKind */
+	int header;           /* inside the header of its control statement */
+} an_node;
+
+/* A variable: local, parameter, or program-scope. */
+typedef struct an_var {
+	char *name;
+	unsigned key;         /* offset of its name in text: identifies it */
+	int func;             /* -1: program scope */
+	int param;            /* parameter index or -1 */
+	int node;             /* its VarDecl/ParmDecl node, -1 for program scope */
+	unsigned as;          /* address space of the variable itself */
+	int is_ptr;
+	unsigned pointee_as;  /* pointers: address space of the pointee */
+	int is_array;
+	int is_local_mem;     /* __local variable, or pointer into __local */
+	int addr_taken;
+	int ndefs;            /* assignments outside its declaration */
+	int has_init;
+	int induction;        /* loop induction variable of a for */
+	int tainted;          /* depends on data loaded from global memory */
+	int cls;              /* pattern class, see pattern.c; -1 unknown */
+} an_var;
+
+enum { AN_LANG_DEFAULT = 0, AN_AS_GLOBAL = 1, AN_AS_LOCAL = 2,
+       AN_AS_CONSTANT = 3, AN_AS_PRIVATE = 4, AN_AS_GENERIC = 5 };
+
+/* A definition of a variable inside a statement (slice.c). */
+typedef struct an_def {
+	int var;
+	int node;             /* the assignment / declaration node */
+} an_def;
+
+/* A construct that makes every kernel reaching its function not
+ * virtualizable. */
+typedef struct an_bad {
+	int func;
+	int node;
+	const char *reason;   /* static string */
+} an_bad;
+
+/* Per kernel facts that pattern.c computes and slice.c/report.c use. */
+typedef struct an_kfacts {
+	uint64_t *pts;        /* per variable */
+	uint64_t *ret;        /* per function: points-to of its return */
+	unsigned char *reach; /* per function: reachable from the kernel */
+	unsigned *acc_bits;   /* per access: params reached from this kernel */
+} an_kfacts;
+
+/* Points-to bits beyond the 32 parameter bits. */
+#define AN_PT_UNKNOWN   (1ull << 40)
+#define AN_PT_CONSTVAR  (1ull << 41) /* program-scope __constant */
+#define AN_PT_GLOBALVAR (1ull << 42) /* program-scope __global */
+#define AN_PT_PARAMS    0xffffffffull
+
+typedef struct an_ctx {
+	an_program *p;
+	const char *path;
+	CXIndex index;
+	CXTranslationUnit tu;
+	an_node *nodes; unsigned nnodes, capnodes;
+	an_var *vars; unsigned nvars, capvars;
+	int *func_node;       /* per function: its FunctionDecl node */
+	int *stmt_node;       /* per statement: its node */
+	unsigned capfuncs, capstmts, capacc, capcalls;
+	an_def *defs; unsigned ndefs, capdefs;
+	an_kfacts *kf;        /* per function (kernels only filled) */
+	int *effectful[AN_NSLICED]; /* per function */
+	an_bad *bad; unsigned nbad, capbad;
+	int errors;
+} an_ctx;
+
+/* preprocess.c */
+int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
+                  char **std_out);
+char *an_normalize_options(const char *s);
+
+/* parse.c */
+int an_parse(an_ctx *c, const char *cl_std);
+an_loc an_loc_of(an_ctx *c, CXSourceLocation l);
+an_loc an_node_loc(an_ctx *c, int n);
+unsigned an_offset(CXSourceLocation l);
+int an_strip(an_ctx *c, int n);   /* skip parens and implicit casts down */
+int an_up(an_ctx *c, int n);      /* parent, skipping parens and casts */
+int an_is_cast_like(an_ctx *c, int n);
+CXType an_node_type(an_ctx *c, int n);
+unsigned an_type_as(CXType t);
+int an_type_is_ptr(CXType t);
+char *an_type_str(CXType t);
+
+/* model.c */
+int an_build_model(an_ctx *c);
+int an_var_of_cursor(an_ctx *c, CXCursor decl);
+int an_in(const an_range *r, unsigned b, unsigned e);
+
+/* access.c */
+void an_find_accesses(an_ctx *c);
+int an_access_base(an_ctx *c, int n); /* pointer operand node of an access */
+
+void an_add_bad(an_ctx *c, int node, const char *reason);
+
+/* pattern.c */
+void an_points_to(an_ctx *c);
+void an_patterns(an_ctx *c);
+uint64_t an_pts_expr(an_ctx *c, an_kfacts *k, int kern, int n);
+void an_not_virtualizable(an_ctx *c, int kern, an_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* slice.c */
+void an_slice(an_ctx *c);
+
+/* program.c */
+void an_finish_kernels(an_ctx *c);
+
+#endif

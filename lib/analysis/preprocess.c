@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * preprocess.c - run the real clang's preprocessor over the user's file.
+ *
+ * Accesses spelled inside macros have no source range of their own, so the
+ * analysis and the rewrite work on the macro-expanded text. We run
+ * `clang -E -x cl -cl-std=.. -D.. -U.. -I.. FILE` (fork/exec, no shell) and
+ * read its stdout. clang 19 implicitly includes opencl-c-base.h; every
+ * region that comes from a system header, <built-in> or <command line> is
+ * dropped, found through the GNU linemarkers `# N "name" flags` (flag 3:
+ * system header). The other linemarkers become `#line N "name"`, which
+ * every OpenCL compiler accepts and which keep diagnostics and reports on
+ * the user's lines.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "internal.h"
+
+#ifndef VAST_DEFAULT_CLANG
+#define VAST_DEFAULT_CLANG "clang"
+#endif
+
+/* Collapse whitespace runs to one space, trim; "" for NULL. */
+char *an_normalize_options(const char *s)
+{
+	size_t n = s ? strlen(s) : 0, j = 0;
+	char *out = an_xmalloc(n + 1);
+	int space = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (isspace((unsigned char)s[i])) {
+			space = j > 0;
+			continue;
+		}
+		if (space)
+			out[j++] = ' ';
+		space = 0;
+		out[j++] = s[i];
+	}
+	out[j] = 0;
+	return out;
+}
+
+/* Split build options into words; quotes group, backslash escapes. */
+static char **split_words(const char *s, unsigned *nw)
+{
+	char **w = NULL;
+	unsigned n = 0, cap = 0;
+	size_t len = s ? strlen(s) : 0;
+	char *buf = an_xmalloc(len + 1);
+	size_t i = 0;
+	while (i < len) {
+		while (i < len && isspace((unsigned char)s[i]))
+			i++;
+		if (i >= len)
+			break;
+		size_t j = 0;
+		char q = 0;
+		while (i < len && (q || !isspace((unsigned char)s[i]))) {
+			char ch = s[i++];
+			if (q && ch == q)
+				q = 0;
+			else if (!q && (ch == '"' || ch == '\''))
+				q = ch;
+			else if (ch == '\\' && i < len && q != '\'')
+				buf[j++] = s[i++];
+			else
+				buf[j++] = ch;
+		}
+		*AN_PUSH(w, n, cap) = an_strndup(buf, j);
+	}
+	free(buf);
+	*nw = n;
+	return w;
+}
+
+static int is_system_region(const char *name, int sys)
+{
+	return sys || !strcmp(name, "<built-in>") || !strcmp(name, "<command line>");
+}
+
+/* Append to a growable char buffer. */
+typedef struct sbuf { char *s; size_t n, cap; } sbuf;
+
+static void sb_put(sbuf *b, const char *s, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		b->cap = (b->n + n + 1) * 2;
+		b->s = realloc(b->s, b->cap);
+		if (!b->s) {
+			fputs("vastcc: error: out of memory\n", stderr);
+			exit(1);
+		}
+	}
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = 0;
+}
+
+/* Keep the user's regions of clang -E output; linemarkers -> #line. */
+static char *filter(const char *in, size_t len, size_t *outlen)
+{
+	sbuf b = {0};
+	int keep = 1;
+	sb_put(&b, "", 0);
+	for (size_t i = 0; i < len;) {
+		size_t e = i;
+		while (e < len && in[e] != '\n')
+			e++;
+		const char *l = in + i;
+		size_t ln = e - i;
+		if (ln > 2 && l[0] == '#' && l[1] == ' ' && isdigit((unsigned char)l[2])) {
+			char *end;
+			unsigned long line = strtoul(l + 2, &end, 10);
+			const char *q = memchr(end, '"', ln - (size_t)(end - l));
+			const char *q2 = q ? q + 1 : NULL;
+			while (q2 && q2 < l + ln && *q2 != '"')
+				q2 += (*q2 == '\\') ? 2 : 1;
+			if (q && q2 && q2 < l + ln) {
+				char *name = an_strndup(q + 1, (size_t)(q2 - q - 1));
+				int sys = 0;
+				for (const char *f = q2 + 1; f < l + ln; f++)
+					if (*f == '3' && (f[-1] == ' ') &&
+					    (f + 1 == l + ln || f[1] == ' '))
+						sys = 1;
+				keep = !is_system_region(name, sys);
+				if (keep) {
+					char hdr[64];
+					snprintf(hdr, sizeof hdr, "#line %lu ", line);
+					sb_put(&b, hdr, strlen(hdr));
+					sb_put(&b, q, (size_t)(q2 - q + 1));
+					sb_put(&b, "\n", 1);
+				}
+				free(name);
+				i = e + 1;
+				continue;
+			}
+		}
+		if (keep)
+			sb_put(&b, l, ln + (e < len));
+		i = e + 1;
+	}
+	*outlen = b.n;
+	return b.s;
+}
+
+/* Runs clang -E; returns the filtered text or NULL (diagnostics printed).
+ * *std_out receives the -cl-std= value given, or NULL. */
+int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
+                  char **std_out)
+{
+	const char *clang = opt && opt->clang ? opt->clang : getenv("VAST_CLANG");
+	if (!clang || !*clang)
+		clang = VAST_DEFAULT_CLANG;
+	unsigned nw = 0;
+	char **w = split_words(opt ? opt->cl_options : NULL, &nw);
+	char **argv = an_xcalloc(nw * 2 + 16, sizeof *argv);
+	unsigned na = 0;
+	const char *std = NULL;
+	argv[na++] = (char *)clang;
+	argv[na++] = "-E";
+	argv[na++] = "-x";
+	argv[na++] = "cl";
+	for (unsigned i = 0; i < nw; i++) {
+		if (!strncmp(w[i], "-cl-std=", 8))
+			std = w[i];
+		else if (!strcmp(w[i], "-D") || !strcmp(w[i], "-U") || !strcmp(w[i], "-I")) {
+			if (i + 1 < nw) {
+				argv[na++] = w[i];
+				argv[na++] = w[++i];
+			}
+		} else if (!strncmp(w[i], "-D", 2) || !strncmp(w[i], "-U", 2) ||
+		           !strncmp(w[i], "-I", 2))
+			argv[na++] = w[i];
+		/* every other option (-cl-mad-enable, -w, -Werror...) only
+		 * matters to the device compiler */
+	}
+	argv[na++] = (char *)(std ? std : "-cl-std=CL1.2");
+	argv[na++] = (char *)path;
+	argv[na] = NULL;
+	*std_out = an_xstrdup(std ? std + 8 : "CL1.2");
+
+	if (opt && opt->verbose) {
+		for (unsigned i = 0; i < na; i++)
+			fprintf(stderr, "%s%s", i ? " " : "", argv[i]);
+		fputc('\n', stderr);
+	}
+
+	int fd[2], ok = 0;
+	char *out = NULL;
+	size_t n = 0, cap = 0;
+	if (pipe(fd) != 0) {
+		an_diag_error((an_loc){0}, "cannot create a pipe: %s", strerror(errno));
+		goto done;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		an_diag_error((an_loc){0}, "cannot fork: %s", strerror(errno));
+		close(fd[0]);
+		close(fd[1]);
+		goto done;
+	}
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execvp(clang, argv);
+		fprintf(stderr, "vastcc: error: cannot run '%s': %s\n", clang,
+		        strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	for (;;) {
+		if (n + 65536 > cap) {
+			cap = (n + 65536) * 2;
+			out = realloc(out, cap);
+			if (!out) {
+				fputs("vastcc: error: out of memory\n", stderr);
+				exit(1);
+			}
+		}
+		ssize_t r = read(fd[0], out + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		size_t tl;
+		c->p->text = filter(out, n, &tl);
+		c->p->len = tl;
+		ok = 1;
+	}
+done:
+	free(out);
+	for (unsigned i = 0; i < nw; i++)
+		free(w[i]);
+	free(w);
+	free(argv);
+	return ok;
+}

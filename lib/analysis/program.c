@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * program.c - an_program_create(): the pipeline of lib/analysis, and the
+ * per-kernel summary (parameter modes, patterns, the warning for kernels
+ * that cannot be virtualized).
+ *
+ * Memory: the public model is freed by an_program_destroy(); the analysis
+ * context, the libclang index and translation unit are disposed before
+ * an_program_create() returns. Out of memory prints a message and exits:
+ * this is compiler code, not the runtime.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+void *an_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p) {
+		fputs("vastcc: error: out of memory\n", stderr);
+		exit(1);
+	}
+	return p;
+}
+
+void *an_xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+	if (!p) {
+		fputs("vastcc: error: out of memory\n", stderr);
+		exit(1);
+	}
+	return p;
+}
+
+char *an_strndup(const char *s, size_t n)
+{
+	char *r = an_xmalloc(n + 1);
+	memcpy(r, s, n);
+	r[n] = 0;
+	return r;
+}
+
+char *an_xstrdup(const char *s)
+{
+	return an_strndup(s, strlen(s));
+}
+
+char *an_cxstr(CXString s)
+{
+	const char *t = clang_getCString(s);
+	char *r = an_xstrdup(t ? t : "");
+	clang_disposeString(s);
+	return r;
+}
+
+void *an_grow_(void *a, unsigned n, unsigned *cap, size_t elem)
+{
+	if (n < *cap)
+		return a;
+	*cap = *cap ? *cap * 2 : 16;
+	a = realloc(a, *cap * elem);
+	if (!a) {
+		fputs("vastcc: error: out of memory\n", stderr);
+		exit(1);
+	}
+	return a;
+}
+
+const char *an_intern_name(an_program *p, const char *name)
+{
+	an_program_impl *im = (an_program_impl *)p;
+	for (unsigned i = 0; i < im->nnames; i++)
+		if (!strcmp(im->names[i], name))
+			return im->names[i];
+	char *s = an_xstrdup(name);
+	*AN_PUSH(im->names, im->nnames, im->capnames) = s;
+	return s;
+}
+
+static unsigned char *read_file(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 65536, n = 0;
+	unsigned char *buf = an_xmalloc(cap);
+	for (;;) {
+		size_t r = fread(buf + n, 1, cap - n, f);
+		n += r;
+		if (n < cap)
+			break;
+		cap *= 2;
+		buf = realloc(buf, cap);
+		if (!buf) {
+			fputs("vastcc: error: out of memory\n", stderr);
+			exit(1);
+		}
+	}
+	int err = ferror(f);
+	fclose(f);
+	if (err) {
+		free(buf);
+		return NULL;
+	}
+	*size = n;
+	return buf;
+}
+
+/* Parameter summaries and the reasons found while slicing. */
+void an_finish_kernels(an_ctx *c)
+{
+	an_program *p = c->p;
+	for (unsigned f = 0; f < p->nfuncs; f++) {
+		an_func *fn = &p->funcs[f];
+		if (!fn->is_kernel)
+			continue;
+		an_kfacts *k = &c->kf[f];
+		unsigned written = 0;
+		for (unsigned b = 0; b < c->nbad; b++)
+			if (c->bad[b].func >= 0 && k->reach[c->bad[b].func])
+				an_not_virtualizable(c, (int)f, an_node_loc(c, c->bad[b].node), "%s",
+				                     c->bad[b].reason);
+		for (unsigned ai = 0; ai < p->naccesses; ai++) {
+			an_access *a = &p->accesses[ai];
+			if (!k->reach[a->func])
+				continue;
+			if (a->mode & VAST_MODE_W)
+				written |= k->acc_bits[ai];
+			for (unsigned i = 0; i < fn->nparams && i < 32; i++) {
+				if (!(k->acc_bits[ai] & (1u << i)))
+					continue;
+				an_param *pa = &fn->params[i];
+				pa->mode |= a->mode;
+				if (a->pattern > pa->pattern)
+					pa->pattern = a->pattern;
+				if (a->role[AN_V_INSPECT] == AN_ROLE_LOAD)
+					pa->inspect_reads = 1;
+			}
+			if ((a->mode & VAST_MODE_W) && (a->role[AN_V_INSPECT] == AN_ROLE_LOAD ||
+			                                a->role[AN_V_MERGE] == AN_ROLE_LOAD))
+				an_not_virtualizable(c, (int)f, a->loc,
+				                     "a global store feeds an address computation");
+		}
+		for (unsigned ai = 0; ai < p->naccesses; ai++) {
+			an_access *a = &p->accesses[ai];
+			if (k->reach[a->func] && a->role[AN_V_INSPECT] == AN_ROLE_LOAD &&
+			    (k->acc_bits[ai] & written))
+				an_not_virtualizable(c, (int)f, a->loc,
+				                     "addresses depend on data the kernel writes");
+		}
+		if (!fn->virtualizable)
+			an_diag_warning(fn->reason_loc,
+			                "kernel '%s' cannot be virtualized: %s; it runs natively "
+			                "when its data fits", fn->name, fn->reason);
+	}
+}
+
+static void free_ctx(an_ctx *c)
+{
+	for (unsigned i = 0; i < c->nnodes; i++) {
+		free(c->nodes[i].kids);
+		free(c->nodes[i].callee);
+	}
+	free(c->nodes);
+	for (unsigned i = 0; i < c->nvars; i++)
+		free(c->vars[i].name);
+	free(c->vars);
+	free(c->func_node);
+	free(c->stmt_node);
+	free(c->defs);
+	free(c->bad);
+	if (c->kf) {
+		for (unsigned f = 0; f < c->p->nfuncs; f++) {
+			free(c->kf[f].pts);
+			free(c->kf[f].ret);
+			free(c->kf[f].reach);
+			free(c->kf[f].acc_bits);
+		}
+		free(c->kf);
+	}
+	for (int v = 0; v < AN_NSLICED; v++)
+		free(c->effectful[v]);
+	if (c->tu)
+		clang_disposeTranslationUnit(c->tu);
+	if (c->index)
+		clang_disposeIndex(c->index);
+}
+
+an_program *an_program_create(const char *path, const an_options *opt)
+{
+	an_program_impl *im = an_xcalloc(1, sizeof *im);
+	an_program *p = &im->pub;
+	an_ctx c = {0};
+	char *std = NULL;
+	c.p = p;
+	c.path = path;
+	p->path = an_xstrdup(path);
+	p->source = read_file(path, &p->source_size);
+	if (!p->source) {
+		if (errno == ENOENT)
+			an_diag_error((an_loc){0}, "no such file or directory: '%s'", path);
+		else
+			an_diag_error((an_loc){0}, "cannot read '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	p->source_hash = vast_hash_bytes(VAST_HASH_SEED, p->source, p->source_size);
+	p->cl_options = an_normalize_options(opt ? opt->cl_options : NULL);
+	if (!an_preprocess(&c, path, opt, &std))
+		goto fail;
+	if (!an_parse(&c, std))
+		goto fail;
+	an_build_model(&c);
+	an_find_accesses(&c);
+	an_points_to(&c);
+	an_patterns(&c);
+	an_slice(&c);
+	an_finish_kernels(&c);
+	free(std);
+	free_ctx(&c);
+	return p;
+fail:
+	free(std);
+	free_ctx(&c);
+	an_program_destroy(p);
+	return NULL;
+}
+
+void an_program_destroy(an_program *p)
+{
+	if (!p)
+		return;
+	an_program_impl *im = (an_program_impl *)p;
+	for (unsigned f = 0; f < p->nfuncs; f++) {
+		an_func *fn = &p->funcs[f];
+		for (unsigned i = 0; i < fn->nparams; i++) {
+			free(fn->params[i].name);
+			free(fn->params[i].type);
+			free(fn->params[i].elem_type);
+		}
+		free(fn->params);
+		free(fn->name);
+		free(fn->ret_type);
+		free(fn->reason);
+	}
+	free(p->funcs);
+	for (unsigned a = 0; a < p->naccesses; a++)
+		free(p->accesses[a].ptr_type);
+	free(p->accesses);
+	free(p->stmts);
+	free(p->calls);
+	free(p->path);
+	free(p->source);
+	free(p->cl_options);
+	free(p->text);
+	for (unsigned i = 0; i < im->nnames; i++)
+		free(im->names[i]);
+	free(im->names);
+	free(im);
+}

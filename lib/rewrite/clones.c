@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * clones.c - the helper clones of the generated program.
+ *
+ * Every helper the analysis marks cloned (it reaches global memory or a
+ * work-item function) gets one clone per variant, NAME__vast_inspect,
+ * NAME__vast_paged and NAME__vast_merge, taking the context first:
+ *     RET NAME__vast_V(vast_ctx *vast_c, ORIGINAL PARAMETERS)
+ * RET is void in a slice that does not use the helper's value. All
+ * prototypes come first, so clones may call each other in any order (and
+ * recursion, which OpenCL C forbids anyway, stays the device compiler's
+ * diagnostic).
+ */
+#include <string.h>
+#include "rewrite.h"
+
+static void signature(const an_program *p, int f, enum rw_variant v,
+                      rw_buf *out)
+{
+	const an_func *fn = &p->funcs[f];
+	unsigned b = fn->lparen + 1, e = fn->rparen;
+	while (b < e && strchr(" \t\r\n", p->text[b]))
+		b++;
+	while (e > b && strchr(" \t\r\n", p->text[e - 1]))
+		e--;
+	int none = b == e || (e - b == 4 && !memcmp(p->text + b, "void", 4));
+	rw_buf_printf(out, "%s %s__vast_%s(vast_ctx *vast_c",
+	              rw_returns_void(p, f, v) ? "void" : fn->ret_type,
+	              fn->name, rw_variant_name[v]);
+	if (!none) {
+		rw_buf_puts(out, ", ");
+		rw_buf_put(out, p->text + b, e - b);
+	}
+	rw_buf_puts(out, ")");
+}
+
+static int is_clone(const an_func *fn)
+{
+	return fn->cloned && !fn->is_kernel;
+}
+
+int rw_emit_clones(const an_program *p, const rw_lines *l, rw_buf *out)
+{
+	for (unsigned f = 0; f < p->nfuncs; f++) {
+		if (!is_clone(&p->funcs[f]))
+			continue;
+		for (int v = 0; v < RW_NVARIANTS; v++) {
+			rw_lines_directive(l, p->funcs[f].range.begin, out);
+			signature(p, (int)f, (enum rw_variant)v, out);
+			rw_buf_puts(out, ";\n");
+		}
+	}
+	for (unsigned f = 0; f < p->nfuncs; f++) {
+		const an_func *fn = &p->funcs[f];
+		if (!is_clone(fn))
+			continue;
+		for (int v = 0; v < RW_NVARIANTS; v++) {
+			rw_lines_directive(l, fn->range.begin, out);
+			signature(p, (int)f, (enum rw_variant)v, out);
+			rw_buf_puts(out, "\n");
+			rw_lines_directive(l, fn->body.begin, out);
+			if (rw_render_body(p, (int)f, (enum rw_variant)v, 1, out) < 0)
+				return -1;
+			rw_buf_puts(out, "\n\n");
+		}
+	}
+	return 0;
+}

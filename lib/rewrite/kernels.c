@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernels.c - the three variants of one kernel K: vast_inspect_K,
+ * vast_paged_K and vast_merge_K.
+ *
+ * The argument list is docs/generated-kernels.md: parameter i keeps index
+ * i, a buffer becoming its virtual base `ulong vast_va_NAME`, then the
+ * common tail and the variant's extras. The body builds the context (the
+ * original N-D ids rebuilt from a 1-D launch of whole groups), declares
+ * each buffer parameter again as a pointer holding its virtual base, and
+ * renders the original body's statements into the same block, so the
+ * user's code sees the names and types it was written against. Attributes of the original
+ * kernel (reqd_work_group_size, ...) are not copied: the variants are 1-D
+ * launches.
+ */
+#include <string.h>
+#include "rewrite.h"
+
+static int is_buffer(const an_param *pa)
+{
+	return pa->kind == VAST_PARAM_GLOBAL || pa->kind == VAST_PARAM_CONSTANT;
+}
+
+/* The type without `restrict`: casts to a restrict pointer are legal but
+ * say nothing, and some front ends warn on them. */
+static void put_type_norestrict(rw_buf *out, const char *t)
+{
+	static const char *const kw[] = {"restrict", "__restrict",
+	                                 "__restrict__"};
+	const char *s = t;
+	while (*s) {
+		size_t id = 0;
+		while ((s[id] >= 'a' && s[id] <= 'z') || (s[id] >= 'A' && s[id] <= 'Z') ||
+		       (s[id] >= '0' && s[id] <= '9') || s[id] == '_')
+			id++;
+		int drop = 0;
+		for (unsigned k = 0; id && k < sizeof kw / sizeof *kw; k++)
+			drop |= strlen(kw[k]) == id && !memcmp(s, kw[k], id);
+		if (drop) {
+			s += id;
+			while (*s == ' ')
+				s++;
+			continue;
+		}
+		if (id == 0)
+			id = 1;
+		rw_buf_put(out, s, id);
+		s += id;
+	}
+	/* "float *restrict" leaves a trailing blank: harmless in a cast. */
+}
+
+static const char *const tail[2] = {
+	/* paged, merge */
+	"__global uchar *vast_frames, __global const uint *vast_lpt, "
+	"__global uint *vast_fault, uint vast_page_shift, ulong4 vast_gsize, "
+	"ulong4 vast_lsize, ulong4 vast_goff, ulong vast_first_group",
+	/* inspector */
+	"__global uchar *vast_pas, __global const ulong *vast_pasinfo, "
+	"__global uint *vast_fault, uint vast_page_shift, ulong4 vast_gsize, "
+	"ulong4 vast_lsize, ulong4 vast_goff, ulong vast_first_group",
+};
+
+static const char *const geometry =
+	"vast_page_shift, vast_gsize, vast_lsize, vast_goff, vast_first_group";
+
+/* An unnamed parameter (legal, if useless) still needs an argument name. */
+static void put_va(rw_buf *out, const an_param *pa, unsigned i)
+{
+	if (pa->name && *pa->name)
+		rw_buf_printf(out, "vast_va_%s", pa->name);
+	else
+		rw_buf_printf(out, "vast_va_%u", i);
+}
+
+static int emit_variant(const an_program *p, const rw_lines *l, int f,
+                        enum rw_variant v, rw_buf *out)
+{
+	const an_func *k = &p->funcs[f];
+	rw_lines_directive(l, k->range.begin, out);
+	rw_buf_printf(out, "__kernel void vast_%s_%s(", rw_variant_name[v],
+	              k->name);
+	for (unsigned i = 0; i < k->nparams; i++) {
+		const an_param *pa = &k->params[i];
+		if (is_buffer(pa)) {
+			rw_buf_puts(out, "ulong ");
+			put_va(out, pa, i);
+		} else
+			rw_buf_put(out, p->text + pa->range.begin,
+			           pa->range.end - pa->range.begin);
+		rw_buf_puts(out, ", ");
+	}
+	rw_buf_puts(out, tail[v == RW_INSPECT]);
+	if (v == RW_MERGE)
+		rw_buf_puts(out, ", __global uchar *vast_dst");
+	if (v == RW_INSPECT)
+		for (unsigned i = 0; i < k->nparams; i++)
+			if (is_buffer(&k->params[i]) && k->params[i].inspect_reads &&
+			    k->params[i].name && *k->params[i].name)
+				rw_buf_printf(out, ", __global uchar *vast_data_%s",
+				              k->params[i].name);
+	rw_buf_puts(out, ")\n{\n\tvast_ctx vast_c_; vast_ctx *vast_c = &vast_c_;\n");
+	if (v == RW_INSPECT) {
+		rw_buf_printf(out, "\tvast_inspect_init(vast_c, vast_pas, "
+		              "vast_pasinfo, vast_fault, %s);\n", geometry);
+		for (unsigned i = 0; i < k->nparams; i++) {
+			const an_param *pa = &k->params[i];
+			if (is_buffer(pa) && pa->inspect_reads && pa->name && *pa->name)
+				rw_buf_printf(out, "\tif (vast_va_%s) vast_c->data[("
+				              "vast_va_%s >> 44) - 1] = vast_data_%s;\n",
+				              pa->name, pa->name, pa->name);
+		}
+	} else {
+		rw_buf_printf(out, "\tvast_paged_init(vast_c, vast_frames, "
+		              "vast_lpt, vast_fault, %s);\n", geometry);
+		if (v == RW_MERGE)
+			rw_buf_puts(out, "\tvast_c->dst = vast_dst;\n");
+	}
+	for (unsigned i = 0; i < k->nparams; i++) {
+		const an_param *pa = &k->params[i];
+		if (!is_buffer(pa) || !pa->name || !*pa->name)
+			continue;
+		size_t tl = strlen(pa->type);
+		rw_buf_printf(out, "\t%s%s%s = (", pa->type,
+		              tl && pa->type[tl - 1] == '*' ? "" : " ", pa->name);
+		put_type_norestrict(out, pa->type);
+		rw_buf_printf(out, ")vast_va_%s;\n", pa->name);
+	}
+	/* The body's statements go straight into this block, not a nested
+	 * one: __local variables may only be declared in a kernel's outermost
+	 * scope (OpenCL C 1.2 §6.5.2), and the body cannot redeclare the
+	 * parameter names declared above, just as in the original. */
+	rw_lines_directive(l, k->body.begin, out);
+	if (rw_render_body(p, f, v, 0, out) < 0)
+		return -1;
+	rw_buf_puts(out, "\n}\n\n");
+	return 0;
+}
+
+int rw_emit_kernel_variants(const an_program *p, const rw_lines *l, int f,
+                            rw_buf *out)
+{
+	static const enum rw_variant order[] = {RW_INSPECT, RW_PAGED, RW_MERGE};
+	for (unsigned i = 0; i < 3; i++)
+		if (emit_variant(p, l, f, order[i], out) < 0)
+			return -1;
+	return 0;
+}

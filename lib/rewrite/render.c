@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * render.c - one function body rendered for one variant.
+ *
+ * The model decides, the renderer only spells (analysis.h, top comment).
+ * For function f and variant v we fill an edit buffer with:
+ *   - accesses rendered in place: every access in the paged variant, the
+ *     LOAD accesses in the inspector and merge. Their address ADDR is
+ *     `(ulong)&(E)` for p[i], *p, p->f; `(ulong)((P) + (size_t)(O) * vec)`
+ *     for vloadN/vstoreN; `(ulong)(P)` for atomics, where E, P and O are
+ *     the source of the expression, pointer and offset rendered with the
+ *     edits nested inside them;
+ *   - calls to cloned helpers and to work-item functions renamed, with the
+ *     context `vast_c` as first argument;
+ *   - dropped statements (inspector and merge) whose parent is rendered
+ *     replaced by `{ ITEMS }` or `;`, and in a clone returning void each
+ *     `return e;` by `{ ITEMS return; }`.
+ * then render the body's range. Nesting is the edit buffer's business:
+ * A[B[i]] wraps B[i] inside A's translated address.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rewrite.h"
+
+const char *const rw_variant_name[RW_NVARIANTS] = {"inspect", "paged",
+                                                   "merge"};
+
+static unsigned an_v(enum rw_variant v)
+{
+	return v == RW_INSPECT ? AN_V_INSPECT : AN_V_MERGE;
+}
+
+static int inside(an_range outer, an_range in)
+{
+	return outer.begin <= in.begin && in.end <= outer.end;
+}
+
+int rw_returns_void(const an_program *p, int f, enum rw_variant v)
+{
+	const an_func *fn = &p->funcs[f];
+	return v != RW_PAGED && !fn->is_kernel && fn->cloned &&
+	       !fn->ret_needed[an_v(v)] && fn->ret_type &&
+	       strcmp(fn->ret_type, "void") != 0;
+}
+
+/* ADDR of access a, as pieces of the current edit. */
+static void add_addr(rw_edits *ed, const an_access *a)
+{
+	switch (a->form) {
+	case AN_FORM_SUBSCRIPT:
+	case AN_FORM_DEREF:
+	case AN_FORM_ARROW:
+		rw_edit_lit(ed, "(ulong)&(");
+		rw_edit_src(ed, a->expr.begin, a->expr.end);
+		rw_edit_lit(ed, ")");
+		break;
+	case AN_FORM_VLOAD:
+	case AN_FORM_VSTORE:
+		rw_edit_lit(ed, "(ulong)((");
+		rw_edit_src(ed, a->ptr.begin, a->ptr.end);
+		rw_edit_lit(ed, ") + (size_t)(");
+		rw_edit_src(ed, a->off.begin, a->off.end);
+		rw_edit_litf(ed, ") * %u)", a->vec);
+		break;
+	case AN_FORM_ATOMIC:
+		rw_edit_lit(ed, "(ulong)(");
+		rw_edit_src(ed, a->ptr.begin, a->ptr.end);
+		rw_edit_lit(ed, ")");
+		break;
+	}
+}
+
+/* The access in place: through vast_tr (paged, merge LOAD) or vast_load
+ * (inspector LOAD). */
+static int add_access_inline(rw_edits *ed, const an_access *a, int load)
+{
+	const char *open = load ? "vast_load(vast_c, " : "vast_tr(vast_c, ";
+	char close[32];
+	if (!a->ptr_type) {
+		RW_INTERNAL("access [%u, %u) has no pointer type", a->expr.begin,
+		            a->expr.end);
+		return -1;
+	}
+	if (load)
+		snprintf(close, sizeof close, ", %u)", a->size);
+	else
+		snprintf(close, sizeof close, ")");
+	switch (a->form) {
+	case AN_FORM_SUBSCRIPT:
+	case AN_FORM_DEREF:
+	case AN_FORM_ARROW:
+		rw_edit_begin(ed, a->expr.begin, a->expr.end);
+		rw_edit_litf(ed, "(*(%s)%s", a->ptr_type, open);
+		add_addr(ed, a);
+		rw_edit_litf(ed, "%s)", close);
+		return 0;
+	case AN_FORM_VLOAD:
+	case AN_FORM_VSTORE:
+		/* vloadN(O, P) -> vloadN(0, (PT)vast_tr(vast_c, ADDR)); the data
+		 * argument of vstoreN stays where it is, before O. */
+		if (a->off.end > a->ptr.begin || a->off.begin < a->expr.begin ||
+		    a->ptr.end > a->expr.end) {
+			RW_INTERNAL("vector access [%u, %u): offset and pointer "
+			            "arguments out of order", a->expr.begin,
+			            a->expr.end);
+			return -1;
+		}
+		rw_edit_begin(ed, a->expr.begin, a->expr.end);
+		rw_edit_src(ed, a->expr.begin, a->off.begin);
+		rw_edit_lit(ed, "0");
+		rw_edit_src(ed, a->off.end, a->ptr.begin);
+		rw_edit_litf(ed, "(%s)%s", a->ptr_type, open);
+		add_addr(ed, a);
+		rw_edit_lit(ed, close);
+		rw_edit_src(ed, a->ptr.end, a->expr.end);
+		return 0;
+	case AN_FORM_ATOMIC:
+		rw_edit_begin(ed, a->ptr.begin, a->ptr.end);
+		rw_edit_litf(ed, "(%s)%s", a->ptr_type, open);
+		add_addr(ed, a);
+		rw_edit_lit(ed, close);
+		return 0;
+	}
+	RW_INTERNAL("access form %d", (int)a->form);
+	return -1;
+}
+
+static void add_call_edits(rw_edits *ed, const an_program *p,
+                           const an_call *c, enum rw_variant v)
+{
+	if (c->target >= 0 && p->funcs[c->target].cloned) {
+		rw_edit_begin(ed, c->callee.begin, c->callee.end);
+		rw_edit_litf(ed, "%s__vast_%s", p->funcs[c->target].name,
+		             rw_variant_name[v]);
+	} else if (c->builtin != AN_BI_NONE) {
+		rw_edit_begin(ed, c->callee.begin, c->callee.end);
+		rw_edit_litf(ed, "vast_%.*s", (int)(c->callee.end - c->callee.begin),
+		             p->text + c->callee.begin);
+	} else {
+		return;
+	}
+	rw_edit_insert(ed, c->lparen + 1, c->nargs ? "vast_c, " : "vast_c");
+}
+
+/* ---- items of dropped statements ---- */
+
+typedef struct item {
+	an_range r;       /* the expression; orders items */
+	const an_access *a; /* or */
+	const an_call *c;
+} item;
+
+/* Does x lie inside the part of item y that y renders? */
+static int in_rendered(const item *y, an_range x)
+{
+	if (y->c)
+		return inside(y->c->expr, x);
+	switch (y->a->form) {
+	case AN_FORM_VLOAD:
+	case AN_FORM_VSTORE:
+		return inside(y->a->ptr, x) || inside(y->a->off, x);
+	case AN_FORM_ATOMIC:
+		return inside(y->a->ptr, x);
+	default:
+		return inside(y->a->expr, x);
+	}
+}
+
+static int cmp_item(const void *pa, const void *pb)
+{
+	const item *a = pa, *b = pb;
+	if (a->r.begin != b->r.begin)
+		return a->r.begin < b->r.begin ? -1 : 1;
+	if (a->r.end != b->r.end)
+		return a->r.end > b->r.end ? -1 : 1;
+	return 0;
+}
+
+/* The items inside range r, in source order, minus those rendered as
+ * part of another item: *out (malloc'd, caller frees); their number or -1. */
+static int collect_items(const an_program *p, int f, enum rw_variant v,
+                         an_range r, item **out)
+{
+	unsigned av = an_v(v), n = 0, k = 0;
+	*out = NULL;
+	for (unsigned i = 0; i < p->naccesses; i++) {
+		const an_access *a = &p->accesses[i];
+		n += a->func == f && inside(r, a->expr) &&
+		     (a->role[av] == AN_ROLE_TOUCH || a->role[av] == AN_ROLE_COPY);
+	}
+	for (unsigned i = 0; i < p->ncalls; i++) {
+		const an_call *c = &p->calls[i];
+		n += c->func == f && inside(r, c->expr) &&
+		     c->role[av] == AN_ROLE_EFFECT;
+	}
+	if (n == 0)
+		return 0;
+	item *it = calloc(n, sizeof *it);
+	if (!it) {
+		RW_INTERNAL("out of memory");
+		return -1;
+	}
+	for (unsigned i = 0; i < p->naccesses; i++) {
+		const an_access *a = &p->accesses[i];
+		if (a->func == f && inside(r, a->expr) &&
+		    (a->role[av] == AN_ROLE_TOUCH || a->role[av] == AN_ROLE_COPY))
+			it[k++] = (item){a->expr, a, NULL};
+	}
+	for (unsigned i = 0; i < p->ncalls; i++) {
+		const an_call *c = &p->calls[i];
+		if (c->func == f && inside(r, c->expr) &&
+		    c->role[av] == AN_ROLE_EFFECT)
+			it[k++] = (item){c->expr, NULL, c};
+	}
+	qsort(it, n, sizeof *it, cmp_item);
+	/* Sorted outer first: only an earlier item can hold item i (an
+	 * identical range counts as held, so it is rendered once). */
+	k = 0;
+	for (unsigned i = 0; i < n; i++) {
+		int nested = 0;
+		for (unsigned j = 0; j < i && !nested; j++)
+			nested = in_rendered(&it[j], it[i].r);
+		if (!nested)
+			it[k++] = it[i];
+	}
+	*out = it;
+	return (int)k;
+}
+
+static void add_item(rw_edits *ed, const item *x, unsigned av)
+{
+	if (x->c) {
+		rw_edit_lit(ed, "(void)");
+		rw_edit_src(ed, x->c->expr.begin, x->c->expr.end);
+		rw_edit_lit(ed, "; ");
+		return;
+	}
+	rw_edit_lit(ed, x->a->role[av] == AN_ROLE_TOUCH ? "vast_touch(vast_c, "
+	                                                : "vast_copy(vast_c, ");
+	add_addr(ed, x->a);
+	rw_edit_litf(ed, ", %u); ", x->a->size);
+}
+
+/* `return;` or `return e;`: does it carry a value? */
+static int returns_value(const an_program *p, const an_stmt *s)
+{
+	unsigned i = s->range.begin, e = s->range.end;
+	if (e - i >= 6 && !memcmp(p->text + i, "return", 6))
+		i += 6;
+	for (; i < e; i++) {
+		char ch = p->text[i];
+		if (ch == ';')
+			return 0;
+		if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r')
+			return 1;
+	}
+	return 0;
+}
+
+/* Is statement s rendered in variant v (itself and all its parents)? */
+static int is_rendered(const an_program *p, int s, unsigned av, int body)
+{
+	for (; s >= 0; s = p->stmts[s].parent) {
+		if (s == body)
+			return 1;
+		if (!p->stmts[s].keep[av])
+			return 0;
+	}
+	return 1;
+}
+
+static int add_stmt_edits(rw_edits *ed, const an_program *p, int f,
+                          enum rw_variant v)
+{
+	const an_func *fn = &p->funcs[f];
+	unsigned av = an_v(v);
+	int rvoid = rw_returns_void(p, f, v);
+	for (unsigned i = 0; i < p->nstmts; i++) {
+		const an_stmt *s = &p->stmts[i];
+		if (s->func != f || (int)i == fn->body_stmt)
+			continue;
+		if (!is_rendered(p, s->parent, av, fn->body_stmt))
+			continue;
+		int ret = rvoid && s->kind == AN_STMT_RETURN &&
+		          returns_value(p, s);
+		if (!ret && s->keep[av])
+			continue;
+		item *it;
+		int n = collect_items(p, f, v, s->range, &it);
+		if (n < 0)
+			return -1;
+		rw_edit_begin(ed, s->range.begin, s->range.end);
+		if (n > 0 || ret)
+			rw_edit_lit(ed, "{ ");
+		for (int k = 0; k < n; k++)
+			add_item(ed, &it[k], av);
+		free(it);
+		rw_edit_lit(ed, ret ? "return; }" : n > 0 ? "}" : ";");
+	}
+	return 0;
+}
+
+int rw_render_body(const an_program *p, int f, enum rw_variant v,
+                   int braces, rw_buf *out)
+{
+	const an_func *fn = &p->funcs[f];
+	int ret = -1;
+	rw_edits *ed = rw_edits_create(p->text, p->len);
+	if (!ed)
+		return -1;
+	for (unsigned i = 0; i < p->naccesses; i++) {
+		const an_access *a = &p->accesses[i];
+		if (a->func != f)
+			continue;
+		if (v == RW_PAGED) {
+			if (add_access_inline(ed, a, 0) < 0)
+				goto out;
+		} else if (a->role[an_v(v)] == AN_ROLE_LOAD) {
+			if (add_access_inline(ed, a, v == RW_INSPECT) < 0)
+				goto out;
+		}
+	}
+	for (unsigned i = 0; i < p->ncalls; i++)
+		if (p->calls[i].func == f)
+			add_call_edits(ed, p, &p->calls[i], v);
+	if (v != RW_PAGED && add_stmt_edits(ed, p, f, v) < 0)
+		goto out;
+	if (braces)
+		ret = rw_edits_render(ed, fn->body.begin, fn->body.end, out);
+	else if (fn->body.end - fn->body.begin >= 2)
+		ret = rw_edits_render(ed, fn->body.begin + 1, fn->body.end - 1, out);
+	else
+		RW_INTERNAL("function '%s' has no body", fn->name);
+out:
+	rw_edits_destroy(ed);
+	return ret;
+}

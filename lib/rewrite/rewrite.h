@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rewrite.h - lib/rewrite: the kernel model of analysis.h plus its source
+ * text in, the generated OpenCL program and the host stub out.
+ *
+ * The public part is the two emitters at the top. The rest is internal to
+ * lib/rewrite (and its unit tests), sectioned by the file that defines it:
+ *
+ *   buf.c      growable strings, internal-error reporting
+ *   edit.c     the source edit buffer: nested replacements of text ranges
+ *   lines.c    user line numbers of offsets in an_program.text (#line)
+ *   prelude.c  the OpenCL C prelude (prelude.cl, embedded at build time)
+ *   render.c   a function body rendered for one variant
+ *   clones.c   helper clones NAME__vast_inspect / _paged / _merge
+ *   kernels.c  kernel variants vast_inspect_K / vast_paged_K / vast_merge_K
+ *   program.c  rw_emit_program: the whole generated program
+ *   stub.c     rw_emit_stub: the host stub C file
+ *
+ * The calling convention of the generated kernels is
+ * docs/generated-kernels.md; the stub's ABI is runtime/include/vast/stub.h.
+ *
+ * Memory: every function frees what it allocates; the emitters return
+ * malloc'd strings the caller frees. Not thread-safe per program, but
+ * holds no global state.
+ */
+#ifndef VAST_REWRITE_H
+#define VAST_REWRITE_H
+
+#include <stddef.h>
+#include "analysis.h"
+
+/* The generated OpenCL program for p (see docs/generated-kernels.md),
+ * malloc'd; NULL only on internal errors, which are printed as
+ * "vastcc: internal error at FILE:LINE: ...". */
+char *rw_emit_program(const an_program *p);
+
+/* The host stub C file for p whose generated program is program_text
+ * (rw_emit_program's result; NULL: generate it here), malloc'd; NULL only
+ * on internal errors. */
+char *rw_emit_stub(const an_program *p, const char *program_text);
+
+/* ---- internal ---------------------------------------------------------- */
+
+/* buf.c */
+typedef struct rw_buf {
+	char *s;    /* NUL-terminated when non-NULL */
+	size_t len, cap;
+	int oom;    /* an allocation failed; the content is incomplete */
+} rw_buf;
+
+void rw_buf_put(rw_buf *b, const char *s, size_t n);
+void rw_buf_puts(rw_buf *b, const char *s);
+void rw_buf_printf(rw_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The content, malloc'd (the buffer is left empty); NULL after an
+ * allocation failure, reported as an internal error. */
+char *rw_buf_take(rw_buf *b);
+void rw_buf_free(rw_buf *b);
+
+void rw_internal_error(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define RW_INTERNAL(...) rw_internal_error(__FILE__, __LINE__, __VA_ARGS__)
+
+/* edit.c - the edit buffer.
+ *
+ * An edit replaces the range [b, e) of the text by a list of pieces, each
+ * literal text or a sub-range of [b, e) that is itself rendered with the
+ * edits nested inside it (so wrapping A[B[i]] wraps the inner access inside
+ * the outer one). An insertion is an edit with b == e.
+ *
+ * Nesting: edit Y is nested in edit X when X is a replacement and Y lies
+ * inside it: for a replacement Y, X.b <= Y.b && Y.e <= X.e, and when both
+ * ranges are equal the one added first is outside; for an insertion at x,
+ * X.b < x < X.e (an insertion at a replacement's first offset comes before
+ * it, one at its end after it). Insertions at the same offset keep the
+ * order they were added in. Edits that overlap without nesting are an
+ * internal error reported by rw_edits_render.
+ *
+ * rw_edits_render(b, e) emits the text of [b, e) with the maximal edits
+ * inside it applied (insertions at x with b <= x < e), recursively. A
+ * replacement is followed by as many '\n' as it lost against the text it
+ * replaced, so #line-based line numbers stay right after it.
+ */
+typedef struct rw_edits rw_edits;
+
+/* text must outlive the buffer; len is its length. */
+rw_edits *rw_edits_create(const char *text, size_t len);
+void rw_edits_destroy(rw_edits *ed);
+/* Start a replacement of [b, e); the pieces added next belong to it. */
+void rw_edit_begin(rw_edits *ed, unsigned b, unsigned e);
+void rw_edit_lit(rw_edits *ed, const char *s);            /* copied */
+void rw_edit_litf(rw_edits *ed, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rw_edit_src(rw_edits *ed, unsigned b, unsigned e);   /* inside [b,e) */
+/* Shorthands: one literal piece. */
+void rw_edit_replace(rw_edits *ed, unsigned b, unsigned e, const char *s);
+void rw_edit_insert(rw_edits *ed, unsigned at, const char *s);
+/* Append the rendering of [b, e) to out; 0, or -1 after an internal error
+ * (already reported). */
+int rw_edits_render(rw_edits *ed, unsigned b, unsigned e, rw_buf *out);
+
+/* lines.c - the user's line of an offset in an_program.text, from the
+ * `#line N "file"` and `# N "file"` directives before it. */
+typedef struct rw_lines rw_lines;
+rw_lines *rw_lines_create(const an_program *p);
+void rw_lines_destroy(rw_lines *l);
+/* Append `#line N "file"\n` for the line holding offset off. */
+void rw_lines_directive(const rw_lines *l, unsigned off, rw_buf *out);
+/* The line and file (as spelled in the directive, without quotes, not
+ * NUL-terminated: *file_len bytes) of offset off. */
+unsigned rw_lines_at(const rw_lines *l, unsigned off, const char **file,
+                     size_t *file_len);
+
+/* prelude.c */
+extern const char rw_prelude_text[];
+
+/* render.c */
+enum rw_variant { RW_INSPECT, RW_PAGED, RW_MERGE, RW_NVARIANTS };
+extern const char *const rw_variant_name[RW_NVARIANTS]; /* "inspect".. */
+
+/* Append function f's body rendered for variant v: the slice and roles of
+ * the model applied, accesses translated, calls to clones and work-item
+ * functions rewritten (analysis.h, top comment). With braces clear, only
+ * what is between the body's braces (a kernel variant splices it into its
+ * own outermost block). 0, or -1 after an internal error. */
+int rw_render_body(const an_program *p, int f, enum rw_variant v,
+                   int braces, rw_buf *out);
+/* The clone's return type is void: a helper whose value variant v does not
+ * need. */
+int rw_returns_void(const an_program *p, int f, enum rw_variant v);
+
+/* clones.c: prototypes then definitions of every helper clone. */
+int rw_emit_clones(const an_program *p, const rw_lines *l, rw_buf *out);
+
+/* kernels.c: vast_inspect_K, vast_paged_K, vast_merge_K of kernel f. */
+int rw_emit_kernel_variants(const an_program *p, const rw_lines *l, int f,
+                            rw_buf *out);
+
+#endif

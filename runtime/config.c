@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * config.c - the VAST_* environment, read once at start-up.
+ *
+ * VAST_DEVICE_MEM  budget: a size ("64M", "2G", "4096") or "N%" of each
+ *                  launch's buffer footprint (to force paging in tests)
+ * VAST_PAGE_SIZE   page size, a power of two from 256 bytes to 1G
+ * VAST_MODE        auto | paged | native
+ * VAST_LOG         warn | info | debug
+ * VAST_STATS       1: one line per kernel at exit
+ * Malformed values are reported once and ignored (defaults stand): the
+ * runtime is inside someone else's program and must not stop it.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vrt.h"
+
+vrt_config vrt_cfg = { VRT_RUN_AUTO, VRT_LOG_WARN, 0, 0, 0, 0 };
+
+int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent)
+{
+	*bytes = 0;
+	*percent = 0;
+	if (!s)
+		return -1;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!isdigit((unsigned char)*s) && *s != '.')
+		return -1;
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || v < 0)
+		return -1;
+	while (isspace((unsigned char)*end))
+		end++;
+	double mul = 1;
+	int pct = 0;
+	switch (toupper((unsigned char)*end)) {
+	case '\0': break;
+	case '%': pct = 1; end++; break;
+	case 'K': mul = 1024.0; end++; break;
+	case 'M': mul = 1024.0 * 1024; end++; break;
+	case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
+	case 'T': mul = 1024.0 * 1024 * 1024 * 1024; end++; break;
+	default: return -1;
+	}
+	/* Accept "64MB", "64MiB" too. */
+	if (!pct && mul > 1) {
+		if (toupper((unsigned char)*end) == 'I')
+			end++;
+		if (toupper((unsigned char)*end) == 'B')
+			end++;
+	}
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return -1;
+	if (pct) {
+		if (v <= 0 || v > 1e6)
+			return -1;
+		*percent = (unsigned)(v + 0.5);
+		if (*percent == 0)
+			*percent = 1;
+		return 0;
+	}
+	double b = v * mul;
+	if (b < 1 || b > 1.8e19)
+		return -1;
+	*bytes = (unsigned long long)b;
+	return 0;
+}
+
+void vrt_config_load(void)
+{
+	const char *s;
+	if ((s = getenv("VAST_LOG")) && *s) {
+		if (!strcmp(s, "warn"))
+			vrt_cfg.log_level = VRT_LOG_WARN;
+		else if (!strcmp(s, "info"))
+			vrt_cfg.log_level = VRT_LOG_INFO;
+		else if (!strcmp(s, "debug"))
+			vrt_cfg.log_level = VRT_LOG_DEBUG;
+		else
+			vrt_log(VRT_LOG_WARN, "ignoring VAST_LOG='%s' (want warn, info or debug)", s);
+	}
+	if ((s = getenv("VAST_MODE")) && *s) {
+		if (!strcmp(s, "auto"))
+			vrt_cfg.mode = VRT_RUN_AUTO;
+		else if (!strcmp(s, "paged"))
+			vrt_cfg.mode = VRT_RUN_PAGED;
+		else if (!strcmp(s, "native"))
+			vrt_cfg.mode = VRT_RUN_NATIVE;
+		else
+			vrt_log(VRT_LOG_WARN, "ignoring VAST_MODE='%s' (want auto, paged or native)", s);
+	}
+	if ((s = getenv("VAST_STATS")) && *s && strcmp(s, "0"))
+		vrt_cfg.stats = 1;
+	if ((s = getenv("VAST_DEVICE_MEM")) && *s) {
+		if (vrt_parse_size(s, &vrt_cfg.mem_bytes, &vrt_cfg.mem_percent))
+			vrt_log(VRT_LOG_WARN, "ignoring VAST_DEVICE_MEM='%s' (want a size like 64M or a percentage like 50%%)", s);
+	}
+	if ((s = getenv("VAST_PAGE_SIZE")) && *s) {
+		unsigned long long b;
+		unsigned pct;
+		if (vrt_parse_size(s, &b, &pct) || pct || b < 256 || b > (1ull << 30) ||
+		    (b & (b - 1))) {
+			vrt_log(VRT_LOG_WARN, "ignoring VAST_PAGE_SIZE='%s' (want a power of two from 256 to 1G)", s);
+		} else {
+			unsigned sh = 0;
+			while ((1ull << sh) < b)
+				sh++;
+			vrt_cfg.page_shift = sh;
+		}
+	}
+}

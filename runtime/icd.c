@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * icd.c - finds the real OpenCL entry points.
+ *
+ * libvastrt defines the functions of entrypoints.def, so the program's
+ * calls land here; to forward them it needs the loader's own definitions,
+ * which dlopen("libOpenCL.so.1") + dlsym() give (dlsym on a handle
+ * searches that library before the executable). Loaded once, under
+ * pthread_once; the configuration is read at the same time. This is the
+ * OS-specific corner of the runtime, together with the mutex below.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+
+#include "vrt.h"
+
+vrt_icd vrt_real;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static cl_int init_status = CL_OUT_OF_RESOURCES;
+static pthread_mutex_t big_lock;
+
+static void load(void)
+{
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&big_lock, &a);
+	pthread_mutexattr_destroy(&a);
+
+	vrt_config_load();
+	void *h = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_GLOBAL);
+	if (!h)
+		h = dlopen("libOpenCL.so", RTLD_NOW | RTLD_GLOBAL);
+	if (!h) {
+		vrt_log(VRT_LOG_WARN, "cannot load libOpenCL.so.1: %s", dlerror());
+		return;
+	}
+	/* The handle stays open for the life of the process: the table
+	 * points into it. */
+#define VRT_ENTRY(ret, name, params, args)                                 \
+	*(void **)&vrt_real.name = dlsym(h, #name);                        \
+	if (!vrt_real.name) {                                              \
+		vrt_log(VRT_LOG_WARN, "libOpenCL.so.1 lacks %s", #name);   \
+		return;                                                    \
+	}
+#include "entrypoints.def"
+#undef VRT_ENTRY
+	init_status = CL_SUCCESS;
+}
+
+cl_int vrt_init(void)
+{
+	pthread_once(&once, load);
+	return init_status;
+}
+
+void vrt_lock(void)
+{
+	pthread_mutex_lock(&big_lock);
+}
+
+void vrt_unlock(void)
+{
+	pthread_mutex_unlock(&big_lock);
+}

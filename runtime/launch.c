@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * launch.c - clEnqueueNDRangeKernel: native or paged.
+ *
+ * A launch's slots are the distinct buffers among its buffer arguments
+ * (two arguments bound to one cl_mem share a slot, whose mode is the
+ * union of theirs). When they fit the budget, or the kernel cannot be
+ * virtualized, the original kernel runs natively on device copies kept
+ * resident across launches (mem.c). Otherwise paged.c runs it range by
+ * range. VAST_MODE=paged takes the paged path even when it fits, to test
+ * it; VAST_MODE=native never gets here (every entry point forwards).
+ */
+#include <string.h>
+
+#include "vrt.h"
+
+/* The budget of one launch on dev (DESIGN §3, docs/runtime.md). */
+static unsigned long long budget_for(cl_device_id dev, unsigned long long footprint)
+{
+	if (vrt_cfg.mem_percent)
+		return footprint * vrt_cfg.mem_percent / 100;
+	if (vrt_cfg.mem_bytes)
+		return vrt_cfg.mem_bytes;
+	cl_ulong g = 0;
+	vrt_real.clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof g, &g, NULL);
+	return g - g / 10;
+}
+
+static int is_buffer_param(const vrt_kernel *k, cl_uint i)
+{
+	if (k->info)
+		return k->info->params[i].kind == VAST_PARAM_GLOBAL ||
+		       k->info->params[i].kind == VAST_PARAM_CONSTANT;
+	return k->args[i].mem != NULL;
+}
+
+/* Slots, modes and footprint of the launch. */
+static cl_int collect_slots(vrt_launch *L)
+{
+	vrt_kernel *k = L->k;
+	if (k->nargs > 256)
+		return CL_OUT_OF_RESOURCES;
+	for (cl_uint i = 0; i < k->nargs; i++) {
+		L->arg_slot[i] = 0;
+		vrt_mem *m = k->args[i].mem;
+		if (!m || !is_buffer_param(k, i))
+			continue;
+		unsigned s;
+		for (s = 1; s <= L->nslots; s++)
+			if (L->slot_mem[s] == m)
+				break;
+		if (s > L->nslots) {
+			if (L->nslots == VAST_MAX_SLOTS)
+				return CL_OUT_OF_RESOURCES;
+			s = ++L->nslots;
+			L->slot_mem[s] = m;
+			L->slot_mode[s] = 0;
+			L->slot_inspect_reads[s] = 0;
+			L->footprint += m->size;
+		}
+		L->arg_slot[i] = s;
+		if (k->info) {
+			L->slot_mode[s] |= k->info->params[i].mode;
+			L->slot_inspect_reads[s] |= k->info->params[i].inspect_reads;
+		} else if (!(m->flags & CL_MEM_READ_ONLY)) {
+			/* Unknown kernel: anything not read-only may be written. */
+			L->slot_mode[s] |= VAST_MODE_RW;
+		} else {
+			L->slot_mode[s] |= VAST_MODE_R;
+		}
+	}
+	return CL_SUCCESS;
+}
+
+static cl_int run_native(vrt_launch *L, const size_t *goff, const size_t *gsize,
+                         const size_t *lsize, cl_event *ev)
+{
+	vrt_kernel *k = L->k;
+	cl_int err;
+	vrt_mem *keep[VAST_MAX_SLOTS];
+	for (unsigned s = 1; s <= L->nslots; s++)
+		keep[s - 1] = L->slot_mem[s];
+	for (unsigned s = 1; s <= L->nslots; s++) {
+		err = vrt_mem_to_device(L->slot_mem[s], L->q, L->budget, keep, L->nslots);
+		if (err != CL_SUCCESS) {
+			vrt_log(VRT_LOG_WARN, "kernel '%s': cannot place its buffers on the device: %s",
+			        k->name, vrt_cl_error_name(err));
+			return err;
+		}
+	}
+	for (cl_uint i = 0; i < k->nargs; i++) {
+		vrt_mem *m = k->args[i].mem;
+		if (!m)
+			continue;
+		err = vrt_real.clSetKernelArg(k->real, i, sizeof(cl_mem), &m->dev);
+		if (err != CL_SUCCESS)
+			return err;
+	}
+	cl_event e = NULL;
+	err = vrt_real.clEnqueueNDRangeKernel(L->q, k->real, L->dim, goff, gsize, lsize,
+	                                      0, NULL, &e);
+	if (err != CL_SUCCESS)
+		return err;
+	err = vrt_real.clWaitForEvents(1, &e);
+	if (ev)
+		*ev = e;
+	else
+		clReleaseEvent(e);
+	if (err != CL_SUCCESS)
+		return err;
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if (L->slot_mode[s] & VAST_MODE_W)
+			L->slot_mem[s]->host_valid = 0;
+	L->st->native++;
+	return CL_SUCCESS;
+}
+
+/* A local size dividing the global size when the program passed NULL
+ * (the paged kernel needs one to rebuild group ids). */
+static void choose_local(vrt_launch *L)
+{
+	size_t maxwg = 256, limit[3] = { 256, 16, 4 };
+	if (L->dim > 1)
+		limit[0] = 16;
+	size_t prod = 1;
+	for (cl_uint d = 0; d < 3; d++) {
+		size_t best = 1;
+		size_t lim = limit[d] < maxwg / prod ? limit[d] : maxwg / prod;
+		for (size_t c = 1; c <= lim && c <= L->gsize[d]; c++)
+			if (L->gsize[d] % c == 0)
+				best = c;
+		L->lsize[d] = best;
+		prod *= best;
+	}
+}
+
+static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_t *goff,
+                     const size_t *gsize, const size_t *lsize, cl_uint nw,
+                     const cl_event *w, cl_event *ev)
+{
+	double t0 = vrt_now_ms();
+	if (dim < 1 || dim > 3)
+		return CL_INVALID_WORK_DIMENSION;
+	if (!gsize)
+		return CL_INVALID_GLOBAL_WORK_SIZE;
+	for (cl_uint i = 0; i < k->nargs; i++)
+		if (!k->args[i].set)
+			return CL_INVALID_KERNEL_ARGS;
+	cl_int err = vrt_wait_list(nw, w);
+	if (err != CL_SUCCESS)
+		return err;
+	vrt_launch *L = vrt_calloc(1, sizeof *L);
+	if (!L)
+		return CL_OUT_OF_HOST_MEMORY;
+	L->k = k;
+	L->q = q;
+	L->dim = dim;
+	L->st = vrt_stats_for(k->name);
+	if (!L->st) {
+		err = CL_OUT_OF_HOST_MEMORY;
+		goto done;
+	}
+	L->st->launches++;
+	if ((err = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof L->ctx, &L->ctx, NULL)) ||
+	    (err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof L->dev, &L->dev, NULL)))
+		goto done;
+	L->groups = 1;
+	int uniform = 1;
+	for (cl_uint d = 0; d < 3; d++) {
+		L->gsize[d] = d < dim ? gsize[d] : 1;
+		L->goff[d] = d < dim && goff ? goff[d] : 0;
+		L->lsize[d] = d < dim && lsize ? lsize[d] : 1;
+		if (L->gsize[d] == 0) {
+			err = CL_INVALID_GLOBAL_WORK_SIZE;
+			goto done;
+		}
+	}
+	if (!lsize)
+		choose_local(L);
+	for (cl_uint d = 0; d < 3; d++) {
+		if (L->lsize[d] == 0 || L->gsize[d] % L->lsize[d])
+			uniform = 0;
+		L->ngroups[d] = L->lsize[d] ? L->gsize[d] / L->lsize[d] : 0;
+		L->groups *= L->ngroups[d];
+	}
+	if ((err = collect_slots(L)) != CL_SUCCESS) {
+		vrt_log(VRT_LOG_WARN, "kernel '%s': too many buffer arguments to virtualize", k->name);
+		goto done;
+	}
+	L->budget = budget_for(L->dev, L->footprint);
+	const vast_kernel_info *ki = k->info;
+	int can_page = ki && ki->virtualizable &&
+	               (ki->variants & (VAST_HAS_INSPECT | VAST_HAS_PAGED)) ==
+	               (VAST_HAS_INSPECT | VAST_HAS_PAGED) && uniform;
+	int fits = L->footprint <= L->budget;
+	if (can_page && (vrt_cfg.mode == VRT_RUN_PAGED || !fits)) {
+		vrt_log(VRT_LOG_INFO, "kernel '%s': %llu bytes of buffers, budget %llu: paged",
+		        k->name, L->footprint, L->budget);
+		err = vrt_paged_run(L);
+		if (err == CL_SUCCESS)
+			err = vrt_complete(q, ev);
+		goto done;
+	}
+	if (!fits) {
+		const char *why = !ki ? "its program was not compiled by vastcc"
+		                  : !ki->virtualizable ? (ki->reason ? ki->reason : "not virtualizable")
+		                  : !uniform ? "its global size is not a multiple of its local size"
+		                  : "vastcc generated no paged variant";
+		vrt_log(VRT_LOG_WARN, "kernel '%s' needs %llu bytes of buffers, more than the budget of %llu, and cannot be paged: %s%s%s",
+		        k->name, L->footprint, L->budget, why,
+		        ki && ki->location ? " at " : "", ki && ki->location ? ki->location : "");
+		err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+		goto done;
+	}
+	err = run_native(L, goff, gsize, lsize, ev);
+done:
+	if (L->st)
+		L->st->total_ms += vrt_now_ms() - t0;
+	vrt_free(L);
+	return err;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel kernel,
+	cl_uint dim, const size_t *goff, const size_t *gsize, const size_t *lsize,
+	cl_uint nw, const cl_event *w, cl_event *ev)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_kernel *k = vrt_kernel_of(kernel);
+	if (!k)
+		return vrt_real.clEnqueueNDRangeKernel(q, kernel, dim, goff, gsize, lsize, nw, w, ev);
+	vrt_lock();
+	cl_int err = launch(q, k, dim, goff, gsize, lsize, nw, w, ev);
+	vrt_unlock();
+	return err;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel kernel,
+	cl_uint nw, const cl_event *w, cl_event *ev)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_kernel *k = vrt_kernel_of(kernel);
+	if (!k)
+		return vrt_real.clEnqueueTask(q, kernel, nw, w, ev);
+	size_t one = 1;
+	vrt_lock();
+	cl_int err = launch(q, k, 1, NULL, &one, &one, nw, w, ev);
+	vrt_unlock();
+	return err;
+}
+
+cl_int vrt_set_user_args(vrt_launch *L, cl_kernel kv)
+{
+	vrt_kernel *k = L->k;
+	for (cl_uint i = 0; i < k->nargs; i++) {
+		cl_int err;
+		if (is_buffer_param(k, i)) {
+			cl_ulong va = (cl_ulong)L->arg_slot[i] << VAST_VA_SHIFT;
+			err = vrt_real.clSetKernelArg(kv, i, sizeof va, &va);
+		} else {
+			err = vrt_real.clSetKernelArg(kv, i, k->args[i].size, k->args[i].bytes);
+		}
+		if (err != CL_SUCCESS) {
+			vrt_log(VRT_LOG_WARN, "kernel '%s': setting argument %u of a generated variant failed: %s",
+			        k->name, i, vrt_cl_error_name(err));
+			return err;
+		}
+	}
+	return CL_SUCCESS;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lpt.c - look-ahead page tables, frames, and recovery.
+ *
+ * A range's union PAS says which pages of each slot it touches. Frames
+ * are handed out from 1 (frame 0 is the scratch frame that faulting
+ * accesses hit) slot by slot, pages ascending, with no gaps, so that
+ * consecutive resident pages sit in consecutive frames: an element that
+ * straddles pages p and p+1 is contiguous in the frame buffer, and a run
+ * of resident pages (a span) moves with one copy. The LPT layout is the
+ * one of docs/generated-kernels.md.
+ *
+ * Every touched page is filled from the host copy, read or written: a
+ * kernel that writes a page sparsely leaves the other bytes as they were,
+ * and scattering the whole page back is then exact. Only the buffer's
+ * valid bytes of its last page go back.
+ */
+#include <string.h>
+
+#include "vrt.h"
+
+size_t vrt_lpt_build(const vrt_layout *l, const unsigned char *u,
+                     uint32_t *lpt, size_t *slot_first, size_t *slot_frames)
+{
+	size_t idx = 1 + 2 * (size_t)l->nslots, frame = 1;
+	lpt[0] = l->nslots;
+	for (unsigned s = 1; s <= l->nslots; s++) {
+		const unsigned char *row = u + l->slot_off[s];
+		lpt[2 * s - 1] = (uint32_t)idx;
+		lpt[2 * s] = (uint32_t)l->slot_pages[s];
+		slot_first[s] = frame;
+		for (size_t p = 0; p < l->slot_pages[s]; p++)
+			lpt[idx + p] = row[p] ? (uint32_t)frame++ : VAST_NO_FRAME;
+		slot_frames[s] = frame - slot_first[s];
+		idx += l->slot_pages[s];
+	}
+	return frame;
+}
+
+size_t vrt_spans(const vrt_layout *l, const unsigned char *u,
+                 const uint32_t *lpt, unsigned s, vrt_span **spans)
+{
+	const unsigned char *row = u + l->slot_off[s];
+	const uint32_t *tab = lpt + lpt[2 * s - 1];
+	size_t n = 0;
+	*spans = NULL;
+	for (size_t p = 0; p < l->slot_pages[s]; p++)
+		if (row[p] && (p == 0 || !row[p - 1]))
+			n++;
+	if (!n)
+		return 0;
+	vrt_span *out = vrt_malloc(n * sizeof *out);
+	if (!out)
+		return (size_t)-1;
+	size_t k = 0;
+	for (size_t p = 0; p < l->slot_pages[s];) {
+		if (!row[p]) {
+			p++;
+			continue;
+		}
+		size_t q = p;
+		while (q < l->slot_pages[s] && row[q])
+			q++;
+		out[k].slot = s;
+		out[k].page = p;
+		out[k].npages = q - p;
+		out[k].frame = tab[p];
+		k++;
+		p = q;
+	}
+	*spans = out;
+	return n;
+}
+
+/* Bytes of the span that lie inside the buffer. */
+static size_t span_valid(const vrt_layout *l, const vrt_span *sp)
+{
+	size_t start = sp->page << l->page_shift;
+	size_t end = (sp->page + sp->npages) << l->page_shift;
+	if (end > l->slot_size[sp->slot])
+		end = l->slot_size[sp->slot];
+	return end > start ? end - start : 0;
+}
+
+void vrt_gather(const vrt_layout *l, const vrt_span *sp,
+                const unsigned char *host, unsigned char *frames)
+{
+	size_t n = span_valid(l, sp), all = sp->npages << l->page_shift;
+	unsigned char *dst = frames + (sp->frame << l->page_shift);
+	memcpy(dst, host + (sp->page << l->page_shift), n);
+	/* Past the buffer's end: defined bytes, never read back. */
+	memset(dst + n, 0, all - n);
+}
+
+void vrt_scatter(const vrt_layout *l, const vrt_span *sp,
+                 unsigned char *host, const unsigned char *frames)
+{
+	memcpy(host + (sp->page << l->page_shift),
+	       frames + (sp->frame << l->page_shift), span_valid(l, sp));
+}

@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mem.c - host-backed buffers and their lazy device copies.
+ *
+ * A cl_mem the program creates is a vrt_mem: the data lives in host
+ * memory (ours, or the program's for CL_MEM_USE_HOST_PTR), and a device
+ * copy is allocated only when a native launch needs it. Each side has a
+ * valid bit; at least one is set. A launch makes the device copy valid
+ * and, when the kernel may write the buffer, the host side invalid; a
+ * read or map brings the data back. Device copies stay resident across
+ * kernels and are evicted least recently used first when a launch needs
+ * room under the budget (written back first when dirty).
+ *
+ * Every live vrt_mem is on one list, so vrt_mem_lookup() can tell a
+ * kernel argument's bytes naming one of ours from a scalar without
+ * dereferencing it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vrt.h"
+
+struct vrt_destructor {
+	void (CL_CALLBACK *fn)(cl_mem, void *);
+	void *user;
+	struct vrt_destructor *next;
+};
+
+static vrt_mem *all_mems;
+static unsigned long long lru_clock;
+
+vrt_mem *vrt_mem_lookup(const void *p)
+{
+	for (vrt_mem *m = all_mems; m; m = m->next)
+		if ((const void *)m == p)
+			return m;
+	return NULL;
+}
+
+size_t vrt_mem_resident_bytes(void)
+{
+	size_t n = 0;
+	for (vrt_mem *m = all_mems; m; m = m->next)
+		if (m->dev)
+			n += m->size;
+	return n;
+}
+
+cl_int vrt_mem_to_host(vrt_mem *m)
+{
+	if (m->host_valid)
+		return CL_SUCCESS;
+	cl_int err = vrt_real.clEnqueueReadBuffer(m->dev_queue, m->dev, CL_TRUE, 0,
+	                                          m->size, m->host, 0, NULL, NULL);
+	if (err != CL_SUCCESS) {
+		vrt_log(VRT_LOG_WARN, "reading a buffer back from the device failed: %s",
+		        vrt_cl_error_name(err));
+		return err;
+	}
+	vrt_kstats *st = vrt_stats_for(NULL);
+	if (st)
+		st->d2h += m->size;
+	m->host_valid = 1;
+	return CL_SUCCESS;
+}
+
+void vrt_mem_host_written(vrt_mem *m)
+{
+	m->host_valid = 1;
+	m->dev_valid = 0;
+}
+
+cl_int vrt_mem_evict(vrt_mem *m)
+{
+	if (!m->dev)
+		return CL_SUCCESS;
+	cl_int err = vrt_mem_to_host(m);
+	if (err != CL_SUCCESS)
+		return err;
+	vrt_log(VRT_LOG_DEBUG, "evict buffer %p (%zu bytes)", (void *)m, m->size);
+	vrt_real.clReleaseMemObject(m->dev);
+	vrt_real.clReleaseCommandQueue(m->dev_queue);
+	m->dev = NULL;
+	m->dev_queue = NULL;
+	m->dev_valid = 0;
+	return CL_SUCCESS;
+}
+
+cl_int vrt_mem_evict_all(cl_context ctx)
+{
+	for (vrt_mem *m = all_mems; m; m = m->next) {
+		if (m->dev && (!ctx || m->ctx == ctx)) {
+			cl_int err = vrt_mem_evict(m);
+			if (err != CL_SUCCESS)
+				return err;
+		}
+	}
+	return CL_SUCCESS;
+}
+
+static int kept(const vrt_mem *m, vrt_mem *const *keep, unsigned nkeep)
+{
+	for (unsigned i = 0; i < nkeep; i++)
+		if (keep[i] == m)
+			return 1;
+	return 0;
+}
+
+cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
+                         vrt_mem *const *keep, unsigned nkeep)
+{
+	cl_int err;
+	m->lru = ++lru_clock;
+	if (m->dev && m->dev_queue != q) {
+		/* Another queue (maybe another device): start over there. */
+		if ((err = vrt_mem_evict(m)) != CL_SUCCESS)
+			return err;
+	}
+	if (!m->dev) {
+		while (vrt_mem_resident_bytes() + m->size > budget) {
+			vrt_mem *victim = NULL;
+			for (vrt_mem *o = all_mems; o; o = o->next)
+				if (o->dev && o != m && !kept(o, keep, nkeep) &&
+				    (!victim || o->lru < victim->lru))
+					victim = o;
+			if (!victim)
+				return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+			if ((err = vrt_mem_evict(victim)) != CL_SUCCESS)
+				return err;
+		}
+		cl_mem_flags f = m->flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY |
+		                             CL_MEM_WRITE_ONLY);
+		m->dev = vrt_real.clCreateBuffer(m->ctx, f ? f : CL_MEM_READ_WRITE,
+		                                 m->size, NULL, &err);
+		if (!m->dev)
+			return err;
+		clRetainCommandQueue(q);
+		m->dev_queue = q;
+		m->dev_valid = 0;
+	}
+	if (!m->dev_valid) {
+		err = vrt_real.clEnqueueWriteBuffer(q, m->dev, CL_TRUE, 0, m->size,
+		                                    m->host, 0, NULL, NULL);
+		if (err != CL_SUCCESS)
+			return err;
+		vrt_kstats *st = vrt_stats_for(NULL);
+		if (st)
+			st->h2d += m->size;
+		m->dev_valid = 1;
+	}
+	return CL_SUCCESS;
+}
+
+static void mem_free(vrt_mem *m)
+{
+	for (vrt_mem **pp = &all_mems; *pp; pp = &(*pp)->next) {
+		if (*pp == m) {
+			*pp = m->next;
+			break;
+		}
+	}
+	/* OpenCL 1.2 §5.4.1: destructors run in reverse order of
+	 * registration, before the memory is freed. */
+	while (m->dtors) {
+		struct vrt_destructor *d = m->dtors;
+		m->dtors = d->next;
+		d->fn((cl_mem)(void *)m, d->user);
+		vrt_free(d);
+	}
+	if (m->dev) {
+		vrt_real.clReleaseMemObject(m->dev);
+		vrt_real.clReleaseCommandQueue(m->dev_queue);
+	}
+	if (m->own_host)
+		vrt_free(m->host);
+	clReleaseContext(m->ctx);
+	m->magic = 0;
+	vrt_free(m);
+}
+
+#define SET_ERR(e) do { if (errcode_ret) *errcode_ret = (e); } while (0)
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flags,
+	size_t size, void *host_ptr, cl_int *errcode_ret)
+{
+	if (vrt_init() != CL_SUCCESS) {
+		SET_ERR(CL_OUT_OF_RESOURCES);
+		return NULL;
+	}
+	if (vrt_native_mode())
+		return vrt_real.clCreateBuffer(ctx, flags, size, host_ptr, errcode_ret);
+	cl_uint rc;
+	if (!ctx || clGetContextInfo(ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof rc, &rc,
+	                             NULL) != CL_SUCCESS) {
+		SET_ERR(CL_INVALID_CONTEXT);
+		return NULL;
+	}
+	if (size == 0) {
+		SET_ERR(CL_INVALID_BUFFER_SIZE);
+		return NULL;
+	}
+	int want_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;
+	if (want_ptr != (host_ptr != NULL) ||
+	    ((flags & CL_MEM_USE_HOST_PTR) &&
+	     (flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_ALLOC_HOST_PTR)))) {
+		SET_ERR(want_ptr ? CL_INVALID_HOST_PTR : CL_INVALID_VALUE);
+		return NULL;
+	}
+	vrt_mem *m = vrt_calloc(1, sizeof *m);
+	if (!m) {
+		SET_ERR(CL_OUT_OF_HOST_MEMORY);
+		return NULL;
+	}
+	m->magic = VRT_MEM_MAGIC;
+	m->refs = 1;
+	m->ctx = ctx;
+	m->flags = flags;
+	m->size = size;
+	if (flags & CL_MEM_USE_HOST_PTR) {
+		m->host = host_ptr;
+		m->user_ptr = host_ptr;
+	} else {
+		/* Zeroed: a kernel reading a buffer nobody wrote sees the same
+		 * bytes on every run and in every range. */
+		m->host = (flags & CL_MEM_COPY_HOST_PTR) ? vrt_malloc(size)
+		                                         : vrt_calloc(1, size);
+		if (!m->host) {
+			vrt_free(m);
+			SET_ERR(CL_OUT_OF_HOST_MEMORY);
+			return NULL;
+		}
+		m->own_host = 1;
+		if (flags & CL_MEM_COPY_HOST_PTR)
+			memcpy(m->host, host_ptr, size);
+	}
+	m->host_valid = 1;
+	clRetainContext(ctx);
+	vrt_lock();
+	m->next = all_mems;
+	all_mems = m;
+	vrt_unlock();
+	SET_ERR(CL_SUCCESS);
+	return (cl_mem)(void *)m;
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
+	cl_buffer_create_type type, const void *info, cl_int *errcode_ret)
+{
+	if (vrt_init() != CL_SUCCESS) {
+		SET_ERR(CL_OUT_OF_RESOURCES);
+		return NULL;
+	}
+	if (vrt_native_mode() || !vrt_mem_of(buffer))
+		return vrt_real.clCreateSubBuffer(buffer, flags, type, info, errcode_ret);
+	vrt_log(VRT_LOG_WARN, "clCreateSubBuffer is not supported yet (run with VAST_MODE=native)");
+	SET_ERR(CL_INVALID_OPERATION);
+	return NULL;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem mem)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_mem *m = vrt_mem_of(mem);
+	if (!m)
+		return vrt_real.clRetainMemObject(mem);
+	vrt_lock();
+	m->refs++;
+	vrt_unlock();
+	return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem mem)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_mem *m = vrt_mem_of(mem);
+	if (!m)
+		return vrt_real.clReleaseMemObject(mem);
+	vrt_lock();
+	if (--m->refs == 0)
+		mem_free(m);
+	vrt_unlock();
+	return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem mem,
+	void (CL_CALLBACK *fn)(cl_mem, void *), void *user)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_mem *m = vrt_mem_of(mem);
+	if (!m)
+		return vrt_real.clSetMemObjectDestructorCallback(mem, fn, user);
+	if (!fn)
+		return CL_INVALID_VALUE;
+	struct vrt_destructor *d = vrt_malloc(sizeof *d);
+	if (!d)
+		return CL_OUT_OF_HOST_MEMORY;
+	d->fn = fn;
+	d->user = user;
+	vrt_lock();
+	d->next = m->dtors;
+	m->dtors = d;
+	vrt_unlock();
+	return CL_SUCCESS;
+}
+
+/* Copies a query's answer out, as every clGet*Info does (OpenCL 1.2 §5). */
+cl_int vrt_info_out(const void *val, size_t n, size_t size, void *out,
+                       size_t *ret)
+{
+	if (out) {
+		if (size < n)
+			return CL_INVALID_VALUE;
+		memcpy(out, val, n);
+	}
+	if (ret)
+		*ret = n;
+	return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem mem, cl_mem_info param,
+	size_t size, void *value, size_t *ret)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_mem *m = vrt_mem_of(mem);
+	if (!m)
+		return vrt_real.clGetMemObjectInfo(mem, param, size, value, ret);
+	cl_mem_object_type type = CL_MEM_OBJECT_BUFFER;
+	size_t zero = 0;
+	void *null = NULL;
+	cl_bool no = CL_FALSE;
+	cl_uint mapcount = 0;
+	switch (param) {
+	case CL_MEM_TYPE: return vrt_info_out(&type, sizeof type, size, value, ret);
+	case CL_MEM_FLAGS: return vrt_info_out(&m->flags, sizeof m->flags, size, value, ret);
+	case CL_MEM_SIZE: return vrt_info_out(&m->size, sizeof m->size, size, value, ret);
+	case CL_MEM_HOST_PTR: return vrt_info_out(&m->user_ptr, sizeof m->user_ptr, size, value, ret);
+	case CL_MEM_MAP_COUNT: return vrt_info_out(&mapcount, sizeof mapcount, size, value, ret);
+	case CL_MEM_REFERENCE_COUNT: return vrt_info_out(&m->refs, sizeof m->refs, size, value, ret);
+	case CL_MEM_CONTEXT: return vrt_info_out(&m->ctx, sizeof m->ctx, size, value, ret);
+	case CL_MEM_ASSOCIATED_MEMOBJECT: return vrt_info_out(&null, sizeof null, size, value, ret);
+	case CL_MEM_OFFSET: return vrt_info_out(&zero, sizeof zero, size, value, ret);
+#ifdef CL_MEM_USES_SVM_POINTER
+	case CL_MEM_USES_SVM_POINTER: return vrt_info_out(&no, sizeof no, size, value, ret);
+#endif
+	default:
+		(void)no;
+		return CL_INVALID_VALUE;
+	}
+}

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pas.c - Page Accessed Sets and their reduction (VAST, Algorithm 1).
+ *
+ * The inspector marks, per row of WG_PER_PAS consecutive work-groups, one
+ * byte per page of every buffer slot the row touches. The reduction walks
+ * the rows in order, OR-ing them into a running union while the union's
+ * device footprint (its pages as frames, plus the scratch frame 0, plus
+ * the LPT) fits the budget, and cuts a range where it would not. Rows are
+ * OR-ed 64 bits (8 pages) at a time; each slot's part of a row starts at
+ * a multiple of 8 bytes so words never straddle slots. Marks are
+ * normalized to 0/1 once, so counting pages is a popcount.
+ */
+#include <string.h>
+
+#include "vrt.h"
+
+void vrt_layout_init(vrt_layout *l)
+{
+	size_t off = 0, total = 0;
+	l->slot_pages[0] = l->slot_off[0] = l->slot_size[0] = 0;
+	for (unsigned s = 1; s <= l->nslots; s++) {
+		size_t pg = ((size_t)1 << l->page_shift);
+		l->slot_pages[s] = (l->slot_size[s] + pg - 1) >> l->page_shift;
+		l->slot_off[s] = off;
+		off += (l->slot_pages[s] + 7) & ~(size_t)7;
+		total += l->slot_pages[s];
+	}
+	l->row_bytes = off ? off : 8;
+	l->total_pages = total;
+}
+
+size_t vrt_lpt_bytes(const vrt_layout *l)
+{
+	return 4 * (1 + 2 * (size_t)l->nslots + l->total_pages);
+}
+
+unsigned long long vrt_range_footprint(const vrt_layout *l, size_t pages)
+{
+	return (((unsigned long long)pages + 1) << l->page_shift) + vrt_lpt_bytes(l);
+}
+
+void vrt_pas_normalize(unsigned char *rows, size_t bytes)
+{
+	size_t words = bytes / 8;
+	for (size_t i = 0; i < words; i++) {
+		uint64_t x;
+		memcpy(&x, rows + 8 * i, 8);
+		/* Fold each byte's bits into its bit 0; bits moved in from the
+		 * next byte only reach bits 1..7, which the mask drops. */
+		x |= x >> 4;
+		x |= x >> 2;
+		x |= x >> 1;
+		x &= 0x0101010101010101ull;
+		memcpy(rows + 8 * i, &x, 8);
+	}
+	for (size_t i = words * 8; i < bytes; i++)
+		rows[i] = rows[i] != 0;
+}
+
+size_t vrt_pas_or(unsigned char *dst, const unsigned char *src, size_t n)
+{
+	size_t added = 0;
+	for (size_t i = 0; i < n; i += 8) {
+		uint64_t a, b;
+		memcpy(&a, dst + i, 8);
+		memcpy(&b, src + i, 8);
+		added += (size_t)__builtin_popcountll(b & ~a);
+		a |= b;
+		memcpy(dst + i, &a, 8);
+	}
+	return added;
+}
+
+size_t vrt_pas_count(const unsigned char *row, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i += 8) {
+		uint64_t a;
+		memcpy(&a, row + i, 8);
+		c += (size_t)__builtin_popcountll(a);
+	}
+	return c;
+}
+
+int vrt_pas_reduce(const vrt_layout *l, const unsigned char *rows,
+                   size_t nrows, unsigned long long budget,
+                   vrt_range **ranges, size_t *nranges, size_t *bad_row)
+{
+	size_t rb = l->row_bytes, cap = 16, n = 0;
+	*ranges = NULL;
+	*nranges = 0;
+	vrt_range *out = vrt_malloc(cap * sizeof *out);
+	unsigned char *u = vrt_calloc(1, rb);
+	if (!out || !u) {
+		vrt_free(out);
+		vrt_free(u);
+		return -2;
+	}
+	size_t pages = 0, first = 0;
+	for (size_t r = 0; r < nrows; r++) {
+		const unsigned char *row = rows + r * rb;
+		size_t own = vrt_pas_count(row, rb);
+		if (vrt_range_footprint(l, own) > budget) {
+			*bad_row = r;
+			vrt_free(out);
+			vrt_free(u);
+			return -1;
+		}
+		/* Pages the union would gain: popcount of row & ~u. */
+		size_t gain = 0;
+		for (size_t i = 0; i < rb; i += 8) {
+			uint64_t a, b;
+			memcpy(&a, u + i, 8);
+			memcpy(&b, row + i, 8);
+			gain += (size_t)__builtin_popcountll(b & ~a);
+		}
+		if (r > first && vrt_range_footprint(l, pages + gain) > budget) {
+			if (n == cap) {
+				vrt_range *g = vrt_realloc(out, 2 * cap * sizeof *out);
+				if (!g) {
+					vrt_free(out);
+					vrt_free(u);
+					return -2;
+				}
+				out = g;
+				cap *= 2;
+			}
+			out[n].first_row = first;
+			out[n].last_row = r - 1;
+			out[n].pages = pages;
+			n++;
+			memset(u, 0, rb);
+			first = r;
+			pages = 0;
+		}
+		pages += vrt_pas_or(u, row, rb);
+	}
+	if (nrows > 0) {
+		if (n == cap) {
+			vrt_range *g = vrt_realloc(out, (cap + 1) * sizeof *out);
+			if (!g) {
+				vrt_free(out);
+				vrt_free(u);
+				return -2;
+			}
+			out = g;
+		}
+		out[n].first_row = first;
+		out[n].last_row = nrows - 1;
+		out[n].pages = pages;
+		n++;
+	}
+	vrt_free(u);
+	*ranges = out;
+	*nranges = n;
+	return 0;
+}

@@ -1,2 +1,0 @@
-/* placeholder until the owner lands code */
-int vast_rt_placeholder_;

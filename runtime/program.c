@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * program.c - programs: matched to what vastcc compiled, or native.
+ *
+ * clCreateProgramWithSource hashes the program's source (the strings
+ * concatenated, as the compiler sees them) and looks for a stub that
+ * registered the same hash and size. A match is built from the stub's
+ * generated program, which holds the original kernels unchanged plus
+ * their inspector/paged/merge variants, so one build serves all. When
+ * clBuildProgram's -D/-U/-I/-cl-std= options differ from those vastcc
+ * parsed with, the generated code may not be what this build means: one
+ * warning, and the program is rebuilt from its original source and runs
+ * natively. Programs from binaries or IL are the real ones, untouched.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vrt.h"
+
+/* The options that change what the source means, in a canonical form:
+ * "-DX=1 -Ifoo -cl-std=CL2.0", sorted, one space apart. Caller frees. */
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *canonical_options(const char *opts)
+{
+	size_t n = opts ? strlen(opts) : 0;
+	char *buf = vrt_malloc(n + 1), **toks = vrt_calloc(n / 2 + 2, sizeof *toks);
+	char *out = vrt_malloc(2 * n + 2);
+	if (!buf || !toks || !out) {
+		vrt_free(buf), vrt_free(toks), vrt_free(out);
+		return NULL;
+	}
+	memcpy(buf, opts ? opts : "", n + 1);
+	size_t nt = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(buf, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
+		int joined = (!strcmp(t, "-D") || !strcmp(t, "-U") || !strcmp(t, "-I"));
+		if (joined) {
+			/* "-D X" is "-DX": glue the argument to its flag. */
+			char *arg = strtok_r(NULL, " \t\r\n", &save);
+			if (!arg)
+				break;
+			t[2] = '\0';
+			memmove(t + 2, arg, strlen(arg) + 1);
+			toks[nt++] = t;
+		} else if (!strncmp(t, "-D", 2) || !strncmp(t, "-U", 2) ||
+		           !strncmp(t, "-I", 2) || !strncmp(t, "-cl-std=", 8)) {
+			toks[nt++] = t;
+		}
+	}
+	qsort(toks, nt, sizeof *toks, cmp_str);
+	out[0] = '\0';
+	size_t len = 0;
+	for (size_t i = 0; i < nt; i++) {
+		size_t l = strlen(toks[i]);
+		if (i)
+			out[len++] = ' ';
+		memcpy(out + len, toks[i], l);
+		len += l;
+		out[len] = '\0';
+	}
+	vrt_free(buf);
+	vrt_free(toks);
+	return out;
+}
+
+
+#define SET_ERR(e) do { if (errcode_ret) *errcode_ret = (e); } while (0)
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx,
+	cl_uint count, const char **strings, const size_t *lengths, cl_int *errcode_ret)
+{
+	if (vrt_init() != CL_SUCCESS) {
+		SET_ERR(CL_OUT_OF_RESOURCES);
+		return NULL;
+	}
+	if (vrt_native_mode())
+		return vrt_real.clCreateProgramWithSource(ctx, count, strings, lengths, errcode_ret);
+	if (count == 0 || !strings) {
+		SET_ERR(CL_INVALID_VALUE);
+		return NULL;
+	}
+	size_t total = 0;
+	for (cl_uint i = 0; i < count; i++) {
+		if (!strings[i]) {
+			SET_ERR(CL_INVALID_VALUE);
+			return NULL;
+		}
+		total += lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+	}
+	vrt_program *p = vrt_calloc(1, sizeof *p);
+	char *src = vrt_malloc(total + 1);
+	if (!p || !src) {
+		vrt_free(p);
+		vrt_free(src);
+		SET_ERR(CL_OUT_OF_HOST_MEMORY);
+		return NULL;
+	}
+	size_t at = 0;
+	for (cl_uint i = 0; i < count; i++) {
+		size_t l = lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+		memcpy(src + at, strings[i], l);
+		at += l;
+	}
+	src[total] = '\0';
+	unsigned long long h = vast_hash_bytes(VAST_HASH_SEED, src, total);
+	vrt_lock();
+	p->info = vrt_registry_find(h, total);
+	vrt_unlock();
+	cl_int err;
+	if (p->info) {
+		const char *gen = p->info->generated_source;
+		p->real = vrt_real.clCreateProgramWithSource(ctx, 1, &gen, NULL, &err);
+		vrt_log(VRT_LOG_INFO, "program '%s' matched its vastcc stub", p->info->file);
+	} else {
+		vrt_log(VRT_LOG_INFO, "program (%zu bytes, hash %016llx) has no vastcc stub: its kernels run natively",
+		        total, h);
+		p->real = vrt_real.clCreateProgramWithSource(ctx, count, strings, lengths, &err);
+	}
+	if (!p->real) {
+		vrt_free(src);
+		vrt_free(p);
+		SET_ERR(err);
+		return NULL;
+	}
+	p->magic = VRT_PROGRAM_MAGIC;
+	p->refs = 1;
+	p->ctx = ctx;
+	p->source = src;
+	p->source_len = total;
+	SET_ERR(CL_SUCCESS);
+	return (cl_program)(void *)p;
+}
+
+/* The build options differ from vastcc's: go native, from the source. */
+static cl_int go_native(vrt_program *p, const char *opts)
+{
+	vrt_log(VRT_LOG_WARN, "program built with options '%s' but vastcc compiled it with '%s'; running natively",
+	        opts ? opts : "", p->info->cl_options ? p->info->cl_options : "");
+	const char *s = p->source;
+	cl_int err;
+	cl_program np = vrt_real.clCreateProgramWithSource(p->ctx, 1, &s, &p->source_len, &err);
+	if (!np)
+		return err;
+	vrt_real.clReleaseProgram(p->real);
+	p->real = np;
+	p->info = NULL;
+	return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
+	const cl_device_id *devs, const char *opts,
+	void (CL_CALLBACK *notify)(cl_program, void *), void *user)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_program *p = vrt_program_of(prog);
+	if (!p)
+		return vrt_real.clBuildProgram(prog, ndev, devs, opts, notify, user);
+	cl_int err = CL_SUCCESS;
+	vrt_lock();
+	if (p->info) {
+		char *a = canonical_options(opts), *b = canonical_options(p->info->cl_options);
+		if (!a || !b)
+			err = CL_OUT_OF_HOST_MEMORY;
+		else if (strcmp(a, b))
+			err = go_native(p, opts);
+		vrt_free(a);
+		vrt_free(b);
+	}
+	if (err == CL_SUCCESS) {
+		char *o = vrt_strdup(opts ? opts : "");
+		if (!o) {
+			err = CL_OUT_OF_HOST_MEMORY;
+		} else {
+			vrt_free(p->options);
+			p->options = o;
+		}
+	}
+	vrt_unlock();
+	if (err != CL_SUCCESS)
+		return err;
+	/* Built synchronously; the callback (OpenCL 1.2 §5.6.2) then sees
+	 * the program handle the caller knows. */
+	err = vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL);
+	if (notify)
+		notify(prog, user);
+	return err;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program prog)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_program *p = vrt_program_of(prog);
+	if (!p)
+		return vrt_real.clRetainProgram(prog);
+	vrt_lock();
+	p->refs++;
+	vrt_unlock();
+	return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program prog)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_program *p = vrt_program_of(prog);
+	if (!p)
+		return vrt_real.clReleaseProgram(prog);
+	vrt_lock();
+	if (--p->refs == 0) {
+		vrt_real.clReleaseProgram(p->real);
+		if (p->cpu_prog)
+			vrt_real.clReleaseProgram(p->cpu_prog);
+		if (p->cpu_queue)
+			vrt_real.clReleaseCommandQueue(p->cpu_queue);
+		if (p->cpu_ctx)
+			clReleaseContext(p->cpu_ctx);
+		vrt_free(p->source);
+		vrt_free(p->options);
+		p->magic = 0;
+		vrt_free(p);
+	}
+	vrt_unlock();
+	return CL_SUCCESS;
+}
+
+/* The kernel names of the real program without the generated ones:
+ * "a;b". Caller frees. */
+static char *user_kernel_names(vrt_program *p, cl_uint *count)
+{
+	size_t n = 0;
+	*count = 0;
+	if (vrt_real.clGetProgramInfo(p->real, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &n) != CL_SUCCESS)
+		return NULL;
+	char *all = vrt_malloc(n + 1), *out = vrt_malloc(n + 1);
+	if (!all || !out ||
+	    vrt_real.clGetProgramInfo(p->real, CL_PROGRAM_KERNEL_NAMES, n, all, NULL) != CL_SUCCESS) {
+		vrt_free(all);
+		vrt_free(out);
+		return NULL;
+	}
+	all[n] = '\0';
+	out[0] = '\0';
+	size_t len = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(all, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
+		if (p->info && !strncmp(t, "vast_", 5))
+			continue;
+		size_t l = strlen(t);
+		if (len)
+			out[len++] = ';';
+		memcpy(out + len, t, l + 1);
+		len += l;
+		(*count)++;
+	}
+	vrt_free(all);
+	return out;
+}
+
+char *vrt_program_kernel_names(vrt_program *p, cl_uint *count)
+{
+	return user_kernel_names(p, count);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program prog, cl_program_info param,
+	size_t size, void *value, size_t *ret)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_program *p = vrt_program_of(prog);
+	if (!p)
+		return vrt_real.clGetProgramInfo(prog, param, size, value, ret);
+	switch (param) {
+	case CL_PROGRAM_REFERENCE_COUNT:
+		return vrt_info_out(&p->refs, sizeof p->refs, size, value, ret);
+	case CL_PROGRAM_SOURCE:
+		return vrt_info_out(p->source, p->source_len + 1, size, value, ret);
+	case CL_PROGRAM_NUM_KERNELS:
+	case CL_PROGRAM_KERNEL_NAMES: {
+		cl_uint count;
+		char *names = user_kernel_names(p, &count);
+		if (!names)
+			/* Not built yet, or out of memory: the real answer. */
+			return vrt_real.clGetProgramInfo(p->real, param, size, value, ret);
+		size_t nk = count;
+		cl_int err = param == CL_PROGRAM_NUM_KERNELS
+		             ? vrt_info_out(&nk, sizeof nk, size, value, ret)
+		             : vrt_info_out(names, strlen(names) + 1, size, value, ret);
+		vrt_free(names);
+		return err;
+	}
+	default:
+		return vrt_real.clGetProgramInfo(p->real, param, size, value, ret);
+	}
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program prog, cl_device_id d,
+	cl_program_build_info param, size_t size, void *value, size_t *ret)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_program *p = vrt_program_of(prog);
+	return vrt_real.clGetProgramBuildInfo(p ? p->real : prog, d, param, size, value, ret);
+}
+
+cl_int vrt_program_cpu(vrt_program *p)
+{
+	if (p->cpu_prog)
+		return CL_SUCCESS;
+	cl_platform_id plats[16];
+	cl_uint np = 0;
+	cl_int err = clGetPlatformIDs(16, plats, &np);
+	if (err != CL_SUCCESS)
+		return err;
+	if (np > 16)
+		np = 16;
+	cl_device_id dev = NULL;
+	cl_platform_id plat = NULL;
+	for (cl_uint i = 0; i < np && !dev; i++) {
+		cl_uint nd = 0;
+		if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_CPU, 1, &dev, &nd) != CL_SUCCESS || !nd)
+			dev = NULL;
+		else
+			plat = plats[i];
+	}
+	if (!dev) {
+		vrt_log(VRT_LOG_WARN, "no CPU OpenCL device (install pocl-opencl-icd) to run an inspector that reads buffer data");
+		return CL_DEVICE_NOT_FOUND;
+	}
+	cl_context_properties props[] = { CL_CONTEXT_PLATFORM, (cl_context_properties)plat, 0 };
+	p->cpu_ctx = clCreateContext(props, 1, &dev, NULL, NULL, &err);
+	if (!p->cpu_ctx)
+		return err;
+	p->cpu_dev = dev;
+	p->cpu_queue = clCreateCommandQueue(p->cpu_ctx, dev, 0, &err);
+	if (!p->cpu_queue)
+		return err;
+	const char *gen = p->info->generated_source;
+	p->cpu_prog = vrt_real.clCreateProgramWithSource(p->cpu_ctx, 1, &gen, NULL, &err);
+	if (!p->cpu_prog)
+		return err;
+	err = vrt_real.clBuildProgram(p->cpu_prog, 1, &dev, p->options, NULL, NULL);
+	if (err != CL_SUCCESS) {
+		vrt_log(VRT_LOG_WARN, "building '%s' for the CPU inspector failed: %s",
+		        p->info->file, vrt_cl_error_name(err));
+		vrt_real.clReleaseProgram(p->cpu_prog);
+		p->cpu_prog = NULL;
+	}
+	return err;
+}
+
+void vrt_program_release(vrt_program *p)
+{
+	clReleaseProgram((cl_program)(void *)p);
+}

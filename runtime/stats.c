@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stats.c - per-kernel counters, printed at exit when VAST_STATS=1:
+ *   vast: kernel NAME launches=L native=N ranges=R h2d=BYTES d2h=BYTES inspect_ms=X total_ms=Y
+ * Kernels are counted by name across programs. Transfers outside a launch
+ * (a read that brings a buffer back) go to the kernel that last ran.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "vrt.h"
+
+static vrt_kstats *all_stats;
+static vrt_kstats *last_used;
+static int registered;
+
+double vrt_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void print_stats(void)
+{
+	for (vrt_kstats *s = all_stats; s; s = s->next)
+		fprintf(stderr, "vast: kernel %s launches=%llu native=%llu ranges=%llu "
+		        "h2d=%llu d2h=%llu inspect_ms=%.3f total_ms=%.3f\n",
+		        s->name, s->launches, s->native, s->ranges, s->h2d, s->d2h,
+		        s->inspect_ms, s->total_ms);
+	while (all_stats) {
+		vrt_kstats *s = all_stats;
+		all_stats = s->next;
+		vrt_free(s->name);
+		vrt_free(s);
+	}
+	last_used = NULL;
+}
+
+vrt_kstats *vrt_stats_for(const char *name)
+{
+	if (!name)
+		return last_used;
+	vrt_kstats *s;
+	for (s = all_stats; s; s = s->next)
+		if (!strcmp(s->name, name))
+			break;
+	if (!s) {
+		s = vrt_calloc(1, sizeof *s);
+		if (!s)
+			return NULL;
+		s->name = vrt_strdup(name);
+		if (!s->name) {
+			vrt_free(s);
+			return NULL;
+		}
+		/* Appended: the exit report lists kernels in order of first use. */
+		vrt_kstats **tail = &all_stats;
+		while (*tail)
+			tail = &(*tail)->next;
+		*tail = s;
+		if (!registered) {
+			registered = 1;
+			if (vrt_cfg.stats)
+				atexit(print_stats);
+		}
+	}
+	last_used = s;
+	return s;
+}

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vrt.h - the one internal header of libvastrt.
+ *
+ * Sections follow the files: icd.c (the real entry points), alloc.c,
+ * log.c, config.c, registry.c, event.c, mem.c (host-backed buffers and
+ * their device copies), program.c, kernel.c, pas.c (PAS reduction),
+ * lpt.c (page tables, frames, recovery), inspect.c, paged.c, launch.c,
+ * stats.c. Everything here is internal: symbols carry the vrt_ prefix
+ * and hidden visibility, so a program linked with libvastrt sees only
+ * the OpenCL entry points and vast_register_program().
+ *
+ * Thread-safety: the runtime's shared state (registry, resident list,
+ * stats) is guarded by vrt_lock()/vrt_unlock(), a recursive mutex every
+ * entry point that changes state holds while it runs. Launches and
+ * transfers therefore serialize, which the synchronous execution model
+ * (every enqueue completes before it returns) implies anyway.
+ */
+#ifndef VRT_H
+#define VRT_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vast/stub.h"
+
+#pragma GCC visibility push(hidden)
+
+/* --- icd.c: the loader's functions, found once with dlopen/dlsym ------ */
+typedef struct vrt_icd {
+#define VRT_ENTRY(ret, name, params, args) ret (CL_API_CALL *name) params;
+#include "entrypoints.def"
+#undef VRT_ENTRY
+} vrt_icd;
+extern vrt_icd vrt_real;
+/* Loads the table and the configuration; CL_SUCCESS or
+ * CL_OUT_OF_RESOURCES when libOpenCL.so.1 cannot be loaded. Idempotent,
+ * thread-safe (pthread_once). */
+cl_int vrt_init(void);
+void vrt_lock(void);
+void vrt_unlock(void);
+
+/* --- alloc.c: every allocation of the runtime --------------------------- */
+void *vrt_malloc(size_t n);
+void *vrt_calloc(size_t n, size_t size);
+void *vrt_realloc(void *p, size_t n);
+char *vrt_strdup(const char *s);
+void vrt_free(void *p);
+/* Tests: make the n-th allocation from now fail (0: never). */
+void vrt_alloc_fail_after(unsigned long n);
+
+/* --- log.c --------------------------------------------------------------- */
+enum { VRT_LOG_WARN, VRT_LOG_INFO, VRT_LOG_DEBUG };
+void vrt_log(int level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+const char *vrt_cl_error_name(cl_int err);
+
+/* --- config.c: the VAST_* environment ----------------------------------- */
+enum { VRT_RUN_AUTO, VRT_RUN_PAGED, VRT_RUN_NATIVE };
+typedef struct vrt_config {
+	int mode;              /* VRT_RUN_* */
+	int log_level;         /* VRT_LOG_* */
+	int stats;
+	unsigned long long mem_bytes; /* VAST_DEVICE_MEM as bytes, 0: unset */
+	unsigned mem_percent;  /* VAST_DEVICE_MEM as N%, 0: unset */
+	unsigned page_shift;   /* VAST_PAGE_SIZE, 0: choose per launch */
+} vrt_config;
+extern vrt_config vrt_cfg;
+void vrt_config_load(void);
+/* "64M", "2G", "4096", "1.5G": bytes, or a percentage "50%" (*percent
+ * set, return 0). Returns -1 on malformed input. */
+int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent);
+static inline int vrt_native_mode(void) { return vrt_cfg.mode == VRT_RUN_NATIVE; }
+
+/* --- registry.c: the programs registered by stubs ----------------------- */
+const vast_program_info *vrt_registry_find(unsigned long long hash,
+                                           unsigned long long size);
+const vast_kernel_info *vrt_program_kernel(const vast_program_info *p,
+                                           const char *name);
+
+/* --- event.c: completion of synchronous commands ------------------------ */
+/* Waits for the wait list, as every enqueue does first. */
+cl_int vrt_wait_list(cl_uint n, const cl_event *list);
+/* The command already completed: hand back a complete event in *event
+ * (a marker on q) when event is not NULL. */
+cl_int vrt_complete(cl_command_queue q, cl_event *event);
+
+/* --- mem.c: host-backed buffers ----------------------------------------- */
+#define VRT_MEM_MAGIC 0x7672746du /* "vrtm" */
+typedef struct vrt_mem vrt_mem;
+struct vrt_mem {
+	unsigned magic;
+	cl_uint refs;
+	cl_context ctx;
+	cl_mem_flags flags;
+	size_t size;
+	unsigned char *host; /* the host copy: ours or the user's pointer */
+	void *user_ptr;      /* host_ptr given at creation */
+	int own_host;
+	int host_valid, dev_valid; /* at least one is always set */
+	cl_mem dev;                /* device copy, or NULL */
+	cl_command_queue dev_queue; /* retained; where dev lives */
+	unsigned long long lru;    /* last launch that used dev */
+	vrt_mem *next;             /* all live buffers */
+	struct vrt_destructor *dtors;
+};
+/* NULL unless m is one of the runtime's buffers (looked up, never
+ * dereferenced blindly: used on kernel argument bytes). */
+vrt_mem *vrt_mem_lookup(const void *m);
+static inline vrt_mem *vrt_mem_of(cl_mem m)
+{
+	vrt_mem *v = (vrt_mem *)(void *)m;
+	return v && v->magic == VRT_MEM_MAGIC ? v : NULL;
+}
+/* Make the host copy current (reads the device copy back if needed). */
+cl_int vrt_mem_to_host(vrt_mem *m);
+/* The host copy changed: the device copy is stale. */
+void vrt_mem_host_written(vrt_mem *m);
+/* Make the device copy on q current, allocating it (and evicting other
+ * buffers, least recently used first, not in `keep`) within budget. */
+cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
+                         vrt_mem *const *keep, unsigned nkeep);
+/* Write back if dirty, then free the device copy. */
+cl_int vrt_mem_evict(vrt_mem *m);
+/* Evict every device copy in ctx (before the paged path). */
+cl_int vrt_mem_evict_all(cl_context ctx);
+size_t vrt_mem_resident_bytes(void);
+/* Copies a clGet*Info answer out (OpenCL 1.2 §5: size checks, *ret). */
+cl_int vrt_info_out(const void *val, size_t n, size_t size, void *out,
+                    size_t *ret);
+
+/* --- program.c / kernel.c ----------------------------------------------- */
+#define VRT_PROGRAM_MAGIC 0x76727470u /* "vrtp" */
+#define VRT_KERNEL_MAGIC 0x7672746bu  /* "vrtk" */
+typedef struct vrt_program {
+	unsigned magic;
+	cl_uint refs;
+	cl_context ctx;
+	cl_program real;
+	const vast_program_info *info; /* NULL: runs natively */
+	char *source;                  /* the original source */
+	size_t source_len;
+	char *options;                 /* the last build's options */
+	/* The generated program built for the CPU inspector, lazily. */
+	cl_context cpu_ctx;
+	cl_command_queue cpu_queue;
+	cl_program cpu_prog;
+	cl_device_id cpu_dev;
+} vrt_program;
+
+typedef struct vrt_arg {
+	int set;
+	size_t size;
+	void *bytes;  /* copy of arg_value, NULL for __local and NULL values */
+	vrt_mem *mem; /* the buffer when the value names one of ours */
+} vrt_arg;
+
+typedef struct vrt_kstats vrt_kstats;
+typedef struct vrt_kernel {
+	unsigned magic;
+	cl_uint refs;
+	vrt_program *prog;   /* NULL for kernels of programs not ours */
+	cl_program real_prog;
+	cl_kernel real;      /* the original kernel */
+	cl_kernel inspect, paged; /* generated variants, created lazily */
+	const vast_kernel_info *info; /* NULL: native only */
+	char *name;
+	cl_uint nargs;
+	vrt_arg *args;
+	vrt_kstats *stats;
+} vrt_kernel;
+static inline vrt_program *vrt_program_of(cl_program p)
+{
+	vrt_program *v = (vrt_program *)(void *)p;
+	return v && v->magic == VRT_PROGRAM_MAGIC ? v : NULL;
+}
+static inline vrt_kernel *vrt_kernel_of(cl_kernel k)
+{
+	vrt_kernel *v = (vrt_kernel *)(void *)k;
+	return v && v->magic == VRT_KERNEL_MAGIC ? v : NULL;
+}
+/* The CPU device (PoCL) context and queue with the generated program
+ * built there; created on first use. */
+cl_int vrt_program_cpu(vrt_program *p);
+/* The program's kernel names less the generated ones, "a;b" (vrt_free). */
+char *vrt_program_kernel_names(vrt_program *p, cl_uint *count);
+/* Drops a reference taken by a kernel. */
+void vrt_program_release(vrt_program *p);
+
+/* --- stats.c ------------------------------------------------------------- */
+struct vrt_kstats {
+	char *name;
+	unsigned long long launches, native, ranges, h2d, d2h;
+	double inspect_ms, total_ms;
+	vrt_kstats *next;
+};
+vrt_kstats *vrt_stats_for(const char *kernel_name);
+double vrt_now_ms(void);
+
+/* --- pas.c: Page Accessed Sets and their reduction (Algorithm 1) -------- */
+/* Layout shared by the PAS rows, the LPT and the frames of one launch.
+ * Slots are 1-based; a row holds one byte per page of every slot, each
+ * slot's part starting at a multiple of 8 so rows OR as 64-bit words. */
+typedef struct vrt_layout {
+	unsigned nslots;
+	unsigned page_shift;
+	size_t slot_size[VAST_MAX_SLOTS + 1];  /* bytes of the buffer */
+	size_t slot_pages[VAST_MAX_SLOTS + 1];
+	size_t slot_off[VAST_MAX_SLOTS + 1];   /* first byte in a row */
+	size_t row_bytes;                      /* multiple of 8 */
+	size_t total_pages;
+} vrt_layout;
+/* Fills pages, offsets and row_bytes from nslots, page_shift and sizes. */
+void vrt_layout_init(vrt_layout *l);
+/* Bytes of the LPT (uint entries) of this layout. */
+size_t vrt_lpt_bytes(const vrt_layout *l);
+/* Device bytes a range needs: frames of `pages` pages plus scratch frame
+ * 0, plus the LPT. */
+unsigned long long vrt_range_footprint(const vrt_layout *l, size_t pages);
+/* Normalizes marks to 0/1 (any non-zero byte is a touched page). */
+void vrt_pas_normalize(unsigned char *rows, size_t bytes);
+/* dst |= src over n bytes (n a multiple of 8); returns the pages newly set. */
+size_t vrt_pas_or(unsigned char *dst, const unsigned char *src, size_t n);
+size_t vrt_pas_count(const unsigned char *row, size_t n);
+
+typedef struct vrt_range {
+	size_t first_row, last_row; /* inclusive */
+	size_t pages;               /* pages in the union of its rows */
+} vrt_range;
+/* Algorithm 1: OR consecutive rows while the union's footprint fits the
+ * budget; cut a range there. On success *ranges (vrt_free) holds the
+ * ranges in order. Returns 0, or -1 with *bad_row set to a row that
+ * alone does not fit, or -2 when out of memory. */
+int vrt_pas_reduce(const vrt_layout *l, const unsigned char *rows,
+                   size_t nrows, unsigned long long budget,
+                   vrt_range **ranges, size_t *nranges, size_t *bad_row);
+
+/* --- lpt.c: page tables, frames and recovery ---------------------------- */
+/* One run of consecutive resident pages of a slot: frames are
+ * contiguous too, so a span moves with one copy. */
+typedef struct vrt_span {
+	unsigned slot;
+	size_t page, npages, frame;
+} vrt_span;
+/* Builds the LPT of a range from the union row `u` (0/1 per page): frames
+ * from 1 (0 is scratch), slot by slot, pages ascending, no gaps.
+ * lpt has vrt_lpt_bytes(l)/4 entries. Returns the frames used including
+ * frame 0. slot_first[s]/slot_frames[s]: the slot's first frame and count. */
+size_t vrt_lpt_build(const vrt_layout *l, const unsigned char *u,
+                     uint32_t *lpt, size_t *slot_first, size_t *slot_frames);
+/* Spans of slot s in u; returns the count, *spans (vrt_free) or NULL. */
+size_t vrt_spans(const vrt_layout *l, const unsigned char *u,
+                 const uint32_t *lpt, unsigned s, vrt_span **spans);
+/* Frames <- host: copies the pages of a span from the buffer's host copy
+ * into the frame image (the bytes past the buffer's end are zeroed). */
+void vrt_gather(const vrt_layout *l, const vrt_span *sp,
+                const unsigned char *host, unsigned char *frames);
+/* Host <- frames: copies the span back, only the buffer's valid bytes of
+ * its last page. */
+void vrt_scatter(const vrt_layout *l, const vrt_span *sp,
+                 unsigned char *host, const unsigned char *frames);
+
+/* --- launch.c / paged.c / inspect.c ------------------------------------- */
+typedef struct vrt_launch {
+	vrt_kernel *k;
+	cl_command_queue q;
+	cl_context ctx;
+	cl_device_id dev;
+	cl_uint dim;
+	size_t gsize[3], lsize[3], goff[3], ngroups[3];
+	size_t groups;              /* all work-groups, flattened */
+	unsigned nslots;
+	vrt_mem *slot_mem[VAST_MAX_SLOTS + 1];
+	unsigned slot_mode[VAST_MAX_SLOTS + 1];
+	unsigned slot_inspect_reads[VAST_MAX_SLOTS + 1];
+	unsigned arg_slot[256];     /* param -> slot, 0: not a buffer/NULL */
+	unsigned long long budget;
+	unsigned long long footprint; /* bytes of distinct buffers */
+	vrt_kstats *st;
+} vrt_launch;
+cl_int vrt_paged_run(vrt_launch *L);
+/* Runs the inspector over groups [first_row*wpp, ...) and fills rows. */
+cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
+                       unsigned char *rows, size_t nrows);
+/* Sets the original parameters (buffers as virtual bases) of a variant. */
+cl_int vrt_set_user_args(vrt_launch *L, cl_kernel k);
+/* Creates a generated variant kernel "vast_<what>_<name>" lazily. */
+cl_int vrt_kernel_variant(vrt_kernel *k, const char *what, cl_kernel *out);
+
+#pragma GCC visibility pop
+#endif

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# diff.sh - the differential end-to-end test of one example program.
+#
+#   VAST_BUILD=build bash test/e2e/diff.sh EXAMPLE [ARGS...]
+#
+# Builds examples/EXAMPLE twice in a temporary directory, once with plain
+# `cc` and once with $VAST_BUILD/bin/vastcc, runs the native build, then the
+# vastcc build with VAST_DEVICE_MEM=50% and 10% (of each launch's buffer
+# footprint, so every launch is paged) and with VAST_MODE=native, each
+# writing its output buffers with -o. Every output must equal the native
+# run's byte for byte, and under the two budgets the VAST_STATS=1 line of
+# every kernel in EXAMPLE.cl must show ranges >= 2: a run that quietly fell
+# back to native execution does not count as a pass.
+#
+# Environment: VAST_BUILD (required), VAST_CC (the real compiler, default
+# cc), VAST_E2E_MEMS (budgets, default "50% 10%"), VAST_E2E_TIMEOUT
+# (seconds per run, default 120), VAST_E2E_KEEP=1 (keep the directory),
+# VAST_E2E_CORRUPT=1 (flip one byte of a vastcc output: the harness's own
+# test that a difference is caught).
+set -u
+
+me="e2e/${1:-?}"
+fail() { echo "$me: FAIL: $*" >&2; exit 1; }
+note() { echo "$me: $*"; }
+
+[ $# -ge 1 ] || { echo "usage: diff.sh EXAMPLE [ARGS...]" >&2; exit 2; }
+name=$1
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+examples=$(cd "$here/../../examples" && pwd)
+src=$examples/$name
+[ -f "$src/host.c" ] && [ -f "$src/$name.cl" ] && [ -f "$src/Makefile" ] ||
+	fail "no example '$name' in $examples (need host.c, $name.cl, Makefile)"
+[ -n "${VAST_BUILD:-}" ] || fail "VAST_BUILD is not set (the cmake build directory)"
+vastcc=$(cd "$VAST_BUILD" 2>/dev/null && pwd)/bin/vastcc
+[ -x "$vastcc" ] || fail "$VAST_BUILD/bin/vastcc not found: build the vastcc target first"
+timeout=${VAST_E2E_TIMEOUT:-120}
+mems=${VAST_E2E_MEMS:-50% 10%}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-e2e-$name.XXXXXX") || fail "mktemp"
+if [ "${VAST_E2E_KEEP:-0}" = 1 ]; then
+	note "keeping $tmp"
+else
+	trap 'rm -rf "$tmp"' EXIT
+fi
+
+# The runtime's knobs must not leak in from the caller's environment.
+unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_DEVICES
+
+# --- build twice ---------------------------------------------------------
+build() { # DIR CC [MAKEVARS...]
+	local dir=$1 cc=$2
+	shift 2
+	mkdir -p "$dir" && cp -r "$src" "$dir/$name" && cp -r "$examples/common" "$dir/common" &&
+		rm -f "$dir/$name/$name" "$dir/$name/$name.o" || return 1
+	make -C "$dir/$name" CC="$cc" "$@" >"$dir/build.log" 2>&1
+}
+build "$tmp/native" "${VAST_CC:-cc}" ||
+	{ cat "$tmp/native/build.log" >&2; fail "native build with ${VAST_CC:-cc} failed"; }
+# A sanitizer build's libvastrt.a needs the sanitizer runtimes at link time.
+vastflags="-O2 -Wall -Wextra"
+if grep -q '^VAST_SANITIZE:BOOL=ON' "$VAST_BUILD/CMakeCache.txt" 2>/dev/null; then
+	vastflags="$vastflags -fsanitize=address,undefined -fno-omit-frame-pointer"
+fi
+build "$tmp/vast" "$vastcc" CFLAGS="$vastflags" ||
+	{ cat "$tmp/vast/build.log" >&2; fail "build with vastcc failed"; }
+[ -f "$tmp/vast/$name/$name.o" ] ||
+	fail "the vastcc build did not compile $name.cl into $name.o (is the Makefile's vastcc rule used?)"
+
+kernels=$(grep -oE '(__)?kernel[[:space:]]+void[[:space:]]+[A-Za-z_][A-Za-z0-9_]*' \
+	"$src/$name.cl" | awk '{print $NF}' | sort -u)
+[ -n "$kernels" ] || fail "no kernels found in $name.cl"
+
+# --- run -------------------------------------------------------------------
+run() { # LABEL BINARY [ENV...]: writes $tmp/LABEL.out and $tmp/LABEL.err
+	local label=$1 bin=$2
+	shift 2
+	what=${*:-the native build}
+	env "$@" timeout "$timeout" "$bin" -q -o "$tmp/$label.out" ${args[@]+"${args[@]}"} \
+		>"$tmp/$label.log" 2>"$tmp/$label.err"
+	local rc=$?
+	if [ $rc -ne 0 ]; then
+		cat "$tmp/$label.log" "$tmp/$label.err" >&2
+		[ $rc -eq 124 ] && fail "$what: timed out after ${timeout}s"
+		fail "$what: exit status $rc"
+	fi
+	[ -s "$tmp/$label.out" ] || fail "$what: wrote no output"
+}
+
+same() { # LABEL: compare with the native run
+	if [ "${VAST_E2E_CORRUPT:-0}" = 1 ]; then
+		printf '\x5a' | dd of="$tmp/$1.out" bs=1 seek=0 conv=notrunc status=none
+	fi
+	local d
+	if ! d=$(cd "$tmp" && cmp native.out "$1.out" 2>&1); then
+		cat "$tmp/$1.err" >&2
+		fail "$what: output differs from the native run: $d"
+	fi
+}
+
+args=("$@")
+run native "$tmp/native/$name/$name"
+bytes=$(stat -c %s "$tmp/native.out")
+
+for mem in $mems; do
+	label="mem_${mem//%/pct}"
+	run "$label" "$tmp/vast/$name/$name" VAST_DEVICE_MEM="$mem" VAST_STATS=1
+	same "$label"
+	for k in $kernels; do
+		line=$(grep -E "^vast: kernel $k " "$tmp/$label.err" | tail -n 1)
+		[ -n "$line" ] || { cat "$tmp/$label.err" >&2; \
+			fail "VAST_DEVICE_MEM=$mem: no VAST_STATS line for kernel '$k'"; }
+		ranges=$(echo "$line" | sed -n 's/.* ranges=\([0-9][0-9]*\).*/\1/p')
+		[ -n "$ranges" ] || fail "VAST_DEVICE_MEM=$mem: no ranges= in '$line'"
+		[ "$ranges" -ge 2 ] || { cat "$tmp/$label.err" >&2; \
+			fail "VAST_DEVICE_MEM=$mem: kernel '$k' ran in $ranges range(s), expected >= 2: $line"; }
+		note "VAST_DEVICE_MEM=$mem: identical ($bytes bytes); $line"
+	done
+done
+
+run mode_native "$tmp/vast/$name/$name" VAST_MODE=native
+same mode_native
+note "VAST_MODE=native: identical ($bytes bytes)"
+note "PASS"

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: MIT
+import os
+import lit.formats
+
+config.name = "vastcc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cl", ".c", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+
+build = lit_config.params.get("vast_build") or os.environ.get("VAST_BUILD", "build")
+build = os.path.abspath(build)
+config.test_exec_root = os.path.join(build, "test", "lit")
+
+llvm_bin = "/usr/lib/llvm-19/bin"
+config.substitutions.append(("%vastcc", os.path.join(build, "bin", "vastcc")))
+config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))
+config.environment["PATH"] = os.pathsep.join([llvm_bin, os.environ.get("PATH", "")])
+for var in ("VAST_CC", "TMPDIR", "HOME"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# diff.sh PLAIN VAST SOURCE.cl KERNEL: the program built with the runtime
+# must write the same bytes as the plain build natively, paged at full
+# budget, and at 50% and 10% of its data; paging must show ranges >= 2.
+set -u
+plain=$1 vast=$2 src=$3 kernel=$4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+"$plain" "$tmp/ref.bin" "$src" || { echo "FAIL: plain run"; exit 1; }
+run() { # name, env...
+	local name=$1; shift
+	if ! env "$@" VAST_STATS=1 "$vast" "$tmp/$name.bin" "$src" 2>"$tmp/$name.err"; then
+		echo "FAIL: $name: exit status"; cat "$tmp/$name.err"; fail=1; return 1
+	fi
+	if ! cmp "$tmp/ref.bin" "$tmp/$name.bin"; then
+		echo "FAIL: $name: output differs"; cat "$tmp/$name.err"; fail=1; return 1
+	fi
+	echo "ok: $name"; grep '^vast: kernel' "$tmp/$name.err"
+}
+ranges() { # name: the kernel's ranges must be >= 2
+	local r
+	r=$(sed -n "s/^vast: kernel $kernel .* ranges=\([0-9]*\) .*/\1/p" "$tmp/$1.err")
+	if [ -z "$r" ] || [ "$r" -lt 2 ]; then
+		echo "FAIL: $1: kernel $kernel ranges='$r', want >= 2"; fail=1
+	fi
+}
+run native VAST_MODE=native
+run auto VAST_MODE=auto
+run paged VAST_MODE=paged
+run half VAST_DEVICE_MEM=50% && ranges half
+run tenth VAST_DEVICE_MEM=10% && ranges tenth
+run tenth-4k VAST_DEVICE_MEM=10% VAST_PAGE_SIZE=4K && ranges tenth-4k
+run bytes VAST_DEVICE_MEM=1M && ranges bytes
+exit $fail

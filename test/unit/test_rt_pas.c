@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_rt_pas.c - PAS layout, normalization and reduction (VAST
+ * Algorithm 1): empty rows, a row over budget, every page in one row,
+ * the last partial page, shared pages, exact-fit budgets, allocation
+ * failure.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "vrt.h"
+
+static int failures;
+#define CHECK(c)                                                           \
+	do {                                                               \
+		if (!(c)) {                                                \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
+			        __LINE__, #c);                             \
+			failures++;                                        \
+		}                                                          \
+	} while (0)
+
+/* Two slots of 4096-byte pages: 3 pages + 10 bytes (4 pages, last
+ * partial) and exactly 9 pages. */
+static void layout2(vrt_layout *l)
+{
+	memset(l, 0, sizeof *l);
+	l->nslots = 2;
+	l->page_shift = 12;
+	l->slot_size[1] = 3 * 4096 + 10;
+	l->slot_size[2] = 9 * 4096;
+	vrt_layout_init(l);
+}
+
+static void test_layout(void)
+{
+	vrt_layout l;
+	layout2(&l);
+	CHECK(l.slot_pages[1] == 4); /* the partial last page counts */
+	CHECK(l.slot_pages[2] == 9);
+	CHECK(l.slot_off[1] == 0);
+	CHECK(l.slot_off[2] == 8); /* 64-bit aligned */
+	CHECK(l.row_bytes == 24);
+	CHECK(l.total_pages == 13);
+	CHECK(vrt_lpt_bytes(&l) == 4 * (1 + 4 + 13));
+	/* frames: pages + scratch frame 0, plus the LPT */
+	CHECK(vrt_range_footprint(&l, 0) == 4096 + vrt_lpt_bytes(&l));
+	CHECK(vrt_range_footprint(&l, 5) == 6 * 4096 + vrt_lpt_bytes(&l));
+}
+
+static void test_normalize(void)
+{
+	unsigned char b[19];
+	for (int i = 0; i < 19; i++)
+		b[i] = (unsigned char)(i * 37);
+	b[3] = 0x80;
+	b[4] = 0;
+	b[17] = 0;
+	vrt_pas_normalize(b, sizeof b);
+	for (int i = 0; i < 19; i++) {
+		int want = i == 0 || i == 4 || i == 17 ? 0 : 1;
+		CHECK(b[i] == want);
+	}
+	unsigned char u[8] = { 0, 1, 0, 1, 0, 0, 0, 0 }, r[8] = { 1, 1, 0, 0, 0, 0, 0, 1 };
+	CHECK(vrt_pas_or(u, r, 8) == 2);
+	CHECK(vrt_pas_count(u, 8) == 4);
+}
+
+static unsigned char rows[8][24];
+
+static void mark(int row, unsigned slot, size_t page, const vrt_layout *l)
+{
+	rows[row][l->slot_off[slot] + page] = 1;
+}
+
+static void test_reduce(void)
+{
+	vrt_layout l;
+	layout2(&l);
+	vrt_range *r;
+	size_t n, bad;
+	unsigned long long lpt = vrt_lpt_bytes(&l);
+
+	/* All rows empty: one range, no pages. */
+	memset(rows, 0, sizeof rows);
+	CHECK(vrt_pas_reduce(&l, &rows[0][0], 8, 4096 + lpt, &r, &n, &bad) == 0);
+	CHECK(n == 1 && r[0].first_row == 0 && r[0].last_row == 7 && r[0].pages == 0);
+	vrt_free(r);
+
+	/* Row k touches page k of slot 2 and the last (partial) page of slot 1. */
+	for (int k = 0; k < 8; k++) {
+		mark(k, 2, (size_t)k, &l);
+		mark(k, 1, 3, &l);
+	}
+	/* Budget of 3 pages + scratch: rows pair up (shared page counted once). */
+	CHECK(vrt_pas_reduce(&l, &rows[0][0], 8, 4 * 4096 + lpt, &r, &n, &bad) == 0);
+	CHECK(n == 4);
+	for (size_t i = 0; i < n && n == 4; i++) {
+		CHECK(r[i].first_row == 2 * i && r[i].last_row == 2 * i + 1);
+		CHECK(r[i].pages == 3);
+	}
+	vrt_free(r);
+	/* One byte less: every row alone. */
+	CHECK(vrt_pas_reduce(&l, &rows[0][0], 8, 4 * 4096 + lpt - 1, &r, &n, &bad) == 0);
+	CHECK(n == 8);
+	vrt_free(r);
+	/* Large budget: one range of 9 pages. */
+	CHECK(vrt_pas_reduce(&l, &rows[0][0], 8, 1ull << 30, &r, &n, &bad) == 0);
+	CHECK(n == 1 && r[0].pages == 9);
+	vrt_free(r);
+
+	/* One row over the budget: reported, nothing returned. */
+	for (size_t p = 0; p < 9; p++)
+		mark(5, 2, p, &l);
+	r = NULL;
+	CHECK(vrt_pas_reduce(&l, &rows[0][0], 8, 4 * 4096 + lpt, &r, &n, &bad) == -1);
+	CHECK(bad == 5 && r == NULL);
+
+	/* All pages in one row, the others empty: one range fits when the
+	 * budget holds all 13 pages. */
+	memset(rows, 0, sizeof rows);
+	for (size_t p = 0; p < 4; p++)
+		mark(3, 1, p, &l);
+	for (size_t p = 0; p < 9; p++)
+		mark(3, 2, p, &l);
+	CHECK(vrt_pas_reduce(&l, &rows[0][0], 8, 14 * 4096 + lpt, &r, &n, &bad) == 0);
+	CHECK(n == 1 && r[0].pages == 13);
+	vrt_free(r);
+	CHECK(vrt_pas_reduce(&l, &rows[0][0], 8, 13 * 4096 + lpt, &r, &n, &bad) == -1);
+	CHECK(bad == 3);
+
+	/* Out of memory comes back as -2. */
+	vrt_alloc_fail_after(1);
+	CHECK(vrt_pas_reduce(&l, &rows[0][0], 8, 1ull << 30, &r, &n, &bad) == -2);
+	vrt_alloc_fail_after(0);
+	/* No rows: no ranges. */
+	CHECK(vrt_pas_reduce(&l, &rows[0][0], 0, 1ull << 30, &r, &n, &bad) == 0);
+	CHECK(n == 0);
+	vrt_free(r);
+}
+
+int main(void)
+{
+	test_layout();
+	test_normalize();
+	test_reduce();
+	if (failures)
+		fprintf(stderr, "%d checks failed\n", failures);
+	return failures != 0;
+}

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * args.c - the gcc/clang-compatible command line.
+ *
+ * vastcc takes what cc takes. Inputs are classified by suffix: .c goes to
+ * the real compiler, .cl is analysed and rewritten, anything else (.o, .a,
+ * .so) is handed to the link. vastcc's own flags are --emit-kernels=,
+ * --report=, --cl-options=; every other flag is passed to the real compiler
+ * unchanged, with its argument when it takes a separate one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "driver.h"
+
+void strv_push(strv *s, const char *str)
+{
+	if (s->n + 2 > s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->v = realloc(s->v, s->cap * sizeof(char *));
+		if (!s->v) {
+			fprintf(stderr, "vastcc: error: out of memory\n");
+			exit(1);
+		}
+	}
+	s->v[s->n++] = (char *)str;
+	s->v[s->n] = NULL;
+}
+
+void strv_append(strv *dst, const strv *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		strv_push(dst, src->v[i]);
+}
+
+/* gcc flags whose argument may come as the next word. */
+static const char *const separate_arg_flags[] = {
+	"-I", "-D", "-U", "-L", "-l", "-include", "-imacros", "-isystem",
+	"-idirafter", "-iquote", "-MF", "-MT", "-MQ", "-Xlinker",
+	"-Xassembler", "-Xpreprocessor", "-x", "-aux-info", "-T", "-z", "-u",
+	NULL,
+};
+
+static bool takes_separate_arg(const char *a)
+{
+	for (int i = 0; separate_arg_flags[i]; i++)
+		if (!strcmp(a, separate_arg_flags[i]))
+			return true;
+	return false;
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n >= m && !strcmp(s + n - m, suf);
+}
+
+static void add_input(options *opt, const char *path)
+{
+	opt->inputs = realloc(opt->inputs, (opt->ninputs + 1) * sizeof(input));
+	if (!opt->inputs) {
+		fprintf(stderr, "vastcc: error: out of memory\n");
+		exit(1);
+	}
+	input *in = &opt->inputs[opt->ninputs++];
+	in->path = path;
+	in->kind = has_suffix(path, ".cl") ? IN_CL
+	           : has_suffix(path, ".c") ? IN_C : IN_OTHER;
+}
+
+static bool missing_value(const char *flag)
+{
+	fprintf(stderr, "vastcc: error: argument to '%s' is missing\n", flag);
+	return false;
+}
+
+/* Our own long options: "--name=value" or "--name value". */
+static bool own_option(const char *name, int argc, char **argv, int *i,
+                       const char **value)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+	if (strncmp(a, name, n))
+		return false;
+	if (a[n] == '=') {
+		*value = a + n + 1;
+		return true;
+	}
+	if (a[n] == '\0' && *i + 1 < argc) {
+		*value = argv[++*i];
+		return true;
+	}
+	return false;
+}
+
+bool parse_args(int argc, char **argv, options *opt)
+{
+	memset(opt, 0, sizeof *opt);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val;
+		if (a[0] != '-' || !strcmp(a, "-")) {
+			add_input(opt, a);
+		} else if (!strcmp(a, "-c")) {
+			opt->compile_only = true;
+		} else if (!strcmp(a, "-o")) {
+			if (i + 1 >= argc)
+				return missing_value(a);
+			opt->output = argv[++i];
+		} else if (!strncmp(a, "-o", 2)) {
+			opt->output = a + 2;
+		} else if (!strcmp(a, "-v")) {
+			opt->verbose = true;
+		} else if (!strcmp(a, "-###")) {
+			opt->dry_run = true;
+		} else if (!strcmp(a, "--help")) {
+			opt->help = true;
+		} else if (!strcmp(a, "--version")) {
+			opt->version = true;
+		} else if (own_option("--emit-kernels", argc, argv, &i, &val)) {
+			if (!*val)
+				return missing_value("--emit-kernels");
+			opt->emit_kernels_dir = val;
+		} else if (own_option("--report", argc, argv, &i, &val)) {
+			if (!*val)
+				return missing_value("--report");
+			opt->report = val;
+		} else if (own_option("--cl-options", argc, argv, &i, &val)) {
+			opt->cl_options = val;
+		} else if (!strncmp(a, "--emit", 6) || !strncmp(a, "--report", 8) ||
+		           !strncmp(a, "--cl", 4)) {
+			fprintf(stderr, "vastcc: error: unknown argument: '%s'\n", a);
+			return false;
+		} else {
+			if (!strcmp(a, "-E") || !strcmp(a, "-S") ||
+			    !strcmp(a, "-M") || !strcmp(a, "-MM"))
+				opt->preprocess_only = true;
+			strv_push(&opt->cc_flags, a);
+			if (takes_separate_arg(a)) {
+				if (i + 1 >= argc)
+					return missing_value(a);
+				strv_push(&opt->cc_flags, argv[++i]);
+			}
+		}
+	}
+	return true;
+}
+
+void print_help(void)
+{
+	fputs(
+"OVERVIEW: vastcc - compile OpenCL programs whose data may exceed the device\n"
+"\n"
+"USAGE: vastcc [options] file...\n"
+"\n"
+"Use vastcc in place of cc. C files go to the real compiler ($VAST_CC, default\n"
+"cc) with every flag; .cl files are analysed and rewritten into inspector,\n"
+"paged-access and merge kernels plus a host stub, compiled into an object.\n"
+"Linking adds libvastrt and -lOpenCL.\n"
+"\n"
+"OPTIONS:\n"
+"  -c                     compile only; `vastcc -c k.cl -o k.o` yields the stub object\n"
+"  -o <file>              write output to <file>\n"
+"  --emit-kernels=<dir>   write <dir>/<base>.vast.cl (the generated program) and\n"
+"                         <dir>/<base>.vast.c (the host stub)\n"
+"  --report=<file>|-      write the analysis as JSON (- for stdout)\n"
+"  --cl-options=<opts>    OpenCL build options (-D, -U, -I, -cl-std=) the program\n"
+"                         passes to clBuildProgram; used for parsing and recorded\n"
+"  -v                     print the commands run\n"
+"  -###                   print the commands without running them\n"
+"  --help                 print this help\n"
+"  --version              print the version\n"
+"\n"
+"Any other option is passed to the real compiler.\n"
+"\n"
+"ENVIRONMENT:\n"
+"  VAST_CC     the real C compiler (default: cc)\n"
+"  VAST_CLANG  the clang used to preprocess kernels (default: clang 19)\n",
+		stdout);
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * clfile.c - one .cl file: analyse, rewrite, emit, compile the stub.
+ *
+ * analysis (lib/analysis) -> generated program and host stub
+ * (lib/rewrite) -> optional --report / --emit-kernels files -> the stub
+ * compiled by the real cc into the requested object. Nothing is written
+ * unless the analysis succeeded, and every file is written atomically.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "analysis.h"
+#include "driver.h"
+#include "rewrite.h"
+
+/* "dir/k.cl" -> "k" */
+static char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *b = slash ? slash + 1 : path;
+	char *s = strdup(b);
+	size_t n = strlen(s);
+	if (n > 3 && !strcmp(s + n - 3, ".cl"))
+		s[n - 3] = '\0';
+	return s;
+}
+
+static char *join(const char *dir, const char *base, const char *suffix)
+{
+	size_t n = strlen(dir) + strlen(base) + strlen(suffix) + 2;
+	char *p = malloc(n);
+	snprintf(p, n, "%s/%s%s", dir, base, suffix);
+	return p;
+}
+
+static bool make_dirs(const char *dir)
+{
+	char *p = strdup(dir);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0777) && errno != EEXIST)
+			goto fail;
+		*s = '/';
+	}
+	if (mkdir(p, 0777) && errno != EEXIST)
+		goto fail;
+	return true;
+fail:
+	fprintf(stderr, "vastcc: error: cannot create directory '%s': %s\n", p,
+	        strerror(errno));
+	return false;
+}
+
+/* Flags of the user's command line that matter when compiling the stub:
+ * optimisation, debug info, code generation (-f..., -m...). */
+static void stub_flags(const options *opt, strv *cmd)
+{
+	for (size_t i = 0; i < opt->cc_flags.n; i++) {
+		const char *f = opt->cc_flags.v[i];
+		if (!strncmp(f, "-O", 2) || !strncmp(f, "-g", 2) ||
+		    !strncmp(f, "-f", 2) || !strncmp(f, "-m", 2))
+			strv_push(cmd, f);
+	}
+}
+
+static bool compile_stub(const char *stub_c, const char *obj, const options *opt)
+{
+	size_t n = strlen(obj) + 16;
+	char *tmp = malloc(n);
+	snprintf(tmp, n, "%s.tmpXXXXXX", obj);
+	if (!opt->dry_run) {
+		int fd = mkstemp(tmp);
+		if (fd < 0) {
+			fprintf(stderr, "vastcc: error: cannot write '%s': %s\n", obj,
+			        strerror(errno));
+			return false;
+		}
+		close(fd);
+	}
+	strv cmd = {0};
+	strv_push(&cmd, real_cc());
+	stub_flags(opt, &cmd);
+	strv_push(&cmd, "-I");
+	strv_push(&cmd, include_dir());
+	strv_push(&cmd, "-c");
+	strv_push(&cmd, stub_c);
+	strv_push(&cmd, "-o");
+	strv_push(&cmd, opt->dry_run ? obj : tmp);
+	if (run_command(&cmd, opt) != 0) {
+		unlink(tmp);
+		return false;
+	}
+	return opt->dry_run || commit_file(tmp, obj);
+}
+
+bool compile_cl(const input *in, const char *obj, const options *opt)
+{
+	char *base = base_name(in->path);
+	static int seq;
+	char stub_name[64];
+	snprintf(stub_name, sizeof stub_name, "-%d.vast.c", seq++);
+	char *stub_c = join(temp_dir(), base, stub_name);
+
+	if (opt->dry_run) {
+		fprintf(stderr, " \"vastcc\" \"-cc1cl\" \"%s\" \"-o\" \"%s\"\n", in->path, stub_c);
+		return compile_stub(stub_c, obj, opt);
+	}
+
+	an_options ao = {
+		.cl_options = opt->cl_options,
+		.clang = getenv("VAST_CLANG"),
+		.verbose = opt->verbose,
+	};
+	an_program *p = an_program_create(in->path, &ao);
+	if (!p)
+		return false;
+	char *program = rw_emit_program(p);
+	char *stub = program ? rw_emit_stub(p, program) : NULL;
+	if (!stub)
+		return false;
+
+	if (opt->report) {
+		char *json = an_report_json(p);
+		if (!json || !write_file_atomic(opt->report, json, strlen(json)))
+			return false;
+	}
+	if (opt->emit_kernels_dir) {
+		if (!make_dirs(opt->emit_kernels_dir))
+			return false;
+		char *cl = join(opt->emit_kernels_dir, base, ".vast.cl");
+		char *c = join(opt->emit_kernels_dir, base, ".vast.c");
+		if (!write_file_atomic(cl, program, strlen(program)) ||
+		    !write_file_atomic(c, stub, strlen(stub)))
+			return false;
+	}
+	if (!write_file_atomic(stub_c, stub, strlen(stub)))
+		return false;
+	return compile_stub(stub_c, obj, opt);
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver.h - the vastcc driver's internal interface, sectioned by file.
+ *
+ * The driver never frees: it is a short-lived process and everything it
+ * allocates lives until exit (documented never-free policy, as in chibicc).
+ */
+#ifndef VASTCC_DRIVER_H
+#define VASTCC_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A growable list of strings. */
+typedef struct strv {
+	char **v;
+	size_t n, cap;
+} strv;
+
+void strv_push(strv *s, const char *str);
+void strv_append(strv *dst, const strv *src);
+
+/* --- args.c: the gcc-compatible command line --- */
+
+enum input_kind { IN_C, IN_CL, IN_OTHER };
+
+typedef struct input {
+	const char *path;
+	enum input_kind kind;
+} input;
+
+typedef struct options {
+	input *inputs;
+	size_t ninputs;
+	strv cc_flags;          /* everything handed to the real compiler */
+	const char *output;     /* -o */
+	bool compile_only;      /* -c */
+	bool preprocess_only;   /* -E, -S, -M...: pass .c through, refuse .cl */
+	bool verbose;           /* -v */
+	bool dry_run;           /* -### */
+	bool help, version;
+	const char *emit_kernels_dir; /* --emit-kernels=DIR */
+	const char *report;           /* --report=FILE|- */
+	const char *cl_options;       /* --cl-options="..." */
+} options;
+
+/* Parses argv; on a bad argument prints "vastcc: error: ..." and returns
+ * false. */
+bool parse_args(int argc, char **argv, options *opt);
+void print_help(void);
+
+/* --- run.c: running the real tools --- */
+
+/* Runs argv (NULL-terminated list in `cmd`); prints it first under -v,
+ * only prints it under -###. Returns the exit status (0 = success). */
+int run_command(const strv *cmd, const options *opt);
+/* A fresh private directory for temporaries, removed at exit. */
+const char *temp_dir(void);
+
+/* --- paths.c: where vastcc finds its runtime --- */
+
+const char *real_cc(void);       /* $VAST_CC, default "cc" */
+const char *runtime_lib(void);   /* <prefix>/lib/libvastrt.a */
+const char *include_dir(void);   /* <prefix>/include */
+
+/* --- output.c: files written atomically --- */
+
+/* Writes `data` to `path` through a temporary name in the same directory
+ * and a rename, so a failure leaves no partial file. "-" is stdout. */
+bool write_file_atomic(const char *path, const char *data, size_t len);
+/* Renames a finished temporary into place; removes it on failure. */
+bool commit_file(const char *tmp, const char *path);
+
+/* --- clfile.c: one .cl file through analysis, rewrite and the stub --- */
+
+/* Compiles `in` into an object at `obj`; writes --emit-kernels and
+ * --report outputs. Returns false after printing diagnostics. */
+bool compile_cl(const input *in, const char *obj, const options *opt);
+
+#endif
