@@ -103,9 +103,16 @@ args_for() {
 	case $w in
 	blackscholes) echo $((b / 20)) ;;
 	fdtd3d)
-		local d
-		d=$(awk -v p=$((b / 8)) 'BEGIN { d = int(exp(log(p) / 3)); print d < 8 ? 8 : d }')
-		echo "$d $d $d 2" ;;
+		# A work-group marches through every z plane, so its footprint is
+		# ~12 rows of every plane: tiny cubes cannot be cut 4 ways, and
+		# --quick uses a flat volume instead.
+		if [ $q = 1 ]; then
+			echo "256 $(( b / 8 / 256 / 8 > 16 ? b / 8 / 256 / 8 : 16 )) 8 2"
+		else
+			local d
+			d=$(awk -v p=$((b / 8)) 'BEGIN { d = int(exp(log(p) / 3)); print d < 8 ? 8 : d }')
+			echo "$d $d $d 2"
+		fi ;;
 	matrixmul|matrixmul-manual)
 		# B is W x W and stays resident; A and C grow with the rows.
 		local wd=2048 h
@@ -120,8 +127,11 @@ args_for() {
 	mersennetwister)
 		if [ $q = 1 ]; then echo "$((b / 4)) 256"; else echo "$((b / 4)) 4096"; fi ;;
 	nbody)
+		# Every group reads all positions: they must fit in 1/4 of the data
+		# next to a page of each other array, hence at least 16K bodies.
 		local n=$((b / 80)) max=262144
-		[ $q = 1 ] && max=2048
+		[ $q = 1 ] && max=16384
+		[ $n -lt 16384 ] && n=16384
 		[ $n -gt $max ] && n=$max
 		echo "$n 1" ;;
 	reduction) echo $((b / 4)) ;;
