@@ -31,7 +31,6 @@ awk -F, -v tmp="$TMP" '
 	END {
 		sf = tmp "/speedups.dat"; pf = tmp "/phases.dat"; bf = tmp "/bandwidth.dat"
 		print "workload vast paged pocl manual" > sf
-		print "workload inspect runtime outside" > pf
 		for (i = 1; i <= nk; i++) {
 			key = order[i]; split(key, kk, SUBSEP); w = kk[1]; b = data[key]; tb = kk[2]
 			r = secs[key, "resident"]
@@ -122,7 +121,7 @@ set style histogram rowstacked
 set style fill solid 0.8 border -1
 set boxwidth 0.7
 set xtics rotate by -30
-set key outside right
+set key outside bottom center horizontal
 set yrange [0:100]
 set ylabel "% of end-to-end seconds"
 set output "$DIR/phases.png"

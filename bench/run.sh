@@ -153,37 +153,48 @@ find_vastcc() {
 # compiler, so the cc and vastcc builds never share an object file.
 build_one() {   # kind workload cc
 	local dir=$BUILDDIR/$1
-	mkdir -p "$dir"
-	rm -rf "${dir:?}/$2"
+	rm -rf "${dir:?}/$2" "$dir/$2.failed"
 	cp -r "$ROOT/examples/$2" "$dir/$2"
-	rm -rf "$dir/common" && cp -r "$ROOT/examples/common" "$dir/common"
 	make -s -C "$dir/$2" clean >/dev/null 2>&1
 	if ! make -s -C "$dir/$2" CC="$3" >"$dir/$2.build.log" 2>&1; then
 		echo "run.sh: build of $2 with $3 failed (see $dir/$2.build.log)" >&2
+		touch "$dir/$2.failed"
 		return 1
 	fi
 	if [ ! -x "$dir/$2/$2" ]; then
 		echo "run.sh: building $2 with $3 made no executable" >&2
+		touch "$dir/$2.failed"
 		return 1
 	fi
 }
 
+# Builds run NJOBS at a time.
+NJOBS=$(nproc 2>/dev/null || echo 2)
+build_bg() {
+	while [ "$(jobs -rp | wc -l)" -ge "$NJOBS" ]; do wait -n; done
+	build_one "$@" &
+}
+
 if [ $BUILD = 1 ]; then
 	echo "building in $BUILDDIR" >&2
-	mkdir -p "$BUILDDIR"
+	for k in native vast; do
+		mkdir -p "$BUILDDIR/$k"
+		rm -rf "$BUILDDIR/$k/common" && cp -r "$ROOT/examples/common" "$BUILDDIR/$k/common"
+	done
 	for w in $WORKLOADS matrixmul-manual; do
-		build_one native "$w" "${CC:-cc}"
+		build_bg native "$w" "${CC:-cc}"
 	done
 	cc -O2 -Wall -Wextra -I"$ROOT/examples/common" -o "$BUILDDIR/bw" "$ROOT/bench/bw.c" \
 		-lOpenCL -lm || echo "run.sh: build of bench/bw.c failed" >&2
 	if V=$(find_vastcc); then
 		echo "vastcc: $V" >&2
 		for w in $WORKLOADS; do
-			build_one vast "$w" "$V"
+			build_bg vast "$w" "$V"
 		done
 	else
 		echo "run.sh: vastcc not found (set VASTCC or build it): vast and paged modes are skipped" >&2
 	fi
+	wait
 fi
 
 # ---- runs ------------------------------------------------------------------
@@ -197,7 +208,14 @@ run_one() {
 	shift 4
 	local log=$LOGS/$w-$size-$mode.log best="" bestlog="" status=ok r
 	if [ ! -x "$bin" ]; then
-		echo "$w,${DATA:-$size},$mode,,,skipped,,,,,,,,$size,\"$*\"" >>"$CSV"
+		# No executable: its build failed (a failure), or there is no
+		# vastcc here (skipped).
+		status=skipped
+		if [ -e "$(dirname "$(dirname "$bin")")/$w.failed" ]; then
+			status=buildfail
+			FAILED=1
+		fi
+		echo "$w,${DATA:-$size},$mode,,,$status,,,,,,,,$size,\"$*\"" >>"$CSV"
 		return
 	fi
 	for r in $(seq 1 "$REPS"); do

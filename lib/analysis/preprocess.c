@@ -148,6 +148,41 @@ static char *filter(const char *in, size_t len, size_t *outlen)
 	return b.s;
 }
 
+/* A file with no preprocessor directive but #pragma, built without -D/-U/
+ * -I, has no user macros to expand: its text is its own preprocessed form,
+ * and skipping the clang process halves vastcc's time on it. */
+static int needs_preprocessor(const unsigned char *src, size_t n, char **w,
+                              unsigned nw)
+{
+	for (unsigned i = 0; i < nw; i++)
+		if (!strncmp(w[i], "-D", 2) || !strncmp(w[i], "-U", 2) ||
+		    !strncmp(w[i], "-I", 2))
+			return 1;
+	int line_start = 1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = src[i];
+		if (ch == '\\' && i + 1 < n && src[i + 1] == '\n') {
+			i++; /* a continued line does not start a new one */
+			continue;
+		}
+		if (ch == '\n') {
+			line_start = 1;
+			continue;
+		}
+		if (!line_start || ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f')
+			continue;
+		line_start = 0;
+		if (ch == '#') {
+			size_t j = i + 1;
+			while (j < n && (src[j] == ' ' || src[j] == '\t'))
+				j++;
+			if (n - j < 6 || memcmp(src + j, "pragma", 6))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* Runs clang -E; returns the filtered text or NULL (diagnostics printed).
  * *std_out receives the -cl-std= value given, or NULL. */
 int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
@@ -160,6 +195,8 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 	char **w = split_words(opt ? opt->cl_options : NULL, &nw);
 	char **argv = an_xcalloc(nw * 2 + 16, sizeof *argv);
 	unsigned na = 0;
+	int ok = 0;
+	char *out = NULL;
 	const char *std = NULL;
 	argv[na++] = (char *)clang;
 	argv[na++] = "-E";
@@ -184,14 +221,27 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 	argv[na] = NULL;
 	*std_out = an_xstrdup(std ? std + 8 : "CL1.2");
 
+	if (!needs_preprocessor(c->p->source, c->p->source_size, w, nw)) {
+		sbuf b = {0};
+		char hdr[32];
+		snprintf(hdr, sizeof hdr, "#line 1 \"");
+		sb_put(&b, hdr, strlen(hdr));
+		sb_put(&b, path, strlen(path));
+		sb_put(&b, "\"\n", 2);
+		sb_put(&b, (const char *)c->p->source, c->p->source_size);
+		c->p->text = b.s;
+		c->p->len = b.n;
+		ok = 1;
+		goto done;
+	}
+
 	if (opt && opt->verbose) {
 		for (unsigned i = 0; i < na; i++)
 			fprintf(stderr, "%s%s", i ? " " : "", argv[i]);
 		fputc('\n', stderr);
 	}
 
-	int fd[2], ok = 0;
-	char *out = NULL;
+	int fd[2];
 	size_t n = 0, cap = 0;
 	if (pipe(fd) != 0) {
 		an_diag_error((an_loc){0}, "cannot create a pipe: %s", strerror(errno));

@@ -18,7 +18,10 @@
 # cc), VAST_E2E_MEMS (budgets, default "50% 10%"), VAST_E2E_TIMEOUT
 # (seconds per run, default 120), VAST_E2E_KEEP=1 (keep the directory),
 # VAST_E2E_CORRUPT=1 (flip one byte of a vastcc output: the harness's own
-# test that a difference is caught).
+# test that a difference is caught). To build here and run on another
+# machine (the GPU box, which has no compiler toolchain for vastcc):
+# VAST_E2E_BUILD_ONLY=DIR builds both programs under DIR and stops;
+# VAST_E2E_PREBUILT=DIR runs the programs found there instead of building.
 set -u
 
 me="e2e/${1:-?}"
@@ -33,9 +36,12 @@ examples=$(cd "$here/../../examples" && pwd)
 src=$examples/$name
 [ -f "$src/host.c" ] && [ -f "$src/$name.cl" ] && [ -f "$src/Makefile" ] ||
 	fail "no example '$name' in $examples (need host.c, $name.cl, Makefile)"
-[ -n "${VAST_BUILD:-}" ] || fail "VAST_BUILD is not set (the cmake build directory)"
-vastcc=$(cd "$VAST_BUILD" 2>/dev/null && pwd)/bin/vastcc
-[ -x "$vastcc" ] || fail "$VAST_BUILD/bin/vastcc not found: build the vastcc target first"
+prebuilt=${VAST_E2E_PREBUILT:-}
+if [ -z "$prebuilt" ]; then
+	[ -n "${VAST_BUILD:-}" ] || fail "VAST_BUILD is not set (the cmake build directory)"
+	vastcc=$(cd "$VAST_BUILD" 2>/dev/null && pwd)/bin/vastcc
+	[ -x "$vastcc" ] || fail "$VAST_BUILD/bin/vastcc not found: build the vastcc target first"
+fi
 timeout=${VAST_E2E_TIMEOUT:-120}
 mems=${VAST_E2E_MEMS:-50% 10%}
 
@@ -50,24 +56,33 @@ fi
 unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_DEVICES
 
 # --- build twice ---------------------------------------------------------
-build() { # DIR CC [MAKEVARS...]
+build() { # DIR CC [MAKEVARS...]: DIR/NAME/NAME, log in DIR/NAME.build.log
 	local dir=$1 cc=$2
 	shift 2
-	mkdir -p "$dir" && cp -r "$src" "$dir/$name" && cp -r "$examples/common" "$dir/common" &&
+	mkdir -p "$dir" && rm -rf "${dir:?}/$name" && cp -r "$src" "$dir/" &&
+		cp -r "$examples/common" "$dir/" &&
 		rm -f "$dir/$name/$name" "$dir/$name/$name.o" || return 1
-	make -C "$dir/$name" CC="$cc" "$@" >"$dir/build.log" 2>&1
+	make -C "$dir/$name" CC="$cc" "$@" >"$dir/$name.build.log" 2>&1 ||
+		{ cat "$dir/$name.build.log" >&2; return 1; }
 }
-build "$tmp/native" "${VAST_CC:-cc}" ||
-	{ cat "$tmp/native/build.log" >&2; fail "native build with ${VAST_CC:-cc} failed"; }
-# A sanitizer build's libvastrt.a needs the sanitizer runtimes at link time.
-vastflags="-O2 -Wall -Wextra"
-if grep -q '^VAST_SANITIZE:BOOL=ON' "$VAST_BUILD/CMakeCache.txt" 2>/dev/null; then
-	vastflags="$vastflags -fsanitize=address,undefined -fno-omit-frame-pointer"
+if [ -n "$prebuilt" ]; then
+	bin=$prebuilt
+else
+	bin=${VAST_E2E_BUILD_ONLY:-$tmp}
+	build "$bin/native" "${VAST_CC:-cc}" || fail "native build with ${VAST_CC:-cc} failed"
+	# A sanitizer build's libvastrt.a needs the sanitizer runtimes to link.
+	vastflags="-O2 -Wall -Wextra"
+	if grep -q '^VAST_SANITIZE:BOOL=ON' "$VAST_BUILD/CMakeCache.txt" 2>/dev/null; then
+		vastflags="$vastflags -fsanitize=address,undefined -fno-omit-frame-pointer"
+	fi
+	build "$bin/vast" "$vastcc" CFLAGS="$vastflags" || fail "build with vastcc failed"
+	[ -f "$bin/vast/$name/$name.o" ] ||
+		fail "the vastcc build did not compile $name.cl into $name.o (is the Makefile's vastcc rule used?)"
+	if [ -n "${VAST_E2E_BUILD_ONLY:-}" ]; then
+		note "built under $bin"
+		exit 0
+	fi
 fi
-build "$tmp/vast" "$vastcc" CFLAGS="$vastflags" ||
-	{ cat "$tmp/vast/build.log" >&2; fail "build with vastcc failed"; }
-[ -f "$tmp/vast/$name/$name.o" ] ||
-	fail "the vastcc build did not compile $name.cl into $name.o (is the Makefile's vastcc rule used?)"
 
 kernels=$(grep -oE '(__)?kernel[[:space:]]+void[[:space:]]+[A-Za-z_][A-Za-z0-9_]*' \
 	"$src/$name.cl" | awk '{print $NF}' | sort -u)
@@ -75,10 +90,10 @@ kernels=$(grep -oE '(__)?kernel[[:space:]]+void[[:space:]]+[A-Za-z_][A-Za-z0-9_]
 
 # --- run -------------------------------------------------------------------
 run() { # LABEL BINARY [ENV...]: writes $tmp/LABEL.out and $tmp/LABEL.err
-	local label=$1 bin=$2
+	local label=$1 exe=$2
 	shift 2
 	what=${*:-the native build}
-	env "$@" timeout "$timeout" "$bin" -q -o "$tmp/$label.out" ${args[@]+"${args[@]}"} \
+	env "$@" timeout "$timeout" "$exe" -q -o "$tmp/$label.out" ${args[@]+"${args[@]}"} \
 		>"$tmp/$label.log" 2>"$tmp/$label.err"
 	local rc=$?
 	if [ $rc -ne 0 ]; then
@@ -101,12 +116,12 @@ same() { # LABEL: compare with the native run
 }
 
 args=("$@")
-run native "$tmp/native/$name/$name"
+run native "$bin/native/$name/$name"
 bytes=$(stat -c %s "$tmp/native.out")
 
 for mem in $mems; do
 	label="mem_${mem//%/pct}"
-	run "$label" "$tmp/vast/$name/$name" VAST_DEVICE_MEM="$mem" VAST_STATS=1
+	run "$label" "$bin/vast/$name/$name" VAST_DEVICE_MEM="$mem" VAST_STATS=1
 	same "$label"
 	for k in $kernels; do
 		line=$(grep -E "^vast: kernel $k " "$tmp/$label.err" | tail -n 1)
@@ -120,7 +135,7 @@ for mem in $mems; do
 	done
 done
 
-run mode_native "$tmp/vast/$name/$name" VAST_MODE=native
+run mode_native "$bin/vast/$name/$name" VAST_MODE=native
 same mode_native
 note "VAST_MODE=native: identical ($bytes bytes)"
 note "PASS"
