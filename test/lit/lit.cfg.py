@@ -1,5 +1,13 @@
 # SPDX-License-Identifier: MIT
+# lit configuration of vastcc's golden tests: one behaviour per file, RUN
+# and CHECK lines beside the input. Run with
+#   python3 /usr/lib/llvm-19/build/utils/lit/lit.py --param vast_build=build test/lit
+# Substitutions:
+#   %vastcc    the vastcc of the build tree
+#   %flatjson  `vastcc --report` JSON as one stable line per kernel,
+#              parameter, access and helper (Inputs/flatjson.py)
 import os
+import sys
 import lit.formats
 
 config.name = "vastcc"
@@ -14,8 +22,10 @@ config.test_exec_root = os.path.join(build, "test", "lit")
 
 llvm_bin = "/usr/lib/llvm-19/bin"
 config.substitutions.append(("%vastcc", os.path.join(build, "bin", "vastcc")))
+config.substitutions.append(("%flatjson", "%s %s" % (
+    sys.executable, os.path.join(config.test_source_root, "Inputs", "flatjson.py"))))
 config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))
 config.environment["PATH"] = os.pathsep.join([llvm_bin, os.environ.get("PATH", "")])
-for var in ("VAST_CC", "TMPDIR", "HOME"):
+for var in ("VAST_CC", "VAST_CLANG", "TMPDIR", "HOME"):
     if var in os.environ:
         config.environment[var] = os.environ[var]

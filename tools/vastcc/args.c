@@ -55,7 +55,7 @@ static bool has_suffix(const char *s, const char *suf)
 	return n >= m && !strcmp(s + n - m, suf);
 }
 
-static void add_input(options *opt, const char *path)
+static void add_input_kind(options *opt, const char *path, enum input_kind kind)
 {
 	opt->inputs = realloc(opt->inputs, (opt->ninputs + 1) * sizeof(input));
 	if (!opt->inputs) {
@@ -64,8 +64,13 @@ static void add_input(options *opt, const char *path)
 	}
 	input *in = &opt->inputs[opt->ninputs++];
 	in->path = path;
-	in->kind = has_suffix(path, ".cl") ? IN_CL
-	           : has_suffix(path, ".c") ? IN_C : IN_OTHER;
+	in->kind = kind;
+}
+
+static void add_input(options *opt, const char *path)
+{
+	add_input_kind(opt, path, has_suffix(path, ".cl") ? IN_CL
+	               : has_suffix(path, ".c") ? IN_C : IN_OTHER);
 }
 
 static bool missing_value(const char *flag)
@@ -131,6 +136,13 @@ bool parse_args(int argc, char **argv, options *opt)
 		           !strncmp(a, "--cl", 4)) {
 			fprintf(stderr, "vastcc: error: unknown argument: '%s'\n", a);
 			return false;
+		} else if (!strcmp(a, "-l") || !strcmp(a, "-Xlinker")) {
+			if (i + 1 >= argc)
+				return missing_value(a);
+			add_input_kind(opt, a, IN_LINK);
+			add_input_kind(opt, argv[++i], IN_LINK);
+		} else if (!strncmp(a, "-l", 2) || !strncmp(a, "-Wl,", 4)) {
+			add_input_kind(opt, a, IN_LINK);
 		} else {
 			if (!strcmp(a, "-E") || !strcmp(a, "-S") ||
 			    !strcmp(a, "-M") || !strcmp(a, "-MM"))

@@ -22,7 +22,9 @@ void strv_append(strv *dst, const strv *src);
 
 /* --- args.c: the gcc-compatible command line --- */
 
-enum input_kind { IN_C, IN_CL, IN_OTHER };
+/* IN_LINK is a linker flag (-lfoo, -Wl,..., -Xlinker x): kept among the
+ * inputs so the link sees libraries in the order the user gave them. */
+enum input_kind { IN_C, IN_CL, IN_OTHER, IN_LINK };
 
 typedef struct input {
 	const char *path;

@@ -31,6 +31,15 @@ static char *object_name(const char *path)
 	return o;
 }
 
+/* Files among the inputs (not linker flags). */
+static size_t count_files(const options *opt)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < opt->ninputs; i++)
+		n += opt->inputs[i].kind != IN_LINK;
+	return n;
+}
+
 static size_t count_kind(const options *opt, enum input_kind kind)
 {
 	size_t n = 0;
@@ -49,6 +58,8 @@ static int compile_only(const options *opt)
 	size_t others = 0;
 	for (size_t i = 0; i < opt->ninputs; i++) {
 		const input *in = &opt->inputs[i];
+		if (in->kind == IN_LINK)
+			continue; /* nothing is linked */
 		if (in->kind == IN_CL) {
 			const char *obj = opt->output ? opt->output : object_name(in->path);
 			if (!compile_cl(in, obj, opt))
@@ -117,7 +128,7 @@ int main(int argc, char **argv)
 		printf("vastcc version %s (libclang 19)\n", VAST_VERSION);
 		return 0;
 	}
-	if (opt.ninputs == 0) {
+	if (count_files(&opt) == 0) {
 		fprintf(stderr, "vastcc: error: no input files\n");
 		return 1;
 	}
@@ -131,7 +142,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vastcc: error: --report=FILE takes one .cl input; use --report=- for several\n");
 		return 1;
 	}
-	if (opt.compile_only && opt.output && opt.ninputs > 1) {
+	if (opt.compile_only && opt.output && count_files(&opt) > 1) {
 		fprintf(stderr, "vastcc: error: cannot specify '-o' with '-c' with multiple files\n");
 		return 1;
 	}
@@ -140,7 +151,8 @@ int main(int argc, char **argv)
 		strv_push(&cmd, real_cc());
 		strv_append(&cmd, &opt.cc_flags);
 		for (size_t i = 0; i < opt.ninputs; i++)
-			strv_push(&cmd, opt.inputs[i].path);
+			if (opt.inputs[i].kind != IN_LINK)
+				strv_push(&cmd, opt.inputs[i].path);
 		if (opt.output) {
 			strv_push(&cmd, "-o");
 			strv_push(&cmd, opt.output);
