@@ -260,14 +260,12 @@ data_bytes() {
 if [ $RUN = 1 ]; then
 	mkdir -p "$LOGS"
 	echo "workload,size_bytes,mode,device,seconds,status,launches,native,ranges,h2d_bytes,d2h_bytes,inspect_ms,total_ms,target_bytes,args" >"$CSV"
-	V=$(find_vastcc) || V=""
 	for sz in $(echo "$SIZES" | tr , ' '); do
 		b=$(to_bytes "$sz")
 		for w in $WORKLOADS; do
 			args=$(args_for "$w" "$b")
 			nat=$BUILDDIR/native/$w/$w
 			vb=$BUILDDIR/vast/$w/$w
-			[ -n "$V" ] || vb=/nonexistent
 			echo "== $w ($sz): $args" >&2
 			# $args is a list of numbers: word splitting is intended.
 			# shellcheck disable=SC2086

@@ -14,6 +14,10 @@
 # every kernel in EXAMPLE.cl must show ranges >= 2: a run that quietly fell
 # back to native execution does not count as a pass.
 #
+# In a sanitizer build (VAST_SANITIZE=ON in VAST_BUILD's CMakeCache.txt) the
+# vastcc build links the sanitizers, and the budgeted runs check for leaks
+# whatever ASAN_OPTIONS says: the runtime must not leak.
+#
 # Environment: VAST_BUILD (required), VAST_CC (the real compiler, default
 # cc), VAST_E2E_MEMS (budgets, default "50% 10%"), VAST_E2E_TIMEOUT
 # (seconds per run, default 120), VAST_E2E_KEEP=1 (keep the directory),
@@ -37,6 +41,10 @@ src=$examples/$name
 [ -f "$src/host.c" ] && [ -f "$src/$name.cl" ] && [ -f "$src/Makefile" ] ||
 	fail "no example '$name' in $examples (need host.c, $name.cl, Makefile)"
 prebuilt=${VAST_E2E_PREBUILT:-}
+sanitize=0
+if grep -q '^VAST_SANITIZE:BOOL=ON' "${VAST_BUILD:-/nonexistent}/CMakeCache.txt" 2>/dev/null; then
+	sanitize=1
+fi
 if [ -z "$prebuilt" ]; then
 	[ -n "${VAST_BUILD:-}" ] || fail "VAST_BUILD is not set (the cmake build directory)"
 	vastcc=$(cd "$VAST_BUILD" 2>/dev/null && pwd)/bin/vastcc
@@ -70,12 +78,14 @@ if [ -n "$prebuilt" ]; then
 else
 	bin=${VAST_E2E_BUILD_ONLY:-$tmp}
 	build "$bin/native" "${VAST_CC:-cc}" || fail "native build with ${VAST_CC:-cc} failed"
-	# A sanitizer build's libvastrt.a needs the sanitizer runtimes to link.
+	# A sanitizer build's libvastrt.a needs the sanitizer runtimes to link;
+	# vastcc itself may keep its memory to the end (never-free policy).
 	vastflags="-O2 -Wall -Wextra"
-	if grep -q '^VAST_SANITIZE:BOOL=ON' "$VAST_BUILD/CMakeCache.txt" 2>/dev/null; then
+	if [ "$sanitize" = 1 ]; then
 		vastflags="$vastflags -fsanitize=address,undefined -fno-omit-frame-pointer"
 	fi
-	build "$bin/vast" "$vastcc" CFLAGS="$vastflags" || fail "build with vastcc failed"
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		build "$bin/vast" "$vastcc" CFLAGS="$vastflags" || fail "build with vastcc failed"
 	[ -f "$bin/vast/$name/$name.o" ] ||
 		fail "the vastcc build did not compile $name.cl into $name.o (is the Makefile's vastcc rule used?)"
 	if [ -n "${VAST_E2E_BUILD_ONLY:-}" ]; then
@@ -121,7 +131,13 @@ bytes=$(stat -c %s "$tmp/native.out")
 
 for mem in $mems; do
 	label="mem_${mem//%/pct}"
-	run "$label" "$bin/vast/$name/$name" VAST_DEVICE_MEM="$mem" VAST_STATS=1
+	# The runtime must not leak: under the sanitizers, leak checks are on.
+	if [ "$sanitize" = 1 ]; then
+		run "$label" "$bin/vast/$name/$name" VAST_DEVICE_MEM="$mem" VAST_STATS=1 \
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1"
+	else
+		run "$label" "$bin/vast/$name/$name" VAST_DEVICE_MEM="$mem" VAST_STATS=1
+	fi
 	same "$label"
 	for k in $kernels; do
 		line=$(grep -E "^vast: kernel $k " "$tmp/$label.err" | tail -n 1)

@@ -15,5 +15,5 @@ __kernel void acc(__global stats *s, float v)
 	s->count;
 }
 
-// INSPECT-LABEL: __kernel void vast_inspect_acc(
+// INSPECT-LABEL: {{^}}__kernel void vast_inspect_acc(
 // INSPECT: vast_touch(vast_c, (ulong)&(s->sum), 8);

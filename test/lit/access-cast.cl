@@ -10,9 +10,9 @@ __kernel void bits(__global float *f, __global uchar *out)
 {
 	int i = get_global_id(0);
 // CHECK: access bits [[@LINE+2]]:2: form=subscript mode=W size=8 params=out
-// CHECK: access bits [[@LINE+1]]:29: form=subscript mode=R size=4 params=f
+// CHECK: access bits [[@LINE+1]]:31: form=subscript mode=R size=4 params=f
 	((__global ulong *)out)[i] = ((__global const uint *)f)[i];
 }
 
-// PAGED-LABEL: __kernel void vast_paged_bits(
+// PAGED-LABEL: {{^}}__kernel void vast_paged_bits(
 // PAGED: (*(__global ulong *)vast_tr(vast_c, (ulong)&(((__global ulong *)out)[i]))) = (*(__global const uint *)vast_tr(vast_c, (ulong)&(((__global const uint *)f)[i])));

@@ -13,5 +13,5 @@ __kernel void deref(__global int *out, __global const int *in)
 	*(out + i) = *in;
 }
 
-// PAGED-LABEL: __kernel void vast_paged_deref(
+// PAGED-LABEL: {{^}}__kernel void vast_paged_deref(
 // PAGED: (*(__global int *)vast_tr(vast_c, (ulong)&(*(out + i)))) = (*(__global const int *)vast_tr(vast_c, (ulong)&(*in)));

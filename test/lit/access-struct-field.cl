@@ -11,10 +11,10 @@ __kernel void scale_y(__global vec3 *v, float k)
 {
 	int i = get_global_id(0);
 // CHECK: access scale_y [[@LINE+2]]:2: form=subscript mode=W size=4 params=v
-// CHECK: access scale_y [[@LINE+1]]:13: form=subscript mode=R size=4 params=v
+// CHECK: access scale_y [[@LINE+1]]:15: form=subscript mode=R size=4 params=v
 	v[i].y = k * v[i].y;
 }
 
 // The merge kernel copies the 4 bytes of the field, not the 12 of the element.
-// MERGE-LABEL: __kernel void vast_merge_scale_y(
+// MERGE-LABEL: {{^}}__kernel void vast_merge_scale_y(
 // MERGE: { vast_copy(vast_c, (ulong)&(v[i].y), 4); }

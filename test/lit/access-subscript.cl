@@ -14,5 +14,5 @@ __kernel void copy(__global double *dst, __global const double *src)
 	dst[i] = src[i];
 }
 
-// PAGED-LABEL: __kernel void vast_paged_copy(
+// PAGED-LABEL: {{^}}__kernel void vast_paged_copy(
 // PAGED: (*(__global double *)vast_tr(vast_c, (ulong)&(dst[i]))) = (*(__global const double *)vast_tr(vast_c, (ulong)&(src[i])));

@@ -1,0 +1,38 @@
+// A helper's clone returns void in a variant where no call uses its value:
+// `return e;` then renders as the items of e followed by `return;`. The
+// paged clone always keeps the original return type.
+// RUN: rm -rf %t && cd %S && %vastcc --emit-kernels=%t -c helper-clone-void-return.cl -o %t.o
+// RUN: FileCheck %s < %t/helper-clone-void-return.vast.cl
+
+float load(__global const float *p, int i)
+{
+	return p[i] * 2.0f;
+}
+
+int index_of(__global const int *idx, int i)
+{
+	return idx[i];
+}
+
+__kernel void k(__global const float *a, __global const int *idx, __global float *out)
+{
+	int i = get_global_id(0);
+	out[index_of(idx, i)] = load(a, i);
+}
+
+// Inspector: load's value is never needed, index_of's feeds an address.
+// CHECK-LABEL: {{^}}void load__vast_inspect(vast_ctx *vast_c, __global const float *p, int i){{$}}
+// CHECK: { vast_touch(vast_c, (ulong)&(p[i]), 4); return; }
+// CHECK-LABEL: {{^}}float load__vast_paged(vast_ctx *vast_c, __global const float *p, int i){{$}}
+// CHECK: return (*(__global const float *)vast_tr(vast_c, (ulong)&(p[i]))) * 2.0f;
+// CHECK-LABEL: {{^}}void load__vast_merge(vast_ctx *vast_c, __global const float *p, int i){{$}}
+// CHECK: { return; }
+// CHECK-LABEL: {{^}}int index_of__vast_inspect(vast_ctx *vast_c, __global const int *idx, int i){{$}}
+// CHECK: return (*(__global const int *)vast_load(vast_c, (ulong)&(idx[i]), 4));
+// CHECK-LABEL: {{^}}int index_of__vast_paged(
+// CHECK-LABEL: {{^}}int index_of__vast_merge(
+// CHECK: return (*(__global const int *)vast_tr(vast_c, (ulong)&(idx[i])));
+// CHECK-LABEL: {{^}}__kernel void vast_inspect_k(
+// CHECK: vast_touch(vast_c, (ulong)&(out[index_of__vast_inspect(vast_c, idx, i)]), 4); (void)load__vast_inspect(vast_c, a, i);
+// CHECK-LABEL: {{^}}__kernel void vast_merge_k(
+// CHECK: vast_copy(vast_c, (ulong)&(out[index_of__vast_merge(vast_c, idx, i)]), 4);
