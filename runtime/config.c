@@ -17,7 +17,7 @@
 
 #include "vrt.h"
 
-vrt_config vrt_cfg = { VRT_RUN_AUTO, VRT_LOG_WARN, 0, 0, 0, 0 };
+vrt_config vrt_cfg = { VRT_RUN_AUTO, VRT_LOG_WARN, 0, 0, 0, 0, 1 };
 
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent)
 {
@@ -95,6 +95,7 @@ void vrt_config_load(void)
 		else
 			vrt_log(VRT_LOG_WARN, "ignoring VAST_MODE='%s' (want auto, paged or native)", s);
 	}
+	vrt_cfg.pinned = !((s = getenv("VAST_PINNED")) && !strcmp(s, "0"));
 	if ((s = getenv("VAST_STATS")) && *s && strcmp(s, "0"))
 		vrt_cfg.stats = 1;
 	if ((s = getenv("VAST_DEVICE_MEM")) && *s) {

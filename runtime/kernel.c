@@ -43,6 +43,7 @@ static vrt_kernel *wrap(vrt_program *p, cl_program real_prog, cl_kernel real,
 	if (p) {
 		vrt_lock();
 		p->refs++;
+		p->nkernels++;
 		k->info = vrt_program_kernel(p->info, name);
 		vrt_unlock();
 		if (k->info && k->info->nparams != k->nargs) {
@@ -97,8 +98,10 @@ static void kernel_free(vrt_kernel *k)
 	}
 	vrt_free(k->args);
 	vrt_free(k->name);
-	if (k->prog)
+	if (k->prog) {
+		k->prog->nkernels--;
 		vrt_program_release(k->prog);
+	}
 	k->magic = 0;
 	vrt_free(k);
 }

@@ -72,8 +72,7 @@ size_t vrt_spans(const vrt_layout *l, const unsigned char *u,
 	return n;
 }
 
-/* Bytes of the span that lie inside the buffer. */
-static size_t span_valid(const vrt_layout *l, const vrt_span *sp)
+size_t vrt_span_valid(const vrt_layout *l, const vrt_span *sp)
 {
 	size_t start = sp->page << l->page_shift;
 	size_t end = (sp->page + sp->npages) << l->page_shift;
@@ -85,7 +84,7 @@ static size_t span_valid(const vrt_layout *l, const vrt_span *sp)
 void vrt_gather(const vrt_layout *l, const vrt_span *sp,
                 const unsigned char *host, unsigned char *frames)
 {
-	size_t n = span_valid(l, sp), all = sp->npages << l->page_shift;
+	size_t n = vrt_span_valid(l, sp), all = sp->npages << l->page_shift;
 	unsigned char *dst = frames + (sp->frame << l->page_shift);
 	memcpy(dst, host + (sp->page << l->page_shift), n);
 	/* Past the buffer's end: defined bytes, never read back. */
@@ -96,5 +95,5 @@ void vrt_scatter(const vrt_layout *l, const vrt_span *sp,
                  unsigned char *host, const unsigned char *frames)
 {
 	memcpy(host + (sp->page << l->page_shift),
-	       frames + (sp->frame << l->page_shift), span_valid(l, sp));
+	       frames + (sp->frame << l->page_shift), vrt_span_valid(l, sp));
 }

@@ -171,7 +171,9 @@ static void mem_free(vrt_mem *m)
 		vrt_real.clReleaseMemObject(m->dev);
 		vrt_real.clReleaseCommandQueue(m->dev_queue);
 	}
-	if (m->own_host)
+	if (m->own_host && m->pin.buf)
+		vrt_pinned_free(&m->pin, m->host);
+	else if (m->own_host)
 		vrt_free(m->host);
 	clReleaseContext(m->ctx);
 	m->magic = 0;
@@ -222,8 +224,12 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flag
 	} else {
 		/* Zeroed: a kernel reading a buffer nobody wrote sees the same
 		 * bytes on every run and in every range. */
-		m->host = (flags & CL_MEM_COPY_HOST_PTR) ? vrt_malloc(size)
-		                                         : vrt_calloc(1, size);
+		m->host = vrt_pinned_alloc(ctx, size, &m->pin);
+		if (m->host && !(flags & CL_MEM_COPY_HOST_PTR))
+			memset(m->host, 0, size);
+		if (!m->host)
+			m->host = (flags & CL_MEM_COPY_HOST_PTR) ? vrt_malloc(size)
+			                                         : vrt_calloc(1, size);
 		if (!m->host) {
 			vrt_free(m);
 			SET_ERR(CL_OUT_OF_HOST_MEMORY);

@@ -10,7 +10,8 @@
  * clBuildProgram's -D/-U/-I/-cl-std= options differ from those vastcc
  * parsed with, the generated code may not be what this build means: one
  * warning, and the program is rebuilt from its original source and runs
- * natively. Programs from binaries or IL are the real ones, untouched.
+ * natively. The choice is made at every build (a program whose first
+ * build failed may be rebuilt with vastcc's options and page). Programs from binaries or IL are the real ones, untouched.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +109,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx,
 	src[total] = '\0';
 	unsigned long long h = vast_hash_bytes(VAST_HASH_SEED, src, total);
 	vrt_lock();
-	p->info = vrt_registry_find(h, total);
+	p->info = p->stub = vrt_registry_find(h, total);
 	vrt_unlock();
 	cl_int err;
 	if (p->info) {
@@ -135,20 +136,46 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx,
 	return (cl_program)(void *)p;
 }
 
-/* The build options differ from vastcc's: go native, from the source. */
-static cl_int go_native(vrt_program *p, const char *opts)
+/* Replaces the real program by one made from the generated source (gen)
+ * or the original one. Only while no kernel exists: OpenCL 1.2 §5.6.2
+ * forbids building a program with kernels attached anyway. */
+static cl_int switch_source(vrt_program *p, int gen)
 {
-	vrt_log(VRT_LOG_WARN, "program built with options '%s' but vastcc compiled it with '%s'; running natively",
-	        opts ? opts : "", p->info->cl_options ? p->info->cl_options : "");
-	const char *s = p->source;
+	const char *s = gen ? p->stub->generated_source : p->source;
+	size_t len = gen ? strlen(s) : p->source_len;
 	cl_int err;
-	cl_program np = vrt_real.clCreateProgramWithSource(p->ctx, 1, &s, &p->source_len, &err);
+	cl_program np = vrt_real.clCreateProgramWithSource(p->ctx, 1, &s, &len, &err);
 	if (!np)
 		return err;
 	vrt_real.clReleaseProgram(p->real);
 	p->real = np;
-	p->info = NULL;
+	p->info = gen ? p->stub : NULL;
 	return CL_SUCCESS;
+}
+
+/* Picks what this build compiles: the generated program when the options
+ * mean what vastcc compiled, else the original source (native kernels).
+ * Decided per build, so a program rebuilt with other options (a failed
+ * first build, a second configuration) follows its latest options. */
+static cl_int choose_source(vrt_program *p, const char *opts)
+{
+	char *a = canonical_options(opts), *b = canonical_options(p->stub->cl_options);
+	cl_int err = CL_SUCCESS;
+	if (!a || !b) {
+		err = CL_OUT_OF_HOST_MEMORY;
+	} else if (strcmp(a, b)) {
+		vrt_log(VRT_LOG_WARN, "program built with options '%s' but vastcc compiled it with '%s'; running natively",
+		        opts ? opts : "", p->stub->cl_options ? p->stub->cl_options : "");
+		if (p->info)
+			err = switch_source(p, 0);
+	} else if (!p->info) {
+		vrt_log(VRT_LOG_INFO, "program '%s' rebuilt with vastcc's options: paging enabled again",
+		        p->stub->file);
+		err = switch_source(p, 1);
+	}
+	vrt_free(a);
+	vrt_free(b);
+	return err;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
@@ -160,16 +187,18 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
 	vrt_program *p = vrt_program_of(prog);
 	if (!p)
 		return vrt_real.clBuildProgram(prog, ndev, devs, opts, notify, user);
+	if ((ndev == 0) != (devs == NULL) || (!notify && user))
+		return CL_INVALID_VALUE;
 	cl_int err = CL_SUCCESS;
 	vrt_lock();
-	if (p->info) {
-		char *a = canonical_options(opts), *b = canonical_options(p->info->cl_options);
-		if (!a || !b)
-			err = CL_OUT_OF_HOST_MEMORY;
-		else if (strcmp(a, b))
-			err = go_native(p, opts);
-		vrt_free(a);
-		vrt_free(b);
+	if (p->nkernels)
+		err = CL_INVALID_OPERATION; /* §5.6.2: kernels are attached */
+	else if (p->stub)
+		err = choose_source(p, opts);
+	if (err == CL_SUCCESS && p->cpu_prog) {
+		/* The CPU inspector's copy was built with the old options. */
+		vrt_real.clReleaseProgram(p->cpu_prog);
+		p->cpu_prog = NULL;
 	}
 	if (err == CL_SUCCESS) {
 		char *o = vrt_strdup(opts ? opts : "");
@@ -312,39 +341,44 @@ cl_int vrt_program_cpu(vrt_program *p)
 {
 	if (p->cpu_prog)
 		return CL_SUCCESS;
-	cl_platform_id plats[16];
-	cl_uint np = 0;
-	cl_int err = clGetPlatformIDs(16, plats, &np);
-	if (err != CL_SUCCESS)
-		return err;
-	if (np > 16)
-		np = 16;
-	cl_device_id dev = NULL;
-	cl_platform_id plat = NULL;
-	for (cl_uint i = 0; i < np && !dev; i++) {
-		cl_uint nd = 0;
-		if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_CPU, 1, &dev, &nd) != CL_SUCCESS || !nd)
-			dev = NULL;
-		else
-			plat = plats[i];
+	cl_int err;
+	if (!p->cpu_ctx) {
+		cl_platform_id plats[16];
+		cl_uint np = 0;
+		err = clGetPlatformIDs(16, plats, &np);
+		if (err != CL_SUCCESS)
+			return err;
+		if (np > 16)
+			np = 16;
+		cl_device_id dev = NULL;
+		cl_platform_id plat = NULL;
+		for (cl_uint i = 0; i < np && !dev; i++) {
+			cl_uint nd = 0;
+			if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_CPU, 1, &dev, &nd) != CL_SUCCESS || !nd)
+				dev = NULL;
+			else
+				plat = plats[i];
+		}
+		if (!dev) {
+			vrt_log(VRT_LOG_WARN, "no CPU OpenCL device (install pocl-opencl-icd) to run an inspector that reads buffer data");
+			return CL_DEVICE_NOT_FOUND;
+		}
+		cl_context_properties props[] = { CL_CONTEXT_PLATFORM, (cl_context_properties)plat, 0 };
+		p->cpu_ctx = clCreateContext(props, 1, &dev, NULL, NULL, &err);
+		if (!p->cpu_ctx)
+			return err;
+		p->cpu_dev = dev;
 	}
-	if (!dev) {
-		vrt_log(VRT_LOG_WARN, "no CPU OpenCL device (install pocl-opencl-icd) to run an inspector that reads buffer data");
-		return CL_DEVICE_NOT_FOUND;
+	if (!p->cpu_queue) {
+		p->cpu_queue = clCreateCommandQueue(p->cpu_ctx, p->cpu_dev, 0, &err);
+		if (!p->cpu_queue)
+			return err;
 	}
-	cl_context_properties props[] = { CL_CONTEXT_PLATFORM, (cl_context_properties)plat, 0 };
-	p->cpu_ctx = clCreateContext(props, 1, &dev, NULL, NULL, &err);
-	if (!p->cpu_ctx)
-		return err;
-	p->cpu_dev = dev;
-	p->cpu_queue = clCreateCommandQueue(p->cpu_ctx, dev, 0, &err);
-	if (!p->cpu_queue)
-		return err;
 	const char *gen = p->info->generated_source;
 	p->cpu_prog = vrt_real.clCreateProgramWithSource(p->cpu_ctx, 1, &gen, NULL, &err);
 	if (!p->cpu_prog)
 		return err;
-	err = vrt_real.clBuildProgram(p->cpu_prog, 1, &dev, p->options, NULL, NULL);
+	err = vrt_real.clBuildProgram(p->cpu_prog, 1, &p->cpu_dev, p->options, NULL, NULL);
 	if (err != CL_SUCCESS) {
 		vrt_log(VRT_LOG_WARN, "building '%s' for the CPU inspector failed: %s",
 		        p->info->file, vrt_cl_error_name(err));

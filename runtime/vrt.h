@@ -71,6 +71,7 @@ typedef struct vrt_config {
 	unsigned long long mem_bytes; /* VAST_DEVICE_MEM as bytes, 0: unset */
 	unsigned mem_percent;  /* VAST_DEVICE_MEM as N%, 0: unset */
 	unsigned page_shift;   /* VAST_PAGE_SIZE, 0: choose per launch */
+	int pinned;            /* VAST_PINNED: host copies in pinned memory */
 } vrt_config;
 extern vrt_config vrt_cfg;
 void vrt_config_load(void);
@@ -94,6 +95,21 @@ cl_int vrt_complete(cl_command_queue q, cl_event *event);
 
 /* --- mem.c: host-backed buffers ----------------------------------------- */
 #define VRT_MEM_MAGIC 0x7672746du /* "vrtm" */
+/* --- pinned.c: host copies in pinned memory ----------------------------- */
+/* Host copies smaller than this stay plain memory: pinning costs a driver
+ * call and a mapping, and small copies gain nothing from it. */
+#define VRT_PIN_MIN (1u << 20)
+typedef struct vrt_pin {
+	cl_mem buf;             /* CL_MEM_ALLOC_HOST_PTR buffer, mapped */
+	cl_command_queue queue; /* where it is mapped */
+	void *ptr;
+} vrt_pin;
+/* A pinned host copy of `size` bytes (not zeroed), or NULL when the
+ * driver cannot pin it or VAST_PINNED=0; *pin describes it. */
+unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin *pin);
+/* Unmaps and releases; ptr is the pointer vrt_pinned_alloc returned. */
+void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr);
+
 typedef struct vrt_mem vrt_mem;
 struct vrt_mem {
 	unsigned magic;
@@ -104,6 +120,7 @@ struct vrt_mem {
 	unsigned char *host; /* the host copy: ours or the user's pointer */
 	void *user_ptr;      /* host_ptr given at creation */
 	int own_host;
+	vrt_pin pin;         /* own_host in pinned memory when pin.buf */
 	int host_valid, dev_valid; /* at least one is always set */
 	cl_mem dev;                /* device copy, or NULL */
 	cl_command_queue dev_queue; /* retained; where dev lives */
@@ -145,6 +162,8 @@ typedef struct vrt_program {
 	cl_context ctx;
 	cl_program real;
 	const vast_program_info *info; /* NULL: runs natively */
+	const vast_program_info *stub; /* the match, kept when info goes NULL */
+	unsigned nkernels;             /* live kernels made from it */
 	char *source;                  /* the original source */
 	size_t source_len;
 	char *options;                 /* the last build's options */
@@ -258,6 +277,8 @@ size_t vrt_lpt_build(const vrt_layout *l, const unsigned char *u,
 /* Spans of slot s in u; returns the count, *spans (vrt_free) or NULL. */
 size_t vrt_spans(const vrt_layout *l, const unsigned char *u,
                  const uint32_t *lpt, unsigned s, vrt_span **spans);
+/* Bytes of the span that lie inside the buffer. */
+size_t vrt_span_valid(const vrt_layout *l, const vrt_span *sp);
 /* Frames <- host: copies the pages of a span from the buffer's host copy
  * into the frame image (the bytes past the buffer's end are zeroed). */
 void vrt_gather(const vrt_layout *l, const vrt_span *sp,
