@@ -94,7 +94,7 @@ static void kernel_free(vrt_kernel *k)
 	for (cl_uint i = 0; i < k->nargs; i++) {
 		vrt_free(k->args[i].bytes);
 		if (k->args[i].mem)
-			clReleaseMemObject((cl_mem)(void *)k->args[i].mem);
+			vrt_mem_unhold(k->args[i].mem);
 	}
 	vrt_free(k->args);
 	vrt_free(k->name);
@@ -191,9 +191,9 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint i, size
 		/* The kernel holds its buffer arguments, so a buffer released
 		 * by the program before the launch stays valid. */
 		if (m)
-			m->refs++;
+			vrt_mem_hold(m);
 		if (a->mem)
-			clReleaseMemObject((cl_mem)(void *)a->mem);
+			vrt_mem_unhold(a->mem);
 		a->set = 1;
 		a->size = size;
 		a->bytes = copy;

@@ -116,10 +116,11 @@ static cl_int run_native(vrt_launch *L, const size_t *goff, const size_t *gsize,
 }
 
 /* A local size dividing the global size when the program passed NULL
- * (the paged kernel needs one to rebuild group ids). */
-static void choose_local(vrt_launch *L)
+ * (the paged kernel needs one to rebuild group ids), at most maxwg
+ * work-items; then the group counts. */
+static void choose_local(vrt_launch *L, size_t maxwg)
 {
-	size_t maxwg = 256, limit[3] = { 256, 16, 4 };
+	size_t limit[3] = { 256, 16, 4 };
 	if (L->dim > 1)
 		limit[0] = 16;
 	size_t prod = 1;
@@ -131,6 +132,28 @@ static void choose_local(vrt_launch *L)
 				best = c;
 		L->lsize[d] = best;
 		prod *= best;
+	}
+	L->groups = 1;
+	for (cl_uint d = 0; d < 3; d++) {
+		L->ngroups[d] = L->gsize[d] / L->lsize[d];
+		L->groups *= L->ngroups[d];
+	}
+}
+
+/* The paged path; when the program left the local size to the
+ * implementation and one work-group does not fit the budget, smaller
+ * groups are as valid a choice (OpenCL 1.2 §5.8: local_work_size NULL),
+ * so halve them until one fits. */
+static cl_int run_paged(vrt_launch *L)
+{
+	for (;;) {
+		cl_int err = vrt_paged_run(L);
+		size_t wg = L->lsize[0] * L->lsize[1] * L->lsize[2];
+		if (err != CL_MEM_OBJECT_ALLOCATION_FAILURE || !L->local_free || wg == 1)
+			return err;
+		choose_local(L, wg / 2);
+		vrt_log(VRT_LOG_DEBUG, "kernel '%s': retrying with work-groups of %zux%zux%zu",
+		        L->k->name, L->lsize[0], L->lsize[1], L->lsize[2]);
 	}
 }
 
@@ -175,8 +198,11 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 			goto done;
 		}
 	}
-	if (!lsize)
-		choose_local(L);
+	if (!lsize) {
+		choose_local(L, 256);
+		L->local_free = 1;
+	}
+	L->groups = 1;
 	for (cl_uint d = 0; d < 3; d++) {
 		if (L->lsize[d] == 0 || L->gsize[d] % L->lsize[d])
 			uniform = 0;
@@ -196,7 +222,7 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 	if (can_page && (vrt_cfg.mode == VRT_RUN_PAGED || !fits)) {
 		vrt_log(VRT_LOG_INFO, "kernel '%s': %llu bytes of buffers, budget %llu: paged",
 		        k->name, L->footprint, L->budget);
-		err = vrt_paged_run(L);
+		err = run_paged(L);
 		if (err == CL_SUCCESS)
 			err = vrt_complete(q, ev);
 		goto done;

@@ -86,7 +86,7 @@ void vrt_gather(const vrt_layout *l, const vrt_span *sp,
 {
 	size_t n = vrt_span_valid(l, sp), all = sp->npages << l->page_shift;
 	unsigned char *dst = frames + (sp->frame << l->page_shift);
-	memcpy(dst, host + (sp->page << l->page_shift), n);
+	vrt_copy(dst, host + (sp->page << l->page_shift), n);
 	/* Past the buffer's end: defined bytes, never read back. */
 	memset(dst + n, 0, all - n);
 }
@@ -94,6 +94,6 @@ void vrt_gather(const vrt_layout *l, const vrt_span *sp,
 void vrt_scatter(const vrt_layout *l, const vrt_span *sp,
                  unsigned char *host, const unsigned char *frames)
 {
-	memcpy(host + (sp->page << l->page_shift),
+	vrt_copy(host + (sp->page << l->page_shift),
 	       frames + (sp->frame << l->page_shift), vrt_span_valid(l, sp));
 }

@@ -46,7 +46,73 @@ size_t vrt_mem_resident_bytes(void)
 	return n;
 }
 
+/* Families (a parent and its sub-buffers) share host bytes but each
+ * member has its own device copy. Invariants: members whose device copy
+ * is dirty (host_valid 0) never overlap; before a member's host bytes
+ * are read or its device copy is filled, the others' dirty data is
+ * written back (family_flush); when host bytes change, the others'
+ * clean device copies are marked stale (family_stale). */
+static vrt_mem *family_root(vrt_mem *m)
+{
+	return m->parent ? m->parent : m;
+}
+
+static int in_family(const vrt_mem *m)
+{
+	return m->parent || m->nsubs;
+}
+
+int vrt_mem_overlap(const vrt_mem *a, const vrt_mem *b)
+{
+	if (a == b)
+		return 1;
+	if (family_root((vrt_mem *)a) != family_root((vrt_mem *)b))
+		return 0;
+	return a->host < b->host + b->size && b->host < a->host + a->size;
+}
+
+static cl_int read_back(vrt_mem *m);
+
+static cl_int family_flush(vrt_mem *m)
+{
+	if (!in_family(m))
+		return CL_SUCCESS;
+	vrt_mem *root = family_root(m);
+	for (vrt_mem *o = all_mems; o; o = o->next) {
+		if (o == m || family_root(o) != root || o->host_valid)
+			continue;
+		cl_int err = read_back(o);
+		if (err != CL_SUCCESS)
+			return err;
+	}
+	return CL_SUCCESS;
+}
+
+static void family_stale(vrt_mem *m)
+{
+	if (!in_family(m))
+		return;
+	vrt_mem *root = family_root(m);
+	for (vrt_mem *o = all_mems; o; o = o->next)
+		if (o != m && family_root(o) == root && o->host_valid && vrt_mem_overlap(o, m))
+			o->dev_valid = 0;
+}
+
+void vrt_mem_dev_written(vrt_mem *m)
+{
+	m->host_valid = 0;
+	family_stale(m);
+}
+
 cl_int vrt_mem_to_host(vrt_mem *m)
+{
+	cl_int err = family_flush(m);
+	if (err != CL_SUCCESS)
+		return err;
+	return read_back(m);
+}
+
+static cl_int read_back(vrt_mem *m)
 {
 	if (m->host_valid)
 		return CL_SUCCESS;
@@ -68,6 +134,7 @@ void vrt_mem_host_written(vrt_mem *m)
 {
 	m->host_valid = 1;
 	m->dev_valid = 0;
+	family_stale(m);
 }
 
 cl_int vrt_mem_evict(vrt_mem *m)
@@ -111,6 +178,8 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 {
 	cl_int err;
 	m->lru = ++lru_clock;
+	if ((err = family_flush(m)) != CL_SUCCESS)
+		return err;
 	if (m->dev && m->dev_queue != q) {
 		/* Another queue (maybe another device): start over there. */
 		if ((err = vrt_mem_evict(m)) != CL_SUCCESS)
@@ -153,6 +222,9 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 
 static void mem_free(vrt_mem *m)
 {
+	/* A sub-buffer's device data belongs to its parent's bytes. */
+	if (m->parent && !m->host_valid && read_back(m) != CL_SUCCESS)
+		vrt_log(VRT_LOG_WARN, "a released sub-buffer's data could not be written back to its parent");
 	for (vrt_mem **pp = &all_mems; *pp; pp = &(*pp)->next) {
 		if (*pp == m) {
 			*pp = m->next;
@@ -176,8 +248,13 @@ static void mem_free(vrt_mem *m)
 	else if (m->own_host)
 		vrt_free(m->host);
 	clReleaseContext(m->ctx);
+	vrt_mem *parent = m->parent;
 	m->magic = 0;
 	vrt_free(m);
+	if (parent) {
+		parent->nsubs--;
+		vrt_mem_unhold(parent);
+	}
 }
 
 #define SET_ERR(e) do { if (errcode_ret) *errcode_ret = (e); } while (0)
@@ -237,7 +314,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flag
 		}
 		m->own_host = 1;
 		if (flags & CL_MEM_COPY_HOST_PTR)
-			memcpy(m->host, host_ptr, size);
+			vrt_copy(m->host, host_ptr, size);
 	}
 	m->host_valid = 1;
 	clRetainContext(ctx);
@@ -256,11 +333,86 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 		SET_ERR(CL_OUT_OF_RESOURCES);
 		return NULL;
 	}
-	if (vrt_native_mode() || !vrt_mem_of(buffer))
+	vrt_mem *pm = vrt_mem_of(buffer);
+	if (vrt_native_mode() || !pm)
 		return vrt_real.clCreateSubBuffer(buffer, flags, type, info, errcode_ret);
-	vrt_log(VRT_LOG_WARN, "clCreateSubBuffer is not supported yet (run with VAST_MODE=native)");
-	SET_ERR(CL_INVALID_OPERATION);
-	return NULL;
+	/* OpenCL 1.2 §5.2.1: a region of a buffer that is not itself a
+	 * sub-buffer; access and host-pointer flags inherit from the parent
+	 * and may not widen it. */
+	const cl_buffer_region *r = info;
+	if (pm->parent) {
+		SET_ERR(CL_INVALID_MEM_OBJECT);
+		return NULL;
+	}
+	if (type != CL_BUFFER_CREATE_TYPE_REGION || !r ||
+	    (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)) ||
+	    ((pm->flags & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+	    ((pm->flags & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))) {
+		SET_ERR(CL_INVALID_VALUE);
+		return NULL;
+	}
+	if (r->size == 0) {
+		SET_ERR(CL_INVALID_BUFFER_SIZE);
+		return NULL;
+	}
+	if (r->origin > pm->size || r->size > pm->size - r->origin) {
+		SET_ERR(CL_INVALID_VALUE);
+		return NULL;
+	}
+	/* The origin must be aligned for at least one device of the context
+	 * (CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bits). */
+	cl_device_id devs[16];
+	size_t nb = 0;
+	int aligned = 0;
+	if (clGetContextInfo(pm->ctx, CL_CONTEXT_DEVICES, sizeof devs, devs, &nb) == CL_SUCCESS) {
+		for (size_t i = 0; i < nb / sizeof devs[0] && i < 16; i++) {
+			cl_uint bits = 0;
+			vrt_real.clGetDeviceInfo(devs[i], CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL);
+			if (bits < 8 || r->origin % (bits / 8) == 0)
+				aligned = 1;
+		}
+	}
+	if (!aligned) {
+		SET_ERR(CL_MISALIGNED_SUB_BUFFER_OFFSET);
+		return NULL;
+	}
+	vrt_mem *m = vrt_calloc(1, sizeof *m);
+	if (!m) {
+		SET_ERR(CL_OUT_OF_HOST_MEMORY);
+		return NULL;
+	}
+	cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY;
+	cl_mem_flags hostacc = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+	m->magic = VRT_MEM_MAGIC;
+	m->refs = 1;
+	m->ctx = pm->ctx;
+	m->flags = (flags & access ? flags & access : pm->flags & access) |
+	           (flags & hostacc ? flags & hostacc : pm->flags & hostacc) |
+	           (pm->flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR));
+	m->size = r->size;
+	m->origin = r->origin;
+	m->parent = pm;
+	m->host = pm->host + r->origin;
+	m->user_ptr = (pm->flags & CL_MEM_USE_HOST_PTR) ? pm->host + r->origin : NULL;
+	m->host_valid = 1;
+	clRetainContext(m->ctx);
+	vrt_lock();
+	/* The host bytes are the parent's: make them current. */
+	cl_int err = vrt_mem_to_host(pm);
+	if (err != CL_SUCCESS) {
+		vrt_unlock();
+		clReleaseContext(m->ctx);
+		vrt_free(m);
+		SET_ERR(err);
+		return NULL;
+	}
+	vrt_mem_hold(pm);
+	pm->nsubs++;
+	m->next = all_mems;
+	all_mems = m;
+	vrt_unlock();
+	SET_ERR(CL_SUCCESS);
+	return (cl_mem)(void *)m;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem mem)
@@ -284,10 +436,27 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem mem)
 	if (!m)
 		return vrt_real.clReleaseMemObject(mem);
 	vrt_lock();
-	if (--m->refs == 0)
+	if (m->refs == 0) {
+		/* Released more often than retained, but still held by a
+		 * kernel: the program's own handle is gone. */
+		vrt_unlock();
+		return CL_INVALID_MEM_OBJECT;
+	}
+	if (--m->refs == 0 && m->holds == 0)
 		mem_free(m);
 	vrt_unlock();
 	return CL_SUCCESS;
+}
+
+void vrt_mem_hold(vrt_mem *m)
+{
+	m->holds++;
+}
+
+void vrt_mem_unhold(vrt_mem *m)
+{
+	if (--m->holds == 0 && m->refs == 0)
+		mem_free(m);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem mem,
@@ -347,8 +516,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem mem, cl_mem_info param
 	case CL_MEM_MAP_COUNT: return vrt_info_out(&mapcount, sizeof mapcount, size, value, ret);
 	case CL_MEM_REFERENCE_COUNT: return vrt_info_out(&m->refs, sizeof m->refs, size, value, ret);
 	case CL_MEM_CONTEXT: return vrt_info_out(&m->ctx, sizeof m->ctx, size, value, ret);
-	case CL_MEM_ASSOCIATED_MEMOBJECT: return vrt_info_out(&null, sizeof null, size, value, ret);
-	case CL_MEM_OFFSET: return vrt_info_out(&zero, sizeof zero, size, value, ret);
+	case CL_MEM_ASSOCIATED_MEMOBJECT:
+		return m->parent ? vrt_info_out(&m->parent, sizeof m->parent, size, value, ret)
+		                 : vrt_info_out(&null, sizeof null, size, value, ret);
+	case CL_MEM_OFFSET:
+		return m->parent ? vrt_info_out(&m->origin, sizeof m->origin, size, value, ret)
+		                 : vrt_info_out(&zero, sizeof zero, size, value, ret);
 #ifdef CL_MEM_USES_SVM_POINTER
 	case CL_MEM_USES_SVM_POINTER: return vrt_info_out(&no, sizeof no, size, value, ret);
 #endif

@@ -73,6 +73,9 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 		if (r == 0)
 			return CL_SUCCESS;
 		if (P->wpp == 1) {
+			size_t lwg = L->lsize[0] * L->lsize[1] * L->lsize[2];
+			if (L->local_free && lwg > 1)
+				return CL_MEM_OBJECT_ALLOCATION_FAILURE; /* launch.c retries */
 			size_t pages = vrt_pas_count(P->rows + bad * P->lay.row_bytes, P->lay.row_bytes);
 			vrt_log(VRT_LOG_WARN, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, more than the budget of %llu",
 			        k->name, bad, vrt_range_footprint(&P->lay, pages), L->budget);
@@ -122,6 +125,26 @@ static cl_int staging(vrt_launch *L, paged *P)
 	return P->stage ? CL_SUCCESS : err;
 }
 
+typedef struct span_job {
+	const vrt_layout *lay;
+	const vrt_span *sp;
+	unsigned char *host, *stage;
+} span_job;
+
+static void gather_share(void *ctx, size_t begin, size_t end)
+{
+	span_job *j = ctx;
+	for (size_t i = begin; i < end; i++)
+		vrt_gather(j->lay, &j->sp[i], j->host, j->stage);
+}
+
+static void scatter_share(void *ctx, size_t begin, size_t end)
+{
+	span_job *j = ctx;
+	for (size_t i = begin; i < end; i++)
+		vrt_scatter(j->lay, &j->sp[i], j->host, j->stage);
+}
+
 static cl_int frames_in(vrt_launch *L, paged *P, unsigned s)
 {
 	vrt_layout *lay = &P->lay;
@@ -140,8 +163,8 @@ static cl_int frames_in(vrt_launch *L, paged *P, unsigned s)
 			L->st->h2d += n;
 		}
 	} else if ((err = staging(L, P)) == CL_SUCCESS) {
-		for (size_t i = 0; i < nsp; i++)
-			vrt_gather(lay, &sp[i], m->host, P->stage);
+		span_job j = {lay, sp, m->host, P->stage};
+		vrt_parallel(nsp, P->slot_frames[s] << sh, gather_share, &j);
 		size_t off = P->slot_first[s] << sh, n = P->slot_frames[s] << sh;
 		err = vrt_real.clEnqueueWriteBuffer(L->q, P->frames, CL_FALSE, off, n,
 		                                    P->stage + off, 0, NULL, NULL);
@@ -175,8 +198,10 @@ static cl_int frames_out(vrt_launch *L, paged *P, unsigned s)
 		err = vrt_real.clEnqueueReadBuffer(L->q, P->frames, CL_TRUE, off, n,
 		                                   P->stage + off, 0, NULL, NULL);
 		L->st->d2h += n;
-		for (size_t i = 0; !err && i < nsp; i++)
-			vrt_scatter(lay, &sp[i], m->host, P->stage);
+		if (!err) {
+			span_job j = {lay, sp, m->host, P->stage};
+			vrt_parallel(nsp, n, scatter_share, &j);
+		}
 	}
 	vrt_free(sp);
 	return err;

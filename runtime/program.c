@@ -164,8 +164,6 @@ static cl_int choose_source(vrt_program *p, const char *opts)
 	if (!a || !b) {
 		err = CL_OUT_OF_HOST_MEMORY;
 	} else if (strcmp(a, b)) {
-		vrt_log(VRT_LOG_WARN, "program built with options '%s' but vastcc compiled it with '%s'; running natively",
-		        opts ? opts : "", p->stub->cl_options ? p->stub->cl_options : "");
 		if (p->info)
 			err = switch_source(p, 0);
 	} else if (!p->info) {
@@ -215,6 +213,11 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
 	/* Built synchronously; the callback (OpenCL 1.2 §5.6.2) then sees
 	 * the program handle the caller knows. */
 	err = vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL);
+	/* Said once the build succeeded: a failed build that the program
+	 * then repeats with vastcc's options is no reason to warn. */
+	if (err == CL_SUCCESS && p->stub && !p->info)
+		vrt_log(VRT_LOG_WARN, "program built with options '%s' but vastcc compiled it with '%s'; running natively",
+		        opts ? opts : "", p->stub->cl_options ? p->stub->cl_options : "");
 	if (notify)
 		notify(prog, user);
 	return err;

@@ -39,7 +39,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m
 	vrt_lock();
 	cl_int err = prepare(m, off, n, nw, w);
 	if (err == CL_SUCCESS) {
-		memmove(ptr, m->host + off, n);
+		vrt_copy(ptr, m->host + off, n);
 		err = vrt_complete(q, ev);
 	}
 	vrt_unlock();
@@ -66,7 +66,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem 
 		err = prepare(m, off, n, nw, w);
 	}
 	if (err == CL_SUCCESS) {
-		memmove(m->host + off, ptr, n);
+		vrt_copy(m->host + off, ptr, n);
 		vrt_mem_host_written(m);
 		err = vrt_complete(q, ev);
 	}
@@ -93,7 +93,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem s
 	if (err == CL_SUCCESS && a == b && so < dso + n && dso < so + n)
 		err = CL_MEM_COPY_OVERLAP;
 	if (err == CL_SUCCESS) {
-		memmove(b->host + dso, a->host + so, n);
+		vrt_copy(b->host + dso, a->host + so, n);
 		vrt_mem_host_written(b);
 		err = vrt_complete(q, ev);
 	}

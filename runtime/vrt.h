@@ -95,6 +95,14 @@ cl_int vrt_complete(cl_command_queue q, cl_event *event);
 
 /* --- mem.c: host-backed buffers ----------------------------------------- */
 #define VRT_MEM_MAGIC 0x7672746du /* "vrtm" */
+/* --- parallel.c: large host copies on several threads ------------------ */
+/* Runs fn over [0, n) split into contiguous shares on several threads when
+ * `work` (bytes) is worth it, else on the calling thread. */
+void vrt_parallel(size_t n, size_t work, void (*fn)(void *ctx, size_t begin, size_t end),
+                  void *ctx);
+/* memcpy on several threads for large n; memmove when the areas overlap. */
+void vrt_copy(void *dst, const void *src, size_t n);
+
 /* --- pinned.c: host copies in pinned memory ----------------------------- */
 /* Host copies smaller than this stay plain memory: pinning costs a driver
  * call and a mapping, and small copies gain nothing from it. */
@@ -113,7 +121,14 @@ void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr);
 typedef struct vrt_mem vrt_mem;
 struct vrt_mem {
 	unsigned magic;
-	cl_uint refs;
+	cl_uint refs;        /* the program's references (what it can query) */
+	cl_uint holds;       /* the runtime's own (kernel arguments) */
+	/* A sub-buffer (OpenCL 1.2 §5.2.1) shares its parent's host copy:
+	 * host = parent->host + origin. A parent with subs, and its subs,
+	 * form a family whose device copies are kept coherent in mem.c. */
+	struct vrt_mem *parent;   /* held; NULL for a buffer */
+	size_t origin;
+	unsigned nsubs;           /* live sub-buffers of this parent */
 	cl_context ctx;
 	cl_mem_flags flags;
 	size_t size;
@@ -136,6 +151,16 @@ static inline vrt_mem *vrt_mem_of(cl_mem m)
 	vrt_mem *v = (vrt_mem *)(void *)m;
 	return v && v->magic == VRT_MEM_MAGIC ? v : NULL;
 }
+/* The runtime's references, invisible in CL_MEM_REFERENCE_COUNT: a kernel
+ * argument keeps its buffer alive until it is replaced or the kernel goes. */
+void vrt_mem_hold(vrt_mem *m);
+void vrt_mem_unhold(vrt_mem *m);
+/* Two buffers whose host bytes overlap (a buffer and its sub-buffer, or
+ * overlapping sub-buffers). */
+int vrt_mem_overlap(const vrt_mem *a, const vrt_mem *b);
+/* A kernel may have written m's device copy: the other device copies of
+ * its family are stale. */
+void vrt_mem_dev_written(vrt_mem *m);
 /* Make the host copy current (reads the device copy back if needed). */
 cl_int vrt_mem_to_host(vrt_mem *m);
 /* The host copy changed: the device copy is stale. */
@@ -297,6 +322,7 @@ typedef struct vrt_launch {
 	cl_uint dim;
 	size_t gsize[3], lsize[3], goff[3], ngroups[3];
 	size_t groups;              /* all work-groups, flattened */
+	int local_free;             /* the program passed no local size */
 	unsigned nslots;
 	vrt_mem *slot_mem[VAST_MAX_SLOTS + 1];
 	unsigned slot_mode[VAST_MAX_SLOTS + 1];
