@@ -43,9 +43,7 @@ typedef struct paged {
 	uint32_t *lpt;
 	size_t slot_first[VAST_MAX_SLOTS + 1], slot_frames[VAST_MAX_SLOTS + 1];
 	size_t prev_first[VAST_MAX_SLOTS + 1];
-	cl_mem frames, lptbuf, fault, staging;
-	size_t fbytes;
-	unsigned char *stage; /* mapped staging, made on first use */
+	cl_mem frames, lptbuf, fault;
 } paged;
 
 static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
@@ -111,18 +109,13 @@ static int direct(const vrt_mem *m, const vrt_span *sp, size_t nsp, unsigned sh)
 	return m->pin.buf && nsp && (pages << sh) / nsp >= VRT_DIRECT_SPAN;
 }
 
-static cl_int staging(vrt_launch *L, paged *P)
+/* The staging area for one slot's frames; span frames are made relative
+ * to the slot's first frame, where the staging area starts. */
+static unsigned char *stage_slot(vrt_launch *L, paged *P, unsigned s, vrt_span *sp, size_t nsp)
 {
-	cl_int err = CL_SUCCESS;
-	if (P->stage)
-		return CL_SUCCESS;
-	P->staging = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-	                                     P->fbytes, NULL, &err);
-	if (!P->staging)
-		return err;
-	P->stage = vrt_real.clEnqueueMapBuffer(L->q, P->staging, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
-	                                       0, P->fbytes, 0, NULL, NULL, &err);
-	return P->stage ? CL_SUCCESS : err;
+	for (size_t i = 0; i < nsp; i++)
+		sp[i].frame -= P->slot_first[s];
+	return vrt_staging(L->ctx, P->slot_frames[s] << P->lay.page_shift);
 }
 
 typedef struct span_job {
@@ -162,12 +155,18 @@ static cl_int frames_in(vrt_launch *L, paged *P, unsigned s)
 			                                    m->host + (sp[i].page << sh), 0, NULL, NULL);
 			L->st->h2d += n;
 		}
-	} else if ((err = staging(L, P)) == CL_SUCCESS) {
-		span_job j = {lay, sp, m->host, P->stage};
-		vrt_parallel(nsp, P->slot_frames[s] << sh, gather_share, &j);
+	} else {
+		unsigned char *stage = stage_slot(L, P, s, sp, nsp);
+		if (!stage) {
+			vrt_free(sp);
+			return CL_OUT_OF_HOST_MEMORY;
+		}
+		span_job j = {lay, sp, m->host, stage};
 		size_t off = P->slot_first[s] << sh, n = P->slot_frames[s] << sh;
-		err = vrt_real.clEnqueueWriteBuffer(L->q, P->frames, CL_FALSE, off, n,
-		                                    P->stage + off, 0, NULL, NULL);
+		vrt_parallel(nsp, n, gather_share, &j);
+		/* Blocking: the staging area is reused by the next slot. */
+		err = vrt_real.clEnqueueWriteBuffer(L->q, P->frames, CL_TRUE, off, n,
+		                                    stage, 0, NULL, NULL);
 		L->st->h2d += n;
 	}
 	vrt_free(sp);
@@ -193,13 +192,18 @@ static cl_int frames_out(vrt_launch *L, paged *P, unsigned s)
 			                                   m->host + (sp[i].page << sh), 0, NULL, NULL);
 			L->st->d2h += n;
 		}
-	} else if ((err = staging(L, P)) == CL_SUCCESS) {
+	} else {
+		unsigned char *stage = stage_slot(L, P, s, sp, nsp);
+		if (!stage) {
+			vrt_free(sp);
+			return CL_OUT_OF_HOST_MEMORY;
+		}
 		size_t off = P->slot_first[s] << sh, n = P->slot_frames[s] << sh;
 		err = vrt_real.clEnqueueReadBuffer(L->q, P->frames, CL_TRUE, off, n,
-		                                   P->stage + off, 0, NULL, NULL);
+		                                   stage, 0, NULL, NULL);
 		L->st->d2h += n;
 		if (!err) {
-			span_job j = {lay, sp, m->host, P->stage};
+			span_job j = {lay, sp, m->host, stage};
 			vrt_parallel(nsp, n, scatter_share, &j);
 		}
 	}
@@ -338,7 +342,6 @@ cl_int vrt_paged_run(vrt_launch *L)
 	    !(P->lptbuf = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_ONLY, vrt_lpt_bytes(&P->lay), NULL, &err)) ||
 	    !(P->fault = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err)))
 		goto out;
-	P->fbytes = fbytes;
 
 	if ((err = vrt_set_user_args(L, kp)) != CL_SUCCESS)
 		goto out;
@@ -358,12 +361,8 @@ cl_int vrt_paged_run(vrt_launch *L)
 	/* Written slots are current on the host only (the device copies
 	 * were evicted above). */
 out:
-	if (P->stage)
-		vrt_real.clEnqueueUnmapMemObject(L->q, P->staging, P->stage, 0, NULL, NULL);
-	if (P->staging || P->frames)
+	if (P->frames)
 		vrt_real.clFinish(L->q);
-	if (P->staging)
-		vrt_real.clReleaseMemObject(P->staging);
 	if (P->frames)
 		vrt_real.clReleaseMemObject(P->frames);
 	if (P->lptbuf)

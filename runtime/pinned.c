@@ -63,3 +63,47 @@ void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr)
 		vrt_real.clReleaseCommandQueue(pin->queue);
 	memset(pin, 0, sizeof *pin);
 }
+
+/* One staging area, kept from launch to launch: pinning hundreds of MiB
+ * costs more than the copies it serves, so it is never done per launch.
+ * It belongs to one context at a time and only grows. */
+static struct {
+	cl_context ctx;
+	size_t size;
+	vrt_pin pin;
+	unsigned char *ptr;
+	int plain; /* ptr is vrt_malloc'd: pinning failed */
+} stage;
+
+static void stage_drop(void)
+{
+	if (stage.plain)
+		vrt_free(stage.ptr);
+	else if (stage.ptr)
+		vrt_pinned_free(&stage.pin, stage.ptr);
+	if (stage.ctx)
+		clReleaseContext(stage.ctx);
+	memset(&stage, 0, sizeof stage);
+}
+
+unsigned char *vrt_staging(cl_context ctx, size_t size)
+{
+	if (stage.ptr && stage.ctx == ctx && stage.size >= size)
+		return stage.ptr;
+	stage_drop();
+	/* Grow by half again so a slowly growing need does not re-pin. */
+	size_t want = size + size / 2;
+	stage.ptr = want >= VRT_PIN_MIN ? vrt_pinned_alloc(ctx, want, &stage.pin) : NULL;
+	if (!stage.ptr) {
+		stage.ptr = vrt_malloc(want);
+		stage.plain = 1;
+	}
+	if (!stage.ptr) {
+		memset(&stage, 0, sizeof stage);
+		return NULL;
+	}
+	stage.size = want;
+	stage.ctx = ctx;
+	clRetainContext(ctx);
+	return stage.ptr;
+}

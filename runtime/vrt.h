@@ -117,6 +117,10 @@ typedef struct vrt_pin {
 unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin *pin);
 /* Unmaps and releases; ptr is the pointer vrt_pinned_alloc returned. */
 void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr);
+/* A staging area of at least `size` bytes for ctx, pinned when possible,
+ * kept across launches and never freed (it holds a reference to ctx);
+ * NULL when out of memory. */
+unsigned char *vrt_staging(cl_context ctx, size_t size);
 
 typedef struct vrt_mem vrt_mem;
 struct vrt_mem {
