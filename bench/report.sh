@@ -27,7 +27,8 @@ awk -F, -v tmp="$TMP" '
 	  if (!($14 in sz)) { sz[$14] = 1; nsizes++ }
 	  if ($3 == "resident" || !((key) in data)) data[key] = $2
 	  if ($6 == "ok") { secs[key, $3] = $5; dev[key, $3] = $4
-	                    insp[key, $3] = $12; tot[key, $3] = $13; h2d[key, $3] = $10 } }
+	                    insp[key, $3] = $12; tot[key, $3] = $13; h2d[key, $3] = $10
+	                    kms[key, $3] = $NF } }
 	END {
 		sf = tmp "/speedups.dat"; pf = tmp "/phases.dat"; bf = tmp "/bandwidth.dat"
 		print "workload vast paged pocl manual" > sf
@@ -56,6 +57,11 @@ awk -F, -v tmp="$TMP" '
 			if (p != "" && v != "") { s2 += log(p / v); n2++ }
 			if (p != "" && r != "") { s2r += log(p / r); n2r++ }
 			if (r != "" && g != "") { s3 += log(g / r); n3++ }
+			kp = kms[key, "paged"]; kr = kms[key, "resident-vast"]
+			if (kp != "" && kr != "" && kp > 0 && kr > 0) {
+				s4 += log(kp / kr); n4++
+				pk = pk sprintf("  %s: paged %.1f ms / original %.1f ms = %.3f\n", lbl(w, tb), kp, kr, kp / kr)
+			}
 			if (mn != "" && v != "") mm = mm sprintf("  %s: manual/vast = %.3f (goal >= 0.98)\n", lbl(w, tb), mn / v)
 			if (v != "" && insp[key, "vast"] != "" && v > 0)
 				ish = ish sprintf("  %s: %.2f%% (goal <= 3%%)\n", lbl(w, tb), insp[key, "vast"] / (v * 10))
@@ -70,6 +76,8 @@ awk -F, -v tmp="$TMP" '
 		print "geomean vast vs pocl speedup:          " gm(s2, n2) " over " n2 " (goal >= 10)"
 		print "geomean resident vs pocl speedup:      " gm(s2r, n2r) " over " n2r
 		print "geomean paged vs resident time:        " gm(s3, n3) " over " n3 " (goal <= 1.05)"
+		print "geomean paged kernel vs original kernel (data resident): " gm(s4, n4) " over " n4 " (goal <= 1.05)"
+		printf "%s", pk
 		printf "matrixmul vs hand-partitioned:\n%s", mm ? mm : "  n/a\n"
 		printf "inspector share of vast time:\n%s", ish ? ish : "  n/a\n"
 		printf "streaming workloads (data bytes / vast seconds):\n%s", st ? st : "  n/a\n"

@@ -14,6 +14,8 @@
 #   pocl      built with cc, VAST_EXAMPLE_DEVICE=cpu: the host CPU through PoCL
 #   manual    matrixmul only: matrixmul-manual, hand-partitioned for 1/4 of the data
 #   paged     built with vastcc, VAST_MODE=paged, no budget: paged kernels, data resident
+#   resident-vast  built with vastcc, no budget: the original kernels run natively;
+#             its kernel_ms against paged's is the paged kernel's overhead
 # plus the copy bandwidth probe bench/bw.c (pinned and pageable, both directions).
 #
 # Every run's output is kept in DIR/logs/. A run that fails or times out is a
@@ -32,7 +34,7 @@ OUT=$ROOT/bench/out
 QUICK=0
 SIZES=""
 ONLY=""
-MODES="resident,vast,pocl,manual,paged"
+MODES="resident,vast,pocl,manual,paged,resident-vast"
 REPS=""
 TIMEOUT=""
 VASTCC=${VASTCC:-}
@@ -248,7 +250,8 @@ run_one() {
 			if (nk) printf ",%d,%d,%d,%.0f,%.0f,%.3f,%.3f", s["launches"], s["native"],
 				s["ranges"], s["h2d"], s["d2h"], s["inspect_ms"], s["total_ms"]
 			else printf ",,,,,,,"
-			printf ",%s,\"%s\"\n", size, args
+			printf ",%s,\"%s\"", size, args
+			printf ",%s\n", nk ? sprintf("%.3f", s["kernel_ms"]) : ""
 		}' "$log" >>"$CSV"
 }
 
@@ -259,7 +262,7 @@ data_bytes() {
 
 if [ $RUN = 1 ]; then
 	mkdir -p "$LOGS"
-	echo "workload,size_bytes,mode,device,seconds,status,launches,native,ranges,h2d_bytes,d2h_bytes,inspect_ms,total_ms,target_bytes,args" >"$CSV"
+	echo "workload,size_bytes,mode,device,seconds,status,launches,native,ranges,h2d_bytes,d2h_bytes,inspect_ms,total_ms,target_bytes,args,kernel_ms" >"$CSV"
 	for sz in $(echo "$SIZES" | tr , ' '); do
 		b=$(to_bytes "$sz")
 		for w in $WORKLOADS; do
@@ -288,6 +291,9 @@ if [ $RUN = 1 ]; then
 			fi
 			if has_mode paged; then
 				VAST_MODE=paged VAST_STATS=1 run_one "$w" paged "$b" "$vb" $args
+			fi
+			if has_mode resident-vast; then
+				VAST_STATS=1 run_one "$w" resident-vast "$b" "$vb" $args
 			fi
 			}
 		done

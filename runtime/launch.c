@@ -69,6 +69,17 @@ static cl_int collect_slots(vrt_launch *L)
 			L->slot_mode[s] |= VAST_MODE_R;
 		}
 	}
+	/* OpenCL 1.2 §5.2.1: reading and writing a buffer and its
+	 * sub-buffer (or overlapping sub-buffers) in one command is
+	 * undefined; each would get its own copy here, so refuse. */
+	for (unsigned a = 1; a <= L->nslots; a++)
+		for (unsigned b = a + 1; b <= L->nslots; b++)
+			if (((L->slot_mode[a] | L->slot_mode[b]) & VAST_MODE_W) &&
+			    vrt_mem_overlap(L->slot_mem[a], L->slot_mem[b])) {
+				vrt_log(VRT_LOG_WARN, "kernel '%s': two buffer arguments overlap (a buffer and its sub-buffer) and one is written; not supported",
+				        k->name);
+				return CL_INVALID_OPERATION;
+			}
 	return CL_SUCCESS;
 }
 
@@ -97,11 +108,16 @@ static cl_int run_native(vrt_launch *L, const size_t *goff, const size_t *gsize,
 			return err;
 	}
 	cl_event e = NULL;
+	/* Buffers are in place: only the kernel runs from here to the wait. */
+	if ((err = vrt_real.clFinish(L->q)) != CL_SUCCESS)
+		return err;
+	double t0 = vrt_now_ms();
 	err = vrt_real.clEnqueueNDRangeKernel(L->q, k->real, L->dim, goff, gsize, lsize,
 	                                      0, NULL, &e);
 	if (err != CL_SUCCESS)
 		return err;
 	err = vrt_real.clWaitForEvents(1, &e);
+	L->st->kernel_ms += vrt_now_ms() - t0;
 	if (ev)
 		*ev = e;
 	else
@@ -110,7 +126,7 @@ static cl_int run_native(vrt_launch *L, const size_t *goff, const size_t *gsize,
 		return err;
 	for (unsigned s = 1; s <= L->nslots; s++)
 		if (L->slot_mode[s] & VAST_MODE_W)
-			L->slot_mem[s]->host_valid = 0;
+			vrt_mem_dev_written(L->slot_mem[s]);
 	L->st->native++;
 	return CL_SUCCESS;
 }
@@ -210,7 +226,8 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 		L->groups *= L->ngroups[d];
 	}
 	if ((err = collect_slots(L)) != CL_SUCCESS) {
-		vrt_log(VRT_LOG_WARN, "kernel '%s': too many buffer arguments to virtualize", k->name);
+		if (err == CL_OUT_OF_RESOURCES)
+			vrt_log(VRT_LOG_WARN, "kernel '%s': too many buffer arguments to virtualize", k->name);
 		goto done;
 	}
 	L->budget = budget_for(L->dev, L->footprint);

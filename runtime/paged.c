@@ -256,6 +256,7 @@ static cl_int run_range(vrt_launch *L, paged *P, cl_kernel kp, size_t ri)
 		return err;
 	size_t lwg = L->lsize[0] * L->lsize[1] * L->lsize[2];
 	size_t global = (g1 - g0) * lwg;
+	double t0 = vrt_now_ms();
 	err = vrt_real.clEnqueueNDRangeKernel(L->q, kp, 1, NULL, &global, &lwg, 0, NULL, NULL);
 	if (err != CL_SUCCESS) {
 		vrt_log(VRT_LOG_WARN, "kernel '%s': launching its paged variant failed: %s",
@@ -264,6 +265,7 @@ static cl_int run_range(vrt_launch *L, paged *P, cl_kernel kp, size_t ri)
 	}
 	if ((err = vrt_real.clFinish(L->q)))
 		return err;
+	L->st->kernel_ms += vrt_now_ms() - t0;
 	cl_uint f = 0;
 	if ((err = vrt_real.clEnqueueReadBuffer(L->q, P->fault, CL_TRUE, 0, sizeof f, &f, 0, NULL, NULL)))
 		return err;

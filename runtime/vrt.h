@@ -247,6 +247,7 @@ struct vrt_kstats {
 	char *name;
 	unsigned long long launches, native, ranges, h2d, d2h;
 	double inspect_ms, total_ms;
+	double kernel_ms; /* the original or paged kernel itself, enqueue to finish */
 	vrt_kstats *next;
 };
 vrt_kstats *vrt_stats_for(const char *kernel_name);
