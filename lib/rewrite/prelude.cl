@@ -125,7 +125,8 @@ void vast_touch(vast_ctx *c, ulong v, uint n)
 	ulong npages = pi[2 * s + 2];
 	__global uchar *row = c->pas + pi[2 * s + 1];
 	for (ulong p = first; p <= last && p < npages; p++)
-		row[p] = 1;
+		if (!row[p]) /* most marks repeat: a read is cheaper than a store */
+			row[p] = 1;
 }
 
 /* Inspector: a read whose value the inspector needs; marks it too. */
