@@ -107,6 +107,10 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx,
 		at += l;
 	}
 	src[total] = '\0';
+	/* Lengths that count the terminating NUL (strlen(s) + 1, a file size
+	 * plus one) are common; the text is the same, so is the match. */
+	while (total > 0 && src[total - 1] == '\0')
+		total--;
 	unsigned long long h = vast_hash_bytes(VAST_HASH_SEED, src, total);
 	vrt_lock();
 	p->info = p->stub = vrt_registry_find(h, total);

@@ -59,8 +59,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem 
 		return CL_INVALID_VALUE;
 	vrt_lock();
 	cl_int err;
-	if (off == 0 && n == m->size) {
-		/* The whole buffer: no need to fetch what we overwrite. */
+	if (off == 0 && n == m->size && !m->parent && !m->nsubs) {
+		/* The whole buffer: no need to fetch what we overwrite (in a family
+		 * of sub-buffers, the others' dirty data must come home first). */
 		err = vrt_wait_list(nw, w);
 	} else {
 		err = prepare(m, off, n, nw, w);

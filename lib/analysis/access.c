@@ -154,14 +154,19 @@ static unsigned mode_of(an_ctx *c, int n)
 		return VAST_MODE_R;
 	an_node *x = &c->nodes[p];
 	int lhs = x->nkids >= 1 && x->kids[0] == child;
-	if (x->kind == CXCursor_BinaryOperator && x->op == CXBinaryOperator_Assign && lhs)
+	/* a store to some components of a vector element writes only those
+	 * bytes: the element is not a unit the merge kernel may copy */
+	if (x->kind == CXCursor_BinaryOperator && x->op == CXBinaryOperator_Assign && lhs) {
+		c->nodes[n].partial = partial;
 		return partial ? VAST_MODE_RW : VAST_MODE_W;
-	if (x->kind == CXCursor_CompoundAssignOperator && lhs)
+	}
+	if ((x->kind == CXCursor_CompoundAssignOperator && lhs) ||
+	    (x->kind == CXCursor_UnaryOperator &&
+	     (x->op == CXUnaryOperator_PostInc || x->op == CXUnaryOperator_PostDec ||
+	      x->op == CXUnaryOperator_PreInc || x->op == CXUnaryOperator_PreDec))) {
+		c->nodes[n].partial = partial;
 		return VAST_MODE_RW;
-	if (x->kind == CXCursor_UnaryOperator &&
-	    (x->op == CXUnaryOperator_PostInc || x->op == CXUnaryOperator_PostDec ||
-	     x->op == CXUnaryOperator_PreInc || x->op == CXUnaryOperator_PreDec))
-		return VAST_MODE_RW;
+	}
 	return VAST_MODE_R;
 }
 

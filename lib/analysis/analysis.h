@@ -173,7 +173,10 @@ typedef struct an_func {
 	int virtualizable;
 	char *reason;        /* why not, one line, no final period */
 	an_loc reason_loc;
-	int merge_exact;     /* no global atomics */
+	int merge_exact;     /* no global atomics, no store to a part of a
+	                        vector element (v[i].y = ..), and the merge
+	                        kernel loads nothing from a buffer the kernel
+	                        writes */
 	an_loc loc;
 } an_func;
 

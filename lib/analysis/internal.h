@@ -39,6 +39,11 @@ typedef struct an_program_impl {
 	an_program pub;
 	char **names;   /* interned file names that an_loc.file points to */
 	unsigned nnames, capnames;
+	/* Per kernel f and access a, the kernel's buffer parameters the
+	 * access may reach: kacc[f * naccesses + a] (0 for non-kernels).
+	 * an_access.params is the union over kernels, whose bits name
+	 * different parameters. */
+	unsigned *kacc;
 } an_program_impl;
 
 const char *an_intern_name(an_program *p, const char *name);
@@ -59,6 +64,7 @@ typedef struct an_node {
 	int call;             /* the an_call of this CallExpr, else -1 */
 	int op;               /* CXBinaryOperatorKind / CXUnaryOperatorKind */
 	int header;           /* inside the header of its control statement */
+	int partial;          /* access: a store to some components of a vector */
 } an_node;
 
 /* A variable: local, parameter, or program-scope. */
@@ -164,6 +170,7 @@ void an_patterns(an_ctx *c);
 uint64_t an_pts_expr(an_ctx *c, an_kfacts *k, int kern, int n);
 void an_not_virtualizable(an_ctx *c, int kern, an_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+int an_in_loop(an_ctx *c, int n);
 
 /* slice.c */
 void an_slice(an_ctx *c);

@@ -246,15 +246,43 @@ static void mark_nodes(an_ctx *c, int n, int stmt, int header)
 		mark_nodes(c, x->kids[i], stmt, header);
 }
 
+/* `#pragma unroll`, `__attribute__((opencl_unroll_hint))` and other
+ * statement attributes wrap their statement in an AttributedStmt, an
+ * UnexposedStmt to libclang, whose extent starts at the pragma. The inner
+ * statement, or -1 when n is no such wrapper. */
+static int attributed_inner(an_ctx *c, int n)
+{
+	an_node *x = &c->nodes[n];
+	if (x->kind != CXCursor_UnexposedStmt)
+		return -1;
+	int inner = -1;
+	for (unsigned i = 0; i < x->nkids; i++) {
+		enum CXCursorKind k = c->nodes[x->kids[i]].kind;
+		if (clang_isAttribute(k))
+			continue;
+		if (inner >= 0 || !(clang_isStatement(k) || clang_isExpression(k)))
+			return -1;
+		inner = x->kids[i];
+	}
+	return inner;
+}
+
 static void add_stmt(an_ctx *c, int n, int parent, int func)
 {
 	an_program *p = c->p;
-	an_node *x = &c->nodes[n];
 	an_stmt *s = AN_PUSH(p->stmts, p->nstmts, c->capstmts);
 	int si = (int)p->nstmts - 1;
 	memset(s, 0, sizeof *s);
+	s->range.begin = c->nodes[n].begin;
+	/* One statement for the wrapper and the statement it wraps: the
+	 * pragma must stay with its loop whether the loop is kept or dropped
+	 * (a pragma before an item does not compile). */
+	for (int in; (in = attributed_inner(c, n)) >= 0; n = in) {
+		c->nodes[n].stmt = si;
+		c->nodes[n].header = 0;
+	}
+	an_node *x = &c->nodes[n];
 	s->kind = stmt_kind(x->kind);
-	s->range.begin = x->begin;
 	s->range.end = x->end;
 	s->parent = parent;
 	s->func = func;

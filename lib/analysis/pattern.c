@@ -325,6 +325,16 @@ static void kernel_points_to(an_ctx *c, int kern)
 				if (mem && (r & (AN_PT_PARAMS | AN_PT_GLOBALVAR)))
 					an_not_virtualizable(c, kern, an_node_loc(c, (int)n),
 					                     "a pointer to global memory is stored into memory");
+			} else if (x->kind == CXCursor_CStyleCastExpr && x->nkids) {
+				/* `(ulong)p`: in the paged kernel p is a virtual address,
+				 * so the integer differs from the native run's */
+				int ch = x->kids[x->nkids - 1];
+				CXType t = clang_getCanonicalType(an_node_type(c, (int)n));
+				if (t.kind >= CXType_Bool && t.kind <= CXType_Int128 &&
+				    an_type_is_ptr(an_node_type(c, ch)) &&
+				    (an_pts_expr(c, k, kern, ch) & (AN_PT_PARAMS | AN_PT_GLOBALVAR)))
+					an_not_virtualizable(c, kern, an_node_loc(c, (int)n),
+					                     "a pointer to global memory is converted to an integer");
 			}
 		}
 	}
@@ -502,13 +512,56 @@ static int induction(an_ctx *c, int v, int depth)
 	return CLS_AFFINE;
 }
 
+/* The node runs inside a loop of its function (header or body). */
+int an_in_loop(an_ctx *c, int n)
+{
+	for (int s = c->nodes[n].stmt; s >= 0; s = c->p->stmts[s].parent) {
+		enum an_stmt_kind k = c->p->stmts[s].kind;
+		if (k == AN_STMT_FOR || k == AN_STMT_WHILE || k == AN_STMT_DO)
+			return 1;
+	}
+	return 0;
+}
+
+/* A parameter the function reassigns (`p += get_local_id(0);`): the join
+ * of what it is given and of every value assigned to it, as long as no
+ * assignment repeats in a loop. */
+static int reassigned_cls(an_ctx *c, int v, int given, int depth)
+{
+	int m = given;
+	for (unsigned d = 0; d < c->ndefs && m < CLS_OTHER; d++) {
+		if (c->defs[d].var != v)
+			continue;
+		int n = c->defs[d].node;
+		an_node *x = &c->nodes[n];
+		if (an_in_loop(c, n))
+			return CLS_OTHER;
+		if (x->kind == CXCursor_CompoundAssignOperator && x->nkids == 2 &&
+		    (x->op == CXBinaryOperator_AddAssign || x->op == CXBinaryOperator_SubAssign))
+			m = max2(m, cls(c, x->kids[1], depth + 1));
+		else if (x->kind == CXCursor_BinaryOperator && x->op == CXBinaryOperator_Assign &&
+		         x->nkids == 2)
+			m = max2(m, cls(c, x->kids[1], depth + 1));
+		else if (x->kind != CXCursor_UnaryOperator || x->op == CXUnaryOperator_AddrOf)
+			return CLS_OTHER;
+	}
+	return m;
+}
+
 static int var_cls(an_ctx *c, int v, int depth)
 {
 	an_var *x = &c->vars[v];
 	if (x->func < 0)
 		return CLS_CONST;
-	if (x->param >= 0)
-		return c->p->funcs[x->func].is_kernel ? CLS_CONST : (x->cls < 0 ? CLS_CONST : x->cls);
+	if (x->param >= 0) {
+		int given = c->p->funcs[x->func].is_kernel ? CLS_CONST
+		          : (x->cls < 0 ? CLS_CONST : x->cls);
+		if (x->ndefs == 0)
+			return given;
+		if (x->addr_taken || depth > 20)
+			return CLS_OTHER;
+		return reassigned_cls(c, v, given, depth);
+	}
 	if (x->addr_taken || x->is_array || depth > 20)
 		return CLS_OTHER;
 	if (x->ndefs == 0 && x->has_init && x->node >= 0) {
@@ -686,7 +739,7 @@ void an_points_to(an_ctx *c)
 				                     "a pointer vastcc cannot trace to a kernel argument");
 			k->acc_bits[ai] = (unsigned)(bits & AN_PT_PARAMS);
 			a->params |= (unsigned)(bits & AN_PT_PARAMS);
-			if (a->mode & VAST_MODE_ATOMIC)
+			if ((a->mode & VAST_MODE_ATOMIC) || (node >= 0 && c->nodes[node].partial))
 				p->funcs[f].merge_exact = 0;
 		}
 	}

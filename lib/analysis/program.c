@@ -109,6 +109,113 @@ static unsigned char *read_file(const char *path, size_t *size)
 	return buf;
 }
 
+/* ---- loads of data the kernel writes -------------------------------- */
+
+/* The node of access ai in its function. */
+static int access_node(an_ctx *c, unsigned ai)
+{
+	for (unsigned n = 0; n < c->nnodes; n++)
+		if (c->nodes[n].access == (int)ai)
+			return (int)n;
+	return -1;
+}
+
+/* The literal 0, as the dimension argument of a work-item function. */
+static int is_zero(an_ctx *c, int n)
+{
+	n = an_strip(c, n);
+	if (n < 0 || c->nodes[n].kind != CXCursor_IntegerLiteral)
+		return 0;
+	const char *t = c->p->text + c->nodes[n].begin;
+	return c->nodes[n].end == c->nodes[n].begin + 1 && t[0] == '0';
+}
+
+/* get_global_id(0), directly or through a variable initialized with it
+ * and never assigned again. */
+static int is_gid0(an_ctx *c, int n, int depth)
+{
+	n = an_strip(c, n);
+	if (n < 0 || depth > 4)
+		return 0;
+	an_node *x = &c->nodes[n];
+	if (x->kind == CXCursor_CallExpr)
+		return x->call >= 0 && c->p->calls[x->call].builtin == AN_BI_GLOBAL_ID &&
+		       x->nkids == 2 && is_zero(c, x->kids[1]);
+	if (x->kind != CXCursor_DeclRefExpr || x->var < 0)
+		return 0;
+	an_var *v = &c->vars[x->var];
+	if (v->func < 0 || v->param >= 0 || v->ndefs || !v->has_init || v->addr_taken ||
+	    v->is_array || v->node < 0)
+		return 0;
+	an_node *d = &c->nodes[v->node];
+	for (unsigned i = 0; i < d->nkids; i++)
+		if (clang_isExpression(c->nodes[d->kids[i]].kind))
+			return is_gid0(c, d->kids[i], depth + 1);
+	return 0;
+}
+
+/* Access ai is p[get_global_id(0)] in kernel f, p being f's own
+ * parameter, never reassigned: the work-item's own element. */
+static int own_element(an_ctx *c, int f, unsigned ai)
+{
+	an_access *a = &c->p->accesses[ai];
+	if (a->form != AN_FORM_SUBSCRIPT || a->func != f)
+		return 0;
+	int n = access_node(c, ai);
+	if (n < 0 || c->nodes[n].kind != CXCursor_ArraySubscriptExpr || c->nodes[n].nkids != 2)
+		return 0;
+	int b = an_strip(c, c->nodes[n].kids[0]);
+	if (b < 0 || c->nodes[b].kind != CXCursor_DeclRefExpr || c->nodes[b].var < 0)
+		return 0;
+	an_var *v = &c->vars[c->nodes[b].var];
+	return v->func == f && v->param >= 0 && !v->ndefs && !v->addr_taken &&
+	       is_gid0(c, c->nodes[n].kids[1], 0);
+}
+
+/* Every work-item function the kernel reaches asks for dimension 0 only:
+ * written for a 1-D launch, where get_global_id(0) is unique. */
+static int one_dimensional(an_ctx *c, an_kfacts *k)
+{
+	for (unsigned n = 0; n < c->nnodes; n++) {
+		an_node *x = &c->nodes[n];
+		if (x->call < 0 || x->func < 0 || !k->reach[x->func])
+			continue;
+		enum an_builtin bi = c->p->calls[x->call].builtin;
+		if (bi == AN_BI_NONE || bi == AN_BI_WORK_DIM || bi == AN_BI_GLOBAL_LINEAR_ID ||
+		    bi == AN_BI_LOCAL_LINEAR_ID)
+			continue;
+		if (x->nkids != 2 || !is_zero(c, x->kids[1]))
+			return 0;
+	}
+	return 1;
+}
+
+/* The inspector may load p[gid] although the kernel writes p (Rodinia
+ * BFS: `if (mask[tid]) { mask[tid] = false; ... }`) when the value it
+ * reads is the value the work-item reads: the load is the work-item's own
+ * element, runs at most once (in no loop), and every store to p is to the
+ * own element of the same work-item, after the load in the kernel's text.
+ * No other work-item stores there in a 1-D launch. */
+static int load_sees_original(an_ctx *c, int f, unsigned ai, unsigned written)
+{
+	an_program *p = c->p;
+	an_kfacts *k = &c->kf[f];
+	an_access *a = &p->accesses[ai];
+	unsigned bits = k->acc_bits[ai] & written;
+	int n = access_node(c, ai);
+	if (!own_element(c, f, ai) || n < 0 || an_in_loop(c, n) || !one_dimensional(c, k))
+		return 0;
+	for (unsigned aj = 0; aj < p->naccesses; aj++) {
+		an_access *b = &p->accesses[aj];
+		if (!k->reach[b->func] || !(k->acc_bits[aj] & bits) || !(b->mode & VAST_MODE_W))
+			continue;
+		if (!own_element(c, f, aj) || b->expr.begin < a->expr.end ||
+		    (k->acc_bits[aj] & ~bits))
+			return 0;
+	}
+	return 1;
+}
+
 /* Parameter summaries and the reasons found while slicing. */
 void an_finish_kernels(an_ctx *c)
 {
@@ -147,9 +254,18 @@ void an_finish_kernels(an_ctx *c)
 		for (unsigned ai = 0; ai < p->naccesses; ai++) {
 			an_access *a = &p->accesses[ai];
 			if (k->reach[a->func] && a->role[AN_V_INSPECT] == AN_ROLE_LOAD &&
-			    (k->acc_bits[ai] & written))
+			    (k->acc_bits[ai] & written) && !load_sees_original(c, (int)f, ai, written))
 				an_not_virtualizable(c, (int)f, a->loc,
 				                     "addresses depend on data the kernel writes");
+		}
+		/* The merge kernel runs after the kernel, on its output: a value
+		 * it loads from a buffer the kernel writes may have changed, so
+		 * it cannot be trusted to recompute the addresses written. */
+		for (unsigned ai = 0; ai < p->naccesses; ai++) {
+			an_access *a = &p->accesses[ai];
+			if (k->reach[a->func] && a->role[AN_V_MERGE] == AN_ROLE_LOAD &&
+			    (k->acc_bits[ai] & written))
+				fn->merge_exact = 0;
 		}
 		if (!fn->virtualizable)
 			an_diag_warning(fn->reason_loc,
@@ -218,6 +334,11 @@ an_program *an_program_create(const char *path, const an_options *opt)
 	an_patterns(&c);
 	an_slice(&c);
 	an_finish_kernels(&c);
+	im->kacc = an_xcalloc((size_t)p->nfuncs * p->naccesses + 1, sizeof *im->kacc);
+	for (unsigned f = 0; f < p->nfuncs; f++)
+		if (c.kf[f].acc_bits)
+			memcpy(im->kacc + (size_t)f * p->naccesses, c.kf[f].acc_bits,
+			       p->naccesses * sizeof *im->kacc);
 	free(std);
 	free_ctx(&c);
 	return p;
@@ -258,5 +379,6 @@ void an_program_destroy(an_program *p)
 	for (unsigned i = 0; i < im->nnames; i++)
 		free(im->names[i]);
 	free(im->names);
+	free(im->kacc);
 	free(im);
 }

@@ -74,6 +74,7 @@ static cJSON *kernel_json(const an_program *p, unsigned f)
 		cJSON_AddBoolToObject(o, "inspect_reads", pa->inspect_reads);
 		cJSON_AddItemToArray(params, o);
 	}
+	const an_program_impl *im = (const an_program_impl *)p;
 	/* accesses reachable from the kernel: its own and its helpers' */
 	cJSON *accs = cJSON_AddArrayToObject(k, "accesses");
 	char *reach = calloc(p->nfuncs + 1, 1);
@@ -101,7 +102,7 @@ static cJSON *kernel_json(const an_program *p, unsigned f)
 		cJSON_AddNumberToObject(o, "size", a->size);
 		cJSON *ps = cJSON_AddArrayToObject(o, "params");
 		for (unsigned i = 0; i < fn->nparams && i < 32; i++)
-			if (a->params & (1u << i) &&
+			if ((im->kacc ? im->kacc[(size_t)f * p->naccesses + ai] : a->params) & (1u << i) &&
 			    (fn->params[i].kind == VAST_PARAM_GLOBAL ||
 			     fn->params[i].kind == VAST_PARAM_CONSTANT))
 				cJSON_AddItemToArray(ps, cJSON_CreateString(fn->params[i].name));

@@ -55,7 +55,7 @@ static char *readKernelFile(const char *name, size_t *size)
 	}
 	s[n] = '\0';
 	fclose(f);
-	*size = (size_t)n;
+	*size = (size_t)n + 1; /* with the NUL, as some SDK helpers count it */
 	return s;
 }
 
