@@ -180,6 +180,40 @@ static cl_int choose_source(vrt_program *p, const char *opts)
 	return err;
 }
 
+static cl_int cpu_build(vrt_program *p);
+
+static void cpu_join(vrt_program *p)
+{
+	if (p->cpu_thread_live) {
+		pthread_join(p->cpu_thread, NULL);
+		p->cpu_thread_live = 0;
+	}
+}
+
+static void *cpu_prebuild(void *arg)
+{
+	vrt_program *p = arg;
+	cpu_build(p);
+	return NULL;
+}
+
+/* Whether some kernel's inspector reads buffer data (and so may run on
+ * the CPU device) while the program runs on something else. */
+static int wants_cpu_inspector(vrt_program *p)
+{
+	cl_device_id dev;
+	cl_device_type type = 0;
+	if (clGetContextInfo(p->ctx, CL_CONTEXT_DEVICES, sizeof dev, &dev, NULL) != CL_SUCCESS ||
+	    vrt_real.clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL) != CL_SUCCESS ||
+	    (type & CL_DEVICE_TYPE_CPU))
+		return 0;
+	for (unsigned k = 0; k < p->info->nkernels; k++)
+		for (unsigned i = 0; i < p->info->kernels[k].nparams; i++)
+			if (p->info->kernels[k].params[i].inspect_reads)
+				return 1;
+	return 0;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
 	const cl_device_id *devs, const char *opts,
 	void (CL_CALLBACK *notify)(cl_program, void *), void *user)
@@ -193,6 +227,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
 		return CL_INVALID_VALUE;
 	cl_int err = CL_SUCCESS;
 	vrt_lock();
+	cpu_join(p);
 	if (p->nkernels)
 		err = CL_INVALID_OPERATION; /* §5.6.2: kernels are attached */
 	else if (p->stub)
@@ -222,6 +257,9 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
 	if (err == CL_SUCCESS && p->stub && !p->info)
 		vrt_log(VRT_LOG_WARN, "program built with options '%s' but vastcc compiled it with '%s'; running natively",
 		        opts ? opts : "", p->stub->cl_options ? p->stub->cl_options : "");
+	if (err == CL_SUCCESS && p->info && wants_cpu_inspector(p) &&
+	    pthread_create(&p->cpu_thread, NULL, cpu_prebuild, p) == 0)
+		p->cpu_thread_live = 1;
 	if (notify)
 		notify(prog, user);
 	return err;
@@ -249,6 +287,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program prog)
 		return vrt_real.clReleaseProgram(prog);
 	vrt_lock();
 	if (--p->refs == 0) {
+		cpu_join(p);
 		vrt_real.clReleaseProgram(p->real);
 		if (p->cpu_prog)
 			vrt_real.clReleaseProgram(p->cpu_prog);
@@ -345,6 +384,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program prog, cl_device
 }
 
 cl_int vrt_program_cpu(vrt_program *p)
+{
+	cpu_join(p);
+	return cpu_build(p);
+}
+
+/* Runs on the calling thread or on cpu_thread, never both at once. */
+static cl_int cpu_build(vrt_program *p)
 {
 	if (p->cpu_prog)
 		return CL_SUCCESS;

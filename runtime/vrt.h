@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pthread.h>
+
 #include "vast/stub.h"
 
 #pragma GCC visibility push(hidden)
@@ -201,6 +203,11 @@ typedef struct vrt_program {
 	cl_command_queue cpu_queue;
 	cl_program cpu_prog;
 	cl_device_id cpu_dev;
+	/* A build of cpu_prog started in the background when the program was
+	 * built for a GPU, so the first indirect inspection does not wait for
+	 * the CPU compiler; joined before anything touches the cpu_ fields. */
+	pthread_t cpu_thread;
+	int cpu_thread_live;
 } vrt_program;
 
 typedef struct vrt_arg {
