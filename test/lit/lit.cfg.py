@@ -24,6 +24,7 @@ llvm_bin = "/usr/lib/llvm-19/bin"
 config.substitutions.append(("%vastcc", os.path.join(build, "bin", "vastcc")))
 config.substitutions.append(("%flatjson", "%s %s" % (
     sys.executable, os.path.join(config.test_source_root, "Inputs", "flatjson.py"))))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))
 config.environment["PATH"] = os.pathsep.join([llvm_bin, os.environ.get("PATH", "")])
 for var in ("VAST_CC", "VAST_CLANG", "TMPDIR", "HOME"):

@@ -1,6 +1,5 @@
 // The "params" of an access inside a helper name the parameters of the
 // kernel it is reported under: those that kernel passes to the helper.
-// XFAIL: *
 // RUN: cd %S && %vastcc --report=- -c report-helper-access-params.cl -o %t.o | %flatjson | FileCheck %s
 
 float get(__global const float *p, int i)
@@ -9,7 +8,7 @@ float get(__global const float *p, int i)
 }
 
 // CHECK-LABEL: kernel first:
-// CHECK: access first 8:9: form=subscript mode=R size=4 params=x pattern
+// CHECK: access first 7:9: form=subscript mode=R size=4 params=x pattern
 __kernel void first(__global const float *x, __global float *y)
 {
 	int i = get_global_id(0);
@@ -17,7 +16,7 @@ __kernel void first(__global const float *x, __global float *y)
 }
 
 // CHECK-LABEL: kernel second:
-// CHECK: access second 8:9: form=subscript mode=R size=4 params=b pattern
+// CHECK: access second 7:9: form=subscript mode=R size=4 params=b pattern
 __kernel void second(__global float *a, __global const float *b)
 {
 	a[get_global_id(0)] = get(b, 0);

@@ -1,0 +1,35 @@
+// switch/case/default, do-while and early return around accesses survive in
+// every variant, and a kernel attribute tied to the original launch shape
+// (reqd_work_group_size) stays on the original kernel only: the variants
+// are launched as 1-D ranges of whole groups.
+// RUN: rm -rf %t && cd %S && %vastcc --emit-kernels=%t -c control-flow-kept.cl -o %t.o
+// RUN: FileCheck %s < %t/control-flow-kept.vast.cl
+
+__kernel __attribute__((reqd_work_group_size(8, 8, 1))) void branchy(__global float *a, int n)
+{
+	size_t i = get_global_id(0);
+	if (i >= n)
+		return;
+	switch (i & 3) {
+	case 0: a[0] = 1; break;
+	default: a[i] = 2;
+	}
+	do { a[1] = 3; } while (0);
+}
+
+// CHECK: {{^}}__kernel __attribute__((reqd_work_group_size(8, 8, 1))) void branchy(__global float *a, int n)
+// CHECK-LABEL: {{^}}__kernel void vast_inspect_branchy(ulong vast_va_a, int n,
+// CHECK: if (i >= n)
+// CHECK-NEXT: return;
+// CHECK-NEXT: switch (i & 3) {
+// CHECK-NEXT: case 0: { vast_touch(vast_c, (ulong)&(a[0]), 4); } break;
+// CHECK-NEXT: default: { vast_touch(vast_c, (ulong)&(a[i]), 4); }
+// CHECK-NEXT: }
+// CHECK-NEXT: do { { vast_touch(vast_c, (ulong)&(a[1]), 4); } } while (0);
+// CHECK-LABEL: {{^}}__kernel void vast_paged_branchy(ulong vast_va_a, int n,
+// CHECK: case 0: (*(__global float *)vast_tr(vast_c, (ulong)&(a[0]))) = 1; break;
+// CHECK-LABEL: {{^}}__kernel void vast_merge_branchy(ulong vast_va_a, int n,
+// CHECK: if (i >= n)
+// CHECK-NEXT: return;
+// CHECK: do { { vast_copy(vast_c, (ulong)&(a[1]), 4); } } while (0);
+// CHECK-NOT: reqd_work_group_size
