@@ -19,7 +19,7 @@ trap 'rm -rf "$TMP"' EXIT
 
 # Workload label: the name, plus the size when the run has several sizes.
 awk -F, -v tmp="$TMP" '
-	function lbl(w, tb) { return nsizes > 1 ? sprintf("%s-%.3gG", w, t / 2^30) : w }
+	function lbl(w, tb) { return nsizes > 1 ? sprintf("%s-%.3gG", w, tb / 2^30) : w }
 	function gm(sum, n) { return n ? sprintf("%.3f", exp(sum / n)) : "n/a" }
 	NR == 1 { next }
 	$1 == "bandwidth" { if ($6 == "ok") { bw[$3] = $2 / $5 / 1e9; bwdev = $4 } next }
@@ -54,6 +54,8 @@ awk -F, -v tmp="$TMP" '
 			v = secs[key, "vast"]; p = secs[key, "pocl"]; g = secs[key, "paged"]
 			mn = secs[key, "manual"]
 			if (r != "" && v != "") { s1 += log(r / v); n1++ }
+			rv = secs[key, "resident-vast"]
+			if (rv != "" && v != "") { s1v += log(rv / v); n1v++ }
 			if (p != "" && v != "") { s2 += log(p / v); n2++ }
 			if (p != "" && r != "") { s2r += log(p / r); n2r++ }
 			if (r != "" && g != "") { s3 += log(g / r); n3++ }
@@ -73,6 +75,7 @@ awk -F, -v tmp="$TMP" '
 		for (m in bw) { printf "%s %.3f\n", m, bw[m] > bf; nbw++ }
 		print "device (resident): " rdev
 		print "geomean vast vs resident throughput:   " gm(s1, n1) " over " n1 " (goal >= 0.9)"
+		print "geomean vast vs resident-vast throughput: " gm(s1v, n1v) " over " n1v " (same runtime, everything resident)"
 		print "geomean vast vs pocl speedup:          " gm(s2, n2) " over " n2 " (goal >= 10)"
 		print "geomean resident vs pocl speedup:      " gm(s2r, n2r) " over " n2r
 		print "geomean paged vs resident time:        " gm(s3, n3) " over " n3 " (goal <= 1.05)"
