@@ -41,11 +41,27 @@ static const char *const separate_arg_flags[] = {
 	NULL,
 };
 
-static bool takes_separate_arg(const char *a)
+bool takes_separate_arg(const char *a)
 {
 	for (int i = 0; separate_arg_flags[i]; i++)
 		if (!strcmp(a, separate_arg_flags[i]))
 			return true;
+	return false;
+}
+
+/* The double-dash options gcc takes; any other "--" option is an error
+ * here, as in clang, rather than something only cc would notice. */
+static bool gcc_long_option(const char *a)
+{
+	static const char *const ok[] = {
+		"--sysroot", "--param", "--coverage", "--specs", "--save-temps",
+		"--no-sysroot-suffix", "--verbose", NULL,
+	};
+	for (int i = 0; ok[i]; i++) {
+		size_t n = strlen(ok[i]);
+		if (!strncmp(a, ok[i], n) && (a[n] == '\0' || a[n] == '='))
+			return true;
+	}
 	return false;
 }
 
@@ -132,8 +148,7 @@ bool parse_args(int argc, char **argv, options *opt)
 			opt->report = val;
 		} else if (own_option("--cl-options", argc, argv, &i, &val)) {
 			opt->cl_options = val;
-		} else if (!strncmp(a, "--emit", 6) || !strncmp(a, "--report", 8) ||
-		           !strncmp(a, "--cl", 4)) {
+		} else if (!strncmp(a, "--", 2) && !gcc_long_option(a)) {
 			fprintf(stderr, "vastcc: error: unknown argument: '%s'\n", a);
 			return false;
 		} else if (!strcmp(a, "-l") || !strcmp(a, "-Xlinker")) {

@@ -57,15 +57,29 @@ fail:
 	return false;
 }
 
-/* Flags of the user's command line that matter when compiling the stub:
- * optimisation, debug info, code generation (-f..., -m...). */
+/* The user's flags go to the stub's compilation too, so the object is
+ * built like the rest of the program (-O, -g, -f..., -m...) and a flag cc
+ * does not know is an error even when every input is a .cl file. Left
+ * out: what selects or injects source (-std=, -x, -include, -imacros) and
+ * dependency output (-M...), which would describe the stub. */
+static bool stub_skips(const char *f)
+{
+	return !strncmp(f, "-std=", 5) || !strncmp(f, "-M", 2) ||
+	       !strcmp(f, "-x") || !strcmp(f, "-include") || !strcmp(f, "-imacros");
+}
+
 static void stub_flags(const options *opt, strv *cmd)
 {
 	for (size_t i = 0; i < opt->cc_flags.n; i++) {
 		const char *f = opt->cc_flags.v[i];
-		if (!strncmp(f, "-O", 2) || !strncmp(f, "-g", 2) ||
-		    !strncmp(f, "-f", 2) || !strncmp(f, "-m", 2))
+		bool arg = takes_separate_arg(f) && i + 1 < opt->cc_flags.n;
+		if (!stub_skips(f)) {
 			strv_push(cmd, f);
+			if (arg)
+				strv_push(cmd, opt->cc_flags.v[i + 1]);
+		}
+		if (arg)
+			i++;
 	}
 }
 

@@ -50,6 +50,8 @@ typedef struct options {
  * false. */
 bool parse_args(int argc, char **argv, options *opt);
 void print_help(void);
+/* gcc flags whose argument may come as the next word ("-I dir"). */
+bool takes_separate_arg(const char *flag);
 
 /* --- run.c: running the real tools --- */
 
