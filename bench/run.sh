@@ -278,7 +278,7 @@ if [ $RUN = 1 ]; then
 			DATA=$(data_bytes "$w" resident "$b")
 			data=${DATA:-$b}
 			if has_mode vast; then
-				VAST_DEVICE_MEM=$((data / 4)) VAST_STATS=1 run_one "$w" vast "$b" "$vb" $args
+				VAST_DEVICE_MEM=$((data / 4)) VAST_STATS=2 run_one "$w" vast "$b" "$vb" $args
 			fi
 			if has_mode pocl; then
 				VAST_EXAMPLE_DEVICE=cpu run_one "$w" pocl "$b" "$nat" $args
@@ -290,10 +290,10 @@ if [ $RUN = 1 ]; then
 					"$1" "$2" "$3" $((data / 4))
 			fi
 			if has_mode paged; then
-				VAST_MODE=paged VAST_STATS=1 run_one "$w" paged "$b" "$vb" $args
+				VAST_MODE=paged VAST_STATS=2 run_one "$w" paged "$b" "$vb" $args
 			fi
 			if has_mode resident-vast; then
-				VAST_STATS=1 run_one "$w" resident-vast "$b" "$vb" $args
+				VAST_STATS=2 run_one "$w" resident-vast "$b" "$vb" $args
 			fi
 			}
 		done

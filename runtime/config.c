@@ -97,7 +97,7 @@ void vrt_config_load(void)
 	}
 	vrt_cfg.pinned = !((s = getenv("VAST_PINNED")) && !strcmp(s, "0"));
 	if ((s = getenv("VAST_STATS")) && *s && strcmp(s, "0"))
-		vrt_cfg.stats = 1;
+		vrt_cfg.stats = !strcmp(s, "2") ? 2 : 1;
 	if ((s = getenv("VAST_DEVICE_MEM")) && *s) {
 		if (vrt_parse_size(s, &vrt_cfg.mem_bytes, &vrt_cfg.mem_percent))
 			vrt_log(VRT_LOG_WARN, "ignoring VAST_DEVICE_MEM='%s' (want a size like 64M or a percentage like 50%%)", s);

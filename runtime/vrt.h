@@ -69,7 +69,7 @@ enum { VRT_RUN_AUTO, VRT_RUN_PAGED, VRT_RUN_NATIVE };
 typedef struct vrt_config {
 	int mode;              /* VRT_RUN_* */
 	int log_level;         /* VRT_LOG_* */
-	int stats;
+	int stats;             /* VAST_STATS: 0, 1, or 2 (adds kernel_ms) */
 	unsigned long long mem_bytes; /* VAST_DEVICE_MEM as bytes, 0: unset */
 	unsigned mem_percent;  /* VAST_DEVICE_MEM as N%, 0: unset */
 	unsigned page_shift;   /* VAST_PAGE_SIZE, 0: choose per launch */
