@@ -26,6 +26,12 @@ typedef struct vast_ctx {
 /* Launched as a 1-D NDRange of whole work-groups starting at flattened
  * group `first`; rebuild the N-D ids of the original launch (OpenCL 1.2
  * §6.12.1). Group and local ids are flattened with dimension 0 fastest. */
+/* 64-bit division is a long instruction sequence on GPUs: every quotient
+ * here takes the 32-bit path when its operands fit, and a 1-D launch (the
+ * common case) divides once per work-item. */
+ulong vast_div(ulong a, ulong b)
+{ return (a | b) >> 32 ? a / b : (ulong)((uint)a / (uint)b); }
+
 void vast_init_ids(vast_ctx *c, ulong4 gsize, ulong4 lsize,
                           ulong4 goff, ulong first)
 {
@@ -33,19 +39,30 @@ void vast_init_ids(vast_ctx *c, ulong4 gsize, ulong4 lsize,
 	c->gsz[0] = gsize.x; c->gsz[1] = gsize.y; c->gsz[2] = gsize.z;
 	c->lsz[0] = lsize.x; c->lsz[1] = lsize.y; c->lsz[2] = lsize.z;
 	c->goff[0] = goff.x; c->goff[1] = goff.y; c->goff[2] = goff.z;
-	for (int d = 0; d < 3; d++)
-		c->ngrp[d] = c->gsz[d] / c->lsz[d];
 	ulong g = first + get_group_id(0);
-	c->flat_group = g;
-	c->grp[0] = g % c->ngrp[0];
-	g /= c->ngrp[0];
-	c->grp[1] = g % c->ngrp[1];
-	c->grp[2] = g / c->ngrp[1];
 	ulong l = get_local_id(0);
-	c->lid[0] = l % c->lsz[0];
-	l /= c->lsz[0];
-	c->lid[1] = l % c->lsz[1];
-	c->lid[2] = l / c->lsz[1];
+	c->flat_group = g;
+	c->ngrp[0] = vast_div(gsize.x, lsize.x);
+	if (gsize.y == 1 && gsize.z == 1) {
+		c->ngrp[1] = c->ngrp[2] = 1;
+		c->grp[0] = g;
+		c->grp[1] = c->grp[2] = 0;
+		c->lid[0] = l;
+		c->lid[1] = c->lid[2] = 0;
+		return;
+	}
+	c->ngrp[1] = vast_div(gsize.y, lsize.y);
+	c->ngrp[2] = vast_div(gsize.z, lsize.z);
+	ulong q = vast_div(g, c->ngrp[0]);
+	c->grp[0] = g - q * c->ngrp[0];
+	c->grp[2] = vast_div(q, c->ngrp[1]);
+	c->grp[1] = q - c->grp[2] * c->ngrp[1];
+	/* A work-group has at most a few thousand work-items: 32 bits. */
+	uint li = (uint)l, lx = (uint)lsize.x, ly = (uint)lsize.y;
+	uint lq = li / lx;
+	c->lid[0] = li - lq * lx;
+	c->lid[2] = lq / ly;
+	c->lid[1] = lq - (uint)c->lid[2] * ly;
 }
 
 /* Out-of-range dimensions return the defaults of OpenCL 1.2 §6.12.1. */
