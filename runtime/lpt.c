@@ -19,19 +19,52 @@
 
 #include "vrt.h"
 
+size_t vrt_lpt_runs_index(unsigned nslots)
+{
+	return (2 * (size_t)nslots + 2 + 7) & ~(size_t)7; /* 32-byte aligned */
+}
+
+/* A ulong of the run table, as two uint32 words (devices and host are
+ * little-endian: CL_DEVICE_ENDIAN_LITTLE). */
+static void put64(uint32_t *w, unsigned long long v)
+{
+	w[0] = (uint32_t)v;
+	w[1] = (uint32_t)(v >> 32);
+}
+
 size_t vrt_lpt_build(const vrt_layout *l, const unsigned char *u,
                      uint32_t *lpt, size_t *slot_first, size_t *slot_frames)
 {
-	size_t idx = 1 + 2 * (size_t)l->nslots, frame = 1;
+	size_t runs = vrt_lpt_runs_index(l->nslots);
+	size_t idx = runs + 8 * (size_t)l->nslots, frame = 1;
+	unsigned sh = l->page_shift;
 	lpt[0] = l->nslots;
+	lpt[2 * l->nslots + 1] = (uint32_t)runs;
 	for (unsigned s = 1; s <= l->nslots; s++) {
 		const unsigned char *row = u + l->slot_off[s];
 		lpt[2 * s - 1] = (uint32_t)idx;
 		lpt[2 * s] = (uint32_t)l->slot_pages[s];
 		slot_first[s] = frame;
-		for (size_t p = 0; p < l->slot_pages[s]; p++)
+		size_t lo = 0, hi = 0;
+		for (size_t p = 0; p < l->slot_pages[s]; p++) {
 			lpt[idx + p] = row[p] ? (uint32_t)frame++ : VAST_NO_FRAME;
+			if (row[p]) {
+				if (frame - 1 == slot_first[s])
+					lo = p;
+				hi = p;
+			}
+		}
 		slot_frames[s] = frame - slot_first[s];
+		/* One contiguous run of pages: the kernel translates it with
+		 * one add and no table walk. */
+		size_t n = slot_frames[s];
+		uint32_t *r = lpt + runs + 8 * (size_t)(s - 1);
+		memset(r, 0, 8 * sizeof *r);
+		if (n && hi - lo + 1 == n) {
+			put64(r, (unsigned long long)lo << sh);
+			put64(r + 2, (unsigned long long)n << sh);
+			put64(r + 4, (unsigned long long)slot_first[s] << sh);
+		}
 		idx += l->slot_pages[s];
 	}
 	return frame;

@@ -309,6 +309,8 @@ typedef struct vrt_span {
  * from 1 (0 is scratch), slot by slot, pages ascending, no gaps.
  * lpt has vrt_lpt_bytes(l)/4 entries. Returns the frames used including
  * frame 0. slot_first[s]/slot_frames[s]: the slot's first frame and count. */
+/* Index in the LPT of the run table (docs/generated-kernels.md). */
+size_t vrt_lpt_runs_index(unsigned nslots);
 size_t vrt_lpt_build(const vrt_layout *l, const unsigned char *u,
                      uint32_t *lpt, size_t *slot_first, size_t *slot_frames);
 /* Spans of slot s in u; returns the count, *spans (vrt_free) or NULL. */

@@ -16,6 +16,8 @@ typedef struct vast_ctx {
 	__global uchar *frames;
 	__global uchar *dst;
 	__global const uint *lpt;
+	__global const ulong4 *runs; /* per slot: one contiguous run, or len 0 */
+	uint nslots;
 	__global uint *fault;
 	/* Inspector. */
 	__global uchar *pas;
@@ -95,16 +97,25 @@ size_t vast_get_local_linear_id(vast_ctx *c)
 
 /* Paged and merge kernels: virtual address -> byte in the frame buffer.
  * lpt[0] = slots; slot s (1-based): lpt[2s-1] = first entry of its table,
- * lpt[2s] = its pages. A page with no frame is a fault: recorded, and the
- * access goes to frame 0, which the runtime keeps as scratch. */
+ * lpt[2s] = its pages; lpt[2*slots+1] = where the run table starts (a
+ * ulong4 per slot: first byte, length in bytes, frame byte of its run).
+ * A page with no frame is a fault: recorded, and the access goes to frame
+ * 0, which the runtime keeps as scratch. */
 __global uchar *vast_tr_in(vast_ctx *c, __global uchar *frames, ulong v)
 {
-	__global const uint *lpt = c->lpt;
 	uint s = (uint)(v >> VAST_VA_SHIFT);
 	ulong off = v & VAST_VA_MASK;
+	/* The fast path: the slot's resident pages are one run, in
+	 * consecutive frames, so translation is one add. */
+	if (s - 1 < c->nslots) {
+		ulong4 r = c->runs[s - 1];
+		if (off - r.x < r.y)
+			return frames + r.z + (off - r.x);
+	}
+	__global const uint *lpt = c->lpt;
 	ulong page = off >> c->page_shift;
 	uint f = VAST_NO_FRAME;
-	if (s >= 1 && s <= lpt[0] && page < lpt[2 * s])
+	if (s >= 1 && s <= c->nslots && page < lpt[2 * s])
 		f = lpt[lpt[2 * s - 1] + page];
 	if (f == VAST_NO_FRAME) {
 		*c->fault = 1;
@@ -162,6 +173,8 @@ void vast_paged_init(vast_ctx *c, __global uchar *frames,
 	c->frames = frames;
 	c->dst = frames;
 	c->lpt = lpt;
+	c->nslots = lpt[0];
+	c->runs = (__global const ulong4 *)(lpt + lpt[2 * c->nslots + 1]);
 	c->fault = fault;
 	c->page_shift = page_shift;
 }

@@ -40,15 +40,22 @@ static void test_lpt(void)
 	size_t frames = vrt_lpt_build(&l, u, lpt, first, nf);
 	CHECK(frames == 6); /* 5 pages + scratch */
 	CHECK(lpt[0] == 2);
-	CHECK(lpt[1] == 5 && lpt[2] == 6); /* slot 1 table at 1+2*2 */
-	CHECK(lpt[3] == 11 && lpt[4] == 3);
+	/* Header: 2 slots, then the run table at 8 (32-byte aligned, 8
+	 * words per slot), then the page tables at 8 + 16 = 24. */
+	CHECK(lpt[5] == 8 && vrt_lpt_runs_index(2) == 8);
+	CHECK(lpt[1] == 24 && lpt[2] == 6);
+	CHECK(lpt[3] == 30 && lpt[4] == 3);
+	CHECK(vrt_lpt_bytes(&l) == 4 * (24 + 6 + 3));
 	uint32_t want1[6] = { VAST_NO_FRAME, 1, 2, VAST_NO_FRAME, VAST_NO_FRAME, 3 };
 	uint32_t want2[3] = { 4, VAST_NO_FRAME, 5 };
-	CHECK(!memcmp(lpt + 5, want1, sizeof want1));
-	CHECK(!memcmp(lpt + 11, want2, sizeof want2));
+	CHECK(!memcmp(lpt + 24, want1, sizeof want1));
+	CHECK(!memcmp(lpt + 30, want2, sizeof want2));
 	CHECK(first[1] == 1 && nf[1] == 3 && first[2] == 4 && nf[2] == 2);
 	for (int i = 0; i < 6; i++)
-		CHECK(lpt[5 + i] != 0); /* frame 0 is never handed out */
+		CHECK(lpt[24 + i] != 0); /* frame 0 is never handed out */
+	/* Neither slot's pages are one run: no fast path (length 0). */
+	CHECK(lpt[8 + 2] == 0 && lpt[8 + 3] == 0);
+	CHECK(lpt[16 + 2] == 0 && lpt[16 + 3] == 0);
 
 	vrt_span *sp;
 	size_t n = vrt_spans(&l, u, lpt, 1, &sp);
@@ -98,6 +105,16 @@ static void test_lpt(void)
 	vrt_lpt_build(&l, z, lpt, first, nf);
 	CHECK(vrt_spans(&l, z, lpt, 2, &sp) == 0 && sp == NULL);
 	CHECK(nf[1] == 0 && nf[2] == 0);
+
+	/* Slot 1 pages 2..4 (one run in frames 1..3), slot 2 page 1. */
+	unsigned char r[16] = { 0 };
+	r[l.slot_off[1] + 2] = r[l.slot_off[1] + 3] = r[l.slot_off[1] + 4] = 1;
+	r[l.slot_off[2] + 1] = 1;
+	vrt_lpt_build(&l, r, lpt, first, nf);
+	CHECK(lpt[8] == 2 * PG && lpt[9] == 0);      /* first byte */
+	CHECK(lpt[10] == 3 * PG && lpt[11] == 0);    /* length */
+	CHECK(lpt[12] == 1 * PG && lpt[13] == 0);    /* frame byte */
+	CHECK(lpt[16] == 1 * PG && lpt[18] == PG && lpt[20] == 4 * PG);
 }
 
 int main(void)
