@@ -17,8 +17,13 @@ run() { # name, build dir, cmake args...
 		total_f=$((total_f + 1))
 		return
 	fi
-	local out
-	out=$(bash test/check.sh "$dir" 2>&1 | tee /dev/stderr | tail -n 1)
+	# The run is shown as it goes and kept for its summary line (tee to
+	# a file: /dev/stderr would truncate a log that stderr points at).
+	local log out
+	log=$(mktemp)
+	bash test/check.sh "$dir" 2>&1 | tee "$log"
+	out=$(tail -n 1 "$log")
+	rm -f "$log"
 	local p f
 	p=$(echo "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 	f=$(echo "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
