@@ -53,9 +53,9 @@ int an_access_base(an_ctx *c, int n)
 		case CXCursor_ArraySubscriptExpr:
 			if (x->nkids != 2)
 				return -1;
-			if (an_type_is_ptr(an_node_type(c, x->kids[0])))
+			if (an_node_is_ptr(c, x->kids[0]))
 				return x->kids[0];
-			if (an_type_is_ptr(an_node_type(c, x->kids[1])))
+			if (an_node_is_ptr(c, x->kids[1]))
 				return x->kids[1];
 			return -1;
 		case CXCursor_UnaryOperator:
@@ -63,7 +63,7 @@ int an_access_base(an_ctx *c, int n)
 		case CXCursor_MemberRefExpr:
 			if (!x->nkids)
 				return -1;
-			if (an_type_is_ptr(an_node_type(c, x->kids[0])))
+			if (an_node_is_ptr(c, x->kids[0]))
 				return x->kids[0];
 			n = an_strip(c, x->kids[0]);
 			if (n < 0)
@@ -98,7 +98,7 @@ static int root_form(an_ctx *c, int n, int *form)
 			return 1;
 		}
 		if (x->kind == CXCursor_MemberRefExpr && x->nkids) {
-			if (an_type_is_ptr(an_node_type(c, x->kids[0]))) {
+			if (an_node_is_ptr(c, x->kids[0])) {
 				*form = AN_FORM_ARROW;
 				return 1;
 			}
@@ -125,10 +125,89 @@ static char *ptr_type_of(CXType lv)
 	return s;
 }
 
+/* The components of a vector of nelem elements that the accessor text
+ * `.y`, `.s23`, `.hi`, `[2]` names (OpenCL C 6.1.7) as a bit set, 0 when
+ * unknown (a non-constant index). */
+static unsigned component_bits(const char *s, size_t n, unsigned nelem)
+{
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == ')'))
+		i++;
+	if (i < n && s[i] == '[') {
+		char *end;
+		unsigned long k = strtoul(s + i + 1, &end, 0);
+		while (*end == ' ' || *end == 'u' || *end == 'U')
+			end++;
+		if (end == s + i + 1 || *end != ']' || k >= nelem)
+			return 0;
+		return 1u << k;
+	}
+	if (i >= n || s[i] != '.')
+		return 0;
+	i++;
+	size_t b = i;
+	while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+	                 (s[i] >= '0' && s[i] <= '9')))
+		i++;
+	size_t len = i - b;
+	const char *w = s + b;
+	unsigned half = (nelem == 3 ? 4 : nelem) / 2, bits = 0;
+	if (len == 2 && !memcmp(w, "lo", 2))
+		return ((1u << half) - 1);
+	if (len == 2 && !memcmp(w, "hi", 2))
+		return ((1u << half) - 1) << half;
+	if ((len == 4 && !memcmp(w, "even", 4)) || (len == 3 && !memcmp(w, "odd", 3))) {
+		for (unsigned k = w[0] == 'o'; k < 2 * half; k += 2)
+			bits |= 1u << k;
+		return bits;
+	}
+	if (len > 1 && (w[0] == 's' || w[0] == 'S')) {
+		for (size_t k = 1; k < len; k++) {
+			char ch = w[k];
+			unsigned d = ch >= '0' && ch <= '9' ? (unsigned)(ch - '0')
+			           : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
+			           : ch >= 'A' && ch <= 'F' ? (unsigned)(ch - 'A' + 10) : 99;
+			if (d >= 16)
+				return 0;
+			bits |= 1u << d;
+		}
+		return bits;
+	}
+	for (size_t k = 0; k < len; k++) {
+		const char *x = strchr("xyzw", w[k]), *r = strchr("rgba", w[k]);
+		if (!w[k] || (!x && !r))
+			return 0;
+		bits |= 1u << (x ? x - "xyzw" : r - "rgba");
+	}
+	return bits;
+}
+
+/* The bytes of the vector element at node el that the component
+ * expression comp names, if they are one run: off, size. */
+static void component_bytes(an_ctx *c, int el, int comp, unsigned *off, unsigned *size)
+{
+	*off = *size = 0;
+	CXType vt = clang_getCanonicalType(an_node_type(c, el));
+	long long esz = clang_Type_getSizeOf(clang_getElementType(vt));
+	long long ne = clang_getNumElements(vt);
+	an_node *x = &c->nodes[comp];
+	if (esz <= 0 || ne <= 0 || ne > 16 || x->end < c->nodes[el].end)
+		return;
+	unsigned bits = component_bits(c->p->text + c->nodes[el].end,
+	                               x->end - c->nodes[el].end, (unsigned)ne);
+	if (!bits)
+		return;
+	unsigned lo = (unsigned)__builtin_ctz(bits), hi = 31u - (unsigned)__builtin_clz(bits);
+	if (bits != ((hi == 31 ? ~0u : (1u << (hi + 1)) - 1) & ~((1u << lo) - 1)))
+		return; /* not one run: .xz, .even */
+	*off = lo * (unsigned)esz;
+	*size = (hi - lo + 1) * (unsigned)esz;
+}
+
 /* Mode from the context of the lvalue at node n. */
 static unsigned mode_of(an_ctx *c, int n)
 {
-	int partial = 0;
+	int partial = 0, layers = 0, first = -1;
 	int child = n;
 	int p = c->nodes[n].parent;
 	while (p >= 0) {
@@ -140,10 +219,12 @@ static unsigned mode_of(an_ctx *c, int n)
 		}
 		/* vector components: p[i].x, p[i].s01, p[i][0] */
 		if ((x->kind == CXCursor_UnexposedExpr && !an_is_cast_like(c, p)) ||
-		    (x->kind == CXCursor_MemberRefExpr && !an_type_is_ptr(an_node_type(c, child))) ||
+		    (x->kind == CXCursor_MemberRefExpr && !an_node_is_ptr(c, child)) ||
 		    (x->kind == CXCursor_ArraySubscriptExpr && x->nkids == 2 &&
 		     an_strip(c, x->kids[0]) == child && is_vector(an_node_type(c, child)))) {
 			partial = 1;
+			if (!layers++)
+				first = p;
 			child = p;
 			p = x->parent;
 			continue;
@@ -154,6 +235,8 @@ static unsigned mode_of(an_ctx *c, int n)
 		return VAST_MODE_R;
 	an_node *x = &c->nodes[p];
 	int lhs = x->nkids >= 1 && x->kids[0] == child;
+	if (partial && layers == 1 && lhs)
+		component_bytes(c, n, first, &c->nodes[n].part_off, &c->nodes[n].part_size);
 	/* a store to some components of a vector element writes only those
 	 * bytes: the element is not a unit the merge kernel may copy */
 	if (x->kind == CXCursor_BinaryOperator && x->op == CXBinaryOperator_Assign && lhs) {
@@ -256,8 +339,8 @@ static void builtin_access(an_ctx *c, int n)
 	unsigned nargs = x->nkids ? x->nkids - 1 : 0;
 	if (is_async) {
 		for (unsigned i = 1; i < x->nkids; i++) {
-			CXType t = an_node_type(c, x->kids[i]);
-			if (an_type_is_ptr(t) && is_buffer_as(an_type_as(clang_getPointeeType(t)))) {
+			if (an_node_is_ptr(c, x->kids[i]) &&
+			    is_buffer_as(an_type_as(an_node_pointee(c, x->kids[i])))) {
 				an_add_bad(c, n, "async copies and prefetch of global memory are not supported");
 				break;
 			}
@@ -270,10 +353,9 @@ static void builtin_access(an_ctx *c, int n)
 	if (nargs < (unsigned)ptr_arg)
 		return;
 	int pn = x->kids[ptr_arg];
-	CXType pt = an_node_type(c, pn);
-	if (!an_type_is_ptr(pt))
+	if (!an_node_is_ptr(c, pn))
 		return;
-	CXType pointee = clang_getPointeeType(pt);
+	CXType pointee = an_node_pointee(c, pn);
 	unsigned as = an_type_as(pointee);
 	if (as == AN_AS_GENERIC) {
 		an_add_bad(c, n, "an access through a generic address space pointer");
@@ -334,6 +416,8 @@ static void find(an_ctx *c, int n)
 			} else {
 				an_access *a = new_access(c, n, (enum an_form)form);
 				a->mode = mode_of(c, n);
+				a->part_off = c->nodes[n].part_off;
+				a->part_size = c->nodes[n].part_size;
 				long long sz = clang_Type_getSizeOf(clang_getCanonicalType(t));
 				a->size = sz > 0 ? (unsigned)sz : 0;
 				a->ptr_type = ptr_type_of(t);

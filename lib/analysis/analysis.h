@@ -87,6 +87,12 @@ typedef struct an_access {
 	an_range off;       /* VLOAD/VSTORE: the offset argument */
 	unsigned vec;       /* VLOAD/VSTORE: elements per offset step */
 	unsigned size;      /* bytes accessed */
+	/* A store to some components of a vector element (`v[i].y = ..`,
+	 * `v[i].s23 = ..`, `v[i][1]++`): size is the element's (what the
+	 * inspector marks and the paged kernel translates) and the bytes
+	 * written are [part_off, part_off + part_size) of it, which is all
+	 * the merge kernel may copy. part_size 0: the whole element. */
+	unsigned part_off, part_size;
 	/* Pointer type through which the bytes are read or written, address
 	 * space normalized to __global: "__global float *". For VLOAD/VSTORE
 	 * and ATOMIC it is the pointer argument's type, likewise normalized. */

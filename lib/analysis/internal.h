@@ -65,6 +65,7 @@ typedef struct an_node {
 	int op;               /* CXBinaryOperatorKind / CXUnaryOperatorKind */
 	int header;           /* inside the header of its control statement */
 	int partial;          /* access: a store to some components of a vector */
+	unsigned part_off, part_size; /* its bytes, when contiguous; else 0 */
 } an_node;
 
 /* A variable: local, parameter, or program-scope. */
@@ -118,6 +119,8 @@ typedef struct an_kfacts {
 #define AN_PT_GLOBALVAR (1ull << 42) /* program-scope __global */
 #define AN_PT_PARAMS    0xffffffffull
 
+typedef struct an_colmap an_colmap; /* colmap.c */
+
 typedef struct an_ctx {
 	an_program *p;
 	const char *path;
@@ -133,12 +136,20 @@ typedef struct an_ctx {
 	int *effectful[AN_NSLICED]; /* per function */
 	an_bad *bad; unsigned nbad, capbad;
 	int errors;
+	an_colmap *cm;        /* set when the text went through clang -E */
+	CXFile main_file;     /* the preprocessed buffer, in the TU */
 } an_ctx;
 
 /* preprocess.c */
 int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
                   char **std_out);
 char *an_normalize_options(const char *s);
+
+/* colmap.c: user columns of preprocessed-text locations */
+void an_colmap_start(an_ctx *c);
+void an_colmap_define(an_ctx *c, const char *name, size_t n, int funclike);
+an_loc an_colmap_loc(an_ctx *c, an_loc loc, unsigned off);
+void an_colmap_free(an_ctx *c);
 
 /* parse.c */
 int an_parse(an_ctx *c, const char *cl_std);
@@ -149,6 +160,9 @@ int an_strip(an_ctx *c, int n);   /* skip parens and implicit casts down */
 int an_up(an_ctx *c, int n);      /* parent, skipping parens and casts */
 int an_is_cast_like(an_ctx *c, int n);
 CXType an_node_type(an_ctx *c, int n);
+/* Pointer-valued node, including a parameter declared as an array. */
+int an_node_is_ptr(an_ctx *c, int n);
+CXType an_node_pointee(an_ctx *c, int n);
 unsigned an_type_as(CXType t);
 int an_type_is_ptr(CXType t);
 char *an_type_str(CXType t);

@@ -100,7 +100,13 @@ static int add_var(an_ctx *c, CXCursor decl, int func, int param, int node)
 	v->is_array = ct.kind == CXType_ConstantArray || ct.kind == CXType_IncompleteArray ||
 	              ct.kind == CXType_VariableArray;
 	if (v->is_ptr)
-		v->pointee_as = an_type_as(clang_getPointeeType(t));
+		v->pointee_as = an_type_as(clang_getPointeeType(ct));
+	if (v->is_array && param >= 0) {
+		/* `float b[]` declares a pointer (C99 6.7.5.3p7) */
+		v->is_array = 0;
+		v->is_ptr = 1;
+		v->pointee_as = an_type_as(clang_getArrayElementType(t));
+	}
 	v->is_local_mem = v->as == AN_AS_LOCAL || (v->is_ptr && v->pointee_as == AN_AS_LOCAL);
 	if (off <= c->p->len)
 		var_at[off] = (int)c->nvars;
@@ -171,11 +177,44 @@ static char *param_type(CXType t)
 	return s;
 }
 
+static int is_array_param_type(CXType t)
+{
+	return t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+	       t.kind == CXType_VariableArray;
+}
+
+/* The pointee of a pointer type (or the element of an array parameter's
+ * type, which is the adjusted pointer's pointee), through typedefs of the pointer
+ * (`typedef __global float *fptr`) but keeping the pointee's own
+ * spelling (`__global rec *` -> rec, not the struct behind it). */
+static CXType pointee_sugared(CXType t)
+{
+	for (int i = 0; i < 32; i++) {
+		CXType pt = clang_getPointeeType(t);
+		if (pt.kind != CXType_Invalid)
+			return pt;
+		if (is_array_param_type(t))
+			return clang_getArrayElementType(t);
+		if (t.kind == CXType_Typedef)
+			t = clang_getTypedefDeclUnderlyingType(clang_getTypeDeclaration(t));
+		else if (t.kind == CXType_Elaborated)
+			t = clang_Type_getNamedType(t);
+		else
+			break;
+	}
+	t = clang_getCanonicalType(t);
+	if (is_array_param_type(t))
+		return clang_getArrayElementType(t);
+	return clang_getPointeeType(t);
+}
+
 static unsigned param_kind(CXType t)
 {
 	CXType ct = clang_getCanonicalType(t);
-	if (ct.kind == CXType_Pointer) {
-		switch (an_type_as(clang_getPointeeType(ct))) {
+	if (ct.kind == CXType_Pointer || is_array_param_type(ct)) {
+		/* the canonical array type holds the address space, not its
+		 * element: ask the element as written */
+		switch (an_type_as(pointee_sugared(ct.kind == CXType_Pointer ? ct : t))) {
 		case AN_AS_GLOBAL: return VAST_PARAM_GLOBAL;
 		case AN_AS_CONSTANT: return VAST_PARAM_CONSTANT;
 		case AN_AS_LOCAL: return VAST_PARAM_LOCAL;
@@ -374,7 +413,7 @@ static int lvalue_root(an_ctx *c, int n, int *through_ptr)
 		}
 		if (x->kind == CXCursor_MemberRefExpr && x->nkids >= 1) {
 			int b = x->kids[0];
-			if (an_type_is_ptr(an_node_type(c, b))) {
+			if (an_node_is_ptr(c, b)) {
 				*through_ptr = 1;
 				int bs = an_strip(c, b);
 				return bs >= 0 ? c->nodes[bs].var : -1;
@@ -627,10 +666,20 @@ static void build_func(an_ctx *c, int fi)
 			pa->range.end = k->end;
 			pa->kind = param_kind(t);
 			pa->type = param_type(t);
+			if (is_array_param_type(clang_getCanonicalType(t))) {
+				/* spelled as the adjusted pointer: the rewrite declares
+				 * a variable of this type */
+				char *e = an_type_str(clang_getArrayElementType(t));
+				size_t el = strlen(e) + 3;
+				free(pa->type);
+				pa->type = an_xmalloc(el);
+				snprintf(pa->type, el, "%s *", e);
+				free(e);
+			}
 			if (pa->kind == VAST_PARAM_GLOBAL || pa->kind == VAST_PARAM_CONSTANT ||
 			    pa->kind == VAST_PARAM_LOCAL) {
-				CXType pt = clang_getPointeeType(clang_getCanonicalType(t));
-				pa->elem_type = an_elem_type(clang_getPointeeType(t));
+				CXType pt = pointee_sugared(clang_getCanonicalType(t));
+				pa->elem_type = an_elem_type(pointee_sugared(t));
 				long long sz = clang_Type_getSizeOf(pt);
 				pa->elem_size = sz > 0 ? (unsigned)sz : 0;
 			} else {

@@ -30,7 +30,18 @@ an_loc an_loc_of(an_ctx *c, CXSourceLocation l)
 	clang_getPresumedLocation(l, &f, &line, &col);
 	char *name = an_cxstr(f);
 	an_loc loc = { an_intern_name(c->p, name[0] ? name : c->path), line, col };
+	int named = name[0] != 0;
 	free(name);
+	if (c->cm && named) {
+		/* clang -E ran: columns are those of the expanded text */
+		CXFile file;
+		unsigned off;
+		clang_getFileLocation(l, &file, NULL, NULL, &off);
+		if (!c->main_file && c->tu)
+			c->main_file = clang_getFile(c->tu, c->path);
+		if (file && c->main_file && clang_File_isEqual(file, c->main_file))
+			loc = an_colmap_loc(c, loc, off);
+	}
 	return loc;
 }
 
@@ -75,9 +86,74 @@ int an_parse(an_ctx *c, const char *cl_std)
 	return !bad;
 }
 
+static int is_array_kind(enum CXTypeKind k)
+{
+	return k == CXType_ConstantArray || k == CXType_IncompleteArray ||
+	       k == CXType_VariableArray || k == CXType_DependentSizedArray;
+}
+
 CXType an_node_type(an_ctx *c, int n)
 {
 	return clang_getCursorType(c->nodes[n].cur);
+}
+
+/* A parameter declared as an array is a pointer (C99 6.7.5.3p7), but
+ * libclang shows the adjusted ("decayed") type as the array written, on
+ * the ParmDecl, its DeclRefExprs and their implicit casts alike, and has
+ * no way to make the pointer type. So pointer-ness is asked of nodes:
+ * such a reference is a pointer to the array's element type. */
+static int array_param_ref(an_ctx *c, int n)
+{
+	CXType t = an_node_type(c, n);
+	if (t.kind == CXType_Pointer || !is_array_kind(clang_getCanonicalType(t).kind))
+		return 0;
+	/* the sugar spreads to what is computed from it: b + i, (b), c ? b : d */
+	for (int depth = 0; depth < 64; depth++) {
+		an_node *x = &c->nodes[n];
+		switch (x->kind) {
+		case CXCursor_DeclRefExpr:
+			return x->var >= 0 && c->vars[x->var].param >= 0;
+		case CXCursor_UnexposedExpr:
+		case CXCursor_ParenExpr:
+		case CXCursor_BinaryOperator:
+		case CXCursor_CompoundAssignOperator:
+		case CXCursor_UnaryOperator:
+		case CXCursor_ConditionalOperator: {
+			int next = -1;
+			for (unsigned i = 0; i < x->nkids && next < 0; i++) {
+				CXType kt = an_node_type(c, x->kids[i]);
+				if (kt.kind != CXType_Pointer &&
+				    is_array_kind(clang_getCanonicalType(kt).kind))
+					next = x->kids[i];
+			}
+			if (next < 0)
+				return 0;
+			n = next;
+			continue;
+		}
+		default:
+			return 0;
+		}
+	}
+	return 0;
+}
+
+int an_node_is_ptr(an_ctx *c, int n)
+{
+	return an_type_is_ptr(an_node_type(c, n)) || array_param_ref(c, n);
+}
+
+CXType an_node_pointee(an_ctx *c, int n)
+{
+	CXType t = an_node_type(c, n);
+	if (array_param_ref(c, n)) {
+		/* the canonical array keeps the address space on itself, not on
+		 * its element: ask the array as written first */
+		CXType e = clang_getArrayElementType(t);
+		return e.kind != CXType_Invalid ? e
+		     : clang_getArrayElementType(clang_getCanonicalType(t));
+	}
+	return clang_getPointeeType(t);
 }
 
 /* clang_getAddressSpace() crashes on invalid types. */

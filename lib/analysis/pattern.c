@@ -75,6 +75,37 @@ static int scalar_type(CXType t)
 
 static uint64_t pts_lvalue(an_ctx *c, an_kfacts *k, int kern, int n);
 
+static int is_array_type(CXType t)
+{
+	enum CXTypeKind kd = clang_getCanonicalType(t).kind;
+	return kd == CXType_ConstantArray || kd == CXType_IncompleteArray ||
+	       kd == CXType_VariableArray;
+}
+
+/* An array-typed lvalue (`s[i].arr`, `p->arr`, `m[i]` of a 2-D array)
+ * decays to its own address (C99 6.3.2.1p3): the buffers it lies in,
+ * which are those of the access chain's base pointer. An array member of
+ * a private struct lies in private memory. */
+static uint64_t pts_array(an_ctx *c, an_kfacts *k, int kern, int n)
+{
+	int b = an_access_base(c, n);
+	if (b >= 0)
+		return an_pts_expr(c, k, kern, b);
+	int m = an_strip(c, n);
+	while (m >= 0 && (c->nodes[m].kind == CXCursor_MemberRefExpr ||
+	                  c->nodes[m].kind == CXCursor_ArraySubscriptExpr) &&
+	       c->nodes[m].nkids)
+		m = an_strip(c, c->nodes[m].kids[0]);
+	if (m >= 0 && c->nodes[m].kind == CXCursor_DeclRefExpr && c->nodes[m].var >= 0) {
+		an_var *v = &c->vars[c->nodes[m].var];
+		if (v->func < 0)
+			return an_pts_expr(c, k, kern, m);
+		if (v->param < 0 && !v->is_ptr)
+			return 0; /* a private variable */
+	}
+	return AN_PT_UNKNOWN;
+}
+
 uint64_t an_pts_expr(an_ctx *c, an_kfacts *k, int kern, int n)
 {
 	if (n < 0)
@@ -121,7 +152,7 @@ uint64_t an_pts_expr(an_ctx *c, an_kfacts *k, int kern, int n)
 		if (x->op == CXBinaryOperator_Add || x->op == CXBinaryOperator_Sub) {
 			uint64_t r = 0;
 			for (int i = 0; i < 2; i++)
-				if (an_type_is_ptr(an_node_type(c, x->kids[i])))
+				if (an_node_is_ptr(c, x->kids[i]))
 					r |= an_pts_expr(c, k, kern, x->kids[i]);
 			return r;
 		}
@@ -147,12 +178,14 @@ uint64_t an_pts_expr(an_ctx *c, an_kfacts *k, int kern, int n)
 			return k->ret[x->fn_ref];
 		uint64_t r = 0; /* to_global() and friends return their argument */
 		for (unsigned i = 1; i < x->nkids; i++)
-			if (an_type_is_ptr(an_node_type(c, x->kids[i])))
+			if (an_node_is_ptr(c, x->kids[i]))
 				r |= an_pts_expr(c, k, kern, x->kids[i]);
 		return r ? r : AN_PT_UNKNOWN;
 	}
 	case CXCursor_ArraySubscriptExpr:
 	case CXCursor_MemberRefExpr:
+		if (is_array_type(t))
+			return pts_array(c, k, kern, n);
 		return pts_lvalue(c, k, kern, n);
 	case CXCursor_InitListExpr: {
 		uint64_t r = 0;
@@ -210,7 +243,7 @@ static uint64_t pts_lvalue(an_ctx *c, an_kfacts *k, int kern, int n)
 			break;
 		}
 		if (y->kind == CXCursor_MemberRefExpr && y->nkids &&
-		    !an_type_is_ptr(an_node_type(c, y->kids[0]))) {
+		    !an_node_is_ptr(c, y->kids[0])) {
 			m = an_strip(c, y->kids[0]);
 			if (m < 0)
 				return AN_PT_UNKNOWN;
@@ -240,7 +273,7 @@ static int lhs_var(an_ctx *c, int lhs, int *mem)
 				continue;
 			}
 		} else if (y->kind == CXCursor_MemberRefExpr && y->nkids &&
-		           !an_type_is_ptr(an_node_type(c, y->kids[0]))) {
+		           !an_node_is_ptr(c, y->kids[0])) {
 			n = an_strip(c, y->kids[0]);
 			continue;
 		}
@@ -331,7 +364,7 @@ static void kernel_points_to(an_ctx *c, int kern)
 				int ch = x->kids[x->nkids - 1];
 				CXType t = clang_getCanonicalType(an_node_type(c, (int)n));
 				if (t.kind >= CXType_Bool && t.kind <= CXType_Int128 &&
-				    an_type_is_ptr(an_node_type(c, ch)) &&
+				    an_node_is_ptr(c, ch) &&
 				    (an_pts_expr(c, k, kern, ch) & (AN_PT_PARAMS | AN_PT_GLOBALVAR)))
 					an_not_virtualizable(c, kern, an_node_loc(c, (int)n),
 					                     "a pointer to global memory is converted to an integer");
@@ -663,7 +696,7 @@ static int addr_cls(an_ctx *c, an_access *a, int n)
 		return m;
 	}
 	if (x->kind == CXCursor_MemberRefExpr && x->nkids &&
-	    !an_type_is_ptr(an_node_type(c, x->kids[0])))
+	    !an_node_is_ptr(c, x->kids[0]))
 		return addr_cls(c, a, an_strip(c, x->kids[0]));
 	int m = CLS_CONST;
 	for (unsigned i = 0; i < x->nkids; i++)
@@ -739,7 +772,11 @@ void an_points_to(an_ctx *c)
 				                     "a pointer vastcc cannot trace to a kernel argument");
 			k->acc_bits[ai] = (unsigned)(bits & AN_PT_PARAMS);
 			a->params |= (unsigned)(bits & AN_PT_PARAMS);
-			if ((a->mode & VAST_MODE_ATOMIC) || (node >= 0 && c->nodes[node].partial))
+			/* the merge kernel copies a component store's bytes
+			 * (part_off/part_size) alone; other partial stores
+			 * (`.xz`, `v[i][k]`) would copy the whole element */
+			if ((a->mode & VAST_MODE_ATOMIC) ||
+			    (node >= 0 && c->nodes[node].partial && !a->part_size))
 				p->funcs[f].merge_exact = 0;
 		}
 	}

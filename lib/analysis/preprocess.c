@@ -101,8 +101,28 @@ static void sb_put(sbuf *b, const char *s, size_t n)
 	b->s[b->n] = 0;
 }
 
-/* Keep the user's regions of clang -E output; linemarkers -> #line. */
-static char *filter(const char *in, size_t len, size_t *outlen)
+/* A `#define NAME...` or `#undef NAME` line of -dD output: records the
+ * macro for colmap.c. */
+static int macro_line(an_ctx *c, const char *l, size_t ln)
+{
+	size_t k;
+	if (ln > 8 && !memcmp(l, "#define ", 8))
+		k = 8;
+	else if (ln > 7 && !memcmp(l, "#undef ", 7))
+		return 1;
+	else
+		return 0;
+	size_t e = k;
+	while (e < ln && (isalnum((unsigned char)l[e]) || l[e] == '_' || l[e] == '$'))
+		e++;
+	if (e > k)
+		an_colmap_define(c, l + k, e - k, e < ln && l[e] == '(');
+	return 1;
+}
+
+/* Keep the user's regions of clang -E output; linemarkers -> #line;
+ * -dD's #define and #undef lines recorded and blanked. */
+static char *filter(an_ctx *c, const char *in, size_t len, size_t *outlen)
 {
 	sbuf b = {0};
 	int keep = 1;
@@ -140,7 +160,10 @@ static char *filter(const char *in, size_t len, size_t *outlen)
 				continue;
 			}
 		}
-		if (keep)
+		if (ln > 6 && l[0] == '#' && macro_line(c, l, ln)) {
+			if (keep)
+				sb_put(&b, "\n", e < len);
+		} else if (keep)
 			sb_put(&b, l, ln + (e < len));
 		i = e + 1;
 	}
@@ -218,6 +241,7 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 	}
 	argv[na++] = (char *)(std ? std : "-cl-std=CL1.2");
 	argv[na++] = (char *)path;
+	argv[na++] = "-dD"; /* macro names, for the user's columns (colmap.c) */
 	argv[na] = NULL;
 	*std_out = an_xstrdup(std ? std + 8 : "CL1.2");
 
@@ -287,7 +311,8 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 		;
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
 		size_t tl;
-		c->p->text = filter(out, n, &tl);
+		an_colmap_start(c);
+		c->p->text = filter(c, out, n, &tl);
 		c->p->len = tl;
 		ok = 1;
 	}

@@ -288,6 +288,7 @@ static void free_ctx(an_ctx *c)
 	free(c->stmt_node);
 	free(c->defs);
 	free(c->bad);
+	an_colmap_free(c);
 	if (c->kf) {
 		for (unsigned f = 0; f < c->p->nfuncs; f++) {
 			free(c->kf[f].pts);

@@ -99,7 +99,8 @@ static cJSON *kernel_json(const an_program *p, unsigned f)
 		cJSON_AddStringToObject(o, "mode", mode_name(a->mode));
 		if (a->mode & VAST_MODE_ATOMIC)
 			cJSON_AddBoolToObject(o, "atomic", 1);
-		cJSON_AddNumberToObject(o, "size", a->size);
+		/* the bytes written: a component store's alone */
+		cJSON_AddNumberToObject(o, "size", a->part_size ? a->part_size : a->size);
 		cJSON *ps = cJSON_AddArrayToObject(o, "params");
 		for (unsigned i = 0; i < fn->nparams && i < 32; i++)
 			if ((im->kacc ? im->kacc[(size_t)f * p->naccesses + ai] : a->params) & (1u << i) &&
@@ -110,6 +111,8 @@ static cJSON *kernel_json(const an_program *p, unsigned f)
 		cJSON_AddStringToObject(o, "function", p->funcs[a->func].name);
 		cJSON_AddStringToObject(o, "inspect", role_name(a->role[AN_V_INSPECT]));
 		cJSON_AddStringToObject(o, "merge", role_name(a->role[AN_V_MERGE]));
+		if (a->part_size) /* where in the element the bytes written lie */
+			cJSON_AddNumberToObject(o, "offset", a->part_off);
 		cJSON_AddItemToArray(accs, o);
 	}
 	free(reach);

@@ -47,6 +47,45 @@ static const an_param *param(const an_program *p, const char *k, const char *nam
 }
 
 /* The statement whose text starts with s. */
+/* The first access on a line. */
+static const an_access *acc_at(const an_program *p, unsigned line)
+{
+	for (unsigned i = 0; i < p->naccesses; i++)
+		if (p->accesses[i].loc.line == line)
+			return &p->accesses[i];
+	fprintf(stderr, "no access on line %u\n", line);
+	exit(1);
+}
+
+/* Parameters declared as arrays or through a pointer typedef, and an
+ * array field of a struct buffer (lit bugs 5-7). */
+static void test_param_forms(void)
+{
+	an_program *p = load("inputs/an_rw_param_forms.cl", NULL);
+	const an_param *b = param(p, "arr", "b");
+	CHECK(b->kind == VAST_PARAM_GLOBAL && !strcmp(b->elem_type, "const float") &&
+	      b->elem_size == 4 && b->mode == VAST_MODE_R);
+	CHECK(!strcmp(b->type, "const __global float *"));
+	const an_param *cb = param(p, "arr", "c");
+	CHECK(cb->kind == VAST_PARAM_CONSTANT && cb->elem_size == 8);
+	CHECK(func(p, "arr")->virtualizable);
+	unsigned nb = 0;
+	for (unsigned i = 0; i < p->naccesses; i++)
+		if (p->accesses[i].loc.line == 5 && p->accesses[i].params == 1u)
+			nb++;
+	CHECK(nb == 2); /* b[i] and vload2(0, b + i) */
+	const an_param *a = param(p, "tdef", "a");
+	CHECK(a->kind == VAST_PARAM_GLOBAL && !strcmp(a->elem_type, "float") && a->elem_size == 4);
+	CHECK(func(p, "tdef")->virtualizable);
+	CHECK(func(p, "field")->virtualizable);
+	const an_access *f = acc_at(p, 18) + 1; /* s[i].arr[2] */
+	CHECK(f->params == 1u && f->size == 4 && f->mode == VAST_MODE_R);
+	CHECK(acc_at(p, 19)->params == 1u && acc_at(p, 19)->mode == VAST_MODE_W);
+	/* an array field of a private struct is no buffer access */
+	CHECK(func(p, "priv")->virtualizable);
+	an_program_destroy(p);
+}
+
 static const an_stmt *stmt(const an_program *p, const char *s)
 {
 	for (unsigned i = 0; i < p->nstmts; i++)
@@ -128,14 +167,30 @@ static void test_ptr_int(void)
 	an_program_destroy(p);
 }
 
-/* Component stores make the merge inexact (lit bug 4). */
+/* A component store writes one run of the element's bytes, which the
+ * merge kernel copies alone; other component stores make the merge
+ * inexact (lit bug 4). */
 static void test_vec_component(void)
 {
 	an_program *p = load("inputs/an_rw_vec_component.cl", NULL);
-	CHECK(func(p, "comp")->virtualizable && !func(p, "comp")->merge_exact);
-	CHECK(!func(p, "swizzle")->merge_exact);
-	CHECK(!func(p, "bump")->merge_exact);
+	CHECK(func(p, "comp")->virtualizable && func(p, "comp")->merge_exact);
+	const an_access *a = acc_at(p, 4);
+	CHECK(a->size == 16 && a->part_off == 4 && a->part_size == 4);
+	CHECK(func(p, "swizzle")->merge_exact);
+	a = acc_at(p, 9);
+	CHECK(a->size == 16 && a->part_off == 8 && a->part_size == 8);
+	CHECK(func(p, "bump")->merge_exact);
+	a = acc_at(p, 14);
+	CHECK(a->size == 8 && a->part_off == 0 && a->part_size == 4 && a->mode == VAST_MODE_RW);
 	CHECK(func(p, "whole")->merge_exact);
+	CHECK(acc_at(p, 20)->part_size == 0 && acc_at(p, 21)->part_size == 0);
+	CHECK(!func(p, "gaps")->merge_exact && acc_at(p, 28)->part_size == 0);
+	CHECK(!func(p, "odd")->merge_exact && acc_at(p, 33)->part_size == 0);
+	CHECK(func(p, "index")->merge_exact);
+	a = acc_at(p, 38);
+	CHECK(a->part_off == 12 && a->part_size == 4);
+	a = acc_at(p, 39);
+	CHECK(a->part_off == 8 && a->part_size == 8);
 	an_program_destroy(p);
 }
 
@@ -171,6 +226,7 @@ static void test_helper_params(void)
 int main(void)
 {
 	test_helper_params();
+	test_param_forms();
 	test_vec_component();
 	test_ptr_int();
 	test_own_element();
