@@ -115,6 +115,13 @@ static int emit_variant(const an_program *p, const rw_lines *l, int f,
 		              "vast_lpt, vast_fault, %s);\n", geometry);
 		if (v == RW_MERGE)
 			rw_buf_puts(out, "\tvast_c->dst = vast_dst;\n");
+		/* Each buffer's run, loaded once: accesses known to reach only
+		 * that buffer translate through it (render.c, vast_trp). */
+		for (unsigned i = 0; v == RW_PAGED && i < k->nparams; i++)
+			if (rw_hoists_run(&k->params[i]))
+				rw_buf_printf(out, "\tulong4 vast_run_%s = vast_run("
+				              "vast_c, vast_va_%s);\n",
+				              k->params[i].name, k->params[i].name);
 	}
 	for (unsigned i = 0; i < k->nparams; i++) {
 		const an_param *pa = &k->params[i];

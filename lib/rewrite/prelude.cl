@@ -128,6 +128,32 @@ __global uchar *vast_tr_in(vast_ctx *c, __global uchar *frames, ulong v)
 __global uchar *vast_tr(vast_ctx *c, ulong v)
 { return vast_tr_in(c, c->frames, v); }
 
+/* The run of the slot of virtual address va, with .w = the slot: loaded
+ * once per work-item for each buffer parameter in the paged kernel's
+ * prologue, so an access known to reach that parameter translates with a
+ * compare and an add and no load (vast_trp). Length 0 when va is 0 (a NULL
+ * buffer) or the slot's pages are not one run. */
+ulong4 vast_run(vast_ctx *c, ulong va)
+{
+	uint s = (uint)(va >> VAST_VA_SHIFT);
+	ulong4 r = (ulong4)(0, 0, 0, s);
+	if (s - 1 < c->nslots) {
+		r = c->runs[s - 1];
+		r.w = s;
+	}
+	return r;
+}
+
+/* vast_tr with the run of the access's parameter already at hand. The slot
+ * check keeps it exact even if v is not in that parameter's buffer. */
+__global uchar *vast_trp(vast_ctx *c, ulong v, ulong4 r)
+{
+	ulong off = v & VAST_VA_MASK;
+	if ((v >> VAST_VA_SHIFT) == r.w && off - r.x < r.y)
+		return c->frames + r.z + (off - r.x);
+	return vast_tr(c, v);
+}
+
 /* Merge: copy the n bytes at v from the source frames to the destination. */
 void vast_copy(vast_ctx *c, ulong v, uint n)
 {

@@ -9,7 +9,9 @@
  *     `(ulong)&(E)` for p[i], *p, p->f; `(ulong)((P) + (size_t)(O) * vec)`
  *     for vloadN/vstoreN; `(ulong)(P)` for atomics, where E, P and O are
  *     the source of the expression, pointer and offset rendered with the
- *     edits nested inside them;
+ *     edits nested inside them. In a paged kernel's own body, an access
+ *     that reaches exactly one buffer parameter P translates with
+ *     vast_trp(vast_c, ADDR, vast_run_P), the run its prologue loaded;
  *   - calls to cloned helpers and to work-item functions renamed, with the
  *     context `vast_c` as first argument;
  *   - dropped statements (inspector and merge) whose parent is rendered
@@ -71,17 +73,50 @@ static void add_addr(rw_edits *ed, const an_access *a)
 	}
 }
 
-/* The access in place: through vast_tr (paged, merge LOAD) or vast_load
- * (inspector LOAD). */
-static int add_access_inline(rw_edits *ed, const an_access *a, int load)
+int rw_hoists_run(const an_param *pa)
 {
-	const char *open = load ? "vast_load(vast_c, " : "vast_tr(vast_c, ";
+	return (pa->kind == VAST_PARAM_GLOBAL ||
+	        pa->kind == VAST_PARAM_CONSTANT) && pa->name && *pa->name;
+}
+
+/* The buffer parameter whose run the paged kernel's prologue loaded
+ * (kernels.c) and that access a of kernel fn can only reach, or NULL.
+ * Helpers have no such local, and their bit sets are unions over callers. */
+static const an_param *run_param(const an_func *fn, const an_access *a)
+{
+	unsigned b = a->params;
+	if (!fn->is_kernel || b == 0 || (b & (b - 1)))
+		return NULL;
+	unsigned i = 0;
+	while (!(b & 1u << i))
+		i++;
+	if (i >= fn->nparams || !rw_hoists_run(&fn->params[i]))
+		return NULL;
+	return &fn->params[i];
+}
+
+static void put_close(rw_edits *ed, const an_param *run, const char *close)
+{
+	if (run)
+		rw_edit_litf(ed, ", vast_run_%s", run->name);
+	rw_edit_lit(ed, close);
+}
+
+/* The access in place: through vast_tr (paged, merge LOAD), vast_trp with
+ * the run of parameter `run` (paged, one known buffer) or vast_load
+ * (inspector LOAD). */
+static int add_access_inline(rw_edits *ed, const an_access *a, int load,
+                             const an_param *run)
+{
+	const char *open = load ? "vast_load(vast_c, " :
+	                   run  ? "vast_trp(vast_c, " : "vast_tr(vast_c, ";
 	char close[32];
 	if (!a->ptr_type) {
 		RW_INTERNAL("access [%u, %u) has no pointer type", a->expr.begin,
 		            a->expr.end);
 		return -1;
 	}
+	/* vast_run_NAME is spliced in by put_close: names have no bound. */
 	if (load)
 		snprintf(close, sizeof close, ", %u)", a->size);
 	else
@@ -93,7 +128,8 @@ static int add_access_inline(rw_edits *ed, const an_access *a, int load)
 		rw_edit_begin(ed, a->expr.begin, a->expr.end);
 		rw_edit_litf(ed, "(*(%s)%s", a->ptr_type, open);
 		add_addr(ed, a);
-		rw_edit_litf(ed, "%s)", close);
+		put_close(ed, run, close);
+		rw_edit_lit(ed, ")");
 		return 0;
 	case AN_FORM_VLOAD:
 	case AN_FORM_VSTORE:
@@ -112,14 +148,14 @@ static int add_access_inline(rw_edits *ed, const an_access *a, int load)
 		rw_edit_src(ed, a->off.end, a->ptr.begin);
 		rw_edit_litf(ed, "(%s)%s", a->ptr_type, open);
 		add_addr(ed, a);
-		rw_edit_lit(ed, close);
+		put_close(ed, run, close);
 		rw_edit_src(ed, a->ptr.end, a->expr.end);
 		return 0;
 	case AN_FORM_ATOMIC:
 		rw_edit_begin(ed, a->ptr.begin, a->ptr.end);
 		rw_edit_litf(ed, "(%s)%s", a->ptr_type, open);
 		add_addr(ed, a);
-		rw_edit_lit(ed, close);
+		put_close(ed, run, close);
 		return 0;
 	}
 	RW_INTERNAL("access form %d", (int)a->form);
@@ -239,7 +275,12 @@ static void add_item(rw_edits *ed, const item *x, unsigned av)
 	rw_edit_lit(ed, x->a->role[av] == AN_ROLE_TOUCH ? "vast_touch(vast_c, "
 	                                                : "vast_copy(vast_c, ");
 	add_addr(ed, x->a);
-	rw_edit_litf(ed, ", %u); ", x->a->size);
+	/* merge: a component store copies its bytes alone (the address of a
+	 * vector component cannot be taken: OpenCL C 6.1.7) */
+	if (x->a->role[av] == AN_ROLE_COPY && x->a->part_size)
+		rw_edit_litf(ed, " + %u, %u); ", x->a->part_off, x->a->part_size);
+	else
+		rw_edit_litf(ed, ", %u); ", x->a->size);
 }
 
 /* `return;` or `return e;`: does it carry a value? */
@@ -314,10 +355,10 @@ int rw_render_body(const an_program *p, int f, enum rw_variant v,
 		if (a->func != f)
 			continue;
 		if (v == RW_PAGED) {
-			if (add_access_inline(ed, a, 0) < 0)
+			if (add_access_inline(ed, a, 0, run_param(fn, a)) < 0)
 				goto out;
 		} else if (a->role[an_v(v)] == AN_ROLE_LOAD) {
-			if (add_access_inline(ed, a, v == RW_INSPECT) < 0)
+			if (add_access_inline(ed, a, v == RW_INSPECT, NULL) < 0)
 				goto out;
 		}
 	}

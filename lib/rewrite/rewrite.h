@@ -125,6 +125,10 @@ extern const char *const rw_variant_name[RW_NVARIANTS]; /* "inspect".. */
  * own outermost block). 0, or -1 after an internal error. */
 int rw_render_body(const an_program *p, int f, enum rw_variant v,
                    int braces, rw_buf *out);
+/* The paged kernel loads the run of buffer parameter pa once in its
+ * prologue (`ulong4 vast_run_NAME`), and accesses known to reach only pa
+ * translate through it with vast_trp: a named buffer parameter. */
+int rw_hoists_run(const an_param *pa);
 /* The clone's return type is void: a helper whose value variant v does not
  * need. */
 int rw_returns_void(const an_program *p, int f, enum rw_variant v);

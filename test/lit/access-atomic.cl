@@ -21,5 +21,5 @@ __kernel void histo(__global int *bins, __global const uchar *data, volatile __g
 }
 
 // PAGED-LABEL: {{^}}__kernel void vast_paged_histo(
-// PAGED: atomic_inc((__global volatile int *)vast_tr(vast_c, (ulong)(&bins[(*(__global const uchar *)vast_tr(vast_c, (ulong)&(data[i])))])));
-// PAGED: atomic_max((__global volatile uint *)vast_tr(vast_c, (ulong)(hi)), (uint)i);
+// PAGED: atomic_inc((__global volatile int *)vast_trp(vast_c, (ulong)(&bins[(*(__global const uchar *)vast_trp(vast_c, (ulong)&(data[i]), vast_run_data))]), vast_run_bins));
+// PAGED: atomic_max((__global volatile uint *)vast_trp(vast_c, (ulong)(hi), vast_run_hi), (uint)i);

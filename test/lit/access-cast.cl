@@ -15,4 +15,4 @@ __kernel void bits(__global float *f, __global uchar *out)
 }
 
 // PAGED-LABEL: {{^}}__kernel void vast_paged_bits(
-// PAGED: (*(__global ulong *)vast_tr(vast_c, (ulong)&(((__global ulong *)out)[i]))) = (*(__global const uint *)vast_tr(vast_c, (ulong)&(((__global const uint *)f)[i])));
+// PAGED: (*(__global ulong *)vast_trp(vast_c, (ulong)&(((__global ulong *)out)[i]), vast_run_out)) = (*(__global const uint *)vast_trp(vast_c, (ulong)&(((__global const uint *)f)[i]), vast_run_f));

@@ -18,4 +18,4 @@ __kernel void k(__global const float *a, __global float *b)
 // STUB: .cl_options = "-DGET(p,i)=p[i] -DN=4",
 
 // GEN-LABEL: {{^}}__kernel void vast_paged_k(
-// GEN: (*(__global float *)vast_tr(vast_c, (ulong)&(b[i]))) = (*(__global const float *)vast_tr(vast_c, (ulong)&(a[i * 4])));
+// GEN: (*(__global float *)vast_trp(vast_c, (ulong)&(b[i]), vast_run_b)) = (*(__global const float *)vast_trp(vast_c, (ulong)&(a[i * 4]), vast_run_a));

@@ -14,4 +14,4 @@ __kernel void deref(__global int *out, __global const int *in)
 }
 
 // PAGED-LABEL: {{^}}__kernel void vast_paged_deref(
-// PAGED: (*(__global int *)vast_tr(vast_c, (ulong)&(*(out + i)))) = (*(__global const int *)vast_tr(vast_c, (ulong)&(*in)));
+// PAGED: (*(__global int *)vast_trp(vast_c, (ulong)&(*(out + i)), vast_run_out)) = (*(__global const int *)vast_trp(vast_c, (ulong)&(*in), vast_run_in));

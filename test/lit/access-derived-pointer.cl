@@ -25,5 +25,5 @@ __kernel void rowsum(__global const float *A, __global float *out, int w)
 // GEN: vast_touch(vast_c, (ulong)&(row[x]), 4);
 // GEN: vast_touch(vast_c, (ulong)&(*o), 4);
 // GEN-LABEL: {{^}}__kernel void vast_paged_rowsum(
-// GEN: s += (*(__global const float *)vast_tr(vast_c, (ulong)&(row[x])));
-// GEN: (*(__global float *)vast_tr(vast_c, (ulong)&(*o))) = s;
+// GEN: s += (*(__global const float *)vast_trp(vast_c, (ulong)&(row[x]), vast_run_A));
+// GEN: (*(__global float *)vast_trp(vast_c, (ulong)&(*o), vast_run_out)) = s;

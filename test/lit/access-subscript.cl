@@ -15,4 +15,4 @@ __kernel void copy(__global double *dst, __global const double *src)
 }
 
 // PAGED-LABEL: {{^}}__kernel void vast_paged_copy(
-// PAGED: (*(__global double *)vast_tr(vast_c, (ulong)&(dst[i]))) = (*(__global const double *)vast_tr(vast_c, (ulong)&(src[i])));
+// PAGED: (*(__global double *)vast_trp(vast_c, (ulong)&(dst[i]), vast_run_dst)) = (*(__global const double *)vast_trp(vast_c, (ulong)&(src[i]), vast_run_src));

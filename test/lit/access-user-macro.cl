@@ -19,4 +19,4 @@ __kernel void transpose(__global const float *in, __global float *out)
 }
 
 // GEN-LABEL: {{^}}__kernel void vast_paged_transpose(
-// GEN: (*(__global float *)vast_tr(vast_c, (ulong)&(out[((x) * 64 + (y))]))) = ((*(__global const float *)vast_tr(vast_c, (ulong)&(in[((y) * 64 + (x))]))));
+// GEN: (*(__global float *)vast_trp(vast_c, (ulong)&(out[((x) * 64 + (y))]), vast_run_out)) = ((*(__global const float *)vast_trp(vast_c, (ulong)&(in[((y) * 64 + (x))]), vast_run_in)));

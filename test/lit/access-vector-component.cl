@@ -1,7 +1,6 @@
 // A store to a component of a vector element (`v[i].y`) writes only that
 // component's bytes; the merge kernel must copy those bytes alone, or it
 // overwrites components another device wrote.
-// XFAIL: *
 // RUN: cd %S && %vastcc --report=- -c access-vector-component.cl -o %t.o | %flatjson | FileCheck %s
 
 // CHECK-LABEL: kernel comp:

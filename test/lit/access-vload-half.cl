@@ -22,8 +22,8 @@ __kernel void halves(__global const half *h, __global half *o)
 }
 
 // PAGED-LABEL: {{^}}__kernel void vast_paged_halves(
-// PAGED: float f = vload_half(0, (__global const half *)vast_tr(vast_c, (ulong)((h) + (size_t)(i) * 1)));
-// PAGED: float4 g = vload_half4(0, (__global const half *)vast_tr(vast_c, (ulong)((h) + (size_t)(i) * 4)));
-// PAGED: vstore_half_rte(f, 0, (__global half *)vast_tr(vast_c, (ulong)((o) + (size_t)(i) * 1)));
-// PAGED: vstore_half4(g, 0, (__global half *)vast_tr(vast_c, (ulong)((o) + (size_t)(i) * 4)));
-// PAGED: vstorea_half3(g.xyz, 0, (__global half *)vast_tr(vast_c, (ulong)((o) + (size_t)(i) * 4)));
+// PAGED: float f = vload_half(0, (__global const half *)vast_trp(vast_c, (ulong)((h) + (size_t)(i) * 1), vast_run_h));
+// PAGED: float4 g = vload_half4(0, (__global const half *)vast_trp(vast_c, (ulong)((h) + (size_t)(i) * 4), vast_run_h));
+// PAGED: vstore_half_rte(f, 0, (__global half *)vast_trp(vast_c, (ulong)((o) + (size_t)(i) * 1), vast_run_o));
+// PAGED: vstore_half4(g, 0, (__global half *)vast_trp(vast_c, (ulong)((o) + (size_t)(i) * 4), vast_run_o));
+// PAGED: vstorea_half3(g.xyz, 0, (__global half *)vast_trp(vast_c, (ulong)((o) + (size_t)(i) * 4), vast_run_o));

@@ -23,5 +23,5 @@ __kernel void walk(__global const float *restrict src, __global float *dst, int 
 // CHECK-NEXT: __global const float *end = p + n;
 // CHECK-NEXT: __global float *q = dst + vast_get_global_id(vast_c, 0);
 // CHECK: while (p < end)
-// CHECK-NEXT: s += (*(__global const float *)vast_tr(vast_c, (ulong)&(*p++)));
-// CHECK-NEXT: (*(__global float *)vast_tr(vast_c, (ulong)&(*q))) = s;
+// CHECK-NEXT: s += (*(__global const float *)vast_trp(vast_c, (ulong)&(*p++), vast_run_src));
+// CHECK-NEXT: (*(__global float *)vast_trp(vast_c, (ulong)&(*q), vast_run_dst)) = s;

@@ -1,7 +1,6 @@
 // A parameter declared with array syntax, `__global float b[]`, is a
 // pointer (C99 6.7.5.3p7, OpenCL C 6.9): a buffer parameter like
 // `__global float *b`, so the kernel stays virtualizable.
-// XFAIL: *
 // RUN: cd %S && %vastcc --report=- -c param-array-syntax.cl -o %t.o | %flatjson | FileCheck %s
 // RUN: cd %S && %vastcc -c param-array-syntax.cl -o %t.o 2>&1 | count 0
 

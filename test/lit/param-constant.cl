@@ -20,6 +20,6 @@ __kernel void weights(__constant float *coef, __global float *out)
 
 // GEN-LABEL: {{^}}__kernel void vast_paged_weights(ulong vast_va_coef, ulong vast_va_out,
 // GEN: __constant float *coef = (__constant float *)vast_va_coef;
-// GEN: = (*(__global const float *)vast_tr(vast_c, (ulong)&(coef[i % 4]))) * table[i & 3];
+// GEN: = (*(__global const float *)vast_trp(vast_c, (ulong)&(coef[i % 4]), vast_run_coef)) * table[i & 3];
 
 // STUB: { .name = "coef", .kind = VAST_PARAM_CONSTANT, .mode = VAST_MODE_R,

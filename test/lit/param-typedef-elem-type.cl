@@ -1,6 +1,5 @@
 // The element type of a buffer parameter spelled through a pointer typedef
 // is the pointee's, as for any buffer.
-// XFAIL: *
 // RUN: cd %S && %vastcc --report=- -c param-typedef-elem-type.cl -o %t.o | %flatjson | FileCheck %s
 
 typedef __global float *fptr;

@@ -17,4 +17,4 @@ __kernel void fill(fptr a, global int * const c)
 // GEN-LABEL: {{^}}__kernel void vast_paged_fill(ulong vast_va_a, ulong vast_va_c,
 // GEN: fptr a = (fptr)vast_va_a;
 // GEN-NEXT: __global int *const c = (__global int *const)vast_va_c;
-// GEN: (*(__global float *)vast_tr(vast_c, (ulong)&(a[i]))) = (*(__global int *)vast_tr(vast_c, (ulong)&(c[0])));
+// GEN: (*(__global float *)vast_trp(vast_c, (ulong)&(a[i]), vast_run_a)) = (*(__global int *)vast_trp(vast_c, (ulong)&(c[0]), vast_run_c));

@@ -11,6 +11,7 @@
 #ifndef TEST_RW_MODEL_H
 #define TEST_RW_MODEL_H
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,6 +236,33 @@ TM_FN void tm_param(an_program *p, int f, const char *decl, unsigned kind,
 	pa->loc = (an_loc){p->path, tm_line(p, pa->range.begin), 1};
 }
 
+/* As the analysis would: in a kernel, the buffer parameter named first in
+ * the access's pointer text (the paged kernel hoists its run); bit 0
+ * elsewhere. */
+TM_FN unsigned tm_access_params(const an_program *p, int f,
+                                const an_access *a)
+{
+	const an_func *fn = &p->funcs[f];
+	an_range r = a->ptr.end > a->ptr.begin ? a->ptr : a->expr;
+	for (unsigned b = r.begin; fn->is_kernel && b < r.end; b++) {
+		unsigned e = b;
+		while (e < r.end && (isalnum((unsigned char)p->text[e]) ||
+		                     p->text[e] == '_'))
+			e++;
+		for (unsigned i = 0; e > b && i < fn->nparams; i++) {
+			const an_param *pa = &fn->params[i];
+			if ((pa->kind == VAST_PARAM_GLOBAL ||
+			     pa->kind == VAST_PARAM_CONSTANT) && pa->name &&
+			    strlen(pa->name) == e - b &&
+			    !memcmp(pa->name, p->text + b, e - b))
+				return 1u << i;
+		}
+		if (e > b)
+			b = e - 1;
+	}
+	return 1;
+}
+
 /* An access: expr is the nth occurrence of its text inside function f.
  * VLOAD/VSTORE/ATOMIC: ptr and off are texts found inside expr (off may
  * be NULL); vector accesses find off before ptr. */
@@ -275,7 +303,7 @@ TM_FN int tm_access(an_program *p, int f, enum an_form form,
 	a->ptr_type = tm_strdup(ptr_type);
 	a->func = f;
 	a->stmt = p->funcs[f].body_stmt;
-	a->params = 1;
+	a->params = tm_access_params(p, f, a);
 	a->pattern = VAST_PAT_AFFINE;
 	a->role[AN_V_INSPECT] = a->role[AN_V_MERGE] = AN_ROLE_LOAD;
 	a->loc = (an_loc){p->path, tm_line(p, a->expr.begin), 1};

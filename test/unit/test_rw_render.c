@@ -15,24 +15,30 @@ static void test_paged(const an_program *p, const tm_sample_ids *id)
 	char *s = tm_body(p, id->k, RW_PAGED);
 	CHECK_HAS(s, "int i = vast_get_global_id(vast_c, 0);");
 	CHECK_HAS(s, "if (i >= n)\n\t\treturn;");
-	CHECK_HAS(s, "float4 v = vload4(0, (__global const float *)vast_tr("
-	             "vast_c, (ulong)((in) + (size_t)(i) * 4)));");
-	CHECK_HAS(s, "vstore4(v, 0, (__global float *)vast_tr(vast_c, "
-	             "(ulong)((out) + (size_t)(i) * 4)));");
+	/* accesses reaching one buffer parameter use its hoisted run */
+	CHECK_HAS(s, "float4 v = vload4(0, (__global const float *)vast_trp("
+	             "vast_c, (ulong)((in) + (size_t)(i) * 4), vast_run_in));");
+	CHECK_HAS(s, "vstore4(v, 0, (__global float *)vast_trp(vast_c, "
+	             "(ulong)((out) + (size_t)(i) * 4), vast_run_out));");
 	/* A[B[i]]: the inner access inside the outer one's address */
-	CHECK_HAS(s, "(*(__global float *)vast_tr(vast_c, (ulong)&(out["
-	             "(*(__global const int *)vast_tr(vast_c, (ulong)&(idx[i])))"
-	             "]))) = helper__vast_paged(vast_c, in, i);");
-	CHECK_HAS(s, "atomic_add((__global int *)vast_tr(vast_c, (ulong)("
-	             "(__global int *)out)), 1);");
-	CHECK_HAS(s, "(*(__global float *)vast_tr(vast_c, (ulong)&(*out))) = "
-	             "(*(__global const float *)vast_tr(vast_c, (ulong)&(in[0])));");
+	CHECK_HAS(s, "(*(__global float *)vast_trp(vast_c, (ulong)&(out["
+	             "(*(__global const int *)vast_trp(vast_c, (ulong)&(idx[i]), "
+	             "vast_run_idx))]), vast_run_out)) = "
+	             "helper__vast_paged(vast_c, in, i);");
+	CHECK_HAS(s, "atomic_add((__global int *)vast_trp(vast_c, (ulong)("
+	             "(__global int *)out), vast_run_out), 1);");
+	CHECK_HAS(s, "(*(__global float *)vast_trp(vast_c, (ulong)&(*out), "
+	             "vast_run_out)) = (*(__global const float *)vast_trp(vast_c, "
+	             "(ulong)&(in[0]), vast_run_in));");
+	CHECK_NOT(s, "vast_tr(");
 	CHECK_HAS(s, "tmp[0] = 1.0f;"); /* local memory: untouched */
 	free(s);
 
 	s = tm_body(p, id->s, RW_PAGED);
-	CHECK_HAS(s, "(*(__global pt *)vast_tr(vast_c, (ulong)&(pts[g]))).x");
-	CHECK_HAS(s, "(*(__global float *)vast_tr(vast_c, (ulong)&((pts + g)->y)))");
+	CHECK_HAS(s, "(*(__global pt *)vast_trp(vast_c, (ulong)&(pts[g]), "
+	             "vast_run_pts)).x");
+	CHECK_HAS(s, "(*(__global float *)vast_trp(vast_c, (ulong)&((pts + g)->y), "
+	             "vast_run_pts))");
 	free(s);
 
 	/* the helper clone keeps its value in the paged variant */
@@ -138,8 +144,8 @@ static void test_void_params(void)
 	CHECK_HAS(s, "size_t gid__vast_paged(vast_ctx *vast_c);\n");
 	CHECK_HAS(s, "size_t gid__vast_merge(vast_ctx *vast_c)\n#line 1 \"v.cl\"\n"
 	             "{ return vast_get_global_id(vast_c, 0); }");
-	CHECK_HAS(s, "(*(__global int *)vast_tr(vast_c, (ulong)&(a["
-	             "gid__vast_paged(vast_c)]))) = 1;");
+	CHECK_HAS(s, "(*(__global int *)vast_trp(vast_c, (ulong)&(a["
+	             "gid__vast_paged(vast_c)]), vast_run_a)) = 1;");
 	free(s);
 	tm_destroy(p);
 }
@@ -186,6 +192,9 @@ static void test_program(const an_program *p)
 	             "\tvast_paged_init(vast_c, vast_frames, vast_lpt, vast_fault, "
 	             "vast_page_shift, vast_gsize, vast_lsize, vast_goff, "
 	             "vast_first_group);\n"
+	             "\tulong4 vast_run_out = vast_run(vast_c, vast_va_out);\n"
+	             "\tulong4 vast_run_in = vast_run(vast_c, vast_va_in);\n"
+	             "\tulong4 vast_run_idx = vast_run(vast_c, vast_va_idx);\n"
 	             "\t__global float *restrict out = (__global float *)vast_va_out;\n"
 	             "\t__global const float *in = (__global const float *)vast_va_in;\n");
 	CHECK_HAS(s, "ulong vast_first_group, __global uchar *vast_dst)\n{\n"
