@@ -138,7 +138,9 @@ static void scatter_share(void *ctx, size_t begin, size_t end)
 		vrt_scatter(j->lay, &j->sp[i], j->host, j->stage);
 }
 
-static cl_int frames_in(vrt_launch *L, paged *P, unsigned s)
+/* Moves slot s's frames between its host copy and the device: in (host to
+ * frames, before the kernel) or out (frames to host, after it). */
+static cl_int move_frames(vrt_launch *L, paged *P, unsigned s, int out)
 {
 	vrt_layout *lay = &P->lay;
 	unsigned sh = lay->page_shift;
@@ -148,65 +150,38 @@ static cl_int frames_in(vrt_launch *L, paged *P, unsigned s)
 	size_t nsp = vrt_spans(lay, P->u, P->lpt, s, &sp);
 	if (nsp == (size_t)-1)
 		return CL_OUT_OF_HOST_MEMORY;
-	if (direct(m, sp, nsp, sh)) {
-		for (size_t i = 0; i < nsp && !err; i++) {
-			size_t n = vrt_span_valid(lay, &sp[i]);
-			err = vrt_real.clEnqueueWriteBuffer(L->q, P->frames, CL_FALSE, sp[i].frame << sh, n,
-			                                    m->host + (sp[i].page << sh), 0, NULL, NULL);
-			L->st->h2d += n;
-		}
-	} else {
-		unsigned char *stage = stage_slot(L, P, s, sp, nsp);
-		if (!stage) {
-			vrt_free(sp);
-			return CL_OUT_OF_HOST_MEMORY;
-		}
-		span_job j = {lay, sp, m->host, stage};
-		size_t off = P->slot_first[s] << sh, n = P->slot_frames[s] << sh;
-		vrt_parallel(nsp, n, gather_share, &j);
-		/* Blocking: the staging area is reused by the next slot. */
-		err = vrt_real.clEnqueueWriteBuffer(L->q, P->frames, CL_TRUE, off, n,
-		                                    stage, 0, NULL, NULL);
-		L->st->h2d += n;
-	}
-	vrt_free(sp);
-	return err;
-}
-
-static cl_int frames_out(vrt_launch *L, paged *P, unsigned s)
-{
-	vrt_layout *lay = &P->lay;
-	unsigned sh = lay->page_shift;
-	vrt_mem *m = L->slot_mem[s];
-	vrt_span *sp;
-	cl_int err = CL_SUCCESS;
-	size_t nsp = vrt_spans(lay, P->u, P->lpt, s, &sp);
-	if (nsp == (size_t)-1)
-		return CL_OUT_OF_HOST_MEMORY;
+	unsigned long long *count = out ? &L->st->d2h : &L->st->h2d;
 	if (direct(m, sp, nsp, sh)) {
 		/* Only the buffer's valid bytes: the frames past its end hold
 		 * nothing of the program's. */
 		for (size_t i = 0; i < nsp && !err; i++) {
 			size_t n = vrt_span_valid(lay, &sp[i]);
-			err = vrt_real.clEnqueueReadBuffer(L->q, P->frames, CL_FALSE, sp[i].frame << sh, n,
-			                                   m->host + (sp[i].page << sh), 0, NULL, NULL);
-			L->st->d2h += n;
+			unsigned char *h = m->host + (sp[i].page << sh);
+			size_t f = sp[i].frame << sh;
+			err = out ? vrt_real.clEnqueueReadBuffer(L->q, P->frames, CL_FALSE, f, n, h, 0, NULL, NULL)
+			          : vrt_real.clEnqueueWriteBuffer(L->q, P->frames, CL_FALSE, f, n, h, 0, NULL, NULL);
+			*count += n;
 		}
-	} else {
-		unsigned char *stage = stage_slot(L, P, s, sp, nsp);
-		if (!stage) {
-			vrt_free(sp);
-			return CL_OUT_OF_HOST_MEMORY;
-		}
-		size_t off = P->slot_first[s] << sh, n = P->slot_frames[s] << sh;
-		err = vrt_real.clEnqueueReadBuffer(L->q, P->frames, CL_TRUE, off, n,
-		                                   stage, 0, NULL, NULL);
-		L->st->d2h += n;
-		if (!err) {
-			span_job j = {lay, sp, m->host, stage};
-			vrt_parallel(nsp, n, scatter_share, &j);
-		}
+		vrt_free(sp);
+		return err;
 	}
+	unsigned char *stage = stage_slot(L, P, s, sp, nsp);
+	if (!stage) {
+		vrt_free(sp);
+		return CL_OUT_OF_HOST_MEMORY;
+	}
+	span_job j = {lay, sp, m->host, stage};
+	size_t off = P->slot_first[s] << sh, n = P->slot_frames[s] << sh;
+	/* Blocking: the staging area is reused by the next slot. */
+	if (out) {
+		err = vrt_real.clEnqueueReadBuffer(L->q, P->frames, CL_TRUE, off, n, stage, 0, NULL, NULL);
+		if (!err)
+			vrt_parallel(nsp, n, scatter_share, &j);
+	} else {
+		vrt_parallel(nsp, n, gather_share, &j);
+		err = vrt_real.clEnqueueWriteBuffer(L->q, P->frames, CL_TRUE, off, n, stage, 0, NULL, NULL);
+	}
+	*count += n;
 	vrt_free(sp);
 	return err;
 }
@@ -232,7 +207,7 @@ static cl_int run_range(vrt_launch *L, paged *P, cl_kernel kp, size_t ri)
 		    P->prev_first[s] == P->slot_first[s] &&
 		    !memcmp(P->u + lay->slot_off[s], P->prev_u + lay->slot_off[s], lay->slot_pages[s]))
 			continue;
-		if ((err = frames_in(L, P, s)) != CL_SUCCESS)
+		if ((err = move_frames(L, P, s, 0)) != CL_SUCCESS)
 			return err;
 	}
 	cl_uint zero = 0;
@@ -279,7 +254,7 @@ static cl_int run_range(vrt_launch *L, paged *P, cl_kernel kp, size_t ri)
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		if (!(L->slot_mode[s] & VAST_MODE_W) || !P->slot_frames[s])
 			continue;
-		if ((err = frames_out(L, P, s)) != CL_SUCCESS)
+		if ((err = move_frames(L, P, s, 1)) != CL_SUCCESS)
 			return err;
 	}
 	if ((err = vrt_real.clFinish(L->q)))
