@@ -11,6 +11,14 @@
  *      effect in the variant, give their variables to R; the statements
  *      around them are kept, so items stay under their conditions and
  *      loops. return/break/continue/goto are always kept.
+ *      Inspector only: an `if` whose condition depends on __local memory
+ *      is not kept for its items' sake; dropped, it renders the items of
+ *      both arms (a superset of the pages, so exact). Computing such a
+ *      condition would need the group's __local stores and the barrier
+ *      after them, and a barrier under a branch is where drivers differ
+ *      (PoCL 3.1 gives every work-item the first one's __local value when
+ *      a loop follows a barrier inside an `if`). The branch is still
+ *      computed when something kept needs it (a variable it defines).
  *   2. Fixed point: a statement that defines a variable of R is kept, and
  *      everything its own text reads joins R (for a control statement its
  *      own text is its header). Barriers are kept when __local data is in
@@ -202,6 +210,58 @@ static void add_addr_reads(slicer *S, int n)
 	add_reads(S, n);
 }
 
+/* Whether the subtree at n reads a variable marked in dep. */
+static int reads_any(an_ctx *c, int n, const char *dep)
+{
+	an_node *x = &c->nodes[n];
+	if (x->kind == CXCursor_DeclRefExpr && x->var >= 0 && dep[x->var])
+		return 1;
+	for (unsigned i = 0; i < x->nkids; i++)
+		if (reads_any(c, x->kids[i], dep))
+			return 1;
+	return 0;
+}
+
+/* Variables of f whose values depend on __local memory: __local
+ * variables, pointers into it, and what is defined from them. Erring
+ * either way only moves a branch between the two exact ways of
+ * inspecting it (computed, or both arms marked). */
+static char *local_deps(an_ctx *c, int f)
+{
+	char *dep = an_xcalloc(c->nvars + 1, 1);
+	for (unsigned i = 0; i < c->nvars; i++)
+		dep[i] = (char)(c->vars[i].is_local_mem != 0);
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (unsigned d = 0; d < c->ndefs; d++) {
+			int n = c->defs[d].node, v = c->defs[d].var;
+			if (!dep[v] && c->nodes[n].func == f && reads_any(c, n, dep))
+				dep[v] = 1, changed = 1;
+		}
+	}
+	return dep;
+}
+
+/* The statement a seed at statement s keeps: its parent, or in the
+ * inspector the parent of the outermost `if` on __local data around it
+ * (dep: local_deps(), NULL for the merge kernel). */
+static int seed_anchor(slicer *S, const char *dep, int s)
+{
+	an_ctx *c = S->c;
+	int top = s;
+	for (int t = s; dep && t >= 0; t = c->p->stmts[t].parent) {
+		if (c->p->stmts[t].kind != AN_STMT_IF)
+			continue;
+		for (unsigned n = (unsigned)c->func_node[S->f]; n < fend(c, S->f); n++)
+			if (c->nodes[n].stmt == t && c->nodes[n].kind == CXCursor_DeclRefExpr &&
+			    c->nodes[n].var >= 0 && dep[c->nodes[n].var]) {
+				top = t;
+				break;
+			}
+	}
+	return c->p->stmts[top].parent;
+}
+
 /* Conditions of ?: && || around n inside its statement join R. */
 static int cond_reads(slicer *S, int n)
 {
@@ -246,6 +306,7 @@ static void slice_func(an_ctx *c, int v, int f)
 			mark(&S, (int)s);
 	}
 	/* seeds */
+	char *dep = v == AN_V_INSPECT ? local_deps(c, f) : NULL;
 	for (unsigned n = (unsigned)c->func_node[f]; n < fend(c, f); n++) {
 		an_node *x = &c->nodes[n];
 		int seed = 0;
@@ -265,8 +326,9 @@ static void slice_func(an_ctx *c, int v, int f)
 			cond_reads(&S, (int)n);
 		}
 		if (seed && x->stmt >= 0)
-			mark(&S, p->stmts[x->stmt].parent);
+			mark(&S, seed_anchor(&S, dep, x->stmt));
 	}
+	free(dep);
 	/* fixed point */
 	do {
 		S.changed = 0;

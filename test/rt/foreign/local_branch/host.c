@@ -2,7 +2,7 @@
 /*
  * local_branch - issue 7 item 2: a branch around global accesses that
  * depends on __local data written by the group before a barrier, with a
- * random indirect index on one side (an SDK-style histogram step). n is
+ * random indirect index on one side (an SDK-style scatter step). n is
  * 1M, launched with 256 work-items per group (and k again with a NULL
  * local size).
  * usage: local_branch OUT
@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #define N (1 << 20)
+#define BLOCK (1 << 14)
 
 #define CHECK(x)                                                              \
 	do {                                                                  \
@@ -51,18 +52,21 @@ int main(int argc, char **argv)
 
 	float *a = malloc(N * sizeof(float)), *o = malloc(2 * N * sizeof(float));
 	int *idx = malloc(N * sizeof(int));
-	/* idx is a random permutation: no two work-items update one out2
-	 * element, so the result does not depend on execution order. */
+	/* idx is a random permutation of each block of BLOCK elements: no
+	 * two work-items update one out2 element, so the result does not
+	 * depend on execution order, and a work-group's pages fit 10% of the
+	 * data. */
 	srand(7);
 	for (int i = 0; i < N; i++) {
 		a[i] = (float)rand() / RAND_MAX;
 		idx[i] = i;
 	}
-	for (int i = N - 1; i > 0; i--) {
-		int j = rand() % (i + 1), t = idx[i];
-		idx[i] = idx[j];
-		idx[j] = t;
-	}
+	for (int b = 0; b < N; b += BLOCK)
+		for (int i = BLOCK - 1; i > 0; i--) {
+			int j = rand() % (i + 1), t = idx[b + i];
+			idx[b + i] = idx[b + j];
+			idx[b + j] = t;
+		}
 	cl_mem ba = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof(float), a, &err);
 	CHECK(err);
 	cl_mem bi = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof(int), idx, &err);
