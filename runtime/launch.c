@@ -131,9 +131,61 @@ static cl_int run_native(vrt_launch *L, const size_t *goff, const size_t *gsize,
 	return CL_SUCCESS;
 }
 
+/* Programs built for OpenCL C 2.0 or later may leave the last
+ * work-group of a dimension partial (OpenCL 2.0 §3.2), unless built with
+ * -cl-uniform-work-group-size; OpenCL 1.2 ones may not. */
+static int nonuniform_allowed(const vrt_kernel *k)
+{
+	const char *o = k->prog ? k->prog->options : NULL;
+	return o && (strstr(o, "-cl-std=CL2") || strstr(o, "-cl-std=CL3")) &&
+	       !strstr(o, "-cl-uniform-work-group-size");
+}
+
+/* The local size the program passed (or NULL) against the kernel and the
+ * device, with the errors of clEnqueueNDRangeKernel in OpenCL 1.2 §5.8,
+ * checked here because the paged path launches other kernels with other
+ * sizes and would not get them from the driver. *maxwg: the largest
+ * work-group the kernel allows (CL_KERNEL_WORK_GROUP_SIZE), the bound of
+ * a size the runtime chooses itself. */
+static cl_int check_local(vrt_launch *L, const size_t *lsize, size_t *maxwg)
+{
+	vrt_kernel *k = L->k;
+	size_t reqd[3] = { 0, 0, 0 }, items[16] = { 0 };
+	cl_int err;
+	if ((err = vrt_real.clGetKernelWorkGroupInfo(k->real, L->dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+	                                             sizeof reqd, reqd, NULL)) ||
+	    (err = vrt_real.clGetKernelWorkGroupInfo(k->real, L->dev, CL_KERNEL_WORK_GROUP_SIZE,
+	                                             sizeof *maxwg, maxwg, NULL)) ||
+	    (err = vrt_real.clGetDeviceInfo(L->dev, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items,
+	                                    items, NULL)))
+		return err;
+	for (cl_uint d = 0; d < 3; d++)
+		L->max_item[d] = items[d] ? items[d] : 1;
+	int required = reqd[0] || reqd[1] || reqd[2];
+	if (!lsize) {
+		/* "local_work_size is NULL and the __attribute__((reqd_work_
+		 * group_size)) qualifier is used to declare the work-group size" */
+		if (required)
+			vrt_log(VRT_LOG_INFO, "kernel '%s' requires work-groups of %zux%zux%zu and was launched without a local size",
+			        k->name, reqd[0], reqd[1], reqd[2]);
+		return required ? CL_INVALID_WORK_GROUP_SIZE : CL_SUCCESS;
+	}
+	size_t wg = 1;
+	for (cl_uint d = 0; d < 3; d++) {
+		if (L->lsize[d] == 0 || (required && L->lsize[d] != reqd[d]) ||
+		    (L->gsize[d] % L->lsize[d] && !nonuniform_allowed(k)))
+			return CL_INVALID_WORK_GROUP_SIZE;
+		if (L->lsize[d] > L->max_item[d])
+			return CL_INVALID_WORK_ITEM_SIZE;
+		wg *= L->lsize[d];
+	}
+	return wg > *maxwg ? CL_INVALID_WORK_GROUP_SIZE : CL_SUCCESS;
+}
+
 /* A local size dividing the global size when the program passed NULL
  * (the paged kernel needs one to rebuild group ids), at most maxwg
- * work-items; then the group counts. */
+ * work-items and the device's limit per dimension; then the group
+ * counts. */
 static void choose_local(vrt_launch *L, size_t maxwg)
 {
 	size_t limit[3] = { 256, 16, 4 };
@@ -143,6 +195,8 @@ static void choose_local(vrt_launch *L, size_t maxwg)
 	for (cl_uint d = 0; d < 3; d++) {
 		size_t best = 1;
 		size_t lim = limit[d] < maxwg / prod ? limit[d] : maxwg / prod;
+		if (lim > L->max_item[d])
+			lim = L->max_item[d];
 		for (size_t c = 1; c <= lim && c <= L->gsize[d]; c++)
 			if (L->gsize[d] % c == 0)
 				best = c;
@@ -214,8 +268,11 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 			goto done;
 		}
 	}
+	size_t maxwg;
+	if ((err = check_local(L, lsize, &maxwg)) != CL_SUCCESS)
+		goto done;
 	if (!lsize) {
-		choose_local(L, 256);
+		choose_local(L, maxwg < 256 ? maxwg : 256);
 		L->local_free = 1;
 	}
 	L->groups = 1;

@@ -337,6 +337,7 @@ typedef struct vrt_launch {
 	size_t gsize[3], lsize[3], goff[3], ngroups[3];
 	size_t groups;              /* all work-groups, flattened */
 	int local_free;             /* the program passed no local size */
+	size_t max_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
 	unsigned nslots;
 	vrt_mem *slot_mem[VAST_MAX_SLOTS + 1];
 	unsigned slot_mode[VAST_MAX_SLOTS + 1];
