@@ -59,6 +59,9 @@ static cl_int collect_slots(vrt_launch *L)
 			L->footprint += m->size;
 		}
 		L->arg_slot[i] = s;
+		cl_int err = vrt_mem_check(m);
+		if (err != CL_SUCCESS)
+			return err;
 		if (k->info) {
 			L->slot_mode[s] |= k->info->params[i].mode;
 			L->slot_inspect_reads[s] |= k->info->params[i].inspect_reads;
@@ -116,6 +119,7 @@ static cl_int run_native(vrt_launch *L, const size_t *goff, const size_t *gsize,
 	                                      0, NULL, &e);
 	if (err != CL_SUCCESS)
 		return err;
+	L->partial = 1;
 	err = vrt_real.clWaitForEvents(1, &e);
 	L->st->kernel_ms += vrt_now_ms() - t0;
 	if (ev)
@@ -219,12 +223,27 @@ static cl_int run_paged(vrt_launch *L)
 	for (;;) {
 		cl_int err = vrt_paged_run(L);
 		size_t wg = L->lsize[0] * L->lsize[1] * L->lsize[2];
-		if (err != CL_MEM_OBJECT_ALLOCATION_FAILURE || !L->local_free || wg == 1)
+		if (err != CL_MEM_OBJECT_ALLOCATION_FAILURE || !L->local_free || wg == 1 ||
+		    L->partial)
 			return err;
 		choose_local(L, wg / 2);
 		vrt_log(VRT_LOG_DEBUG, "kernel '%s': retrying with work-groups of %zux%zux%zu",
 		        L->k->name, L->lsize[0], L->lsize[1], L->lsize[2]);
 	}
+}
+
+/* The launch failed after its kernel may have changed some bytes of the
+ * buffers it writes (a paged launch after its first range went back, a
+ * native one after it was enqueued): they are refused from now on
+ * (vrt_mem_fail), so the program never reads a mix of old and new bytes
+ * without being told. */
+static void fail_written(vrt_launch *L, cl_int err)
+{
+	vrt_log(VRT_LOG_WARN, "kernel '%s' failed part-way (%s); the buffers it writes hold part of its results and are refused until rewritten",
+	        L->k->name, vrt_cl_error_name(err));
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if (L->slot_mode[s] & VAST_MODE_W)
+			vrt_mem_fail(L->slot_mem[s], L->k->name);
 }
 
 static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_t *goff,
@@ -314,6 +333,8 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 	}
 	err = run_native(L, goff, gsize, lsize, ev);
 done:
+	if (err != CL_SUCCESS && L->partial)
+		fail_written(L, err);
 	if (L->st)
 		L->st->total_ms += vrt_now_ms() - t0;
 	vrt_free(L);

@@ -15,6 +15,7 @@
  * kernel argument's bytes naming one of ours from a scalar without
  * dereferencing it.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,9 +133,31 @@ static cl_int read_back(vrt_mem *m)
 
 void vrt_mem_host_written(vrt_mem *m)
 {
+	m->failed[0] = '\0';
 	m->host_valid = 1;
 	m->dev_valid = 0;
 	family_stale(m);
+}
+
+/* A launch that fails part-way has already written some ranges back,
+ * and restoring them would mean a copy of every written page made before
+ * the launch: instead the buffer is refused until it is rewritten, so the
+ * program never reads the mix without being told. */
+void vrt_mem_fail(vrt_mem *m, const char *kernel)
+{
+	vrt_mem *root = family_root(m);
+	for (vrt_mem *o = all_mems; o; o = o->next)
+		if (o == m || (in_family(m) && family_root(o) == root && vrt_mem_overlap(o, m)))
+			snprintf(o->failed, sizeof o->failed, "%s", kernel);
+}
+
+cl_int vrt_mem_check(const vrt_mem *m)
+{
+	if (!m->failed[0])
+		return CL_SUCCESS;
+	vrt_log(VRT_LOG_WARN, "buffer %p holds part of the results of a failed launch of kernel '%s'; write it whole before using it again",
+	        (const void *)m, m->failed);
+	return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
 }
 
 cl_int vrt_mem_evict(vrt_mem *m)
@@ -395,6 +418,8 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 	m->host = pm->host + r->origin;
 	m->user_ptr = (pm->flags & CL_MEM_USE_HOST_PTR) ? pm->host + r->origin : NULL;
 	m->host_valid = 1;
+	/* A failed launch's partial results in the parent are in it too. */
+	memcpy(m->failed, pm->failed, sizeof m->failed);
 	clRetainContext(m->ctx);
 	vrt_lock();
 	/* The host bytes are the parent's: make them current. */

@@ -251,6 +251,7 @@ static cl_int run_range(vrt_launch *L, paged *P, cl_kernel kp, size_t ri)
 	}
 
 	/* Frames out: the slots the kernel may write, then scatter. */
+	L->partial = 1;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		if (!(L->slot_mode[s] & VAST_MODE_W) || !P->slot_frames[s])
 			continue;

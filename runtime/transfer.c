@@ -13,13 +13,15 @@
 #include "vrt.h"
 
 /* Validates [off, off+n) against m and the wait list; makes the host copy
- * current. */
+ * current. A buffer a failed launch left half written is refused. */
 static cl_int prepare(vrt_mem *m, size_t off, size_t n, cl_uint nw,
                       const cl_event *w)
 {
 	if (off > m->size || n > m->size - off)
 		return CL_INVALID_VALUE;
-	cl_int err = vrt_wait_list(nw, w);
+	cl_int err = vrt_mem_check(m);
+	if (err == CL_SUCCESS)
+		err = vrt_wait_list(nw, w);
 	if (err != CL_SUCCESS)
 		return err;
 	return vrt_mem_to_host(m);

@@ -146,6 +146,9 @@ struct vrt_mem {
 	cl_mem dev;                /* device copy, or NULL */
 	cl_command_queue dev_queue; /* retained; where dev lives */
 	unsigned long long lru;    /* last launch that used dev */
+	/* The kernel whose failed launch left part of its results here (a
+	 * mix of old and new bytes), "" if none: see vrt_mem_fail(). */
+	char failed[64];
 	vrt_mem *next;             /* all live buffers */
 	struct vrt_destructor *dtors;
 };
@@ -169,8 +172,18 @@ int vrt_mem_overlap(const vrt_mem *a, const vrt_mem *b);
 void vrt_mem_dev_written(vrt_mem *m);
 /* Make the host copy current (reads the device copy back if needed). */
 cl_int vrt_mem_to_host(vrt_mem *m);
-/* The host copy changed: the device copy is stale. */
+/* The host copy changed: the device copy is stale. The program wrote
+ * it, so a failed launch's partial results are gone. */
 void vrt_mem_host_written(vrt_mem *m);
+/* A launch of `kernel` failed after changing some of m's bytes: m, and
+ * the members of its family that overlap it, hold a mix of old and new
+ * bytes. Until the program overwrites m whole, vrt_mem_check() refuses
+ * it (docs/runtime.md). */
+void vrt_mem_fail(vrt_mem *m, const char *kernel);
+/* CL_SUCCESS, or CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (logged,
+ * naming the failed launch) for a buffer vrt_mem_fail() marked. Every
+ * read, map, copy, fill and launch of a buffer asks first. */
+cl_int vrt_mem_check(const vrt_mem *m);
 /* Make the device copy on q current, allocating it (and evicting other
  * buffers, least recently used first, not in `keep`) within budget. */
 cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
@@ -337,6 +350,7 @@ typedef struct vrt_launch {
 	size_t gsize[3], lsize[3], goff[3], ngroups[3];
 	size_t groups;              /* all work-groups, flattened */
 	int local_free;             /* the program passed no local size */
+	int partial;                /* its written buffers may have changed */
 	size_t max_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
 	unsigned nslots;
 	vrt_mem *slot_mem[VAST_MAX_SLOTS + 1];

@@ -78,7 +78,7 @@ static void rt_teardown(rt_cl *c)
 	CHECK(clReleaseContext(c->ctx));
 }
 
-static void rt_write(FILE *f, const void *p, size_t n)
+static inline void rt_write(FILE *f, const void *p, size_t n)
 {
 	if (fwrite(p, 1, n, f) != n) {
 		perror("write");
