@@ -16,9 +16,10 @@
  *      both arms (a superset of the pages, so exact). Computing such a
  *      condition would need the group's __local stores and the barrier
  *      after them, and a barrier under a branch is where drivers differ
- *      (PoCL 3.1 gives every work-item the first one's __local value when
- *      a loop follows a barrier inside an `if`). The branch is still
- *      computed when something kept needs it (a variable it defines).
+ *      (PoCL 3.1 ran issue 7's inspector with every work-item seeing the
+ *      first one's __local value; without vast_touch's loop after the
+ *      barrier it was right). The branch is still computed when something
+ *      kept needs it (a variable it defines).
  *   2. Fixed point: a statement that defines a variable of R is kept, and
  *      everything its own text reads joins R (for a control statement its
  *      own text is its header). Barriers are kept when __local data is in
