@@ -131,6 +131,7 @@ static cl_int run_native(vrt_launch *L, const size_t *goff, const size_t *gsize,
 	for (unsigned s = 1; s <= L->nslots; s++)
 		if (L->slot_mode[s] & VAST_MODE_W)
 			vrt_mem_dev_written(L->slot_mem[s]);
+	L->partial = 0; /* the kernel completed */
 	L->st->native++;
 	return CL_SUCCESS;
 }
@@ -316,8 +317,10 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 		vrt_log(VRT_LOG_INFO, "kernel '%s': %llu bytes of buffers, budget %llu: paged",
 		        k->name, L->footprint, L->budget);
 		err = run_paged(L);
-		if (err == CL_SUCCESS)
+		if (err == CL_SUCCESS) {
+			L->partial = 0; /* every range went back */
 			err = vrt_complete(q, ev);
+		}
 		goto done;
 	}
 	if (!fits) {

@@ -350,7 +350,7 @@ typedef struct vrt_launch {
 	size_t gsize[3], lsize[3], goff[3], ngroups[3];
 	size_t groups;              /* all work-groups, flattened */
 	int local_free;             /* the program passed no local size */
-	int partial;                /* its written buffers may have changed */
+	int partial;                /* written buffers may hold part of its results */
 	size_t max_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
 	unsigned nslots;
 	vrt_mem *slot_mem[VAST_MAX_SLOTS + 1];
