@@ -138,10 +138,13 @@ static cl_int run_native(vrt_launch *L, const size_t *goff, const size_t *gsize,
 
 /* Programs built for OpenCL C 2.0 or later may leave the last
  * work-group of a dimension partial (OpenCL 2.0 §3.2), unless built with
- * -cl-uniform-work-group-size; OpenCL 1.2 ones may not. */
+ * -cl-uniform-work-group-size; OpenCL 1.2 ones may not. Programs that are
+ * not ours (their options unknown) are left to the driver. */
 static int nonuniform_allowed(const vrt_kernel *k)
 {
-	const char *o = k->prog ? k->prog->options : NULL;
+	if (!k->prog)
+		return 1;
+	const char *o = k->prog->options;
 	return o && (strstr(o, "-cl-std=CL2") || strstr(o, "-cl-std=CL3")) &&
 	       !strstr(o, "-cl-uniform-work-group-size");
 }
