@@ -187,7 +187,10 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 		 * new inspection), down to the old synchronous schedule. */
 		while ((r = reduce(L, P, &bad)) == -1 && P->wpp == 1 && P->nsets > 1)
 			P->nsets--;
-		vrt_trace_host("plan", k->name, t1, vrt_now_ms(), -1, 0);
+		if (r == 0 && P->nsets > P->nranges)
+			P->nsets = (unsigned)P->nranges;
+		/* 0 sets: this plan failed (a finer inspection follows). */
+		vrt_trace_plan(k->name, t1, vrt_now_ms(), r ? 0 : P->nranges, r ? 0 : P->nsets);
 		if (r == -2)
 			return CL_OUT_OF_HOST_MEMORY;
 		if (r == 0)
@@ -626,8 +629,6 @@ cl_int vrt_paged_run(vrt_launch *L)
 	for (size_t i = 0; i < P->nranges; i++)
 		if (P->ranges[i].pages + 1 > maxframes)
 			maxframes = P->ranges[i].pages + 1;
-	if (P->nsets > P->nranges)
-		P->nsets = (unsigned)P->nranges;
 	vrt_log(VRT_LOG_INFO, "kernel '%s': %zu ranges, %u frame sets, %zu groups per PAS row, page %u bytes, %zu frames",
 	        k->name, P->nranges, P->nsets, P->wpp, 1u << P->lay.page_shift, maxframes);
 	choose_direct(L, P);

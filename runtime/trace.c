@@ -14,8 +14,8 @@
  * clock with one offset per queue, measured when the queue gets its track:
  * a marker's CL_PROFILING_COMMAND_QUEUED against the host time just after
  * it was enqueued. The offset errs late by at most that enqueue's
- * duration, so a device phase never appears to start before the host
- * phase that enqueued it ended, and one queue's commands keep their
+ * duration (tens of microseconds on a loaded host), written into the
+ * track's metadata as clock_error_us; one queue's commands keep their
  * order and never overlap.
  *
  * Events are kept in memory under a mutex and written by an atexit
@@ -33,6 +33,8 @@ typedef struct tevent {
 	double ts, dur;            /* microseconds */
 	long range;
 	unsigned long long bytes;
+	size_t nranges;            /* a launch's plan: its ranges and frame sets */
+	unsigned sets;
 } tevent;
 
 typedef struct track {
@@ -40,6 +42,7 @@ typedef struct track {
 	unsigned tid;
 	char name[32];
 	double offset_us;   /* host = device + offset */
+	double error_us;    /* the offset errs late by at most this */
 } track;
 
 #define MAX_TRACKS 64
@@ -87,19 +90,45 @@ static track *new_track(cl_command_queue q, const char *name)
 	return t;
 }
 
-/* Called with mu held. */
-static void add(const char *name, const char *kernel, unsigned tid, double ts, double dur,
+/* Called with mu held; the event, or NULL when it could not be kept. */
+static tevent *add(const char *name, const char *kernel, unsigned tid, double ts, double dur,
                 long range, unsigned long long bytes)
 {
 	if (nevents == cap) {
 		size_t ncap = cap ? 2 * cap : 1024;
 		tevent *g = vrt_realloc(events, ncap * sizeof *g);
 		if (!g)
-			return; /* the trace loses an event; the program goes on */
+			return NULL; /* the trace loses an event; the program goes on */
 		events = g;
 		cap = ncap;
 	}
-	events[nevents++] = (tevent){name, intern(kernel), tid, ts, dur, range, bytes};
+	events[nevents] = (tevent){name, intern(kernel), tid, ts, dur, range, bytes, 0, 0};
+	return &events[nevents++];
+}
+
+/* Called with mu held: the calling thread's track, 0 when none is left. */
+static unsigned my_track(void)
+{
+	if (!my_tid) {
+		char nm[32];
+		snprintf(nm, sizeof nm, "host thread %u", ++nthreads);
+		track *t = new_track(NULL, nm);
+		my_tid = t ? t->tid : 0;
+	}
+	return my_tid;
+}
+
+void vrt_trace_plan(const char *kernel, double t0, double t1, size_t nranges, unsigned sets)
+{
+	if (!vrt_cfg.trace)
+		return;
+	pthread_mutex_lock(&mu);
+	tevent *e = my_track() ? add("plan", kernel, my_tid, t0 * 1e3, (t1 - t0) * 1e3, -1, 0) : NULL;
+	if (e) {
+		e->nranges = nranges;
+		e->sets = sets;
+	}
+	pthread_mutex_unlock(&mu);
 }
 
 void vrt_trace_host(const char *name, const char *kernel, double t0, double t1, long range,
@@ -108,13 +137,7 @@ void vrt_trace_host(const char *name, const char *kernel, double t0, double t1, 
 	if (!vrt_cfg.trace)
 		return;
 	pthread_mutex_lock(&mu);
-	if (!my_tid) {
-		char nm[32];
-		snprintf(nm, sizeof nm, "host thread %u", ++nthreads);
-		track *t = new_track(NULL, nm);
-		my_tid = t ? t->tid : 0;
-	}
-	if (my_tid)
+	if (my_track())
 		add(name, kernel, my_tid, t0 * 1e3, (t1 - t0) * 1e3, range, bytes);
 	pthread_mutex_unlock(&mu);
 }
@@ -126,21 +149,33 @@ static cl_ulong prof(cl_event e, cl_profiling_info what)
 	return t;
 }
 
+/* A few markers: the one whose enqueue took least time bounds the offset
+ * best (the first command on a new queue may pay for its set-up). */
 void vrt_trace_queue(cl_command_queue q, const char *name)
 {
 	if (!vrt_cfg.trace)
 		return;
-	cl_event m = NULL;
-	if (vrt_real.clEnqueueMarkerWithWaitList(q, 0, NULL, &m) != CL_SUCCESS)
-		return;
-	double host = vrt_now_ms() * 1e3;
-	vrt_real.clWaitForEvents(1, &m);
-	double dev = (double)prof(m, CL_PROFILING_COMMAND_QUEUED) / 1e3;
-	clReleaseEvent(m);
+	double best = -1, offset = 0;
+	for (int i = 0; i < 8; i++) {
+		cl_event m = NULL;
+		double before = vrt_now_ms() * 1e3;
+		if (vrt_real.clEnqueueMarkerWithWaitList(q, 0, NULL, &m) != CL_SUCCESS)
+			return;
+		double after = vrt_now_ms() * 1e3;
+		vrt_real.clWaitForEvents(1, &m);
+		double dev = (double)prof(m, CL_PROFILING_COMMAND_QUEUED) / 1e3;
+		clReleaseEvent(m);
+		if (best < 0 || after - before < best) {
+			best = after - before;
+			offset = after - dev;
+		}
+	}
 	pthread_mutex_lock(&mu);
 	track *t = new_track(q, name);
-	if (t)
-		t->offset_us = host - dev;
+	if (t) {
+		t->offset_us = offset;
+		t->error_us = best;
+	}
 	pthread_mutex_unlock(&mu);
 }
 
@@ -192,13 +227,16 @@ static void write_trace(void)
 	fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n", f);
 	for (unsigned i = 0; i < ntracks; i++)
 		fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_name\","
-		        "\"args\":{\"name\":\"%s\"}},\n", tracks[i].tid, tracks[i].name);
+		        "\"args\":{\"name\":\"%s\",\"clock_error_us\":%.3f}},\n", tracks[i].tid,
+		        tracks[i].name, tracks[i].error_us);
 	for (size_t i = 0; i < nevents; i++) {
 		const tevent *e = &events[i];
 		fprintf(f, "{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"name\":\"%s\",\"cat\":\"%s\","
 		        "\"ts\":%.3f,\"dur\":%.3f,\"args\":{", e->tid, e->name,
 		        e->range >= 0 ? "range" : "launch", e->ts, e->dur);
 		fprintf(f, "\"range\":%ld,\"bytes\":%llu", e->range, e->bytes);
+		if (e->sets)
+			fprintf(f, ",\"ranges\":%zu,\"sets\":%u", e->nranges, e->sets);
 		if (e->kernel) {
 			fputs(",\"kernel\":", f);
 			put_str(f, e->kernel);

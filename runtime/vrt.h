@@ -272,6 +272,8 @@ double vrt_now_ms(void);
  * -1 when the phase belongs to no range. `kernel` is copied. */
 void vrt_trace_host(const char *name, const char *kernel, double t0, double t1, long range,
                     unsigned long long bytes);
+/* A launch's plan (inspection to ranges): its ranges and frame sets. */
+void vrt_trace_plan(const char *kernel, double t0, double t1, size_t nranges, unsigned sets);
 /* Gives a queue of the runtime's own (CL_QUEUE_PROFILING_ENABLE) a track
  * named `track` and maps its device clock onto the host's. */
 void vrt_trace_queue(cl_command_queue q, const char *track);
