@@ -386,6 +386,8 @@ static cl_int forward(vrt_launch *L, paged *P, size_t i, fset *F)
 			       tg[q] == tg[p] + (q - p) && tf[q] == tf[p] + (q - p))
 				q++;
 			cl_event e;
+			vrt_log(VRT_LOG_DEBUG, "range %zu: %zu pages of slot %u forwarded from range %ld",
+			        i, q - p, s, G->range);
 			cl_int err = vrt_real.clEnqueueCopyBuffer(P->qs->run, G->frames, F->frames,
 			                                          (size_t)tg[p] << sh, (size_t)tf[p] << sh,
 			                                          (q - p) << sh, 1, &after, &e);

@@ -24,7 +24,8 @@
 #
 # Environment: VAST_BUILD (required), VAST_CC (the real compiler, default
 # cc), VAST_E2E_MEMS (budgets, default "50% 10%"), VAST_E2E_PIPELINE=0 (skip
-# the deep-pipeline runs), VAST_E2E_TIMEOUT
+# the deep-pipeline runs), VAST_E2E_DEEP_PAGE (their page size, default 4K;
+# larger pages make neighbouring ranges share written pages), VAST_E2E_TIMEOUT
 # (seconds per run, default 120), VAST_E2E_KEEP=1 (keep the directory),
 # VAST_E2E_CORRUPT=1 (flip one byte of a vastcc output: the harness's own
 # test that a difference is caught). To build here and run on another
@@ -157,7 +158,7 @@ for mem in $mems; do
 	[ "${VAST_E2E_PIPELINE:-1}" = 0 ] && continue
 	# Deep pipeline, tiny ranges: every frame set in flight at once.
 	run "$label.deep" "$bin/vast/$name/$name" VAST_DEVICE_MEM="$mem" VAST_PIPELINE=4 \
-		VAST_PAGE_SIZE=4K VAST_TRACE="$tmp/$label.trace.json"
+		VAST_PAGE_SIZE="${VAST_E2E_DEEP_PAGE:-4K}" VAST_TRACE="$tmp/$label.trace.json"
 	same "$label.deep"
 	# Every kernel as deep as its frame sets allow; at 50% every example
 	# leaves room for several sets (at 10% a range may need more than a
@@ -167,7 +168,7 @@ for mem in $mems; do
 	check=$(python3 "$here/../tools/check_trace.py" "$tmp/$label.trace.json" \
 		--min-inflight 3 --min-sets $minsets 2>&1) ||
 		fail "VAST_DEVICE_MEM=$mem VAST_PIPELINE=4: $check"
-	note "VAST_DEVICE_MEM=$mem VAST_PIPELINE=4 VAST_PAGE_SIZE=4K: identical; $check"
+	note "VAST_DEVICE_MEM=$mem VAST_PIPELINE=4 VAST_PAGE_SIZE=${VAST_E2E_DEEP_PAGE:-4K}: identical; $check"
 done
 
 run mode_native "$bin/vast/$name/$name" VAST_MODE=native
