@@ -123,43 +123,11 @@ typedef struct paged {
 	int direct[VAST_MAX_SLOTS + 1]; /* slot moves without staging */
 } paged;
 
-/* Ranges for P->nsets frame sets: Algorithm 1 against budget/nsets. With
- * several sets the first range is cut again at a quarter of that, so the
- * first kernel starts after a short transfer: its rows are reduced
- * alone, the first piece becomes range 0 and the rest of its rows (a
- * subset of a range that fit) range 1. */
 static int reduce(vrt_launch *L, paged *P, size_t *bad)
 {
-	const vrt_layout *lay = &P->lay;
-	size_t rb = lay->row_bytes;
-	unsigned long long per = L->budget / P->nsets;
 	vrt_free(P->ranges);
-	int r = vrt_pas_reduce(lay, P->rows, P->nrows, per, &P->ranges, &P->nranges, bad);
-	if (r || P->nsets == 1 || P->nranges < 2)
-		return r;
-	vrt_range *sub;
-	size_t nsub, unused;
-	r = vrt_pas_reduce(lay, P->rows, P->ranges[0].last_row + 1, per / 4, &sub, &nsub, &unused);
-	if (r == -1 || (r == 0 && nsub < 2)) {
-		vrt_free(sub);
-		return 0; /* the first range cannot be cut smaller: keep it */
-	}
-	vrt_range *g = r ? NULL : vrt_realloc(P->ranges, (P->nranges + 1) * sizeof *g);
-	unsigned char *u = g ? vrt_calloc(1, rb) : NULL;
-	if (!u) {
-		vrt_free(sub);
-		return -2;
-	}
-	P->ranges = g;
-	memmove(g + 1, g, P->nranges++ * sizeof *g);
-	g[0] = sub[0];
-	g[1].first_row = sub[0].last_row + 1;
-	for (size_t row = g[1].first_row; row <= g[1].last_row; row++)
-		vrt_pas_or(u, P->rows + row * rb, rb);
-	g[1].pages = vrt_pas_count(u, rb);
-	vrt_free(u);
-	vrt_free(sub);
-	return 0;
+	return vrt_pas_reduce_sets(&P->lay, P->rows, P->nrows, L->budget, P->nsets, &P->ranges,
+	                           &P->nranges, bad);
 }
 
 static cl_int inspect_and_reduce(vrt_launch *L, paged *P)

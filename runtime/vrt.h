@@ -319,6 +319,13 @@ typedef struct vrt_range {
 int vrt_pas_reduce(const vrt_layout *l, const unsigned char *rows,
                    size_t nrows, unsigned long long budget,
                    vrt_range **ranges, size_t *nranges, size_t *bad_row);
+/* The same for `sets` frame sets in flight: ranges cut against
+ * budget/sets, and with sets > 1 and several ranges the first cut again
+ * against a quarter of that (when its rows allow) so a pipeline fills
+ * fast. Same returns. */
+int vrt_pas_reduce_sets(const vrt_layout *l, const unsigned char *rows, size_t nrows,
+                        unsigned long long budget, unsigned sets, vrt_range **ranges,
+                        size_t *nranges, size_t *bad_row);
 
 /* --- lpt.c: page tables, frames and recovery ---------------------------- */
 /* One run of consecutive resident pages of a slot: frames are
