@@ -118,15 +118,21 @@ typedef struct paged {
 	unsigned nsets;
 	fset set[VRT_MAX_SETS];
 	size_t done;                /* ranges finished, in order */
+	cl_ulong maxalloc;          /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
 	queues *qs;
 	cl_kernel kp;
 	int direct[VAST_MAX_SLOTS + 1]; /* slot moves without staging */
 } paged;
 
+/* One frame buffer per set for now: a set's share of the budget is
+ * capped at the largest allocation the device allows. */
 static int reduce(vrt_launch *L, paged *P, size_t *bad)
 {
+	unsigned long long budget = L->budget;
+	if (P->maxalloc && budget / P->nsets > P->maxalloc)
+		budget = P->maxalloc * P->nsets;
 	vrt_free(P->ranges);
-	return vrt_pas_reduce_sets(&P->lay, P->rows, P->nrows, L->budget, P->nsets, &P->ranges,
+	return vrt_pas_reduce_sets(&P->lay, P->rows, P->nrows, budget, P->nsets, &P->ranges,
 	                           &P->nranges, bad);
 }
 
@@ -570,14 +576,9 @@ cl_int vrt_paged_run(vrt_launch *L)
 	 * the whole budget: bring every resident buffer home first. */
 	if ((err = vrt_mem_evict_all(L->ctx)) != CL_SUCCESS)
 		goto out;
-	cl_ulong maxalloc = 0;
-	vrt_real.clGetDeviceInfo(L->dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof maxalloc, &maxalloc, NULL);
+	vrt_real.clGetDeviceInfo(L->dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof P->maxalloc,
+	                         &P->maxalloc, NULL);
 	P->nsets = vrt_cfg.pipeline;
-	if (maxalloc && L->budget / P->nsets > maxalloc) {
-		/* One frame buffer per set for now: a set's share of the budget
-		 * is capped at the largest allocation the device allows. */
-		L->budget = maxalloc * P->nsets;
-	}
 	P->lay.nslots = L->nslots;
 	P->lay.page_shift = choose_shift(L->budget / P->nsets);
 	for (unsigned s = 1; s <= L->nslots; s++)
