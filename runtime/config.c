@@ -8,6 +8,8 @@
  * VAST_MODE        auto | paged | native
  * VAST_LOG         warn | info | debug
  * VAST_STATS       1: one line per kernel at exit
+ * VAST_PIPELINE    frame sets in flight in a paged launch, 1 to VRT_MAX_SETS
+ * VAST_TRACE       FILE.json: a Chrome trace of every phase, written at exit
  * Malformed values are reported once and ignored (defaults stand): the
  * runtime is inside someone else's program and must not stop it.
  */
@@ -17,7 +19,7 @@
 
 #include "vrt.h"
 
-vrt_config vrt_cfg = { VRT_RUN_AUTO, VRT_LOG_WARN, 0, 0, 0, 0, 1 };
+vrt_config vrt_cfg = { VRT_RUN_AUTO, VRT_LOG_WARN, 0, 0, 0, 0, 1, 3, NULL };
 
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent)
 {
@@ -102,6 +104,17 @@ void vrt_config_load(void)
 		if (vrt_parse_size(s, &vrt_cfg.mem_bytes, &vrt_cfg.mem_percent))
 			vrt_log(VRT_LOG_WARN, "ignoring VAST_DEVICE_MEM='%s' (want a size like 64M or a percentage like 50%%)", s);
 	}
+	if ((s = getenv("VAST_PIPELINE")) && *s) {
+		char *end;
+		long n = strtol(s, &end, 10);
+		if (*end || n < 1 || n > VRT_MAX_SETS)
+			vrt_log(VRT_LOG_WARN, "ignoring VAST_PIPELINE='%s' (want 1 to %d frame sets)", s,
+			        VRT_MAX_SETS);
+		else
+			vrt_cfg.pipeline = (unsigned)n;
+	}
+	if ((s = getenv("VAST_TRACE")) && *s)
+		vrt_cfg.trace = s;
 	if ((s = getenv("VAST_PAGE_SIZE")) && *s) {
 		unsigned long long b;
 		unsigned pct;

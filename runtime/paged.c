@@ -3,16 +3,30 @@
  * paged.c - the paged path of a launch (DESIGN §3, VAST §4).
  *
  *   inspect -> PAS rows -> reduction (Algorithm 1) -> per range:
- *   LPT, gather frames, transfer, vast_paged_K, fault check, read back
- *   the written slots' frames, scatter into the host copies.
+ *   plan (LPT), gather frames, H2D, vast_paged_K, D2H of the written
+ *   slots and the fault word, fault check, scatter into the host copies.
  *
- * Ranges run in order, so a page written by several ranges is forwarded
- * through the host copy (the later range's frame is filled after the
- * earlier range was scattered). Frames of a slot are one contiguous span
- * of the frame buffer, so each slot moves with one transfer, staged
- * through one pinned buffer (CL_MEM_ALLOC_HOST_PTR, mapped once). A
- * read-only slot whose pages and frames did not change since the
- * previous range is not sent again. A fault in any range means the
+ * Ranges are pipelined (VAST_PIPELINE=k frame sets, default 3): each range
+ * owns one frame set (frame buffer, LPT, fault word, staging area) and
+ * its commands go to three queues of the runtime's own, joined by events:
+ * H2D on one, kernels (and page forwarding) on another, D2H on a third.
+ * While range i's kernel runs, range i+1's frames go in and range i-1's
+ * come out; the host thread plans and gathers range i+1 meanwhile, and
+ * finishes range i-k+1 (fault check, scatter) only when its set is needed
+ * again. The budget covers all k sets, so the reduction cuts ranges
+ * against budget/k, and the first range is cut smaller still so the
+ * pipeline fills fast.
+ *
+ * Exactness: a page of a written slot that an earlier range still in
+ * flight also touches is not taken from the host copy (which that range
+ * has not written back yet) but copied on the device from the earlier
+ * range's frame, after its kernel (the paper's shared PAS forwarding,
+ * done device-side). Write-backs reach the host copies in range order:
+ * a slot moves either straight between its pinned host copy and the
+ * frames or through the staging area for the whole launch, and both
+ * paths are ordered (one in-order D2H queue; scatters in range order).
+ * A read-only slot whose pages and frames did not change since the
+ * set's previous range is not sent again. A fault in any range means the
  * inspector missed a page: the launch fails rather than give a wrong
  * result.
  */
@@ -34,17 +48,93 @@ static unsigned choose_shift(unsigned long long budget)
 	return sh;
 }
 
+/* The runtime's own queues on one device of a context, made once and
+ * kept (they hold a reference to the context), with profiling on for
+ * VAST_TRACE and kernel_ms. Guarded by the runtime lock. */
+typedef struct queues {
+	cl_context ctx;
+	cl_device_id dev;
+	cl_command_queue in, run, out;
+	struct queues *next;
+} queues;
+static queues *all_queues;
+
+static queues *queues_for(cl_context ctx, cl_device_id dev, cl_int *err)
+{
+	queues *q;
+	for (q = all_queues; q; q = q->next)
+		if (q->ctx == ctx && q->dev == dev)
+			return q;
+	if (!(q = vrt_calloc(1, sizeof *q))) {
+		*err = CL_OUT_OF_HOST_MEMORY;
+		return NULL;
+	}
+	cl_command_queue_properties pr = CL_QUEUE_PROFILING_ENABLE;
+	if (!(q->in = clCreateCommandQueue(ctx, dev, pr, err)) ||
+	    !(q->run = clCreateCommandQueue(ctx, dev, pr, err)) ||
+	    !(q->out = clCreateCommandQueue(ctx, dev, pr, err))) {
+		if (q->in)
+			vrt_real.clReleaseCommandQueue(q->in);
+		if (q->run)
+			vrt_real.clReleaseCommandQueue(q->run);
+		vrt_free(q);
+		return NULL;
+	}
+	vrt_trace_queue(q->in, "queue H2D");
+	vrt_trace_queue(q->run, "queue kernels");
+	vrt_trace_queue(q->out, "queue D2H");
+	clRetainContext(ctx);
+	q->ctx = ctx;
+	q->dev = dev;
+	q->next = all_queues;
+	all_queues = q;
+	return q;
+}
+
+/* One frame set: what one range in flight holds. */
+typedef struct fset {
+	cl_mem frames, lptbuf, fault;
+	unsigned char *stage;       /* host image of the frames (vrt_staging) */
+	unsigned char *u, *prev_u;  /* union row of its range, of the previous one */
+	uint32_t *lpt;
+	size_t first[VAST_MAX_SLOTS + 1], nframes[VAST_MAX_SLOTS + 1];
+	size_t prev_first[VAST_MAX_SLOTS + 1];
+	long range;                 /* the range in flight on it, -1: none */
+	int used;                   /* prev_u and prev_first are a range's */
+	/* First and last command of each phase (last NULL: only one). */
+	cl_event in[2], run, out[2];
+	cl_event reader;            /* last forwarding copy out of these frames */
+	cl_uint fault_word;
+	unsigned long long in_bytes, out_bytes;
+	double gather_ms;
+} fset;
+
 typedef struct paged {
 	vrt_layout lay;
 	size_t wpp, nrows;
-	unsigned char *rows, *u, *prev_u;
+	unsigned char *rows;
 	vrt_range *ranges;
 	size_t nranges;
-	uint32_t *lpt;
-	size_t slot_first[VAST_MAX_SLOTS + 1], slot_frames[VAST_MAX_SLOTS + 1];
-	size_t prev_first[VAST_MAX_SLOTS + 1];
-	cl_mem frames, lptbuf, fault;
+	unsigned nsets;
+	fset set[VRT_MAX_SETS];
+	size_t done;                /* ranges finished, in order */
+	cl_ulong maxalloc;          /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+	queues *qs;
+	cl_kernel kp;
+	int direct[VAST_MAX_SLOTS + 1]; /* slot moves without staging */
 } paged;
+
+/* One frame buffer per set for now: a set's share of the budget is
+ * capped at the largest allocation the device allows. */
+static int reduce(vrt_launch *L, paged *P, size_t *bad)
+{
+	unsigned long long budget = L->budget;
+	if (P->maxalloc && budget / P->nsets > P->maxalloc)
+		budget = P->maxalloc * P->nsets;
+	vrt_free(P->ranges);
+	return vrt_pas_reduce_sets(&P->lay, P->rows, P->nrows, budget, P->nsets, &P->ranges,
+	                           &P->nranges, bad);
+}
 
 static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 {
@@ -59,13 +149,22 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 			return CL_OUT_OF_HOST_MEMORY;
 		double t0 = vrt_now_ms();
 		cl_int err = vrt_inspect_run(L, &P->lay, P->wpp, P->rows, P->nrows);
-		L->st->inspect_ms += vrt_now_ms() - t0;
+		double t1 = vrt_now_ms();
+		L->st->inspect_ms += t1 - t0;
+		vrt_trace_host("inspect", k->name, t0, t1, -1, 0);
 		if (err != CL_SUCCESS)
 			return err;
 		vrt_pas_normalize(P->rows, P->nrows * P->lay.row_bytes);
 		size_t bad = 0;
-		int r = vrt_pas_reduce(&P->lay, P->rows, P->nrows, L->budget, &P->ranges,
-		                       &P->nranges, &bad);
+		int r;
+		/* A row that does not fit budget/k first costs a frame set (no
+		 * new inspection), down to the old synchronous schedule. */
+		while ((r = reduce(L, P, &bad)) == -1 && P->wpp == 1 && P->nsets > 1)
+			P->nsets--;
+		if (r == 0 && P->nsets > P->nranges)
+			P->nsets = (unsigned)P->nranges;
+		/* 0 sets: this plan failed (a finer inspection follows). */
+		vrt_trace_plan(k->name, t1, vrt_now_ms(), r ? 0 : P->nranges, r ? 0 : P->nsets);
 		if (r == -2)
 			return CL_OUT_OF_HOST_MEMORY;
 		if (r == 0)
@@ -97,25 +196,57 @@ static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
 /* Pinned host copies move span by span, straight between the host copy
  * and the frames, when the spans are large enough for a copy to reach the
  * link's speed (DESIGN §3: 1 MiB pieces 48 GB/s, 64 KiB 17.6 GB/s);
- * everything else is gathered into the pinned staging buffer and moves
- * in one piece. */
+ * everything else is gathered into the pinned staging area and moves in
+ * one piece. Decided once per launch and slot, from the runs of pages
+ * the whole launch touches, so that write-backs of one slot all take the
+ * same (ordered) path. */
 #define VRT_DIRECT_SPAN (256u << 10)
 
-static int direct(const vrt_mem *m, const vrt_span *sp, size_t nsp, unsigned sh)
+static void choose_direct(vrt_launch *L, paged *P)
 {
-	size_t pages = 0;
-	for (size_t i = 0; i < nsp; i++)
-		pages += sp[i].npages;
-	return m->pin.buf && nsp && (pages << sh) / nsp >= VRT_DIRECT_SPAN;
+	const vrt_layout *lay = &P->lay;
+	size_t rb = lay->row_bytes;
+	unsigned char *all = vrt_calloc(1, rb);
+	for (size_t r = 0; all && r < P->nrows; r++)
+		vrt_pas_or(all, P->rows + r * rb, rb);
+	for (unsigned s = 1; s <= lay->nslots; s++) {
+		const unsigned char *row = all ? all + lay->slot_off[s] : NULL;
+		size_t pages = 0, runs = 0;
+		for (size_t p = 0; row && p < lay->slot_pages[s]; p++) {
+			pages += row[p];
+			runs += row[p] && (p == 0 || !row[p - 1]);
+		}
+		P->direct[s] = L->slot_mem[s]->pin.buf && runs &&
+		               (pages << lay->page_shift) / runs >= VRT_DIRECT_SPAN;
+	}
+	vrt_free(all);
 }
 
-/* The staging area for one slot's frames; span frames are made relative
- * to the slot's first frame, where the staging area starts. */
-static unsigned char *stage_slot(vrt_launch *L, paged *P, unsigned s, vrt_span *sp, size_t nsp)
+/* Remembers a command of a phase: ev[0] the first, ev[1] the last. */
+static void keep(cl_event ev[2], cl_event e)
 {
-	for (size_t i = 0; i < nsp; i++)
-		sp[i].frame -= P->slot_first[s];
-	return vrt_staging(L->ctx, P->slot_frames[s] << P->lay.page_shift);
+	if (!ev[0]) {
+		ev[0] = e;
+		return;
+	}
+	if (ev[1])
+		clReleaseEvent(ev[1]);
+	ev[1] = e;
+}
+
+static cl_event last_of(cl_event ev[2])
+{
+	return ev[1] ? ev[1] : ev[0];
+}
+
+static void drop_events(fset *F)
+{
+	cl_event *all[] = {&F->in[0], &F->in[1], &F->run, &F->out[0], &F->out[1]};
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		if (*all[i]) {
+			clReleaseEvent(*all[i]);
+			*all[i] = NULL;
+		}
 }
 
 typedef struct span_job {
@@ -138,88 +269,168 @@ static void scatter_share(void *ctx, size_t begin, size_t end)
 		vrt_scatter(j->lay, &j->sp[i], j->host, j->stage);
 }
 
-/* Moves slot s's frames between its host copy and the device: in (host to
- * frames, before the kernel) or out (frames to host, after it). */
-static cl_int move_frames(vrt_launch *L, paged *P, unsigned s, int out)
+/* Enqueues slot s's frames of set F in (H2D, gathering first when staged)
+ * or out (D2H; the scatter of a staged slot comes in finish_range). */
+static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
 {
 	vrt_layout *lay = &P->lay;
 	unsigned sh = lay->page_shift;
 	vrt_mem *m = L->slot_mem[s];
-	vrt_span *sp;
+	cl_command_queue q = out ? P->qs->out : P->qs->in;
+	cl_event *ev = out ? F->out : F->in, e;
+	unsigned long long *count = out ? &F->out_bytes : &F->in_bytes;
 	cl_int err = CL_SUCCESS;
-	size_t nsp = vrt_spans(lay, P->u, P->lpt, s, &sp);
-	if (nsp == (size_t)-1)
-		return CL_OUT_OF_HOST_MEMORY;
-	unsigned long long *count = out ? &L->st->d2h : &L->st->h2d;
-	if (direct(m, sp, nsp, sh)) {
+	if (P->direct[s]) {
+		vrt_span *sp;
+		size_t nsp = vrt_spans(lay, F->u, F->lpt, s, &sp);
+		if (nsp == (size_t)-1)
+			return CL_OUT_OF_HOST_MEMORY;
 		/* Only the buffer's valid bytes: the frames past its end hold
 		 * nothing of the program's. */
 		for (size_t i = 0; i < nsp && !err; i++) {
 			size_t n = vrt_span_valid(lay, &sp[i]);
 			unsigned char *h = m->host + (sp[i].page << sh);
 			size_t f = sp[i].frame << sh;
-			err = out ? vrt_real.clEnqueueReadBuffer(L->q, P->frames, CL_FALSE, f, n, h, 0, NULL, NULL)
-			          : vrt_real.clEnqueueWriteBuffer(L->q, P->frames, CL_FALSE, f, n, h, 0, NULL, NULL);
+			err = out ? vrt_real.clEnqueueReadBuffer(q, F->frames, CL_FALSE, f, n, h, 0, NULL, &e)
+			          : vrt_real.clEnqueueWriteBuffer(q, F->frames, CL_FALSE, f, n, h, 0, NULL, &e);
+			if (!err)
+				keep(ev, e);
 			*count += n;
 		}
 		vrt_free(sp);
 		return err;
 	}
-	unsigned char *stage = stage_slot(L, P, s, sp, nsp);
-	if (!stage) {
-		vrt_free(sp);
-		return CL_OUT_OF_HOST_MEMORY;
-	}
-	span_job j = {lay, sp, m->host, stage};
-	size_t off = P->slot_first[s] << sh, n = P->slot_frames[s] << sh;
-	/* Blocking: the staging area is reused by the next slot. */
+	size_t off = F->first[s] << sh, n = F->nframes[s] << sh;
 	if (out) {
-		err = vrt_real.clEnqueueReadBuffer(L->q, P->frames, CL_TRUE, off, n, stage, 0, NULL, NULL);
-		if (!err)
-			vrt_parallel(nsp, n, scatter_share, &j);
+		err = vrt_real.clEnqueueReadBuffer(q, F->frames, CL_FALSE, off, n, F->stage + off, 0,
+		                                   NULL, &e);
 	} else {
+		vrt_span *sp;
+		size_t nsp = vrt_spans(lay, F->u, F->lpt, s, &sp);
+		if (nsp == (size_t)-1)
+			return CL_OUT_OF_HOST_MEMORY;
+		span_job j = {lay, sp, m->host, F->stage};
 		vrt_parallel(nsp, n, gather_share, &j);
-		err = vrt_real.clEnqueueWriteBuffer(L->q, P->frames, CL_TRUE, off, n, stage, 0, NULL, NULL);
+		vrt_free(sp);
+		err = vrt_real.clEnqueueWriteBuffer(q, F->frames, CL_FALSE, off, n, F->stage + off, 0,
+		                                    NULL, &e);
 	}
+	if (!err)
+		keep(ev, e);
 	*count += n;
-	vrt_free(sp);
 	return err;
 }
 
-static cl_int run_range(vrt_launch *L, paged *P, cl_kernel kp, size_t ri)
+/* The range in flight that last brings page p of slot s back: its frame
+ * holds the page's current bytes once its kernel ran. NULL: the host
+ * copy is current. */
+static fset *writer_of(vrt_launch *L, paged *P, size_t i, unsigned s, size_t p)
 {
-	const vrt_range *R = &P->ranges[ri];
+	if (!(L->slot_mode[s] & VAST_MODE_W))
+		return NULL;
+	for (size_t j = i; j-- > P->done;) {
+		fset *G = &P->set[j % P->nsets];
+		if (G->u[P->lay.slot_off[s] + p])
+			return G;
+	}
+	return NULL;
+}
+
+/* Copies, on the kernel queue (after the earlier ranges' kernels and this
+ * range's H2D), every page of F that a range still in flight writes from
+ * that range's frame; runs of pages consecutive in both move together. */
+static cl_int forward(vrt_launch *L, paged *P, size_t i, fset *F)
+{
+	const vrt_layout *lay = &P->lay;
+	unsigned sh = lay->page_shift;
+	cl_event after = last_of(F->in);
+	for (unsigned s = 1; s <= lay->nslots; s++) {
+		if (!(L->slot_mode[s] & VAST_MODE_W) || P->done == i)
+			continue;
+		const unsigned char *row = F->u + lay->slot_off[s];
+		for (size_t p = 0; p < lay->slot_pages[s];) {
+			fset *G = row[p] ? writer_of(L, P, i, s, p) : NULL;
+			if (!G) {
+				p++;
+				continue;
+			}
+			const uint32_t *tg = G->lpt + G->lpt[2 * s - 1], *tf = F->lpt + F->lpt[2 * s - 1];
+			size_t q = p + 1;
+			while (q < lay->slot_pages[s] && row[q] && writer_of(L, P, i, s, q) == G &&
+			       tg[q] == tg[p] + (q - p) && tf[q] == tf[p] + (q - p))
+				q++;
+			cl_event e;
+			vrt_log(VRT_LOG_DEBUG, "range %zu: %zu pages of slot %u forwarded from range %ld",
+			        i, q - p, s, G->range);
+			cl_int err = vrt_real.clEnqueueCopyBuffer(P->qs->run, G->frames, F->frames,
+			                                          (size_t)tg[p] << sh, (size_t)tf[p] << sh,
+			                                          (q - p) << sh, 1, &after, &e);
+			if (err)
+				return err;
+			/* G's frames are refilled only after this copy (start_range). */
+			if (G->reader)
+				clReleaseEvent(G->reader);
+			G->reader = e;
+			p = q;
+		}
+	}
+	return CL_SUCCESS;
+}
+
+/* Plans range i on its frame set (free: its previous range finished),
+ * gathers and enqueues its H2D, kernel and D2H. */
+static cl_int start_range(vrt_launch *L, paged *P, size_t i)
+{
+	const vrt_range *R = &P->ranges[i];
 	vrt_layout *lay = &P->lay;
 	size_t rb = lay->row_bytes;
+	fset *F = &P->set[i % P->nsets];
+	queues *qs = P->qs;
 	cl_int err;
 
-	memset(P->u, 0, rb);
+	double t0 = vrt_now_ms();
+	memset(F->u, 0, rb);
 	for (size_t r = R->first_row; r <= R->last_row; r++)
-		vrt_pas_or(P->u, P->rows + r * rb, rb);
-	vrt_lpt_build(lay, P->u, P->lpt, P->slot_first, P->slot_frames);
+		vrt_pas_or(F->u, P->rows + r * rb, rb);
+	vrt_lpt_build(lay, F->u, F->lpt, F->first, F->nframes);
+	double t1 = vrt_now_ms();
+	vrt_trace_host("plan", L->k->name, t0, t1, (long)i, 0);
 
-	/* Frames in: every touched page of every slot, except read-only
-	 * slots already in place from the previous range. */
-	for (unsigned s = 1; s <= lay->nslots; s++) {
-		if (!P->slot_frames[s])
-			continue;
-		if (ri > 0 && !(L->slot_mode[s] & VAST_MODE_W) &&
-		    P->prev_first[s] == P->slot_first[s] &&
-		    !memcmp(P->u + lay->slot_off[s], P->prev_u + lay->slot_off[s], lay->slot_pages[s]))
-			continue;
-		if ((err = move_frames(L, P, s, 0)) != CL_SUCCESS)
+	/* Forwarding copies may still read these frames. */
+	if (F->reader) {
+		err = vrt_real.clEnqueueBarrierWithWaitList(qs->in, 1, &F->reader, NULL);
+		clReleaseEvent(F->reader);
+		F->reader = NULL;
+		if (err)
 			return err;
 	}
-	cl_uint zero = 0;
-	if ((err = vrt_real.clEnqueueWriteBuffer(L->q, P->lptbuf, CL_FALSE, 0, vrt_lpt_bytes(lay),
-	                                         P->lpt, 0, NULL, NULL)) ||
-	    (err = vrt_real.clEnqueueWriteBuffer(L->q, P->fault, CL_FALSE, 0, sizeof zero, &zero,
-	                                         0, NULL, NULL)))
+	/* Frames in: every touched page of every slot, except read-only
+	 * slots already in place from the set's previous range. */
+	F->in_bytes = F->out_bytes = 0;
+	for (unsigned s = 1; s <= lay->nslots; s++) {
+		if (!F->nframes[s])
+			continue;
+		if (F->used && !(L->slot_mode[s] & VAST_MODE_W) && F->prev_first[s] == F->first[s] &&
+		    !memcmp(F->u + lay->slot_off[s], F->prev_u + lay->slot_off[s], lay->slot_pages[s]))
+			continue;
+		if ((err = move_frames(L, P, F, s, 0)) != CL_SUCCESS)
+			return err;
+	}
+	static const cl_uint zero = 0;
+	cl_event e1, e2;
+	if ((err = vrt_real.clEnqueueWriteBuffer(qs->in, F->lptbuf, CL_FALSE, 0, vrt_lpt_bytes(lay),
+	                                         F->lpt, 0, NULL, &e1)))
 		return err;
-	L->st->h2d += vrt_lpt_bytes(lay);
-	/* The queue may be out of order: the frames must be in before the
-	 * kernel starts, and the kernel done before its fault is read. */
-	if ((err = vrt_real.clFinish(L->q)))
+	keep(F->in, e1);
+	if ((err = vrt_real.clEnqueueWriteBuffer(qs->in, F->fault, CL_FALSE, 0, sizeof zero, &zero,
+	                                         0, NULL, &e2)))
+		return err;
+	keep(F->in, e2);
+	F->in_bytes += vrt_lpt_bytes(lay);
+	L->st->h2d += F->in_bytes;
+	double t2 = vrt_now_ms();
+	vrt_trace_host("gather", L->k->name, t1, t2, (long)i, F->in_bytes);
+	if ((err = vrt_real.clFlush(qs->in)) || (err = forward(L, P, i, F)))
 		return err;
 
 	size_t g0 = R->first_row * P->wpp;
@@ -227,50 +438,139 @@ static cl_int run_range(vrt_launch *L, paged *P, cl_kernel kp, size_t ri)
 	if (g1 > L->groups)
 		g1 = L->groups;
 	cl_ulong first = g0;
-	if ((err = set(kp, L->k->nargs + 7, sizeof first, &first)))
+	cl_uint n = L->k->nargs;
+	/* Arguments are captured at enqueue (OpenCL 1.2 §5.7.2), so one
+	 * kernel object serves every range. */
+	if ((err = set(P->kp, n, sizeof F->frames, &F->frames)) ||
+	    (err = set(P->kp, n + 1, sizeof F->lptbuf, &F->lptbuf)) ||
+	    (err = set(P->kp, n + 2, sizeof F->fault, &F->fault)) ||
+	    (err = set(P->kp, n + 7, sizeof first, &first)))
 		return err;
 	size_t lwg = L->lsize[0] * L->lsize[1] * L->lsize[2];
 	size_t global = (g1 - g0) * lwg;
-	double t0 = vrt_now_ms();
-	err = vrt_real.clEnqueueNDRangeKernel(L->q, kp, 1, NULL, &global, &lwg, 0, NULL, NULL);
+	cl_event in = last_of(F->in);
+	err = vrt_real.clEnqueueNDRangeKernel(qs->run, P->kp, 1, NULL, &global, &lwg, 1, &in, &F->run);
 	if (err != CL_SUCCESS) {
 		vrt_log(VRT_LOG_WARN, "kernel '%s': launching its paged variant failed: %s",
 		        L->k->name, vrt_cl_error_name(err));
 		return err;
 	}
-	if ((err = vrt_real.clFinish(L->q)))
+	if ((err = vrt_real.clFlush(qs->run)))
 		return err;
-	L->st->kernel_ms += vrt_now_ms() - t0;
-	cl_uint f = 0;
-	if ((err = vrt_real.clEnqueueReadBuffer(L->q, P->fault, CL_TRUE, 0, sizeof f, &f, 0, NULL, NULL)))
-		return err;
-	if (f) {
-		vrt_log(VRT_LOG_WARN, "kernel '%s': range %zu (work-groups %zu..%zu) touched a page its inspector did not mark; refusing the result",
-		        L->k->name, ri, g0, g1 - 1);
-		return CL_INVALID_OPERATION;
-	}
 
-	/* Frames out: the slots the kernel may write, then scatter. */
+	/* Out: the fault word first (it waits for the kernel; the queue is
+	 * in order), then the frames of the slots the kernel may write. */
+	cl_event e;
+	if ((err = vrt_real.clEnqueueReadBuffer(qs->out, F->fault, CL_FALSE, 0, sizeof F->fault_word,
+	                                        &F->fault_word, 1, &F->run, &e)))
+		return err;
+	keep(F->out, e);
+	/* From here the host copies may change (direct D2H into pinned host
+	 * copies): a failure now must refuse the written buffers (launch.c). */
 	L->partial = 1;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		if (!(L->slot_mode[s] & VAST_MODE_W) || !P->slot_frames[s])
+		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->nframes[s])
 			continue;
-		if ((err = move_frames(L, P, s, 1)) != CL_SUCCESS)
+		if ((err = move_frames(L, P, F, s, 1)) != CL_SUCCESS)
 			return err;
 	}
-	if ((err = vrt_real.clFinish(L->q)))
+	L->st->d2h += F->out_bytes;
+	F->range = (long)i;
+	return vrt_real.clFlush(qs->out);
+}
+
+/* Waits for range j's D2H, checks its fault word and scatters its staged
+ * written slots into the host copies. Ranges finish in order. */
+static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
+{
+	fset *F = &P->set[j % P->nsets];
+	const vrt_layout *lay = &P->lay;
+	cl_event done = last_of(F->out);
+	cl_int err = vrt_real.clWaitForEvents(1, &done);
+	if (err)
 		return err;
-	memcpy(P->prev_u, P->u, rb);
-	memcpy(P->prev_first, P->slot_first, sizeof P->prev_first);
+	const char *kn = L->k->name;
+	vrt_trace_device("H2D", kn, P->qs->in, F->in[0], F->in[1], (long)j, F->in_bytes);
+	vrt_trace_device("kernel", kn, P->qs->run, F->run, NULL, (long)j, 0);
+	vrt_trace_device("D2H", kn, P->qs->out, F->out[0], F->out[1], (long)j, F->out_bytes);
+	cl_ulong k0 = 0, k1 = 0;
+	clGetEventProfilingInfo(F->run, CL_PROFILING_COMMAND_START, sizeof k0, &k0, NULL);
+	clGetEventProfilingInfo(F->run, CL_PROFILING_COMMAND_END, sizeof k1, &k1, NULL);
+	L->st->kernel_ms += k1 > k0 ? (double)(k1 - k0) / 1e6 : 0;
+	if (F->fault_word) {
+		const vrt_range *R = &P->ranges[j];
+		size_t g1 = (R->last_row + 1) * P->wpp;
+		vrt_log(VRT_LOG_WARN, "kernel '%s': range %zu (work-groups %zu..%zu) touched a page its inspector did not mark; refusing the result",
+		        kn, j, R->first_row * P->wpp, (g1 > L->groups ? L->groups : g1) - 1);
+		return CL_INVALID_OPERATION;
+	}
+	double t0 = vrt_now_ms();
+	unsigned long long bytes = 0;
+	for (unsigned s = 1; s <= lay->nslots; s++) {
+		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->nframes[s] || P->direct[s])
+			continue;
+		vrt_span *sp;
+		size_t nsp = vrt_spans(lay, F->u, F->lpt, s, &sp);
+		if (nsp == (size_t)-1)
+			return CL_OUT_OF_HOST_MEMORY;
+		size_t n = F->nframes[s] << lay->page_shift;
+		span_job job = {lay, sp, L->slot_mem[s]->host, F->stage};
+		vrt_parallel(nsp, n, scatter_share, &job);
+		vrt_free(sp);
+		bytes += n;
+	}
+	vrt_trace_host("scatter", kn, t0, vrt_now_ms(), (long)j, bytes);
+	memcpy(F->prev_u, F->u, lay->row_bytes);
+	memcpy(F->prev_first, F->first, sizeof F->prev_first);
+	F->used = 1;
+	F->range = -1;
+	drop_events(F);
+	P->done = j + 1;
 	L->st->ranges++;
 	return CL_SUCCESS;
+}
+
+static cl_int make_sets(vrt_launch *L, paged *P, size_t fbytes)
+{
+	size_t rb = P->lay.row_bytes, lb = vrt_lpt_bytes(&P->lay);
+	cl_int err = CL_SUCCESS;
+	for (unsigned i = 0; i < P->nsets; i++) {
+		fset *F = &P->set[i];
+		F->range = -1;
+		F->u = vrt_calloc(1, rb);
+		F->prev_u = vrt_calloc(1, rb);
+		F->lpt = vrt_malloc(lb);
+		F->stage = vrt_staging(L->ctx, i, fbytes);
+		if (!F->u || !F->prev_u || !F->lpt || !F->stage)
+			return CL_OUT_OF_HOST_MEMORY;
+		if (!(F->frames = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE, fbytes, NULL, &err)) ||
+		    !(F->lptbuf = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_ONLY, lb, NULL, &err)) ||
+		    !(F->fault = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err)))
+			return err;
+	}
+	return err;
+}
+
+/* Runs every range through the pipeline: range i waits for its set,
+ * which range i - nsets held. */
+static cl_int run_ranges(vrt_launch *L, paged *P)
+{
+	cl_int err = CL_SUCCESS;
+	for (size_t i = 0; i < P->nranges && !err; i++) {
+		while (!err && P->done + P->nsets <= i)
+			err = finish_range(L, P, P->done);
+		if (!err)
+			err = start_range(L, P, i);
+	}
+	while (!err && P->done < P->nranges)
+		err = finish_range(L, P, P->done);
+	return err;
 }
 
 cl_int vrt_paged_run(vrt_launch *L)
 {
 	vrt_kernel *k = L->k;
 	paged *P = vrt_calloc(1, sizeof *P);
-	cl_kernel kp;
 	cl_int err;
 	if (!P)
 		return CL_OUT_OF_HOST_MEMORY;
@@ -279,15 +579,11 @@ cl_int vrt_paged_run(vrt_launch *L)
 	 * the whole budget: bring every resident buffer home first. */
 	if ((err = vrt_mem_evict_all(L->ctx)) != CL_SUCCESS)
 		goto out;
-	cl_ulong maxalloc = 0;
-	vrt_real.clGetDeviceInfo(L->dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof maxalloc, &maxalloc, NULL);
-	if (maxalloc && L->budget > maxalloc) {
-		/* One frame buffer for now: the budget is capped at the largest
-		 * allocation the device allows. */
-		L->budget = maxalloc;
-	}
+	vrt_real.clGetDeviceInfo(L->dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof P->maxalloc,
+	                         &P->maxalloc, NULL);
+	P->nsets = vrt_cfg.pipeline;
 	P->lay.nslots = L->nslots;
-	P->lay.page_shift = choose_shift(L->budget);
+	P->lay.page_shift = choose_shift(L->budget / P->nsets);
 	for (unsigned s = 1; s <= L->nslots; s++)
 		P->lay.slot_size[s] = L->slot_mem[s]->size;
 	vrt_layout_init(&P->lay);
@@ -298,59 +594,57 @@ cl_int vrt_paged_run(vrt_launch *L)
 	 * frames need that room. They are clean: eviction is free. */
 	if ((err = vrt_mem_evict_all(L->ctx)) != CL_SUCCESS)
 		goto out;
-	if ((err = vrt_kernel_variant(k, "paged", &kp)) != CL_SUCCESS)
+	if ((err = vrt_kernel_variant(k, "paged", &P->kp)) != CL_SUCCESS)
+		goto out;
+	if (!(P->qs = queues_for(L->ctx, L->dev, &err)))
 		goto out;
 
 	size_t maxframes = 1;
 	for (size_t i = 0; i < P->nranges; i++)
 		if (P->ranges[i].pages + 1 > maxframes)
 			maxframes = P->ranges[i].pages + 1;
-	vrt_log(VRT_LOG_INFO, "kernel '%s': %zu ranges, %zu groups per PAS row, page %u bytes, %zu frames",
-	        k->name, P->nranges, P->wpp, 1u << P->lay.page_shift, maxframes);
-
-	size_t fbytes = maxframes << P->lay.page_shift;
-	P->u = vrt_calloc(1, P->lay.row_bytes);
-	P->prev_u = vrt_calloc(1, P->lay.row_bytes);
-	P->lpt = vrt_malloc(vrt_lpt_bytes(&P->lay));
-	if (!P->u || !P->prev_u || !P->lpt) {
-		err = CL_OUT_OF_HOST_MEMORY;
-		goto out;
-	}
-	if (!(P->frames = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE, fbytes, NULL, &err)) ||
-	    !(P->lptbuf = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_ONLY, vrt_lpt_bytes(&P->lay), NULL, &err)) ||
-	    !(P->fault = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err)))
+	vrt_log(VRT_LOG_INFO, "kernel '%s': %zu ranges, %u frame sets, %zu groups per PAS row, page %u bytes, %zu frames",
+	        k->name, P->nranges, P->nsets, P->wpp, 1u << P->lay.page_shift, maxframes);
+	choose_direct(L, P);
+	if ((err = make_sets(L, P, maxframes << P->lay.page_shift)) != CL_SUCCESS)
 		goto out;
 
-	if ((err = vrt_set_user_args(L, kp)) != CL_SUCCESS)
+	if ((err = vrt_set_user_args(L, P->kp)) != CL_SUCCESS)
 		goto out;
 	cl_uint n = k->nargs, shift = P->lay.page_shift;
 	cl_ulong4 gs = { { L->gsize[0], L->gsize[1], L->gsize[2], L->dim } };
 	cl_ulong4 ls = { { L->lsize[0], L->lsize[1], L->lsize[2], 0 } };
 	cl_ulong4 go = { { L->goff[0], L->goff[1], L->goff[2], 0 } };
-	if ((err = set(kp, n, sizeof P->frames, &P->frames)) ||
-	    (err = set(kp, n + 1, sizeof P->lptbuf, &P->lptbuf)) ||
-	    (err = set(kp, n + 2, sizeof P->fault, &P->fault)) ||
-	    (err = set(kp, n + 3, sizeof shift, &shift)) || (err = set(kp, n + 4, sizeof gs, &gs)) ||
-	    (err = set(kp, n + 5, sizeof ls, &ls)) || (err = set(kp, n + 6, sizeof go, &go)))
+	if ((err = set(P->kp, n + 3, sizeof shift, &shift)) || (err = set(P->kp, n + 4, sizeof gs, &gs)) ||
+	    (err = set(P->kp, n + 5, sizeof ls, &ls)) || (err = set(P->kp, n + 6, sizeof go, &go)))
 		goto out;
-
-	for (size_t i = 0; i < P->nranges && err == CL_SUCCESS; i++)
-		err = run_range(L, P, kp, i);
+	err = run_ranges(L, P);
 	/* Written slots are current on the host only (the device copies
 	 * were evicted above). */
 out:
-	if (P->frames)
-		vrt_real.clFinish(L->q);
-	if (P->frames)
-		vrt_real.clReleaseMemObject(P->frames);
-	if (P->lptbuf)
-		vrt_real.clReleaseMemObject(P->lptbuf);
-	if (P->fault)
-		vrt_real.clReleaseMemObject(P->fault);
+	if (P->qs) {
+		/* After a failure commands may still be queued: let them drain
+		 * before their buffers go. */
+		vrt_real.clFinish(P->qs->in);
+		vrt_real.clFinish(P->qs->run);
+		vrt_real.clFinish(P->qs->out);
+	}
+	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
+		fset *F = &P->set[i];
+		drop_events(F);
+		if (F->reader)
+			clReleaseEvent(F->reader);
+		if (F->frames)
+			vrt_real.clReleaseMemObject(F->frames);
+		if (F->lptbuf)
+			vrt_real.clReleaseMemObject(F->lptbuf);
+		if (F->fault)
+			vrt_real.clReleaseMemObject(F->fault);
+		vrt_free(F->u);
+		vrt_free(F->prev_u);
+		vrt_free(F->lpt);
+	}
 	vrt_free(P->rows);
-	vrt_free(P->u);
-	vrt_free(P->prev_u);
-	vrt_free(P->lpt);
 	vrt_free(P->ranges);
 	vrt_free(P);
 	return err;

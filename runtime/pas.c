@@ -156,3 +156,43 @@ int vrt_pas_reduce(const vrt_layout *l, const unsigned char *rows,
 	*nranges = n;
 	return 0;
 }
+
+int vrt_pas_reduce_sets(const vrt_layout *l, const unsigned char *rows, size_t nrows,
+                        unsigned long long budget, unsigned sets, vrt_range **ranges,
+                        size_t *nranges, size_t *bad_row)
+{
+	size_t rb = l->row_bytes;
+	unsigned long long per = budget / sets;
+	int r = vrt_pas_reduce(l, rows, nrows, per, ranges, nranges, bad_row);
+	if (r || sets == 1 || *nranges < 2)
+		return r;
+	/* The first range's rows alone, against a quarter: its first piece
+	 * becomes range 0, the rest of its rows (a subset of rows that fit
+	 * per) range 1. */
+	vrt_range *sub, *g = *ranges;
+	size_t nsub, unused;
+	r = vrt_pas_reduce(l, rows, g[0].last_row + 1, per / 4, &sub, &nsub, &unused);
+	if (r == -1 || (r == 0 && nsub < 2)) {
+		vrt_free(sub);
+		return 0; /* the first range cannot be cut smaller: keep it */
+	}
+	g = r ? NULL : vrt_realloc(*ranges, (*nranges + 1) * sizeof *g);
+	unsigned char *u = g ? vrt_calloc(1, rb) : NULL;
+	if (!u) {
+		vrt_free(g ? g : *ranges);
+		vrt_free(sub);
+		*ranges = NULL;
+		*nranges = 0;
+		return -2;
+	}
+	memmove(g + 1, g, (*nranges)++ * sizeof *g);
+	g[0] = sub[0];
+	g[1].first_row = sub[0].last_row + 1;
+	for (size_t row = g[1].first_row; row <= g[1].last_row; row++)
+		vrt_pas_or(u, rows + row * rb, rb);
+	g[1].pages = vrt_pas_count(u, rb);
+	vrt_free(u);
+	vrt_free(sub);
+	*ranges = g;
+	return 0;
+}

@@ -64,46 +64,49 @@ void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr)
 	memset(pin, 0, sizeof *pin);
 }
 
-/* One staging area, kept from launch to launch: pinning hundreds of MiB
- * costs more than the copies it serves, so it is never done per launch.
- * It belongs to one context at a time and only grows. */
-static struct {
+/* Staging areas, one per frame set in flight, kept from launch to launch:
+ * pinning hundreds of MiB costs more than the copies it serves, so it is
+ * never done per launch. Each belongs to one context at a time and only
+ * grows. */
+typedef struct stage_area {
 	cl_context ctx;
 	size_t size;
 	vrt_pin pin;
 	unsigned char *ptr;
 	int plain; /* ptr is vrt_malloc'd: pinning failed */
-} stage;
+} stage_area;
+static stage_area stages[VRT_MAX_SETS];
 
-static void stage_drop(void)
+static void stage_drop(stage_area *st)
 {
-	if (stage.plain)
-		vrt_free(stage.ptr);
-	else if (stage.ptr)
-		vrt_pinned_free(&stage.pin, stage.ptr);
-	if (stage.ctx)
-		clReleaseContext(stage.ctx);
-	memset(&stage, 0, sizeof stage);
+	if (st->plain)
+		vrt_free(st->ptr);
+	else if (st->ptr)
+		vrt_pinned_free(&st->pin, st->ptr);
+	if (st->ctx)
+		clReleaseContext(st->ctx);
+	memset(st, 0, sizeof *st);
 }
 
-unsigned char *vrt_staging(cl_context ctx, size_t size)
+unsigned char *vrt_staging(cl_context ctx, unsigned set, size_t size)
 {
-	if (stage.ptr && stage.ctx == ctx && stage.size >= size)
-		return stage.ptr;
-	stage_drop();
+	stage_area *st = &stages[set];
+	if (st->ptr && st->ctx == ctx && st->size >= size)
+		return st->ptr;
+	stage_drop(st);
 	/* Grow by half again so a slowly growing need does not re-pin. */
 	size_t want = size + size / 2;
-	stage.ptr = want >= VRT_PIN_MIN ? vrt_pinned_alloc(ctx, want, &stage.pin) : NULL;
-	if (!stage.ptr) {
-		stage.ptr = vrt_malloc(want);
-		stage.plain = 1;
+	st->ptr = want >= VRT_PIN_MIN ? vrt_pinned_alloc(ctx, want, &st->pin) : NULL;
+	if (!st->ptr) {
+		st->ptr = vrt_malloc(want);
+		st->plain = 1;
 	}
-	if (!stage.ptr) {
-		memset(&stage, 0, sizeof stage);
+	if (!st->ptr) {
+		memset(st, 0, sizeof *st);
 		return NULL;
 	}
-	stage.size = want;
-	stage.ctx = ctx;
+	st->size = want;
+	st->ctx = ctx;
 	clRetainContext(ctx);
-	return stage.ptr;
+	return st->ptr;
 }

@@ -74,7 +74,11 @@ typedef struct vrt_config {
 	unsigned mem_percent;  /* VAST_DEVICE_MEM as N%, 0: unset */
 	unsigned page_shift;   /* VAST_PAGE_SIZE, 0: choose per launch */
 	int pinned;            /* VAST_PINNED: host copies in pinned memory */
+	unsigned pipeline;     /* VAST_PIPELINE: frame sets in flight, 1..VRT_MAX_SETS */
+	const char *trace;     /* VAST_TRACE: the trace file, NULL: off */
 } vrt_config;
+/* Frame sets a paged launch may keep in flight (VAST_PIPELINE). */
+#define VRT_MAX_SETS 8
 extern vrt_config vrt_cfg;
 void vrt_config_load(void);
 /* "64M", "2G", "4096", "1.5G": bytes, or a percentage "50%" (*percent
@@ -119,10 +123,11 @@ typedef struct vrt_pin {
 unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin *pin);
 /* Unmaps and releases; ptr is the pointer vrt_pinned_alloc returned. */
 void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr);
-/* A staging area of at least `size` bytes for ctx, pinned when possible,
- * kept across launches and never freed (it holds a reference to ctx);
- * NULL when out of memory. */
-unsigned char *vrt_staging(cl_context ctx, size_t size);
+/* Staging area number `set` (< VRT_MAX_SETS: one per frame set in
+ * flight) of at least `size` bytes for ctx, pinned when possible, kept
+ * across launches and never freed (it holds a reference to ctx); NULL
+ * when out of memory. */
+unsigned char *vrt_staging(cl_context ctx, unsigned set, size_t size);
 
 typedef struct vrt_mem vrt_mem;
 struct vrt_mem {
@@ -273,6 +278,23 @@ struct vrt_kstats {
 vrt_kstats *vrt_stats_for(const char *kernel_name);
 double vrt_now_ms(void);
 
+/* --- trace.c: VAST_TRACE, Chrome trace events ---------------------------- */
+/* Every function is a no-op unless VAST_TRACE is set; all are thread-safe.
+ * Events are kept in memory and written at exit (atexit), atomically. */
+/* A host phase [t0, t1] (vrt_now_ms) on the calling thread's track; range
+ * -1 when the phase belongs to no range. `kernel` is copied. */
+void vrt_trace_host(const char *name, const char *kernel, double t0, double t1, long range,
+                    unsigned long long bytes);
+/* A launch's plan (inspection to ranges): its ranges and frame sets. */
+void vrt_trace_plan(const char *kernel, double t0, double t1, size_t nranges, unsigned sets);
+/* Gives a queue of the runtime's own (CL_QUEUE_PROFILING_ENABLE) a track
+ * named `track` and maps its device clock onto the host's. */
+void vrt_trace_queue(cl_command_queue q, const char *track);
+/* A device phase from the profiling times of commands first..last (same
+ * queue, in order, complete) on that queue's track. */
+void vrt_trace_device(const char *name, const char *kernel, cl_command_queue q,
+                      cl_event first, cl_event last, long range, unsigned long long bytes);
+
 /* --- pas.c: Page Accessed Sets and their reduction (Algorithm 1) -------- */
 /* Layout shared by the PAS rows, the LPT and the frames of one launch.
  * Slots are 1-based; a row holds one byte per page of every slot, each
@@ -310,6 +332,13 @@ typedef struct vrt_range {
 int vrt_pas_reduce(const vrt_layout *l, const unsigned char *rows,
                    size_t nrows, unsigned long long budget,
                    vrt_range **ranges, size_t *nranges, size_t *bad_row);
+/* The same for `sets` frame sets in flight: ranges cut against
+ * budget/sets, and with sets > 1 and several ranges the first cut again
+ * against a quarter of that (when its rows allow) so a pipeline fills
+ * fast. Same returns. */
+int vrt_pas_reduce_sets(const vrt_layout *l, const unsigned char *rows, size_t nrows,
+                        unsigned long long budget, unsigned sets, vrt_range **ranges,
+                        size_t *nranges, size_t *bad_row);
 
 /* --- lpt.c: page tables, frames and recovery ---------------------------- */
 /* One run of consecutive resident pages of a slot: frames are

@@ -12,14 +12,20 @@
 # writing its output buffers with -o. Every output must equal the native
 # run's byte for byte, and under the two budgets the VAST_STATS=1 line of
 # every kernel in EXAMPLE.cl must show ranges >= 2: a run that quietly fell
-# back to native execution does not count as a pass.
+# back to native execution does not count as a pass. Each budget runs a
+# second time with a deep pipeline of tiny ranges (VAST_PIPELINE=4 frame
+# sets, 4 KiB pages) and VAST_TRACE: same output, and the trace must be
+# valid with at least 3 ranges in flight at once wherever the budget holds
+# 3 frame sets, as it does at 50% (test/tools/check_trace.py).
 #
 # In a sanitizer build (VAST_SANITIZE=ON in VAST_BUILD's CMakeCache.txt) the
 # vastcc build links the sanitizers, and the budgeted runs check for leaks
 # whatever ASAN_OPTIONS says: the runtime must not leak.
 #
 # Environment: VAST_BUILD (required), VAST_CC (the real compiler, default
-# cc), VAST_E2E_MEMS (budgets, default "50% 10%"), VAST_E2E_TIMEOUT
+# cc), VAST_E2E_MEMS (budgets, default "50% 10%"), VAST_E2E_PIPELINE=0 (skip
+# the deep-pipeline runs), VAST_E2E_DEEP_PAGE (their page size, default 4K;
+# larger pages make neighbouring ranges share written pages), VAST_E2E_TIMEOUT
 # (seconds per run, default 120), VAST_E2E_KEEP=1 (keep the directory),
 # VAST_E2E_CORRUPT=1 (flip one byte of a vastcc output: the harness's own
 # test that a difference is caught). To build here and run on another
@@ -61,7 +67,7 @@ else
 fi
 
 # The runtime's knobs must not leak in from the caller's environment.
-unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_DEVICES
+unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_DEVICES VAST_PIPELINE
 
 # --- build twice ---------------------------------------------------------
 build() { # DIR CC [MAKEVARS...]: DIR/NAME/NAME, log in DIR/NAME.build.log
@@ -149,6 +155,20 @@ for mem in $mems; do
 			fail "VAST_DEVICE_MEM=$mem: kernel '$k' ran in $ranges range(s), expected >= 2: $line"; }
 		note "VAST_DEVICE_MEM=$mem: identical ($bytes bytes); $line"
 	done
+	[ "${VAST_E2E_PIPELINE:-1}" = 0 ] && continue
+	# Deep pipeline, tiny ranges: every frame set in flight at once.
+	run "$label.deep" "$bin/vast/$name/$name" VAST_DEVICE_MEM="$mem" VAST_PIPELINE=4 \
+		VAST_PAGE_SIZE="${VAST_E2E_DEEP_PAGE:-4K}" VAST_TRACE="$tmp/$label.trace.json"
+	same "$label.deep"
+	# Every kernel as deep as its frame sets allow; at 50% every example
+	# leaves room for several sets (at 10% a range may need more than a
+	# quarter of the budget, e.g. matmul's B: then fewer sets).
+	minsets=1
+	[ "$mem" = 50% ] && minsets=3
+	check=$(python3 "$here/../tools/check_trace.py" "$tmp/$label.trace.json" \
+		--min-inflight 3 --min-sets $minsets 2>&1) ||
+		fail "VAST_DEVICE_MEM=$mem VAST_PIPELINE=4: $check"
+	note "VAST_DEVICE_MEM=$mem VAST_PIPELINE=4 VAST_PAGE_SIZE=${VAST_E2E_DEEP_PAGE:-4K}: identical; $check"
 done
 
 run mode_native "$bin/vast/$name/$name" VAST_MODE=native

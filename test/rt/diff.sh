@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # diff.sh PLAIN VAST SOURCE.cl KERNEL: the program built with the runtime
 # must write the same bytes as the plain build natively, paged at full
-# budget, and at 50% and 10% of its data; paging must show ranges >= 2.
+# budget, and at 50% and 10% of its data (the latter also with a deep
+# pipeline of tiny ranges, whose VAST_TRACE must show 3 ranges in flight);
+# paging must show ranges >= 2.
 set -u
 plain=$1 vast=$2 src=$3 kernel=$4
 tmp=$(mktemp -d)
@@ -33,4 +35,9 @@ run half VAST_DEVICE_MEM=50% && ranges half
 run tenth VAST_DEVICE_MEM=10% && ranges tenth
 run tenth-4k VAST_DEVICE_MEM=10% VAST_PAGE_SIZE=4K && ranges tenth-4k
 run bytes VAST_DEVICE_MEM=1M && ranges bytes
+if run deep VAST_DEVICE_MEM=10% VAST_PIPELINE=4 VAST_PAGE_SIZE=4K VAST_TRACE="$tmp/trace.json"; then
+	ranges deep
+	python3 "$(dirname "$0")/../tools/check_trace.py" "$tmp/trace.json" --min-inflight 3 \
+		--min-sets 3 || fail=1
+fi
 exit $fail

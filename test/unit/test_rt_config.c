@@ -2,6 +2,7 @@
 /* test_rt_config.c - VAST_DEVICE_MEM / VAST_PAGE_SIZE size parsing. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "vrt.h"
 
@@ -69,6 +70,21 @@ int main(void)
 	vrt_cfg.page_shift = 0;
 	vrt_config_load();
 	CHECK(vrt_cfg.page_shift == 0);
+
+	/* VAST_PIPELINE: frame sets in flight, 1 to VRT_MAX_SETS, default 3. */
+	CHECK(vrt_cfg.pipeline == 3 && vrt_cfg.trace == NULL);
+	setenv("VAST_PIPELINE", "1", 1);
+	setenv("VAST_TRACE", "t.json", 1);
+	vrt_config_load();
+	CHECK(vrt_cfg.pipeline == 1);
+	CHECK(vrt_cfg.trace && !strcmp(vrt_cfg.trace, "t.json"));
+	const char *badsets[] = {"0", "9", "2x", "-1", ""};
+	for (size_t i = 0; i < sizeof badsets / sizeof *badsets; i++) {
+		setenv("VAST_PIPELINE", badsets[i], 1);
+		vrt_config_load();
+		CHECK(vrt_cfg.pipeline == 1); /* ignored: the value stands */
+	}
+	unsetenv("VAST_TRACE");
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
 	return failures != 0;
