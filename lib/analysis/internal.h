@@ -54,6 +54,7 @@ typedef struct an_node {
 	CXCursor cur;
 	unsigned begin, end;  /* offsets into text */
 	int parent;           /* node index, -1 at the root of a function */
+	int last;             /* nodes are in pre-order: the subtree is [n, last] */
 	int *kids; unsigned nkids, capkids;
 	int func;             /* function index, -1 for program scope */
 	int stmt;             /* innermost statement (index into stmts) */
@@ -170,6 +171,7 @@ char *an_type_str(CXType t);
 /* model.c */
 int an_build_model(an_ctx *c);
 int an_var_of_cursor(an_ctx *c, CXCursor decl);
+int an_var_init(an_ctx *c, int vardecl); /* its initializer node or -1 */
 int an_in(const an_range *r, unsigned b, unsigned e);
 
 /* access.c */

@@ -55,15 +55,6 @@ static int param_var(an_ctx *c, int f, unsigned i)
 	return -1;
 }
 
-static int init_of(an_ctx *c, int vardecl)
-{
-	an_node *x = &c->nodes[vardecl];
-	for (unsigned i = 0; i < x->nkids; i++)
-		if (clang_isExpression(c->nodes[x->kids[i]].kind))
-			return x->kids[i];
-	return -1;
-}
-
 static int scalar_type(CXType t)
 {
 	t = clang_getCanonicalType(t);
@@ -73,7 +64,7 @@ static int scalar_type(CXType t)
 
 /* ---- points-to -------------------------------------------------------- */
 
-static uint64_t pts_lvalue(an_ctx *c, an_kfacts *k, int kern, int n);
+static uint64_t pts_lvalue(an_ctx *c, an_kfacts *k, int kern, int n, int addr);
 
 static int is_array_type(CXType t)
 {
@@ -163,9 +154,9 @@ uint64_t an_pts_expr(an_ctx *c, an_kfacts *k, int kern, int n)
 		if (!x->nkids)
 			return 0;
 		if (x->op == CXUnaryOperator_AddrOf)
-			return pts_lvalue(c, k, kern, x->kids[0]);
+			return pts_lvalue(c, k, kern, x->kids[0], 1);
 		if (x->op == CXUnaryOperator_Deref)
-			return pts_lvalue(c, k, kern, n);
+			return pts_lvalue(c, k, kern, n, 0);
 		return an_pts_expr(c, k, kern, x->kids[0]);
 	case CXCursor_ConditionalOperator: {
 		uint64_t r = 0;
@@ -186,7 +177,7 @@ uint64_t an_pts_expr(an_ctx *c, an_kfacts *k, int kern, int n)
 	case CXCursor_MemberRefExpr:
 		if (is_array_type(t))
 			return pts_array(c, k, kern, n);
-		return pts_lvalue(c, k, kern, n);
+		return pts_lvalue(c, k, kern, n, 0);
 	case CXCursor_InitListExpr: {
 		uint64_t r = 0;
 		for (unsigned i = 0; i < x->nkids; i++)
@@ -200,16 +191,14 @@ uint64_t an_pts_expr(an_ctx *c, an_kfacts *k, int kern, int n)
 
 /* The value stored in the lvalue n: pointers kept in private arrays and
  * structs are followed through their variable; pointers loaded from any
- * other memory are unknown. For &E (called on E) the buffers E lies in. */
-static uint64_t pts_lvalue(an_ctx *c, an_kfacts *k, int kern, int n)
+ * other memory are unknown. With addr, for &E (called on E, in whatever
+ * parentheses: `&(a[i])`, `&((a))[i]`), the buffers E lies in. */
+static uint64_t pts_lvalue(an_ctx *c, an_kfacts *k, int kern, int n, int addr)
 {
 	n = an_strip(c, n);
 	if (n < 0)
 		return AN_PT_UNKNOWN;
 	an_node *x = &c->nodes[n];
-	int up = x->parent;
-	int addr = up >= 0 && c->nodes[up].kind == CXCursor_UnaryOperator &&
-	           c->nodes[up].op == CXUnaryOperator_AddrOf;
 	if (x->kind == CXCursor_DeclRefExpr) {
 		if (x->var < 0)
 			return 0;
@@ -223,7 +212,7 @@ static uint64_t pts_lvalue(an_ctx *c, an_kfacts *k, int kern, int n)
 		if (b >= 0)
 			return an_pts_expr(c, k, kern, b);
 		if (x->kind == CXCursor_MemberRefExpr && x->nkids)
-			return pts_lvalue(c, k, kern, x->kids[0]) & ~AN_PT_UNKNOWN;
+			return pts_lvalue(c, k, kern, x->kids[0], 1) & ~AN_PT_UNKNOWN;
 		return AN_PT_UNKNOWN;
 	}
 	/* a pointer loaded from an lvalue: follow private variables */
@@ -319,7 +308,7 @@ static void kernel_points_to(an_ctx *c, int kern)
 			for (unsigned n = (unsigned)c->func_node[f]; n < func_end(c, (int)f); n++) {
 				an_node *x = &c->nodes[n];
 				if (x->kind == CXCursor_VarDecl && x->var >= 0) {
-					int e = init_of(c, (int)n);
+					int e = an_var_init(c, (int)n);
 					if (e >= 0)
 						changed |= or_into(&k->pts[x->var], an_pts_expr(c, k, kern, e));
 				} else if ((x->kind == CXCursor_BinaryOperator && x->op == CXBinaryOperator_Assign) ||
@@ -377,10 +366,13 @@ static void kernel_points_to(an_ctx *c, int kern)
 
 static int *ret_taint, *fn_ctl_taint;
 
+/* Does the value of expression n (less node self) depend on global data? */
 static int expr_tainted(an_ctx *c, int n, int self)
 {
-	an_node *x = &c->nodes[n];
-	if (n != self) {
+	for (int m = n; m <= c->nodes[n].last; m++) {
+		an_node *x = &c->nodes[m];
+		if (m == self)
+			continue;
 		if (x->access >= 0)
 			return 1;
 		if (x->kind == CXCursor_DeclRefExpr && x->var >= 0 && c->vars[x->var].tainted)
@@ -388,9 +380,6 @@ static int expr_tainted(an_ctx *c, int n, int self)
 		if (x->kind == CXCursor_CallExpr && x->fn_ref >= 0 && ret_taint[x->fn_ref])
 			return 1;
 	}
-	for (unsigned i = 0; i < x->nkids; i++)
-		if (expr_tainted(c, x->kids[i], self))
-			return 1;
 	return 0;
 }
 
@@ -434,7 +423,7 @@ static int def_tainted(an_ctx *c, int d)
 		return 1;
 	switch (x->kind) {
 	case CXCursor_VarDecl: {
-		int e = init_of(c, d);
+		int e = an_var_init(c, d);
 		return e >= 0 && expr_tainted(c, e, -1);
 	}
 	case CXCursor_BinaryOperator:
@@ -528,7 +517,7 @@ static int induction(an_ctx *c, int v, int depth)
 			return -1;
 		stmt = x->stmt;
 		if (x->kind == CXCursor_VarDecl) {
-			int e = init_of(c, c->defs[d].node);
+			int e = an_var_init(c, c->defs[d].node);
 			init_cls = max2(init_cls, e >= 0 ? cls(c, e, depth + 1) : CLS_OTHER);
 		} else if (x->kind == CXCursor_BinaryOperator && x->nkids == 2) {
 			init_cls = max2(init_cls, cls(c, x->kids[1], depth + 1));
@@ -598,7 +587,7 @@ static int var_cls(an_ctx *c, int v, int depth)
 	if (x->addr_taken || x->is_array || depth > 20)
 		return CLS_OTHER;
 	if (x->ndefs == 0 && x->has_init && x->node >= 0) {
-		int e = init_of(c, x->node);
+		int e = an_var_init(c, x->node);
 		return e >= 0 ? cls(c, e, depth + 1) : CLS_OTHER;
 	}
 	int ind = induction(c, v, depth);
@@ -722,6 +711,26 @@ static int addr_tainted(an_ctx *c, an_access *a, int n)
 
 /* ---- the passes ------------------------------------------------------- */
 
+/* An access through a pointer vastcc cannot follow may reach any buffer
+ * argument: every __global one when it writes (the kernel runs natively,
+ * and the runtime must bring back all it may have written, read and
+ * written since bytes it does not write keep their values), every
+ * __global and __constant one when it reads. */
+static uint64_t untraced(an_ctx *c, int kern, unsigned mode)
+{
+	an_func *fn = &c->p->funcs[kern];
+	uint64_t bits = 0;
+	for (unsigned i = 0; i < fn->nparams && i < 32; i++) {
+		an_param *pa = &fn->params[i];
+		if (pa->kind == VAST_PARAM_GLOBAL && (mode & VAST_MODE_W))
+			pa->mode |= VAST_MODE_RW;
+		if (pa->kind == VAST_PARAM_GLOBAL ||
+		    (pa->kind == VAST_PARAM_CONSTANT && !(mode & VAST_MODE_W)))
+			bits |= 1ull << i;
+	}
+	return bits;
+}
+
 void an_points_to(an_ctx *c)
 {
 	an_program *p = c->p;
@@ -749,17 +758,12 @@ void an_points_to(an_ctx *c)
 			if (c->bad[b].func >= 0 && k->reach[c->bad[b].func])
 				an_not_virtualizable(c, (int)f, an_node_loc(c, c->bad[b].node), "%s",
 				                     c->bad[b].reason);
-		for (unsigned ai = 0; ai < p->naccesses; ai++) {
-			an_access *a = &p->accesses[ai];
-			if (!k->reach[a->func])
+		for (unsigned node = 0; node < c->nnodes; node++) {
+			int ai = c->nodes[node].access;
+			if (ai < 0 || !k->reach[c->nodes[node].func])
 				continue;
-			int node = -1;
-			for (unsigned n = (unsigned)c->func_node[a->func]; n < func_end(c, a->func); n++)
-				if (c->nodes[n].access == (int)ai) {
-					node = (int)n;
-					break;
-				}
-			int base = node >= 0 ? an_access_base(c, node) : -1;
+			an_access *a = &p->accesses[ai];
+			int base = an_access_base(c, (int)node);
 			uint64_t bits = base >= 0 ? an_pts_expr(c, k, (int)f, base) : AN_PT_UNKNOWN;
 			if (bits & AN_PT_GLOBALVAR)
 				an_not_virtualizable(c, (int)f, a->loc, "a program-scope __global variable");
@@ -770,13 +774,15 @@ void an_points_to(an_ctx *c)
 			else if ((bits & AN_PT_UNKNOWN) || !(bits & AN_PT_PARAMS))
 				an_not_virtualizable(c, (int)f, a->loc,
 				                     "a pointer vastcc cannot trace to a kernel argument");
+			if ((bits & AN_PT_UNKNOWN) || !bits)
+				bits |= untraced(c, (int)f, a->mode);
 			k->acc_bits[ai] = (unsigned)(bits & AN_PT_PARAMS);
 			a->params |= (unsigned)(bits & AN_PT_PARAMS);
 			/* the merge kernel copies a component store's bytes
 			 * (part_off/part_size) alone; other partial stores
 			 * (`.xz`, `v[i][k]`) would copy the whole element */
 			if ((a->mode & VAST_MODE_ATOMIC) ||
-			    (node >= 0 && c->nodes[node].partial && !a->part_size))
+			    (c->nodes[node].partial && !a->part_size))
 				p->funcs[f].merge_exact = 0;
 		}
 	}
