@@ -451,10 +451,9 @@ int an_var_init(an_ctx *c, int n)
 	return clang_isExpression(c->nodes[e].kind) ? e : -1;
 }
 
-/* Assignments through non-global pointers: resolved once addr_taken is
- * known (they may write any variable whose address escaped). */
-static int *ptr_writes; static unsigned nptr_writes, capptr_writes;
-
+/* Assignments through non-global pointers are marked (ptr_store) and
+ * resolved once addr_taken is known: they may write any variable whose
+ * address escaped. */
 static void note_write(an_ctx *c, int lhs, int node)
 {
 	int through;
@@ -468,7 +467,7 @@ static void note_write(an_ctx *c, int lhs, int node)
 	if (as == AN_AS_GLOBAL || as == AN_AS_CONSTANT)
 		return;
 	add_def(c, v, node);
-	*AN_PUSH(ptr_writes, nptr_writes, capptr_writes) = node;
+	c->nodes[node].ptr_store = 1;
 }
 
 static void collect_def(an_ctx *c, int n)
@@ -737,16 +736,14 @@ int an_build_model(an_ctx *c)
 		collect_def(c, (int)n);
 	/* a store through a private or local pointer may write any variable
 	 * of the function whose address escaped */
-	for (unsigned w = 0; w < nptr_writes; w++) {
-		int node = ptr_writes[w];
-		int f = c->nodes[node].func;
+	for (unsigned n = 0; n < c->nnodes; n++) {
+		if (!c->nodes[n].ptr_store)
+			continue;
+		int f = c->nodes[n].func;
 		for (unsigned v = 0; v < c->nvars; v++)
 			if (c->vars[v].func == f && c->vars[v].addr_taken)
-				add_def(c, (int)v, node);
+				add_def(c, (int)v, (int)n);
 	}
-	free(ptr_writes);
-	ptr_writes = NULL;
-	nptr_writes = capptr_writes = 0;
 	free(var_at);
 	free(fn_at);
 	var_at = fn_at = NULL;

@@ -97,95 +97,107 @@ static uint64_t pts_array(an_ctx *c, an_kfacts *k, int kern, int n)
 	return AN_PT_UNKNOWN;
 }
 
+/* A loop, not a recursion, down the one operand that carries the pointer
+ * (`a + 1 + 1 + ...` may have thousands). */
 uint64_t an_pts_expr(an_ctx *c, an_kfacts *k, int kern, int n)
 {
-	if (n < 0)
-		return 0;
-	an_node *x = &c->nodes[n];
-	CXType t = an_node_type(c, n);
-	if (x->kind != CXCursor_DeclRefExpr && scalar_type(t))
-		return 0;
-	switch (x->kind) {
-	case CXCursor_DeclRefExpr: {
-		if (x->var < 0)
+	for (;;) {
+		if (n < 0)
 			return 0;
-		an_var *v = &c->vars[x->var];
-		if (v->func < 0)
-			return v->as == AN_AS_CONSTANT ? AN_PT_CONSTVAR
-			     : v->as == AN_AS_GLOBAL ? AN_PT_GLOBALVAR : 0;
-		if (v->func == kern && v->param >= 0) {
-			unsigned kind = c->p->funcs[kern].params[v->param].kind;
-			if (kind == VAST_PARAM_GLOBAL || kind == VAST_PARAM_CONSTANT)
-				return v->param < 32 ? 1ull << v->param : AN_PT_UNKNOWN;
+		an_node *x = &c->nodes[n];
+		CXType t = an_node_type(c, n);
+		if (x->kind != CXCursor_DeclRefExpr && scalar_type(t))
 			return 0;
+		switch (x->kind) {
+		case CXCursor_DeclRefExpr: {
+			if (x->var < 0)
+				return 0;
+			an_var *v = &c->vars[x->var];
+			if (v->func < 0)
+				return v->as == AN_AS_CONSTANT ? AN_PT_CONSTVAR
+				     : v->as == AN_AS_GLOBAL ? AN_PT_GLOBALVAR : 0;
+			if (v->func == kern && v->param >= 0) {
+				unsigned kind = c->p->funcs[kern].params[v->param].kind;
+				if (kind == VAST_PARAM_GLOBAL || kind == VAST_PARAM_CONSTANT)
+					return v->param < 32 ? 1ull << v->param : AN_PT_UNKNOWN;
+				return 0;
+			}
+			return k->pts[x->var];
 		}
-		return k->pts[x->var];
-	}
-	case CXCursor_ParenExpr:
-	case CXCursor_UnexposedExpr:
-	case CXCursor_CStyleCastExpr: {
-		if (!x->nkids)
+		case CXCursor_ParenExpr:
+		case CXCursor_UnexposedExpr:
+		case CXCursor_CStyleCastExpr: {
+			if (!x->nkids)
+				return an_type_is_ptr(t) ? AN_PT_UNKNOWN : 0;
+			int ch = x->kids[x->nkids - 1];
+			CXType ct = clang_getCanonicalType(an_node_type(c, ch));
+			if (an_type_is_ptr(t) && ct.kind >= CXType_Bool && ct.kind <= CXType_Int128) {
+				if (c->nodes[an_strip(c, ch)].kind == CXCursor_IntegerLiteral)
+					return 0; /* a null pointer */
+				return AN_PT_UNKNOWN;
+			}
+			n = ch;
+			continue;
+		}
+		case CXCursor_BinaryOperator:
+			if (x->nkids != 2)
+				return 0;
+			if (x->op == CXBinaryOperator_Assign || x->op == CXBinaryOperator_Comma) {
+				n = x->kids[1];
+				continue;
+			}
+			if (x->op == CXBinaryOperator_Add || x->op == CXBinaryOperator_Sub) {
+				/* p + i, i + p, p - i: one pointer operand (C99
+				 * 6.5.6; p - q is an integer, scalar above) */
+				n = an_node_is_ptr(c, x->kids[0]) ? x->kids[0] : x->kids[1];
+				if (!an_node_is_ptr(c, n))
+					return 0;
+				continue;
+			}
 			return an_type_is_ptr(t) ? AN_PT_UNKNOWN : 0;
-		int ch = x->kids[x->nkids - 1];
-		CXType ct = clang_getCanonicalType(an_node_type(c, ch));
-		if (an_type_is_ptr(t) && ct.kind >= CXType_Bool && ct.kind <= CXType_Int128) {
-			if (c->nodes[an_strip(c, ch)].kind == CXCursor_IntegerLiteral)
-				return 0; /* a null pointer */
-			return AN_PT_UNKNOWN;
-		}
-		return an_pts_expr(c, k, kern, ch);
-	}
-	case CXCursor_BinaryOperator:
-		if (x->nkids != 2)
-			return 0;
-		if (x->op == CXBinaryOperator_Assign || x->op == CXBinaryOperator_Comma)
-			return an_pts_expr(c, k, kern, x->kids[1]);
-		if (x->op == CXBinaryOperator_Add || x->op == CXBinaryOperator_Sub) {
+		case CXCursor_CompoundAssignOperator:
+			if (!x->nkids)
+				return 0;
+			n = x->kids[0];
+			continue;
+		case CXCursor_UnaryOperator:
+			if (!x->nkids)
+				return 0;
+			if (x->op == CXUnaryOperator_AddrOf)
+				return pts_lvalue(c, k, kern, x->kids[0], 1);
+			if (x->op == CXUnaryOperator_Deref)
+				return pts_lvalue(c, k, kern, n, 0);
+			n = x->kids[0];
+			continue;
+		case CXCursor_ConditionalOperator: {
 			uint64_t r = 0;
-			for (int i = 0; i < 2; i++)
-				if (an_node_is_ptr(c, x->kids[i]))
-					r |= an_pts_expr(c, k, kern, x->kids[i]);
+			for (unsigned i = 1; i < x->nkids; i++)
+				r |= an_pts_expr(c, k, kern, x->kids[i]);
 			return r;
 		}
-		return an_type_is_ptr(t) ? AN_PT_UNKNOWN : 0;
-	case CXCursor_CompoundAssignOperator:
-		return x->nkids ? an_pts_expr(c, k, kern, x->kids[0]) : 0;
-	case CXCursor_UnaryOperator:
-		if (!x->nkids)
-			return 0;
-		if (x->op == CXUnaryOperator_AddrOf)
-			return pts_lvalue(c, k, kern, x->kids[0], 1);
-		if (x->op == CXUnaryOperator_Deref)
+		case CXCursor_CallExpr: {
+			if (x->fn_ref >= 0)
+				return k->ret[x->fn_ref];
+			uint64_t r = 0; /* to_global() and friends return their argument */
+			for (unsigned i = 1; i < x->nkids; i++)
+				if (an_node_is_ptr(c, x->kids[i]))
+					r |= an_pts_expr(c, k, kern, x->kids[i]);
+			return r ? r : AN_PT_UNKNOWN;
+		}
+		case CXCursor_ArraySubscriptExpr:
+		case CXCursor_MemberRefExpr:
+			if (is_array_type(t))
+				return pts_array(c, k, kern, n);
 			return pts_lvalue(c, k, kern, n, 0);
-		return an_pts_expr(c, k, kern, x->kids[0]);
-	case CXCursor_ConditionalOperator: {
-		uint64_t r = 0;
-		for (unsigned i = 1; i < x->nkids; i++)
-			r |= an_pts_expr(c, k, kern, x->kids[i]);
-		return r;
-	}
-	case CXCursor_CallExpr: {
-		if (x->fn_ref >= 0)
-			return k->ret[x->fn_ref];
-		uint64_t r = 0; /* to_global() and friends return their argument */
-		for (unsigned i = 1; i < x->nkids; i++)
-			if (an_node_is_ptr(c, x->kids[i]))
+		case CXCursor_InitListExpr: {
+			uint64_t r = 0;
+			for (unsigned i = 0; i < x->nkids; i++)
 				r |= an_pts_expr(c, k, kern, x->kids[i]);
-		return r ? r : AN_PT_UNKNOWN;
-	}
-	case CXCursor_ArraySubscriptExpr:
-	case CXCursor_MemberRefExpr:
-		if (is_array_type(t))
-			return pts_array(c, k, kern, n);
-		return pts_lvalue(c, k, kern, n, 0);
-	case CXCursor_InitListExpr: {
-		uint64_t r = 0;
-		for (unsigned i = 0; i < x->nkids; i++)
-			r |= an_pts_expr(c, k, kern, x->kids[i]);
-		return r;
-	}
-	default:
-		return AN_PT_UNKNOWN;
+			return r;
+		}
+		default:
+			return AN_PT_UNKNOWN;
+		}
 	}
 }
 
@@ -364,7 +376,10 @@ static void kernel_points_to(an_ctx *c, int kern)
 
 /* ---- taint ------------------------------------------------------------ */
 
-static int *ret_taint, *fn_ctl_taint;
+/* Per function: its return value, whether it runs under a tainted
+ * condition, and whether it may store data that depends on global memory
+ * through a private or local pointer (into its caller's variables). */
+static int *ret_taint, *fn_ctl_taint, *store_taint;
 
 /* Does the value of expression n (less node self) depend on global data? */
 static int expr_tainted(an_ctx *c, int n, int self)
@@ -438,19 +453,44 @@ static int def_tainted(an_ctx *c, int d)
 	default:
 		return 0;
 	}
-	/* &v or an array passed somewhere: whatever the enclosing call computes */
+	/* &v or an array passed somewhere: a helper of the file stores what
+	 * store_taint says into v; a builtin (`fract(x, &ip)`) whatever the
+	 * call computes */
 	for (int p = x->parent; p >= 0; p = c->nodes[p].parent)
 		if (c->nodes[p].kind == CXCursor_CallExpr) {
 			an_node *call = &c->nodes[p];
-			if (expr_tainted(c, p, -1))
-				return 1;
-			if (call->fn_ref >= 0) {
-				for (unsigned a = 0; a < c->p->naccesses; a++)
-					if (c->p->accesses[a].func == call->fn_ref)
-						return 1;
-			}
-			return 0;
+			return call->fn_ref >= 0 ? store_taint[call->fn_ref] : expr_tainted(c, p, -1);
 		}
+	return 0;
+}
+
+/* Does the call at node n pass a pointer to private or local memory? */
+int an_passes_private_ptr(an_ctx *c, int n)
+{
+	an_node *x = &c->nodes[n];
+	for (unsigned i = 1; i < x->nkids; i++) {
+		int a = x->kids[i];
+		if (an_node_is_ptr(c, a)) {
+			unsigned as = an_type_as(an_node_pointee(c, a));
+			if (as != AN_AS_GLOBAL && as != AN_AS_CONSTANT)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* A store through a private or local pointer in function f writes what
+ * its caller sees: one that depends on global memory taints f's callers'
+ * variables passed by address. So do the helpers and builtins f passes
+ * such a pointer on to. */
+static int stores_tainted(an_ctx *c, int n)
+{
+	an_node *x = &c->nodes[n];
+	if (x->ptr_store)
+		return def_tainted(c, n);
+	if (x->kind == CXCursor_CallExpr && an_passes_private_ptr(c, n))
+		return x->fn_ref >= 0 ? store_taint[x->fn_ref]
+		                      : expr_tainted(c, n, -1) || ctl_tainted(c, n);
 	return 0;
 }
 
@@ -459,6 +499,7 @@ static void taint(an_ctx *c)
 	an_program *p = c->p;
 	ret_taint = an_xcalloc(p->nfuncs + 1, sizeof *ret_taint);
 	fn_ctl_taint = an_xcalloc(p->nfuncs + 1, sizeof *fn_ctl_taint);
+	store_taint = an_xcalloc(p->nfuncs + 1, sizeof *store_taint);
 	int changed = 1;
 	while (changed) {
 		changed = 0;
@@ -471,6 +512,10 @@ static void taint(an_ctx *c)
 		}
 		for (unsigned n = 0; n < c->nnodes; n++) {
 			an_node *x = &c->nodes[n];
+			if (!store_taint[x->func] && stores_tainted(c, (int)n)) {
+				store_taint[x->func] = 1;
+				changed = 1;
+			}
 			if (x->kind == CXCursor_CallExpr && x->fn_ref >= 0) {
 				int g = x->fn_ref;
 				if (!fn_ctl_taint[g] && ctl_tainted(c, (int)n)) {
@@ -828,5 +873,6 @@ void an_patterns(an_ctx *c)
 	}
 	free(ret_taint);
 	free(fn_ctl_taint);
-	ret_taint = fn_ctl_taint = NULL;
+	free(store_taint);
+	ret_taint = fn_ctl_taint = store_taint = NULL;
 }
