@@ -99,49 +99,52 @@ static uint64_t pts_array(an_ctx *c, an_kfacts *k, int kern, int n)
 
 /* A loop, not a recursion, down the one operand that carries the pointer
  * (`a + 1 + 1 + ...` may have thousands). */
+/* A loop, not a recursion, down the one operand that carries the pointer
+ * (`a + 1 + 1 + ...` may have thousands) and down the last arm of ?:. */
 uint64_t an_pts_expr(an_ctx *c, an_kfacts *k, int kern, int n)
 {
+	uint64_t acc = 0; /* of the ?: arms left behind */
 	for (;;) {
 		if (n < 0)
-			return 0;
+			return acc;
 		an_node *x = &c->nodes[n];
 		CXType t = an_node_type(c, n);
 		if (x->kind != CXCursor_DeclRefExpr && scalar_type(t))
-			return 0;
+			return acc;
 		switch (x->kind) {
 		case CXCursor_DeclRefExpr: {
 			if (x->var < 0)
-				return 0;
+				return acc;
 			an_var *v = &c->vars[x->var];
 			if (v->func < 0)
-				return v->as == AN_AS_CONSTANT ? AN_PT_CONSTVAR
-				     : v->as == AN_AS_GLOBAL ? AN_PT_GLOBALVAR : 0;
+				return acc | (v->as == AN_AS_CONSTANT ? AN_PT_CONSTVAR
+				            : v->as == AN_AS_GLOBAL ? AN_PT_GLOBALVAR : 0);
 			if (v->func == kern && v->param >= 0) {
 				unsigned kind = c->p->funcs[kern].params[v->param].kind;
 				if (kind == VAST_PARAM_GLOBAL || kind == VAST_PARAM_CONSTANT)
-					return v->param < 32 ? 1ull << v->param : AN_PT_UNKNOWN;
-				return 0;
+					return acc | (v->param < 32 ? 1ull << v->param : AN_PT_UNKNOWN);
+				return acc;
 			}
-			return k->pts[x->var];
+			return acc | k->pts[x->var];
 		}
 		case CXCursor_ParenExpr:
 		case CXCursor_UnexposedExpr:
 		case CXCursor_CStyleCastExpr: {
 			if (!x->nkids)
-				return an_type_is_ptr(t) ? AN_PT_UNKNOWN : 0;
+				return acc | (an_type_is_ptr(t) ? AN_PT_UNKNOWN : 0);
 			int ch = x->kids[x->nkids - 1];
 			CXType ct = clang_getCanonicalType(an_node_type(c, ch));
 			if (an_type_is_ptr(t) && ct.kind >= CXType_Bool && ct.kind <= CXType_Int128) {
 				if (c->nodes[an_strip(c, ch)].kind == CXCursor_IntegerLiteral)
-					return 0; /* a null pointer */
-				return AN_PT_UNKNOWN;
+					return acc; /* a null pointer */
+				return acc | AN_PT_UNKNOWN;
 			}
 			n = ch;
 			continue;
 		}
 		case CXCursor_BinaryOperator:
 			if (x->nkids != 2)
-				return 0;
+				return acc;
 			if (x->op == CXBinaryOperator_Assign || x->op == CXBinaryOperator_Comma) {
 				n = x->kids[1];
 				continue;
@@ -151,52 +154,53 @@ uint64_t an_pts_expr(an_ctx *c, an_kfacts *k, int kern, int n)
 				 * 6.5.6; p - q is an integer, scalar above) */
 				n = an_node_is_ptr(c, x->kids[0]) ? x->kids[0] : x->kids[1];
 				if (!an_node_is_ptr(c, n))
-					return 0;
+					return acc;
 				continue;
 			}
-			return an_type_is_ptr(t) ? AN_PT_UNKNOWN : 0;
+			return acc | (an_type_is_ptr(t) ? AN_PT_UNKNOWN : 0);
 		case CXCursor_CompoundAssignOperator:
 			if (!x->nkids)
-				return 0;
+				return acc;
 			n = x->kids[0];
 			continue;
 		case CXCursor_UnaryOperator:
 			if (!x->nkids)
-				return 0;
+				return acc;
 			if (x->op == CXUnaryOperator_AddrOf)
-				return pts_lvalue(c, k, kern, x->kids[0], 1);
+				return acc | pts_lvalue(c, k, kern, x->kids[0], 1);
 			if (x->op == CXUnaryOperator_Deref)
-				return pts_lvalue(c, k, kern, n, 0);
+				return acc | pts_lvalue(c, k, kern, n, 0);
 			n = x->kids[0];
 			continue;
-		case CXCursor_ConditionalOperator: {
-			uint64_t r = 0;
-			for (unsigned i = 1; i < x->nkids; i++)
-				r |= an_pts_expr(c, k, kern, x->kids[i]);
-			return r;
-		}
+		case CXCursor_ConditionalOperator:
+			/* `c1 ? p : c2 ? q : ...` nests in the last arm */
+			if (x->nkids != 3)
+				return acc | AN_PT_UNKNOWN;
+			acc |= an_pts_expr(c, k, kern, x->kids[1]);
+			n = x->kids[2];
+			continue;
 		case CXCursor_CallExpr: {
 			if (x->fn_ref >= 0)
-				return k->ret[x->fn_ref];
+				return acc | k->ret[x->fn_ref];
 			uint64_t r = 0; /* to_global() and friends return their argument */
 			for (unsigned i = 1; i < x->nkids; i++)
 				if (an_node_is_ptr(c, x->kids[i]))
 					r |= an_pts_expr(c, k, kern, x->kids[i]);
-			return r ? r : AN_PT_UNKNOWN;
+			return acc | (r ? r : AN_PT_UNKNOWN);
 		}
 		case CXCursor_ArraySubscriptExpr:
 		case CXCursor_MemberRefExpr:
 			if (is_array_type(t))
-				return pts_array(c, k, kern, n);
-			return pts_lvalue(c, k, kern, n, 0);
+				return acc | pts_array(c, k, kern, n);
+			return acc | pts_lvalue(c, k, kern, n, 0);
 		case CXCursor_InitListExpr: {
 			uint64_t r = 0;
 			for (unsigned i = 0; i < x->nkids; i++)
 				r |= an_pts_expr(c, k, kern, x->kids[i]);
-			return r;
+			return acc | r;
 		}
 		default:
-			return AN_PT_UNKNOWN;
+			return acc | AN_PT_UNKNOWN;
 		}
 	}
 }

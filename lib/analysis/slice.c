@@ -57,17 +57,19 @@ static int ret_dropped(slicer *S, int s)
 	return S->c->nodes[S->c->stmt_node[s]].nkids > 0;
 }
 
+/* The variables expression n reads join R: a loop over its subtree, which
+ * is [n, last] in the node array, not a recursion per operand. */
 static void add_reads(slicer *S, int n)
 {
 	an_ctx *c = S->c;
-	an_node *x = &c->nodes[n];
-	if (x->kind == CXCursor_DeclRefExpr && x->var >= 0 && c->vars[x->var].func >= 0 &&
-	    !S->inR[x->var]) {
-		S->inR[x->var] = 1;
-		S->changed = 1;
+	for (int m = n; m <= c->nodes[n].last; m++) {
+		an_node *x = &c->nodes[m];
+		if (x->kind == CXCursor_DeclRefExpr && x->var >= 0 && c->vars[x->var].func >= 0 &&
+		    !S->inR[x->var]) {
+			S->inR[x->var] = 1;
+			S->changed = 1;
+		}
 	}
-	for (unsigned i = 0; i < x->nkids; i++)
-		add_reads(S, x->kids[i]);
 }
 
 static void mark(slicer *S, int s)
