@@ -429,12 +429,10 @@ static void find(an_ctx *c, int n)
 			an_add_bad(c, n, "a program-scope __global variable");
 		}
 	}
-	for (unsigned i = 0; i < x->nkids; i++)
-		find(c, x->kids[i]);
 }
 
 void an_find_accesses(an_ctx *c)
 {
-	for (unsigned f = 0; f < c->p->nfuncs; f++)
-		find(c, c->func_node[f]);
+	for (unsigned n = 0; n < c->nnodes; n++)
+		find(c, (int)n);
 }

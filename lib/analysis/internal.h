@@ -54,6 +54,7 @@ typedef struct an_node {
 	CXCursor cur;
 	unsigned begin, end;  /* offsets into text */
 	int parent;           /* node index, -1 at the root of a function */
+	int last;             /* nodes are in pre-order: the subtree is [n, last] */
 	int *kids; unsigned nkids, capkids;
 	int func;             /* function index, -1 for program scope */
 	int stmt;             /* innermost statement (index into stmts) */
@@ -64,6 +65,7 @@ typedef struct an_node {
 	int call;             /* the an_call of this CallExpr, else -1 */
 	int op;               /* CXBinaryOperatorKind / CXUnaryOperatorKind */
 	int header;           /* inside the header of its control statement */
+	int ptr_store;        /* a store through a private or local pointer */
 	int partial;          /* access: a store to some components of a vector */
 	unsigned part_off, part_size; /* its bytes, when contiguous; else 0 */
 } an_node;
@@ -170,6 +172,7 @@ char *an_type_str(CXType t);
 /* model.c */
 int an_build_model(an_ctx *c);
 int an_var_of_cursor(an_ctx *c, CXCursor decl);
+int an_var_init(an_ctx *c, int vardecl); /* its initializer node or -1 */
 int an_in(const an_range *r, unsigned b, unsigned e);
 
 /* access.c */
@@ -185,6 +188,7 @@ uint64_t an_pts_expr(an_ctx *c, an_kfacts *k, int kern, int n);
 void an_not_virtualizable(an_ctx *c, int kern, an_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 int an_in_loop(an_ctx *c, int n);
+int an_passes_private_ptr(an_ctx *c, int call);
 
 /* slice.c */
 void an_slice(an_ctx *c);

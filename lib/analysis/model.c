@@ -19,10 +19,14 @@
 #include <string.h>
 #include "internal.h"
 
+/* The nodes whose children are being visited, innermost last: libclang
+ * walks expressions with a work list of its own (CXChildVisit_Recurse), so
+ * a 20,000-term sum costs no stack here or there; the callback finds the
+ * parent of each cursor on this stack. */
 typedef struct visit_ctx {
 	an_ctx *c;
-	int parent;
 	int func;
+	int *open; unsigned nopen, capopen;
 } visit_ctx;
 
 static int add_node(an_ctx *c, CXCursor cur, int parent, int func)
@@ -43,6 +47,7 @@ static int add_node(an_ctx *c, CXCursor cur, int parent, int func)
 	n->call = -1;
 	n->op = -1;
 	int idx = (int)c->nnodes - 1;
+	n->last = idx; /* until its subtree is known: an_build_model */
 	if (parent >= 0) {
 		an_node *p = &c->nodes[parent];
 		*AN_PUSH(p->kids, p->nkids, p->capkids) = idx;
@@ -56,12 +61,13 @@ static int add_node(an_ctx *c, CXCursor cur, int parent, int func)
 
 static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData data)
 {
-	(void)parent;
 	visit_ctx *v = data;
-	int idx = add_node(v->c, cur, v->parent, v->func);
-	visit_ctx sub = { v->c, idx, v->func };
-	clang_visitChildren(cur, visit, &sub);
-	return CXChildVisit_Continue;
+	an_ctx *c = v->c;
+	while (v->nopen > 1 && !clang_equalCursors(c->nodes[v->open[v->nopen - 1]].cur, parent))
+		v->nopen--;
+	int idx = add_node(c, cur, v->open[v->nopen - 1], v->func);
+	*AN_PUSH(v->open, v->nopen, v->capopen) = idx;
+	return CXChildVisit_Recurse;
 }
 
 /* ---- variables -------------------------------------------------------- */
@@ -278,11 +284,10 @@ static int is_stmt_child(an_ctx *c, int n, unsigned i)
 
 static void mark_nodes(an_ctx *c, int n, int stmt, int header)
 {
-	an_node *x = &c->nodes[n];
-	x->stmt = stmt;
-	x->header = header;
-	for (unsigned i = 0; i < x->nkids; i++)
-		mark_nodes(c, x->kids[i], stmt, header);
+	for (int m = n; m <= c->nodes[n].last; m++) {
+		c->nodes[m].stmt = stmt;
+		c->nodes[m].header = header;
+	}
 }
 
 /* `#pragma unroll`, `__attribute__((opencl_unroll_hint))` and other
@@ -434,10 +439,21 @@ static int lvalue_root(an_ctx *c, int n, int *through_ptr)
 	}
 }
 
-/* Assignments through non-global pointers: resolved once addr_taken is
- * known (they may write any variable whose address escaped). */
-static int *ptr_writes; static unsigned nptr_writes, capptr_writes;
+/* The initializer of the VarDecl at node n, or -1. The sizes in its type
+ * (`float *p[4]`, `float (*m)[4]`) are expression children too, before
+ * the initializer. */
+int an_var_init(an_ctx *c, int n)
+{
+	an_node *x = &c->nodes[n];
+	if (clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(x->cur)) || !x->nkids)
+		return -1;
+	int e = x->kids[x->nkids - 1];
+	return clang_isExpression(c->nodes[e].kind) ? e : -1;
+}
 
+/* Assignments through non-global pointers are marked (ptr_store) and
+ * resolved once addr_taken is known: they may write any variable whose
+ * address escaped. */
 static void note_write(an_ctx *c, int lhs, int node)
 {
 	int through;
@@ -451,22 +467,18 @@ static void note_write(an_ctx *c, int lhs, int node)
 	if (as == AN_AS_GLOBAL || as == AN_AS_CONSTANT)
 		return;
 	add_def(c, v, node);
-	*AN_PUSH(ptr_writes, nptr_writes, capptr_writes) = node;
+	c->nodes[node].ptr_store = 1;
 }
 
-static void collect_defs(an_ctx *c, int n)
+static void collect_def(an_ctx *c, int n)
 {
 	an_node *x = &c->nodes[n];
 	switch (x->kind) {
 	case CXCursor_VarDecl:
-		if (x->var >= 0) {
-			for (unsigned i = 0; i < x->nkids; i++)
-				if (clang_isExpression(c->nodes[x->kids[i]].kind)) {
-					c->vars[x->var].has_init = 1;
-					add_def(c, x->var, n);
-					c->vars[x->var].ndefs--; /* the declaration itself */
-					break;
-				}
+		if (x->var >= 0 && an_var_init(c, n) >= 0) {
+			c->vars[x->var].has_init = 1;
+			add_def(c, x->var, n);
+			c->vars[x->var].ndefs--; /* the declaration itself */
 		}
 		break;
 	case CXCursor_BinaryOperator:
@@ -506,8 +518,6 @@ static void collect_defs(an_ctx *c, int n)
 	default:
 		break;
 	}
-	for (unsigned i = 0; i < x->nkids; i++)
-		collect_defs(c, x->kids[i]);
 }
 
 /* ---- the pass --------------------------------------------------------- */
@@ -525,7 +535,7 @@ static int attr_is_kernel(an_ctx *c, int n)
 	return 0;
 }
 
-static void resolve_refs(an_ctx *c, int n)
+static void resolve_ref(an_ctx *c, int n)
 {
 	an_node *x = &c->nodes[n];
 	if (x->kind == CXCursor_DeclRefExpr || x->kind == CXCursor_MemberRefExpr) {
@@ -550,8 +560,6 @@ static void resolve_refs(an_ctx *c, int n)
 			}
 		}
 	}
-	for (unsigned i = 0; i < x->nkids; i++)
-		resolve_refs(c, x->kids[i]);
 }
 
 static void add_call(an_ctx *c, int n)
@@ -584,8 +592,6 @@ static void add_call(an_ctx *c, int n)
 			x->call = (int)p->ncalls - 1;
 		}
 	}
-	for (unsigned i = 0; i < x->nkids; i++)
-		add_call(c, x->kids[i]);
 }
 
 static enum CXChildVisitResult top_visit(CXCursor cur, CXCursor parent, CXClientData data)
@@ -603,8 +609,10 @@ static enum CXChildVisitResult top_visit(CXCursor cur, CXCursor parent, CXClient
 		c->func_node = realloc(c->func_node, c->capfuncs * sizeof *c->func_node);
 		int idx = add_node(c, cur, -1, fi);
 		c->func_node[fi] = idx;
-		visit_ctx sub = { c, idx, fi };
-		clang_visitChildren(cur, visit, &sub);
+		visit_ctx v = { c, fi, NULL, 0, 0 };
+		*AN_PUSH(v.open, v.nopen, v.capopen) = idx;
+		clang_visitChildren(cur, visit, &v);
+		free(v.open);
 		unsigned off = an_offset(clang_getCursorLocation(cur));
 		if (off <= p->len)
 			fn_at[off] = fi + 1;
@@ -703,6 +711,13 @@ int an_build_model(an_ctx *c)
 	var_at = an_xcalloc(p->len + 2, sizeof *var_at);
 	fn_at = an_xcalloc(p->len + 2, sizeof *fn_at);
 	clang_visitChildren(clang_getTranslationUnitCursor(c->tu), top_visit, c);
+	/* pre-order: a node's subtree is [n, last]; children come after
+	 * their parent, so one backward pass finds every last */
+	for (unsigned n = c->nnodes; n-- > 0;) {
+		int par = c->nodes[n].parent;
+		if (par >= 0 && c->nodes[par].last < c->nodes[n].last)
+			c->nodes[par].last = c->nodes[n].last;
+	}
 	for (unsigned i = 0; i < p->nfuncs; i++)
 		build_func(c, (int)i);
 	/* a statement ends no earlier than its last sub-statement's ';' */
@@ -711,24 +726,24 @@ int an_build_model(an_ctx *c)
 		if (par >= 0 && p->stmts[par].range.end < p->stmts[s].range.end)
 			p->stmts[par].range.end = p->stmts[s].range.end;
 	}
-	for (unsigned i = 0; i < p->nfuncs; i++)
-		resolve_refs(c, c->func_node[i]);
-	for (unsigned i = 0; i < p->nfuncs; i++)
-		add_call(c, c->func_node[i]);
-	for (unsigned i = 0; i < p->nfuncs; i++)
-		collect_defs(c, c->func_node[i]);
+	/* each pass over every function's nodes in source order (a
+	 * declaration before its uses) */
+	for (unsigned n = 0; n < c->nnodes; n++)
+		resolve_ref(c, (int)n);
+	for (unsigned n = 0; n < c->nnodes; n++)
+		add_call(c, (int)n);
+	for (unsigned n = 0; n < c->nnodes; n++)
+		collect_def(c, (int)n);
 	/* a store through a private or local pointer may write any variable
 	 * of the function whose address escaped */
-	for (unsigned w = 0; w < nptr_writes; w++) {
-		int node = ptr_writes[w];
-		int f = c->nodes[node].func;
+	for (unsigned n = 0; n < c->nnodes; n++) {
+		if (!c->nodes[n].ptr_store)
+			continue;
+		int f = c->nodes[n].func;
 		for (unsigned v = 0; v < c->nvars; v++)
 			if (c->vars[v].func == f && c->vars[v].addr_taken)
-				add_def(c, (int)v, node);
+				add_def(c, (int)v, (int)n);
 	}
-	free(ptr_writes);
-	ptr_writes = NULL;
-	nptr_writes = capptr_writes = 0;
 	free(var_at);
 	free(fn_at);
 	var_at = fn_at = NULL;

@@ -55,15 +55,6 @@ static int param_var(an_ctx *c, int f, unsigned i)
 	return -1;
 }
 
-static int init_of(an_ctx *c, int vardecl)
-{
-	an_node *x = &c->nodes[vardecl];
-	for (unsigned i = 0; i < x->nkids; i++)
-		if (clang_isExpression(c->nodes[x->kids[i]].kind))
-			return x->kids[i];
-	return -1;
-}
-
 static int scalar_type(CXType t)
 {
 	t = clang_getCanonicalType(t);
@@ -73,7 +64,7 @@ static int scalar_type(CXType t)
 
 /* ---- points-to -------------------------------------------------------- */
 
-static uint64_t pts_lvalue(an_ctx *c, an_kfacts *k, int kern, int n);
+static uint64_t pts_lvalue(an_ctx *c, an_kfacts *k, int kern, int n, int addr);
 
 static int is_array_type(CXType t)
 {
@@ -106,110 +97,124 @@ static uint64_t pts_array(an_ctx *c, an_kfacts *k, int kern, int n)
 	return AN_PT_UNKNOWN;
 }
 
+/* A loop, not a recursion, down the one operand that carries the pointer
+ * (`a + 1 + 1 + ...` may have thousands). */
+/* A loop, not a recursion, down the one operand that carries the pointer
+ * (`a + 1 + 1 + ...` may have thousands) and down the last arm of ?:. */
 uint64_t an_pts_expr(an_ctx *c, an_kfacts *k, int kern, int n)
 {
-	if (n < 0)
-		return 0;
-	an_node *x = &c->nodes[n];
-	CXType t = an_node_type(c, n);
-	if (x->kind != CXCursor_DeclRefExpr && scalar_type(t))
-		return 0;
-	switch (x->kind) {
-	case CXCursor_DeclRefExpr: {
-		if (x->var < 0)
-			return 0;
-		an_var *v = &c->vars[x->var];
-		if (v->func < 0)
-			return v->as == AN_AS_CONSTANT ? AN_PT_CONSTVAR
-			     : v->as == AN_AS_GLOBAL ? AN_PT_GLOBALVAR : 0;
-		if (v->func == kern && v->param >= 0) {
-			unsigned kind = c->p->funcs[kern].params[v->param].kind;
-			if (kind == VAST_PARAM_GLOBAL || kind == VAST_PARAM_CONSTANT)
-				return v->param < 32 ? 1ull << v->param : AN_PT_UNKNOWN;
-			return 0;
+	uint64_t acc = 0; /* of the ?: arms left behind */
+	for (;;) {
+		if (n < 0)
+			return acc;
+		an_node *x = &c->nodes[n];
+		CXType t = an_node_type(c, n);
+		if (x->kind != CXCursor_DeclRefExpr && scalar_type(t))
+			return acc;
+		switch (x->kind) {
+		case CXCursor_DeclRefExpr: {
+			if (x->var < 0)
+				return acc;
+			an_var *v = &c->vars[x->var];
+			if (v->func < 0)
+				return acc | (v->as == AN_AS_CONSTANT ? AN_PT_CONSTVAR
+				            : v->as == AN_AS_GLOBAL ? AN_PT_GLOBALVAR : 0);
+			if (v->func == kern && v->param >= 0) {
+				unsigned kind = c->p->funcs[kern].params[v->param].kind;
+				if (kind == VAST_PARAM_GLOBAL || kind == VAST_PARAM_CONSTANT)
+					return acc | (v->param < 32 ? 1ull << v->param : AN_PT_UNKNOWN);
+				return acc;
+			}
+			return acc | k->pts[x->var];
 		}
-		return k->pts[x->var];
-	}
-	case CXCursor_ParenExpr:
-	case CXCursor_UnexposedExpr:
-	case CXCursor_CStyleCastExpr: {
-		if (!x->nkids)
-			return an_type_is_ptr(t) ? AN_PT_UNKNOWN : 0;
-		int ch = x->kids[x->nkids - 1];
-		CXType ct = clang_getCanonicalType(an_node_type(c, ch));
-		if (an_type_is_ptr(t) && ct.kind >= CXType_Bool && ct.kind <= CXType_Int128) {
-			if (c->nodes[an_strip(c, ch)].kind == CXCursor_IntegerLiteral)
-				return 0; /* a null pointer */
-			return AN_PT_UNKNOWN;
+		case CXCursor_ParenExpr:
+		case CXCursor_UnexposedExpr:
+		case CXCursor_CStyleCastExpr: {
+			if (!x->nkids)
+				return acc | (an_type_is_ptr(t) ? AN_PT_UNKNOWN : 0);
+			int ch = x->kids[x->nkids - 1];
+			CXType ct = clang_getCanonicalType(an_node_type(c, ch));
+			if (an_type_is_ptr(t) && ct.kind >= CXType_Bool && ct.kind <= CXType_Int128) {
+				if (c->nodes[an_strip(c, ch)].kind == CXCursor_IntegerLiteral)
+					return acc; /* a null pointer */
+				return acc | AN_PT_UNKNOWN;
+			}
+			n = ch;
+			continue;
 		}
-		return an_pts_expr(c, k, kern, ch);
-	}
-	case CXCursor_BinaryOperator:
-		if (x->nkids != 2)
-			return 0;
-		if (x->op == CXBinaryOperator_Assign || x->op == CXBinaryOperator_Comma)
-			return an_pts_expr(c, k, kern, x->kids[1]);
-		if (x->op == CXBinaryOperator_Add || x->op == CXBinaryOperator_Sub) {
-			uint64_t r = 0;
-			for (int i = 0; i < 2; i++)
+		case CXCursor_BinaryOperator:
+			if (x->nkids != 2)
+				return acc;
+			if (x->op == CXBinaryOperator_Assign || x->op == CXBinaryOperator_Comma) {
+				n = x->kids[1];
+				continue;
+			}
+			if (x->op == CXBinaryOperator_Add || x->op == CXBinaryOperator_Sub) {
+				/* p + i, i + p, p - i: one pointer operand (C99
+				 * 6.5.6; p - q is an integer, scalar above) */
+				n = an_node_is_ptr(c, x->kids[0]) ? x->kids[0] : x->kids[1];
+				if (!an_node_is_ptr(c, n))
+					return acc;
+				continue;
+			}
+			return acc | (an_type_is_ptr(t) ? AN_PT_UNKNOWN : 0);
+		case CXCursor_CompoundAssignOperator:
+			if (!x->nkids)
+				return acc;
+			n = x->kids[0];
+			continue;
+		case CXCursor_UnaryOperator:
+			if (!x->nkids)
+				return acc;
+			if (x->op == CXUnaryOperator_AddrOf)
+				return acc | pts_lvalue(c, k, kern, x->kids[0], 1);
+			if (x->op == CXUnaryOperator_Deref)
+				return acc | pts_lvalue(c, k, kern, n, 0);
+			n = x->kids[0];
+			continue;
+		case CXCursor_ConditionalOperator:
+			/* `c1 ? p : c2 ? q : ...` nests in the last arm */
+			if (x->nkids != 3)
+				return acc | AN_PT_UNKNOWN;
+			acc |= an_pts_expr(c, k, kern, x->kids[1]);
+			n = x->kids[2];
+			continue;
+		case CXCursor_CallExpr: {
+			if (x->fn_ref >= 0)
+				return acc | k->ret[x->fn_ref];
+			uint64_t r = 0; /* to_global() and friends return their argument */
+			for (unsigned i = 1; i < x->nkids; i++)
 				if (an_node_is_ptr(c, x->kids[i]))
 					r |= an_pts_expr(c, k, kern, x->kids[i]);
-			return r;
+			return acc | (r ? r : AN_PT_UNKNOWN);
 		}
-		return an_type_is_ptr(t) ? AN_PT_UNKNOWN : 0;
-	case CXCursor_CompoundAssignOperator:
-		return x->nkids ? an_pts_expr(c, k, kern, x->kids[0]) : 0;
-	case CXCursor_UnaryOperator:
-		if (!x->nkids)
-			return 0;
-		if (x->op == CXUnaryOperator_AddrOf)
-			return pts_lvalue(c, k, kern, x->kids[0]);
-		if (x->op == CXUnaryOperator_Deref)
-			return pts_lvalue(c, k, kern, n);
-		return an_pts_expr(c, k, kern, x->kids[0]);
-	case CXCursor_ConditionalOperator: {
-		uint64_t r = 0;
-		for (unsigned i = 1; i < x->nkids; i++)
-			r |= an_pts_expr(c, k, kern, x->kids[i]);
-		return r;
-	}
-	case CXCursor_CallExpr: {
-		if (x->fn_ref >= 0)
-			return k->ret[x->fn_ref];
-		uint64_t r = 0; /* to_global() and friends return their argument */
-		for (unsigned i = 1; i < x->nkids; i++)
-			if (an_node_is_ptr(c, x->kids[i]))
+		case CXCursor_ArraySubscriptExpr:
+		case CXCursor_MemberRefExpr:
+			if (is_array_type(t))
+				return acc | pts_array(c, k, kern, n);
+			return acc | pts_lvalue(c, k, kern, n, 0);
+		case CXCursor_InitListExpr: {
+			uint64_t r = 0;
+			for (unsigned i = 0; i < x->nkids; i++)
 				r |= an_pts_expr(c, k, kern, x->kids[i]);
-		return r ? r : AN_PT_UNKNOWN;
-	}
-	case CXCursor_ArraySubscriptExpr:
-	case CXCursor_MemberRefExpr:
-		if (is_array_type(t))
-			return pts_array(c, k, kern, n);
-		return pts_lvalue(c, k, kern, n);
-	case CXCursor_InitListExpr: {
-		uint64_t r = 0;
-		for (unsigned i = 0; i < x->nkids; i++)
-			r |= an_pts_expr(c, k, kern, x->kids[i]);
-		return r;
-	}
-	default:
-		return AN_PT_UNKNOWN;
+			return acc | r;
+		}
+		default:
+			return acc | AN_PT_UNKNOWN;
+		}
 	}
 }
 
 /* The value stored in the lvalue n: pointers kept in private arrays and
  * structs are followed through their variable; pointers loaded from any
- * other memory are unknown. For &E (called on E) the buffers E lies in. */
-static uint64_t pts_lvalue(an_ctx *c, an_kfacts *k, int kern, int n)
+ * other memory are unknown. With addr, for &E (called on E, in whatever
+ * parentheses: `&(a[i])`, `&((a))[i]`), the buffers E lies in. */
+static uint64_t pts_lvalue(an_ctx *c, an_kfacts *k, int kern, int n, int addr)
 {
 	n = an_strip(c, n);
 	if (n < 0)
 		return AN_PT_UNKNOWN;
 	an_node *x = &c->nodes[n];
-	int up = x->parent;
-	int addr = up >= 0 && c->nodes[up].kind == CXCursor_UnaryOperator &&
-	           c->nodes[up].op == CXUnaryOperator_AddrOf;
 	if (x->kind == CXCursor_DeclRefExpr) {
 		if (x->var < 0)
 			return 0;
@@ -223,7 +228,7 @@ static uint64_t pts_lvalue(an_ctx *c, an_kfacts *k, int kern, int n)
 		if (b >= 0)
 			return an_pts_expr(c, k, kern, b);
 		if (x->kind == CXCursor_MemberRefExpr && x->nkids)
-			return pts_lvalue(c, k, kern, x->kids[0]) & ~AN_PT_UNKNOWN;
+			return pts_lvalue(c, k, kern, x->kids[0], 1) & ~AN_PT_UNKNOWN;
 		return AN_PT_UNKNOWN;
 	}
 	/* a pointer loaded from an lvalue: follow private variables */
@@ -319,7 +324,7 @@ static void kernel_points_to(an_ctx *c, int kern)
 			for (unsigned n = (unsigned)c->func_node[f]; n < func_end(c, (int)f); n++) {
 				an_node *x = &c->nodes[n];
 				if (x->kind == CXCursor_VarDecl && x->var >= 0) {
-					int e = init_of(c, (int)n);
+					int e = an_var_init(c, (int)n);
 					if (e >= 0)
 						changed |= or_into(&k->pts[x->var], an_pts_expr(c, k, kern, e));
 				} else if ((x->kind == CXCursor_BinaryOperator && x->op == CXBinaryOperator_Assign) ||
@@ -375,12 +380,18 @@ static void kernel_points_to(an_ctx *c, int kern)
 
 /* ---- taint ------------------------------------------------------------ */
 
-static int *ret_taint, *fn_ctl_taint;
+/* Per function: its return value, whether it runs under a tainted
+ * condition, and whether it may store data that depends on global memory
+ * through a private or local pointer (into its caller's variables). */
+static int *ret_taint, *fn_ctl_taint, *store_taint;
 
+/* Does the value of expression n (less node self) depend on global data? */
 static int expr_tainted(an_ctx *c, int n, int self)
 {
-	an_node *x = &c->nodes[n];
-	if (n != self) {
+	for (int m = n; m <= c->nodes[n].last; m++) {
+		an_node *x = &c->nodes[m];
+		if (m == self)
+			continue;
 		if (x->access >= 0)
 			return 1;
 		if (x->kind == CXCursor_DeclRefExpr && x->var >= 0 && c->vars[x->var].tainted)
@@ -388,9 +399,6 @@ static int expr_tainted(an_ctx *c, int n, int self)
 		if (x->kind == CXCursor_CallExpr && x->fn_ref >= 0 && ret_taint[x->fn_ref])
 			return 1;
 	}
-	for (unsigned i = 0; i < x->nkids; i++)
-		if (expr_tainted(c, x->kids[i], self))
-			return 1;
 	return 0;
 }
 
@@ -434,7 +442,7 @@ static int def_tainted(an_ctx *c, int d)
 		return 1;
 	switch (x->kind) {
 	case CXCursor_VarDecl: {
-		int e = init_of(c, d);
+		int e = an_var_init(c, d);
 		return e >= 0 && expr_tainted(c, e, -1);
 	}
 	case CXCursor_BinaryOperator:
@@ -449,19 +457,44 @@ static int def_tainted(an_ctx *c, int d)
 	default:
 		return 0;
 	}
-	/* &v or an array passed somewhere: whatever the enclosing call computes */
+	/* &v or an array passed somewhere: a helper of the file stores what
+	 * store_taint says into v; a builtin (`fract(x, &ip)`) whatever the
+	 * call computes */
 	for (int p = x->parent; p >= 0; p = c->nodes[p].parent)
 		if (c->nodes[p].kind == CXCursor_CallExpr) {
 			an_node *call = &c->nodes[p];
-			if (expr_tainted(c, p, -1))
-				return 1;
-			if (call->fn_ref >= 0) {
-				for (unsigned a = 0; a < c->p->naccesses; a++)
-					if (c->p->accesses[a].func == call->fn_ref)
-						return 1;
-			}
-			return 0;
+			return call->fn_ref >= 0 ? store_taint[call->fn_ref] : expr_tainted(c, p, -1);
 		}
+	return 0;
+}
+
+/* Does the call at node n pass a pointer to private or local memory? */
+int an_passes_private_ptr(an_ctx *c, int n)
+{
+	an_node *x = &c->nodes[n];
+	for (unsigned i = 1; i < x->nkids; i++) {
+		int a = x->kids[i];
+		if (an_node_is_ptr(c, a)) {
+			unsigned as = an_type_as(an_node_pointee(c, a));
+			if (as != AN_AS_GLOBAL && as != AN_AS_CONSTANT)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* A store through a private or local pointer in function f writes what
+ * its caller sees: one that depends on global memory taints f's callers'
+ * variables passed by address. So do the helpers and builtins f passes
+ * such a pointer on to. */
+static int stores_tainted(an_ctx *c, int n)
+{
+	an_node *x = &c->nodes[n];
+	if (x->ptr_store)
+		return def_tainted(c, n);
+	if (x->kind == CXCursor_CallExpr && an_passes_private_ptr(c, n))
+		return x->fn_ref >= 0 ? store_taint[x->fn_ref]
+		                      : expr_tainted(c, n, -1) || ctl_tainted(c, n);
 	return 0;
 }
 
@@ -470,6 +503,7 @@ static void taint(an_ctx *c)
 	an_program *p = c->p;
 	ret_taint = an_xcalloc(p->nfuncs + 1, sizeof *ret_taint);
 	fn_ctl_taint = an_xcalloc(p->nfuncs + 1, sizeof *fn_ctl_taint);
+	store_taint = an_xcalloc(p->nfuncs + 1, sizeof *store_taint);
 	int changed = 1;
 	while (changed) {
 		changed = 0;
@@ -482,6 +516,10 @@ static void taint(an_ctx *c)
 		}
 		for (unsigned n = 0; n < c->nnodes; n++) {
 			an_node *x = &c->nodes[n];
+			if (!store_taint[x->func] && stores_tainted(c, (int)n)) {
+				store_taint[x->func] = 1;
+				changed = 1;
+			}
 			if (x->kind == CXCursor_CallExpr && x->fn_ref >= 0) {
 				int g = x->fn_ref;
 				if (!fn_ctl_taint[g] && ctl_tainted(c, (int)n)) {
@@ -528,7 +566,7 @@ static int induction(an_ctx *c, int v, int depth)
 			return -1;
 		stmt = x->stmt;
 		if (x->kind == CXCursor_VarDecl) {
-			int e = init_of(c, c->defs[d].node);
+			int e = an_var_init(c, c->defs[d].node);
 			init_cls = max2(init_cls, e >= 0 ? cls(c, e, depth + 1) : CLS_OTHER);
 		} else if (x->kind == CXCursor_BinaryOperator && x->nkids == 2) {
 			init_cls = max2(init_cls, cls(c, x->kids[1], depth + 1));
@@ -598,7 +636,7 @@ static int var_cls(an_ctx *c, int v, int depth)
 	if (x->addr_taken || x->is_array || depth > 20)
 		return CLS_OTHER;
 	if (x->ndefs == 0 && x->has_init && x->node >= 0) {
-		int e = init_of(c, x->node);
+		int e = an_var_init(c, x->node);
 		return e >= 0 ? cls(c, e, depth + 1) : CLS_OTHER;
 	}
 	int ind = induction(c, v, depth);
@@ -722,6 +760,26 @@ static int addr_tainted(an_ctx *c, an_access *a, int n)
 
 /* ---- the passes ------------------------------------------------------- */
 
+/* An access through a pointer vastcc cannot follow may reach any buffer
+ * argument: every __global one when it writes (the kernel runs natively,
+ * and the runtime must bring back all it may have written, read and
+ * written since bytes it does not write keep their values), every
+ * __global and __constant one when it reads. */
+static uint64_t untraced(an_ctx *c, int kern, unsigned mode)
+{
+	an_func *fn = &c->p->funcs[kern];
+	uint64_t bits = 0;
+	for (unsigned i = 0; i < fn->nparams && i < 32; i++) {
+		an_param *pa = &fn->params[i];
+		if (pa->kind == VAST_PARAM_GLOBAL && (mode & VAST_MODE_W))
+			pa->mode |= VAST_MODE_RW;
+		if (pa->kind == VAST_PARAM_GLOBAL ||
+		    (pa->kind == VAST_PARAM_CONSTANT && !(mode & VAST_MODE_W)))
+			bits |= 1ull << i;
+	}
+	return bits;
+}
+
 void an_points_to(an_ctx *c)
 {
 	an_program *p = c->p;
@@ -749,17 +807,12 @@ void an_points_to(an_ctx *c)
 			if (c->bad[b].func >= 0 && k->reach[c->bad[b].func])
 				an_not_virtualizable(c, (int)f, an_node_loc(c, c->bad[b].node), "%s",
 				                     c->bad[b].reason);
-		for (unsigned ai = 0; ai < p->naccesses; ai++) {
-			an_access *a = &p->accesses[ai];
-			if (!k->reach[a->func])
+		for (unsigned node = 0; node < c->nnodes; node++) {
+			int ai = c->nodes[node].access;
+			if (ai < 0 || !k->reach[c->nodes[node].func])
 				continue;
-			int node = -1;
-			for (unsigned n = (unsigned)c->func_node[a->func]; n < func_end(c, a->func); n++)
-				if (c->nodes[n].access == (int)ai) {
-					node = (int)n;
-					break;
-				}
-			int base = node >= 0 ? an_access_base(c, node) : -1;
+			an_access *a = &p->accesses[ai];
+			int base = an_access_base(c, (int)node);
 			uint64_t bits = base >= 0 ? an_pts_expr(c, k, (int)f, base) : AN_PT_UNKNOWN;
 			if (bits & AN_PT_GLOBALVAR)
 				an_not_virtualizable(c, (int)f, a->loc, "a program-scope __global variable");
@@ -770,13 +823,15 @@ void an_points_to(an_ctx *c)
 			else if ((bits & AN_PT_UNKNOWN) || !(bits & AN_PT_PARAMS))
 				an_not_virtualizable(c, (int)f, a->loc,
 				                     "a pointer vastcc cannot trace to a kernel argument");
+			if ((bits & AN_PT_UNKNOWN) || !bits)
+				bits |= untraced(c, (int)f, a->mode);
 			k->acc_bits[ai] = (unsigned)(bits & AN_PT_PARAMS);
 			a->params |= (unsigned)(bits & AN_PT_PARAMS);
 			/* the merge kernel copies a component store's bytes
 			 * (part_off/part_size) alone; other partial stores
 			 * (`.xz`, `v[i][k]`) would copy the whole element */
 			if ((a->mode & VAST_MODE_ATOMIC) ||
-			    (node >= 0 && c->nodes[node].partial && !a->part_size))
+			    (c->nodes[node].partial && !a->part_size))
 				p->funcs[f].merge_exact = 0;
 		}
 	}
@@ -822,5 +877,6 @@ void an_patterns(an_ctx *c)
 	}
 	free(ret_taint);
 	free(fn_ctl_taint);
-	ret_taint = fn_ctl_taint = NULL;
+	free(store_taint);
+	ret_taint = fn_ctl_taint = store_taint = NULL;
 }

@@ -66,17 +66,19 @@ static int ret_dropped(slicer *S, int s)
 	return S->c->nodes[S->c->stmt_node[s]].nkids > 0;
 }
 
+/* The variables expression n reads join R: a loop over its subtree, which
+ * is [n, last] in the node array, not a recursion per operand. */
 static void add_reads(slicer *S, int n)
 {
 	an_ctx *c = S->c;
-	an_node *x = &c->nodes[n];
-	if (x->kind == CXCursor_DeclRefExpr && x->var >= 0 && c->vars[x->var].func >= 0 &&
-	    !S->inR[x->var]) {
-		S->inR[x->var] = 1;
-		S->changed = 1;
+	for (int m = n; m <= c->nodes[n].last; m++) {
+		an_node *x = &c->nodes[m];
+		if (x->kind == CXCursor_DeclRefExpr && x->var >= 0 && c->vars[x->var].func >= 0 &&
+		    !S->inR[x->var]) {
+			S->inR[x->var] = 1;
+			S->changed = 1;
+		}
 	}
-	for (unsigned i = 0; i < x->nkids; i++)
-		add_reads(S, x->kids[i]);
 }
 
 static void mark(slicer *S, int s)
@@ -292,20 +294,21 @@ static void slice_func(an_ctx *c, int v, int f)
 	memset(S.crole, -1, p->ncalls + 1);
 	an_func *fn = &p->funcs[f];
 
-	/* helpers taking private or local pointers: keep everything */
-	int keep_all = 0;
-	for (unsigned i = 0; i < fn->nparams; i++)
-		if (!fn->is_kernel && fn->params[i].kind != VAST_PARAM_GLOBAL &&
-		    fn->params[i].kind != VAST_PARAM_CONSTANT && strchr(fn->params[i].type, '*'))
-			keep_all = 1;
 	for (unsigned s = 0; s < p->nstmts; s++) {
 		if (p->stmts[s].func != f)
 			continue;
 		enum an_stmt_kind k = p->stmts[s].kind;
-		if (keep_all || k == AN_STMT_RETURN || k == AN_STMT_BREAK || k == AN_STMT_CONTINUE ||
+		if (k == AN_STMT_RETURN || k == AN_STMT_BREAK || k == AN_STMT_CONTINUE ||
 		    k == AN_STMT_GOTO)
 			mark(&S, (int)s);
 	}
+	/* a helper's stores through private or local pointers, and the calls
+	 * it passes such pointers to, may change its caller's variables,
+	 * which the caller's slice may need: kept */
+	for (unsigned n = (unsigned)c->func_node[f]; !fn->is_kernel && n < fend(c, f); n++)
+		if (c->nodes[n].ptr_store ||
+		    (c->nodes[n].kind == CXCursor_CallExpr && an_passes_private_ptr(c, (int)n)))
+			mark(&S, c->nodes[n].stmt);
 	/* seeds */
 	char *dep = v == AN_V_INSPECT ? local_deps(c, f) : NULL;
 	for (unsigned n = (unsigned)c->func_node[f]; n < fend(c, f); n++) {

@@ -11,7 +11,8 @@
 #     PAGED-KERNELS shows ranges >= 2 at 50% and 10%.
 #   EXPECT=refuse: the program uses what the runtime cannot virtualize;
 #     at 10% it must fail (non-zero exit, no wrong output) with a
-#     "vast: warning:" line saying why, and still work with VAST_MODE=native.
+#     "vast: warning:" line saying why, and still work with VAST_MODE=native
+#     and, through the runtime's native path, with VAST_DEVICE_MEM=1G.
 set -u
 vastcc=$1 dir=$2 opts=$3 kernels=$4 expect=${5:-same}
 tmp=$(mktemp -d)
@@ -49,6 +50,7 @@ ranges() { # name: every kernel of PAGED-KERNELS must show ranges >= 2
 }
 run native VAST_MODE=native
 if [ "$expect" = refuse ]; then
+	run resident VAST_DEVICE_MEM=1G
 	if env VAST_DEVICE_MEM=10% VAST_STATS=1 ./app tenth.bin > tenth.log 2>&1; then
 		echo "FAIL: tenth: succeeded, want a refusal"; cat tenth.log; fail=1
 	elif ! grep -q '^vast: warning' tenth.log; then
