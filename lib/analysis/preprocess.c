@@ -252,7 +252,12 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 		sb_put(&b, hdr, strlen(hdr));
 		sb_put(&b, path, strlen(path));
 		sb_put(&b, "\"\n", 2);
-		sb_put(&b, (const char *)c->p->source, c->p->source_size);
+		/* A UTF-8 byte-order mark is only skipped at the very start of
+		 * a file, and the #line above moved it: drop it here, as clang
+		 * -E and the device compilers do. */
+		size_t bom = c->p->source_size >= 3 &&
+		             !memcmp(c->p->source, "\xef\xbb\xbf", 3) ? 3 : 0;
+		sb_put(&b, (const char *)c->p->source + bom, c->p->source_size - bom);
 		c->p->text = b.s;
 		c->p->len = b.n;
 		ok = 1;

@@ -367,10 +367,15 @@ int rw_render_body(const an_program *p, int f, enum rw_variant v,
 			add_call_edits(ed, p, &p->calls[i], v);
 	if (v != RW_PAGED && add_stmt_edits(ed, p, f, v) < 0)
 		goto out;
+	/* The braces may be spelled as the digraphs <% and %> (C99 6.4.6p3),
+	 * which the preprocessor keeps as written. */
+	int some = fn->body.end > fn->body.begin;
+	unsigned open = some && p->text[fn->body.begin] == '<' ? 2 : 1;
+	unsigned close = some && p->text[fn->body.end - 1] == '>' ? 2 : 1;
 	if (braces)
 		ret = rw_edits_render(ed, fn->body.begin, fn->body.end, out);
-	else if (fn->body.end - fn->body.begin >= 2)
-		ret = rw_edits_render(ed, fn->body.begin + 1, fn->body.end - 1, out);
+	else if (fn->body.end - fn->body.begin >= open + close)
+		ret = rw_edits_render(ed, fn->body.begin + open, fn->body.end - close, out);
 	else
 		RW_INTERNAL("function '%s' has no body", fn->name);
 out:
