@@ -324,7 +324,7 @@ static char *user_kernel_names(vrt_program *p, cl_uint *count)
 	size_t len = 0;
 	char *save = NULL;
 	for (char *t = strtok_r(all, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
-		if (p->info && !strncmp(t, "vast_", 5))
+		if (p->info && !strncmp(t, p->info->prefix, strlen(p->info->prefix)))
 			continue;
 		size_t l = strlen(t);
 		if (len)

@@ -352,7 +352,10 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
                        unsigned char *rows, size_t nrows);
 /* Sets the original parameters (buffers as virtual bases) of a variant. */
 cl_int vrt_set_user_args(vrt_launch *L, cl_kernel k);
-/* Creates a generated variant kernel "vast_<what>_<name>" lazily. */
+/* The name of k's generated variant <what> ("inspect", "paged"):
+ * "<prefix><what>_<name>", the prefix the stub records. */
+void vrt_variant_name(const vrt_kernel *k, const char *what, char *name, size_t n);
+/* Creates a generated variant kernel lazily. */
 cl_int vrt_kernel_variant(vrt_kernel *k, const char *what, cl_kernel *out);
 
 #pragma GCC visibility pop

@@ -5,7 +5,8 @@
  * preprocessed source verbatim (its line markers keep user locations, and
  * the original kernels stay as they were), the helper clones, then the
  * three variants of every kernel, virtualizable or not (the stub tells the
- * runtime which it may use).
+ * runtime which it may use). Every name added begins with the prefix of
+ * names.c, the prelude's included.
  */
 #include <string.h>
 #include "rewrite.h"
@@ -29,17 +30,19 @@ char *rw_emit_program(const an_program *p)
 	for (const char *s = base; *s; s++)
 		rw_buf_put(&out, s, *s == '*' && s[1] == '/' ? 0 : 1);
 	rw_buf_puts(&out, "; do not edit */\n");
-	rw_buf_puts(&out, rw_prelude_text);
+	char pfx[RW_PREFIX_MAX];
+	rw_prefix(p, pfx);
+	rw_put_prefixed(&out, rw_prelude_text, pfx);
 	newline_if_needed(&out);
 	rw_buf_put(&out, p->text, p->len);
 	newline_if_needed(&out);
 	rw_buf_puts(&out, "\n/* vastcc: helper clones */\n");
-	if (rw_emit_clones(p, l, &out) < 0)
+	if (rw_emit_clones(p, pfx, l, &out) < 0)
 		goto fail;
 	rw_buf_puts(&out, "/* vastcc: kernel variants */\n");
 	for (unsigned f = 0; f < p->nfuncs; f++)
 		if (p->funcs[f].is_kernel &&
-		    rw_emit_kernel_variants(p, l, (int)f, &out) < 0)
+		    rw_emit_kernel_variants(p, pfx, l, (int)f, &out) < 0)
 			goto fail;
 	rw_lines_destroy(l);
 	return rw_buf_take(&out);

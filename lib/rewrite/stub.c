@@ -188,9 +188,12 @@ char *rw_emit_stub(const an_program *p, const char *program_text)
 	rw_buf_printf(&out, ",\n\t.generated_source = vast_stub_source_%s,\n"
 	              "\t.nkernels = %u,\n\t.kernels = ", sfx, nkernels);
 	if (nkernels)
-		rw_buf_printf(&out, "vast_stub_kernels_%s,\n};\n\n", sfx);
+		rw_buf_printf(&out, "vast_stub_kernels_%s,\n", sfx);
 	else
-		rw_buf_puts(&out, "NULL,\n};\n\n");
+		rw_buf_puts(&out, "NULL,\n");
+	char pfx[RW_PREFIX_MAX];
+	rw_prefix(p, pfx);
+	rw_buf_printf(&out, "\t.prefix = \"%s\",\n};\n\n", pfx);
 
 	rw_buf_printf(&out, "__attribute__((constructor)) static void "
 	              "vast_stub_register_%s(void)\n{\n"

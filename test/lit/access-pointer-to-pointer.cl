@@ -13,5 +13,5 @@ __kernel void k(__global float *buf, __global float *out)
 	__global float * __global *pp = (__global float * __global *)buf;
 	out[i] = get(pp, i);
 }
-// CHECK-LABEL: get__vast_paged(vast_ctx *vast_c,
+// CHECK-LABEL: vast_paged_get(vast_ctx *vast_c,
 // CHECK: (*(__global float * __global *)vast_tr(vast_c, (ulong)&(p[i])))
