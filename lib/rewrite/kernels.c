@@ -11,6 +11,8 @@
  * renders the original body's statements into the same block, so the
  * user's code sees the names and types it was written against. Every
  * added name begins with the program's prefix (names.c), "vast_" here.
+ * The kernel attributes of the original (reqd_work_group_size, ...) are
+ * kept, as the 1-D launch of the variants sees them (put_attribute).
  */
 #include <string.h>
 #include "rewrite.h"
@@ -49,6 +51,106 @@ static void put_type_norestrict(rw_buf *out, const char *t)
 	/* "float *restrict" leaves a trailing blank: harmless in a cast. */
 }
 
+/* The end of the balanced (...) whose '(' is at s[i], or e. */
+static unsigned close_paren(const char *s, unsigned i, unsigned e)
+{
+	for (int depth = 0; i < e; i++) {
+		depth += (s[i] == '(') - (s[i] == ')');
+		if (depth == 0)
+			return i;
+	}
+	return e;
+}
+
+static int is_idch(char ch)
+{
+	return ch == '_' || (ch >= '0' && ch <= '9') || ((ch | 32) >= 'a' && (ch | 32) <= 'z');
+}
+
+static unsigned skip_blanks(const char *s, unsigned i, unsigned e)
+{
+	while (i < e && strchr(" \t\r\n", s[i]))
+		i++;
+	return i;
+}
+
+/* One attribute `name(args)` of s[b, e): kept when it is one of the
+ * kernel attributes of OpenCL C 1.2 §6.7.2. The variants are 1-D launches
+ * of work-groups of lx*ly*lz work-items (docs/generated-kernels.md), so
+ * reqd_work_group_size(X, Y, Z) and work_group_size_hint(X, Y, Z) become
+ * (X*Y*Z, 1, 1): the local size the runtime launches them with, which a
+ * device compiler may rely on (and must see to refuse another). */
+static void put_attribute(rw_buf *out, const char *s, unsigned b, unsigned e)
+{
+	static const char *const kept[] = {"reqd_work_group_size",
+	                                   "work_group_size_hint",
+	                                   "vec_type_hint"};
+	b = skip_blanks(s, b, e);
+	unsigned n = b;
+	while (n < e && (s[n] == '_' || (s[n] >= 'a' && s[n] <= 'z')))
+		n++;
+	unsigned nb = b, ne = n; /* __name__ is name (GCC attribute syntax) */
+	if (ne - nb > 4 && !memcmp(s + nb, "__", 2) && !memcmp(s + ne - 2, "__", 2))
+		nb += 2, ne -= 2;
+	unsigned k = 0;
+	while (k < 3 && (strlen(kept[k]) != ne - nb || memcmp(s + nb, kept[k], ne - nb)))
+		k++;
+	unsigned lp = skip_blanks(s, n, e);
+	if (k == 3 || lp >= e || s[lp] != '(')
+		return;
+	unsigned rp = close_paren(s, lp, e);
+	if (k == 2) {
+		rw_buf_puts(out, "__attribute__((");
+		rw_buf_put(out, s + b, rp + 1 - b);
+		rw_buf_puts(out, ")) ");
+		return;
+	}
+	rw_buf_printf(out, "__attribute__((%s(", kept[k]);
+	unsigned a = lp + 1;
+	for (unsigned i = a, dim = 0; i <= rp; i++) {
+		if (i < rp && s[i] == '(') {
+			i = close_paren(s, i, rp);
+			continue;
+		}
+		if (i < rp && s[i] != ',')
+			continue;
+		rw_buf_puts(out, dim++ ? " * (" : "(");
+		rw_buf_put(out, s + a, i - a);
+		rw_buf_puts(out, ")");
+		a = i + 1;
+	}
+	rw_buf_puts(out, ", 1, 1))) ");
+}
+
+/* The kernel attributes among the `__attribute__((a, b(..)))` of s[b, e). */
+static void put_attributes(rw_buf *out, const char *s, unsigned b, unsigned e)
+{
+	static const char kw[] = "__attribute__";
+	const unsigned kl = sizeof kw - 1;
+	for (unsigned i = b; i + kl <= e; i++) {
+		if (memcmp(s + i, kw, kl) || (i > b && is_idch(s[i - 1])))
+			continue;
+		unsigned lp = skip_blanks(s, i + kl, e);
+		if (lp >= e || s[lp] != '(')
+			continue;
+		unsigned rp = close_paren(s, lp, e), inner = skip_blanks(s, lp + 1, rp);
+		if (inner < rp && s[inner] == '(') {
+			unsigned ie = close_paren(s, inner, rp), a = inner + 1;
+			for (unsigned j = a; j <= ie; j++) {
+				if (j < ie && s[j] == '(') {
+					j = close_paren(s, j, ie);
+					continue;
+				}
+				if (j == ie || s[j] == ',') {
+					put_attribute(out, s, a, j);
+					a = j + 1;
+				}
+			}
+		}
+		i = rp;
+	}
+}
+
 /* The common tail (docs/generated-kernels.md) as type, name pairs, each
  * name spelled after the program's prefix: its buffers, then the
  * geometry. */
@@ -81,8 +183,10 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 	const an_func *k = &p->funcs[f];
 	const char *const *t = tail[v == RW_INSPECT];
 	rw_lines_directive(l, k->range.begin, out);
-	rw_buf_printf(out, "__kernel void %s%s_%s(", pfx, rw_variant_name[v],
-	              k->name);
+	rw_buf_puts(out, "__kernel ");
+	put_attributes(out, p->text, k->range.begin, k->name_range.begin);
+	put_attributes(out, p->text, k->rparen + 1, k->body.begin);
+	rw_buf_printf(out, "void %s%s_%s(", pfx, rw_variant_name[v], k->name);
 	for (unsigned i = 0; i < k->nparams; i++) {
 		const an_param *pa = &k->params[i];
 		if (is_buffer(pa)) {
