@@ -174,6 +174,19 @@ char *rw_emit_stub(const an_program *p, const char *program_text)
 		rw_buf_puts(&out, "};\n\n");
 	}
 
+	if (p->ndevmacros) {
+		rw_buf_printf(&out, "static const vast_device_macro "
+		              "vast_stub_devmacros_%s[] = {\n", sfx);
+		for (unsigned i = 0; i < p->ndevmacros; i++) {
+			rw_buf_puts(&out, "\t{ ");
+			put_string(&out, p->devmacros[i].name);
+			rw_buf_puts(&out, ", ");
+			put_string(&out, p->devmacros[i].value);
+			rw_buf_puts(&out, " },\n");
+		}
+		rw_buf_puts(&out, "};\n\n");
+	}
+
 	rw_buf_printf(&out, "static const char vast_stub_source_%s[] =\n\t\"", sfx);
 	put_escaped(&out, program_text, strlen(program_text), "\t");
 	rw_buf_puts(&out, "\";\n\n");
@@ -193,7 +206,12 @@ char *rw_emit_stub(const an_program *p, const char *program_text)
 		rw_buf_puts(&out, "NULL,\n");
 	char pfx[RW_PREFIX_MAX];
 	rw_prefix(p, pfx);
-	rw_buf_printf(&out, "\t.prefix = \"%s\",\n};\n\n", pfx);
+	rw_buf_printf(&out, "\t.prefix = \"%s\",\n\t.ndevice_macros = %u,\n"
+	              "\t.device_macros = ", pfx, p->ndevmacros);
+	if (p->ndevmacros)
+		rw_buf_printf(&out, "vast_stub_devmacros_%s,\n};\n\n", sfx);
+	else
+		rw_buf_puts(&out, "NULL,\n};\n\n");
 
 	rw_buf_printf(&out, "__attribute__((constructor)) static void "
 	              "vast_stub_register_%s(void)\n{\n"

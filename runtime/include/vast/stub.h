@@ -89,6 +89,15 @@ typedef struct vast_kernel_info {
 	unsigned merge_exact;
 } vast_kernel_info;
 
+/* A device-dependent predefined macro the program's source names
+ * (cl_khr_fp64, __IMAGE_SUPPORT__, __OPENCL_VERSION__, ...) and the value
+ * vastcc preprocessed with, NULL when it took it as undefined. The
+ * generated program holds only on a device that agrees on each. */
+typedef struct vast_device_macro {
+	const char *name;
+	const char *value;
+} vast_device_macro;
+
 typedef struct vast_program_info {
 	unsigned abi_version;          /* VAST_STUB_ABI_VERSION */
 	const char *file;              /* the .cl file as named to vastcc */
@@ -101,6 +110,8 @@ typedef struct vast_program_info {
 	/* Every name the generated program adds begins with this: "vast_",
 	 * or "vast1_", ... when the program's own names begin with "vast_". */
 	const char *prefix;
+	unsigned ndevice_macros;
+	const vast_device_macro *device_macros;
 } vast_program_info;
 
 /* Called by each stub's constructor. Defined in libvastrt. */
