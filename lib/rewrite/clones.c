@@ -12,7 +12,8 @@
  * RET is void in a slice that does not use the helper's value. All
  * prototypes come first, so clones may call each other in any order (and
  * recursion, which OpenCL C forbids anyway, stays the device compiler's
- * diagnostic).
+ * diagnostic). A helper whose clones would nest too deep has none
+ * (depth.c).
  */
 #include <string.h>
 #include "rewrite.h"
@@ -43,10 +44,10 @@ static int is_clone(const an_func *fn)
 }
 
 int rw_emit_clones(const an_program *p, const char *pfx, const rw_lines *l,
-                   rw_buf *out)
+                   const unsigned char *too_deep, rw_buf *out)
 {
 	for (unsigned f = 0; f < p->nfuncs; f++) {
-		if (!is_clone(&p->funcs[f]))
+		if (!is_clone(&p->funcs[f]) || too_deep[f])
 			continue;
 		for (int v = 0; v < RW_NVARIANTS; v++) {
 			rw_lines_directive(l, p->funcs[f].range.begin, out);
@@ -56,7 +57,7 @@ int rw_emit_clones(const an_program *p, const char *pfx, const rw_lines *l,
 	}
 	for (unsigned f = 0; f < p->nfuncs; f++) {
 		const an_func *fn = &p->funcs[f];
-		if (!is_clone(fn))
+		if (!is_clone(fn) || too_deep[f])
 			continue;
 		for (int v = 0; v < RW_NVARIANTS; v++) {
 			rw_lines_directive(l, fn->range.begin, out);

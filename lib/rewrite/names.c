@@ -29,8 +29,7 @@ static int is_id(char ch)
 	return isalnum((unsigned char)ch) || ch == '_' || ch == '$';
 }
 
-/* The end of the comment or literal starting at s[i], or i itself. */
-static size_t skip_non_code(const char *s, size_t n, size_t i)
+size_t rw_skip_non_code(const char *s, size_t n, size_t i)
 {
 	if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
 		while (i < n && s[i] != '\n')
@@ -57,7 +56,7 @@ static int prefix_used(const char *s, size_t n, const char *pfx, const char *up)
 {
 	size_t k = strlen(pfx);
 	for (size_t i = 0; i < n;) {
-		size_t e = skip_non_code(s, n, i);
+		size_t e = rw_skip_non_code(s, n, i);
 		if (e != i) {
 			i = e;
 			continue;

@@ -8,6 +8,7 @@
  *
  *   buf.c      growable strings, internal-error reporting
  *   names.c    the prefix of every generated name
+ *   depth.c    functions whose generated code would nest too deep
  *   edit.c     the source edit buffer: nested replacements of text ranges
  *   lines.c    user line numbers of offsets in an_program.text (#line)
  *   prelude.c  the OpenCL C prelude (prelude.cl, embedded at build time)
@@ -71,6 +72,18 @@ void rw_prefix(const an_program *p, char pfx[RW_PREFIX_MAX]);
 /* Append text (the prelude, written with "vast_" and "VAST_") with pfx
  * and its upper case in their place. */
 void rw_put_prefixed(rw_buf *out, const char *text, const char *pfx);
+/* The end of the comment or string or character literal that starts at
+ * s[i], or i itself when none does. */
+size_t rw_skip_non_code(const char *s, size_t n, size_t i);
+
+/* depth.c - device compilers (clang's -fbracket-depth) accept at most
+ * RW_MAX_NESTING nested parentheses, brackets or braces of each kind, and
+ * translation wraps every access in more. Per function, 1 when its
+ * generated code would pass the limit, or it calls a clone that does:
+ * the function gets no clones or variants. calloc'd, caller frees; NULL
+ * after an internal error. */
+#define RW_MAX_NESTING 256
+unsigned char *rw_too_deep(const an_program *p, const char *pfx);
 
 /* edit.c - the edit buffer.
  *
@@ -146,7 +159,7 @@ int rw_returns_void(const an_program *p, int f, enum rw_variant v);
 
 /* clones.c: prototypes then definitions of every helper clone. */
 int rw_emit_clones(const an_program *p, const char *pfx, const rw_lines *l,
-                   rw_buf *out);
+                   const unsigned char *too_deep, rw_buf *out);
 
 /* kernels.c: PFXinspect_K, PFXpaged_K, PFXmerge_K of kernel f. */
 int rw_emit_kernel_variants(const an_program *p, const char *pfx,
