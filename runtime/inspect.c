@@ -63,7 +63,7 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
 		ctx = k->prog->cpu_ctx;
 		q = k->prog->cpu_queue;
 		char name[512];
-		snprintf(name, sizeof name, "vast_inspect_%s", k->name);
+		vrt_variant_name(k, "inspect", name, sizeof name);
 		own_kernel = kin = vrt_real.clCreateKernel(k->prog->cpu_prog, name, &err);
 		if (!kin)
 			return err;

@@ -265,12 +265,17 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
 	return vrt_real.clGetKernelWorkGroupInfo(k ? k->real : kernel, d, param, size, value, ret);
 }
 
+void vrt_variant_name(const vrt_kernel *k, const char *what, char *name, size_t n)
+{
+	snprintf(name, n, "%s%s_%s", k->prog->stub->prefix, what, k->name);
+}
+
 cl_int vrt_kernel_variant(vrt_kernel *k, const char *what, cl_kernel *out)
 {
 	cl_kernel *slot = !strcmp(what, "inspect") ? &k->inspect : &k->paged;
 	if (!*slot) {
 		char name[512];
-		snprintf(name, sizeof name, "vast_%s_%s", what, k->name);
+		vrt_variant_name(k, what, name, sizeof name);
 		cl_int err;
 		*slot = vrt_real.clCreateKernel(k->real_prog, name, &err);
 		if (!*slot) {

@@ -10,7 +10,8 @@
  * clBuildProgram's -D/-U/-I/-cl-std= options differ from those vastcc
  * parsed with, the generated code may not be what this build means: one
  * warning, and the program is rebuilt from its original source and runs
- * natively. The choice is made at every build (a program whose first
+ * natively; so does a device that predefines a macro the program tests
+ * otherwise than vastcc assumed (devmacros.c). The choice is made at every build (a program whose first
  * build failed may be rebuilt with vastcc's options and page). Programs from binaries or IL are the real ones, untouched.
  */
 #include <stdlib.h>
@@ -161,13 +162,15 @@ static cl_int switch_source(vrt_program *p, int gen)
  * mean what vastcc compiled, else the original source (native kernels).
  * Decided per build, so a program rebuilt with other options (a failed
  * first build, a second configuration) follows its latest options. */
-static cl_int choose_source(vrt_program *p, const char *opts)
+static cl_int choose_source(vrt_program *p, const char *opts, cl_uint ndev,
+                            const cl_device_id *devs, char *why, size_t n)
 {
 	char *a = canonical_options(opts), *b = canonical_options(p->stub->cl_options);
 	cl_int err = CL_SUCCESS;
 	if (!a || !b) {
 		err = CL_OUT_OF_HOST_MEMORY;
-	} else if (strcmp(a, b)) {
+	} else if (strcmp(a, b) ||
+	           !vrt_device_macros_match(p->stub, p->ctx, ndev, devs, opts, why, n)) {
 		if (p->info)
 			err = switch_source(p, 0);
 	} else if (!p->info) {
@@ -226,12 +229,13 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
 	if ((ndev == 0) != (devs == NULL) || (!notify && user))
 		return CL_INVALID_VALUE;
 	cl_int err = CL_SUCCESS;
+	char why[512] = "";
 	vrt_lock();
 	cpu_join(p);
 	if (p->nkernels)
 		err = CL_INVALID_OPERATION; /* §5.6.2: kernels are attached */
 	else if (p->stub)
-		err = choose_source(p, opts);
+		err = choose_source(p, opts, ndev, devs, why, sizeof why);
 	if (err == CL_SUCCESS && p->cpu_prog) {
 		/* The CPU inspector's copy was built with the old options. */
 		vrt_real.clReleaseProgram(p->cpu_prog);
@@ -254,7 +258,9 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
 	err = vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL);
 	/* Said once the build succeeded: a failed build that the program
 	 * then repeats with vastcc's options is no reason to warn. */
-	if (err == CL_SUCCESS && p->stub && !p->info)
+	if (err == CL_SUCCESS && p->stub && !p->info && why[0])
+		vrt_log(VRT_LOG_WARN, "%s", why);
+	else if (err == CL_SUCCESS && p->stub && !p->info)
 		vrt_log(VRT_LOG_WARN, "program built with options '%s' but vastcc compiled it with '%s'; running natively",
 		        opts ? opts : "", p->stub->cl_options ? p->stub->cl_options : "");
 	if (err == CL_SUCCESS && p->info && wants_cpu_inspector(p) &&
@@ -324,7 +330,7 @@ static char *user_kernel_names(vrt_program *p, cl_uint *count)
 	size_t len = 0;
 	char *save = NULL;
 	for (char *t = strtok_r(all, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
-		if (p->info && !strncmp(t, "vast_", 5))
+		if (p->info && !strncmp(t, p->info->prefix, strlen(p->info->prefix)))
 			continue;
 		size_t l = strlen(t);
 		if (len)

@@ -396,7 +396,16 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
                        unsigned char *rows, size_t nrows);
 /* Sets the original parameters (buffers as virtual bases) of a variant. */
 cl_int vrt_set_user_args(vrt_launch *L, cl_kernel k);
-/* Creates a generated variant kernel "vast_<what>_<name>" lazily. */
+/* devmacros.c: whether every device a build is for (devs, or ctx's when
+ * NULL) predefines the stub's device-dependent macros as vastcc assumed
+ * under options opts; 0 with the warning to give in why when not. */
+int vrt_device_macros_match(const vast_program_info *stub, cl_context ctx, cl_uint ndev,
+                            const cl_device_id *devs, const char *opts, char *why,
+                            size_t n);
+/* The name of k's generated variant <what> ("inspect", "paged"):
+ * "<prefix><what>_<name>", the prefix the stub records. */
+void vrt_variant_name(const vrt_kernel *k, const char *what, char *name, size_t n);
+/* Creates a generated variant kernel lazily. */
 cl_int vrt_kernel_variant(vrt_kernel *k, const char *what, cl_kernel *out);
 
 #pragma GCC visibility pop

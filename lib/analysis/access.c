@@ -120,7 +120,12 @@ static char *ptr_type_of(CXType lv)
 	          !strstr(e, " const");
 	size_t n = strlen(e) + 32;
 	char *s = an_xmalloc(n);
-	snprintf(s, n, "__global %s%s *", cst ? "const " : "", e);
+	/* A pointer element's own qualifiers follow its '*':
+	 * "__global float *__global *", not "__global __global float **". */
+	if (strchr(e, '*'))
+		snprintf(s, n, "%s %s__global *", e, cst ? "const " : "");
+	else
+		snprintf(s, n, "__global %s%s *", cst ? "const " : "", e);
 	free(e);
 	return s;
 }

@@ -192,6 +192,14 @@ typedef struct an_options {
 	int verbose;            /* print the preprocessor command line */
 } an_options;
 
+/* A device-dependent predefined macro the user's files name (cl_khr_fp64,
+ * __IMAGE_SUPPORT__, __OPENCL_VERSION__, ...: devmacros.c), and the value
+ * vastcc preprocessed with; NULL when it assumed the macro undefined. */
+typedef struct an_devmacro {
+	char *name;
+	char *value;
+} an_devmacro;
+
 typedef struct an_program {
 	char *path;            /* the .cl file as given */
 	unsigned char *source; /* its bytes, as the host will read them */
@@ -204,6 +212,7 @@ typedef struct an_program {
 	an_stmt *stmts;      unsigned nstmts;
 	an_access *accesses; unsigned naccesses;
 	an_call *calls;      unsigned ncalls;
+	an_devmacro *devmacros; unsigned ndevmacros;
 } an_program;
 
 /* Preprocess, parse and analyse `path`. On errors (unreadable file,

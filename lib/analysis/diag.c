@@ -2,7 +2,9 @@
 /*
  * diag.c - clang-style diagnostics: "file:line:col: error: msg" on stderr.
  * A location without a file prints as "vastcc: error: msg", the driver's
- * own prefix, for errors that have no place in a source file.
+ * own prefix, for errors that have no place in a source file. Columns
+ * count from 1, so a column says there is a place; the line may be 0
+ * after `#line 0`.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,7 +12,7 @@
 
 static void emit(an_loc loc, const char *kind, const char *fmt, va_list ap)
 {
-	if (loc.file && loc.line)
+	if (loc.file && loc.col)
 		fprintf(stderr, "%s:%u:%u: %s: ", loc.file, loc.line, loc.col, kind);
 	else if (loc.file)
 		fprintf(stderr, "%s: %s: ", loc.file, kind);

@@ -39,6 +39,7 @@ typedef struct an_program_impl {
 	an_program pub;
 	char **names;   /* interned file names that an_loc.file points to */
 	unsigned nnames, capnames;
+	unsigned capdevmacros;
 	/* Per kernel f and access a, the kernel's buffer parameters the
 	 * access may reach: kacc[f * naccesses + a] (0 for non-kernels).
 	 * an_access.params is the union over kernels, whose bits name
@@ -140,12 +141,23 @@ typedef struct an_ctx {
 	int errors;
 	an_colmap *cm;        /* set when the text went through clang -E */
 	CXFile main_file;     /* the preprocessed buffer, in the TU */
+	an_devmacro *predef;  /* device-dependent macros as predefined */
+	unsigned npredef, cappredef;
 } an_ctx;
 
 /* preprocess.c */
 int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
                   char **std_out);
 char *an_normalize_options(const char *s);
+unsigned an_cl_std_version(const char *std);
+
+/* devmacros.c: the device-dependent macros the user's files name */
+int an_is_device_macro(const char *s, size_t n);
+/* value NULL: #undef */
+void an_devmacro_predef(an_ctx *c, const char *name, size_t n, const char *value,
+                        size_t vn);
+void an_devmacro_scan(an_ctx *c, const char *s, size_t n);
+void an_devmacro_finish(an_ctx *c);
 
 /* colmap.c: user columns of preprocessed-text locations */
 void an_colmap_start(an_ctx *c);

@@ -121,8 +121,10 @@ static int add_var(an_ctx *c, CXCursor decl, int func, int param, int node)
 
 /* ---- types ------------------------------------------------------------ */
 
-/* Drops the address-space words of a type spelling: "__global const
- * float" -> "const float". */
+/* Drops the type's own address-space words from its spelling: "__global
+ * const float" -> "const float". A pointer type's own qualifiers follow
+ * its last '*'; those before it belong to the pointee and stay:
+ * "__global float *__global" -> "__global float *". */
 static char *strip_as(const char *s)
 {
 	static const char *const words[] = { "__global", "__constant", "__local",
@@ -130,10 +132,12 @@ static char *strip_as(const char *s)
 	                                     "constant", "local", "private", "generic" };
 	size_t n = strlen(s);
 	char *out = an_xmalloc(n + 1);
-	size_t j = 0;
+	const char *star = strrchr(s, '*');
+	size_t from = star ? (size_t)(star - s) : 0, j = 0;
 	for (size_t i = 0; i < n;) {
 		int hit = 0;
-		if (i == 0 || s[i - 1] == ' ' || s[i - 1] == '*' || s[i - 1] == '(') {
+		if (i >= from &&
+		    (i == 0 || s[i - 1] == ' ' || s[i - 1] == '*' || s[i - 1] == '(')) {
 			for (unsigned w = 0; w < sizeof words / sizeof *words; w++) {
 				size_t wl = strlen(words[w]);
 				if (!strncmp(s + i, words[w], wl) &&

@@ -10,6 +10,11 @@
  * time). Diagnostics of severity error or worse are printed at their
  * presumed location, which follows the #line directives back to the
  * user's file and line.
+ *
+ * The device compiler, not vastcc, judges what is valid OpenCL C: clang 19
+ * made implicit int (`const x = 2;`) and int-conversion errors by default,
+ * which the device compilers (PoCL's clang 15, vendor compilers) accept
+ * with a warning, so we downgrade those two to the warnings `-w` hides.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +63,8 @@ int an_parse(an_ctx *c, const char *cl_std)
 	snprintf(stdarg, sizeof stdarg, "-cl-std=%s", cl_std);
 	const char *args[] = { "-x", "cl", stdarg, "-Xclang",
 	                       "-finclude-default-header", "-Xclang",
-	                       "-fdeclare-opencl-builtins", "-w" };
+	                       "-fdeclare-opencl-builtins", "-w",
+	                       "-Wno-error=implicit-int", "-Wno-error=int-conversion" };
 	struct CXUnsavedFile uf = { c->path, c->p->text, (unsigned long)c->p->len };
 	c->index = clang_createIndex(0, 0);
 	enum CXErrorCode err = clang_parseTranslationUnit2(

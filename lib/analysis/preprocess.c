@@ -78,6 +78,17 @@ static char **split_words(const char *s, unsigned *nw)
 	return w;
 }
 
+/* "CL1.2" -> 120, "CL3.0" -> 300 (OpenCL C 1.2 §6.10); "CLC++" and the
+ * like: 0. */
+unsigned an_cl_std_version(const char *std)
+{
+	unsigned major, minor;
+	if (sscanf(std, "CL%u.%u", &major, &minor) != 2 &&
+	    sscanf(std, "cl%u.%u", &major, &minor) != 2)
+		return 0;
+	return major * 100 + minor * 10;
+}
+
 static int is_system_region(const char *name, int sys)
 {
 	return sys || !strcmp(name, "<built-in>") || !strcmp(name, "<command line>");
@@ -102,22 +113,52 @@ static void sb_put(sbuf *b, const char *s, size_t n)
 }
 
 /* A `#define NAME...` or `#undef NAME` line of -dD output: records the
- * macro for colmap.c. */
-static int macro_line(an_ctx *c, const char *l, size_t ln)
+ * macro for colmap.c, and outside the user's files (predefined) the value
+ * of a device-dependent one (devmacros.c). */
+static int macro_line(an_ctx *c, const char *l, size_t ln, int user)
 {
 	size_t k;
-	if (ln > 8 && !memcmp(l, "#define ", 8))
+	int def = ln > 8 && !memcmp(l, "#define ", 8);
+	if (def)
 		k = 8;
 	else if (ln > 7 && !memcmp(l, "#undef ", 7))
-		return 1;
+		k = 7;
 	else
 		return 0;
 	size_t e = k;
 	while (e < ln && (isalnum((unsigned char)l[e]) || l[e] == '_' || l[e] == '$'))
 		e++;
-	if (e > k)
+	if (def && e > k)
 		an_colmap_define(c, l + k, e - k, e < ln && l[e] == '(');
+	if (!user && e > k) {
+		size_t v = e < ln && l[e] == ' ' ? e + 1 : e;
+		an_devmacro_predef(c, l + k, e - k, def ? l + v : NULL, ln - v);
+	}
 	return 1;
+}
+
+/* The user's files other than the main one, as linemarkers name them:
+ * read again to find the device macros they test. */
+static void scan_included(an_ctx *c, const char *name)
+{
+	if (!strcmp(name, c->path))
+		return;
+	an_program_impl *im = (an_program_impl *)c->p;
+	for (unsigned i = 0; i < im->nnames; i++)
+		if (!strcmp(im->names[i], name))
+			return; /* seen */
+	an_intern_name(c->p, name);
+	FILE *f = fopen(name, "rb");
+	if (!f)
+		return;
+	sbuf b = {0};
+	char chunk[65536];
+	size_t r;
+	while ((r = fread(chunk, 1, sizeof chunk, f)) > 0)
+		sb_put(&b, chunk, r);
+	fclose(f);
+	an_devmacro_scan(c, b.s, b.n);
+	free(b.s);
 }
 
 /* Keep the user's regions of clang -E output; linemarkers -> #line;
@@ -148,6 +189,8 @@ static char *filter(an_ctx *c, const char *in, size_t len, size_t *outlen)
 					    (f + 1 == l + ln || f[1] == ' '))
 						sys = 1;
 				keep = !is_system_region(name, sys);
+				if (keep)
+					scan_included(c, name);
 				if (keep) {
 					char hdr[64];
 					snprintf(hdr, sizeof hdr, "#line %lu ", line);
@@ -160,7 +203,7 @@ static char *filter(an_ctx *c, const char *in, size_t len, size_t *outlen)
 				continue;
 			}
 		}
-		if (ln > 6 && l[0] == '#' && macro_line(c, l, ln)) {
+		if (ln > 6 && l[0] == '#' && macro_line(c, l, ln, keep)) {
 			if (keep)
 				sb_put(&b, "\n", e < len);
 		} else if (keep)
@@ -240,19 +283,39 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 		 * matters to the device compiler */
 	}
 	argv[na++] = (char *)(std ? std : "-cl-std=CL1.2");
+	/* For a generic OpenCL device, not the host: clang's spir64 target
+	 * predefines __IMAGE_SUPPORT__ and the extension macros a full
+	 * profile device has, and __OPENCL_VERSION__ (which clang leaves to
+	 * the device) is the -cl-std version. devmacros.c records what the
+	 * program tests of them. */
+	argv[na++] = "-target";
+	argv[na++] = "spir64";
+	char version[48];
+	unsigned v = an_cl_std_version(std ? std + 8 : "CL1.2");
+	snprintf(version, sizeof version, "-D__OPENCL_VERSION__=%u", v);
+	if (v)
+		argv[na++] = version;
 	argv[na++] = (char *)path;
 	argv[na++] = "-dD"; /* macro names, for the user's columns (colmap.c) */
 	argv[na] = NULL;
 	*std_out = an_xstrdup(std ? std + 8 : "CL1.2");
 
-	if (!needs_preprocessor(c->p->source, c->p->source_size, w, nw)) {
+	/* A device macro's value is the preprocessor's to say. */
+	an_devmacro_scan(c, (const char *)c->p->source, c->p->source_size);
+	if (!c->p->ndevmacros &&
+	    !needs_preprocessor(c->p->source, c->p->source_size, w, nw)) {
 		sbuf b = {0};
 		char hdr[32];
 		snprintf(hdr, sizeof hdr, "#line 1 \"");
 		sb_put(&b, hdr, strlen(hdr));
 		sb_put(&b, path, strlen(path));
 		sb_put(&b, "\"\n", 2);
-		sb_put(&b, (const char *)c->p->source, c->p->source_size);
+		/* A UTF-8 byte-order mark is only skipped at the very start of
+		 * a file, and the #line above moved it: drop it here, as clang
+		 * -E and the device compilers do. */
+		size_t bom = c->p->source_size >= 3 &&
+		             !memcmp(c->p->source, "\xef\xbb\xbf", 3) ? 3 : 0;
+		sb_put(&b, (const char *)c->p->source + bom, c->p->source_size - bom);
 		c->p->text = b.s;
 		c->p->len = b.n;
 		ok = 1;
@@ -314,6 +377,7 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 		an_colmap_start(c);
 		c->p->text = filter(c, out, n, &tl);
 		c->p->len = tl;
+		an_devmacro_finish(c);
 		ok = 1;
 	}
 done:

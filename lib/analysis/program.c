@@ -289,6 +289,11 @@ static void free_ctx(an_ctx *c)
 	free(c->defs);
 	free(c->bad);
 	an_colmap_free(c);
+	for (unsigned i = 0; i < c->npredef; i++) {
+		free(c->predef[i].name);
+		free(c->predef[i].value);
+	}
+	free(c->predef);
 	if (c->kf) {
 		for (unsigned f = 0; f < c->p->nfuncs; f++) {
 			free(c->kf[f].pts);
@@ -373,6 +378,11 @@ void an_program_destroy(an_program *p)
 	free(p->accesses);
 	free(p->stmts);
 	free(p->calls);
+	for (unsigned i = 0; i < p->ndevmacros; i++) {
+		free(p->devmacros[i].name);
+		free(p->devmacros[i].value);
+	}
+	free(p->devmacros);
 	free(p->path);
 	free(p->source);
 	free(p->cl_options);

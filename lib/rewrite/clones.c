@@ -3,19 +3,23 @@
  * clones.c - the helper clones of the generated program.
  *
  * Every helper the analysis marks cloned (it reaches global memory or a
- * work-item function) gets one clone per variant, NAME__vast_inspect,
- * NAME__vast_paged and NAME__vast_merge, taking the context first:
- *     RET NAME__vast_V(vast_ctx *vast_c, ORIGINAL PARAMETERS)
+ * work-item function) gets one clone per variant, vast_inspect_NAME,
+ * vast_paged_NAME and vast_merge_NAME (vast_ being the program's prefix,
+ * names.c: no user name begins with it, and a helper's name is never a
+ * kernel's, so clones and kernel variants never collide), taking the
+ * context first:
+ *     RET vast_V_NAME(vast_ctx *vast_c, ORIGINAL PARAMETERS)
  * RET is void in a slice that does not use the helper's value. All
  * prototypes come first, so clones may call each other in any order (and
  * recursion, which OpenCL C forbids anyway, stays the device compiler's
- * diagnostic).
+ * diagnostic). A helper whose clones would nest too deep has none
+ * (depth.c).
  */
 #include <string.h>
 #include "rewrite.h"
 
-static void signature(const an_program *p, int f, enum rw_variant v,
-                      rw_buf *out)
+static void signature(const an_program *p, const char *pfx, int f,
+                      enum rw_variant v, rw_buf *out)
 {
 	const an_func *fn = &p->funcs[f];
 	unsigned b = fn->lparen + 1, e = fn->rparen;
@@ -24,9 +28,9 @@ static void signature(const an_program *p, int f, enum rw_variant v,
 	while (e > b && strchr(" \t\r\n", p->text[e - 1]))
 		e--;
 	int none = b == e || (e - b == 4 && !memcmp(p->text + b, "void", 4));
-	rw_buf_printf(out, "%s %s__vast_%s(vast_ctx *vast_c",
-	              rw_returns_void(p, f, v) ? "void" : fn->ret_type,
-	              fn->name, rw_variant_name[v]);
+	rw_buf_printf(out, "%1$s %2$s%3$s_%4$s(%2$sctx *%2$sc",
+	              rw_returns_void(p, f, v) ? "void" : fn->ret_type, pfx,
+	              rw_variant_name[v], fn->name);
 	if (!none) {
 		rw_buf_puts(out, ", ");
 		rw_buf_put(out, p->text + b, e - b);
@@ -39,27 +43,28 @@ static int is_clone(const an_func *fn)
 	return fn->cloned && !fn->is_kernel;
 }
 
-int rw_emit_clones(const an_program *p, const rw_lines *l, rw_buf *out)
+int rw_emit_clones(const an_program *p, const char *pfx, const rw_lines *l,
+                   const unsigned char *too_deep, rw_buf *out)
 {
 	for (unsigned f = 0; f < p->nfuncs; f++) {
-		if (!is_clone(&p->funcs[f]))
+		if (!is_clone(&p->funcs[f]) || too_deep[f])
 			continue;
 		for (int v = 0; v < RW_NVARIANTS; v++) {
 			rw_lines_directive(l, p->funcs[f].range.begin, out);
-			signature(p, (int)f, (enum rw_variant)v, out);
+			signature(p, pfx, (int)f, (enum rw_variant)v, out);
 			rw_buf_puts(out, ";\n");
 		}
 	}
 	for (unsigned f = 0; f < p->nfuncs; f++) {
 		const an_func *fn = &p->funcs[f];
-		if (!is_clone(fn))
+		if (!is_clone(fn) || too_deep[f])
 			continue;
 		for (int v = 0; v < RW_NVARIANTS; v++) {
 			rw_lines_directive(l, fn->range.begin, out);
-			signature(p, (int)f, (enum rw_variant)v, out);
+			signature(p, pfx, (int)f, (enum rw_variant)v, out);
 			rw_buf_puts(out, "\n");
 			rw_lines_directive(l, fn->body.begin, out);
-			if (rw_render_body(p, (int)f, (enum rw_variant)v, 1, out) < 0)
+			if (rw_render_body(p, pfx, (int)f, (enum rw_variant)v, 1, out) < 0)
 				return -1;
 			rw_buf_puts(out, "\n\n");
 		}

@@ -9,9 +9,10 @@
  * original N-D ids rebuilt from a 1-D launch of whole groups), declares
  * each buffer parameter again as a pointer holding its virtual base, and
  * renders the original body's statements into the same block, so the
- * user's code sees the names and types it was written against. Attributes of the original
- * kernel (reqd_work_group_size, ...) are not copied: the variants are 1-D
- * launches.
+ * user's code sees the names and types it was written against. Every
+ * added name begins with the program's prefix (names.c), "vast_" here.
+ * The kernel attributes of the original (reqd_work_group_size, ...) are
+ * kept, as the 1-D launch of the variants sees them (put_attribute).
  */
 #include <string.h>
 #include "rewrite.h"
@@ -50,78 +51,189 @@ static void put_type_norestrict(rw_buf *out, const char *t)
 	/* "float *restrict" leaves a trailing blank: harmless in a cast. */
 }
 
-static const char *const tail[2] = {
-	/* paged, merge */
-	"__global uchar *vast_frames, __global const uint *vast_lpt, "
-	"__global uint *vast_fault, uint vast_page_shift, ulong4 vast_gsize, "
-	"ulong4 vast_lsize, ulong4 vast_goff, ulong vast_first_group",
-	/* inspector */
-	"__global uchar *vast_pas, __global const ulong *vast_pasinfo, "
-	"__global uint *vast_fault, uint vast_page_shift, ulong4 vast_gsize, "
-	"ulong4 vast_lsize, ulong4 vast_goff, ulong vast_first_group",
-};
-
-static const char *const geometry =
-	"vast_page_shift, vast_gsize, vast_lsize, vast_goff, vast_first_group";
-
-/* An unnamed parameter (legal, if useless) still needs an argument name. */
-static void put_va(rw_buf *out, const an_param *pa, unsigned i)
+/* The end of the balanced (...) whose '(' is at s[i], or e. */
+static unsigned close_paren(const char *s, unsigned i, unsigned e)
 {
-	if (pa->name && *pa->name)
-		rw_buf_printf(out, "vast_va_%s", pa->name);
-	else
-		rw_buf_printf(out, "vast_va_%u", i);
+	for (int depth = 0; i < e; i++) {
+		depth += (s[i] == '(') - (s[i] == ')');
+		if (depth == 0)
+			return i;
+	}
+	return e;
 }
 
-static int emit_variant(const an_program *p, const rw_lines *l, int f,
-                        enum rw_variant v, rw_buf *out)
+static int is_idch(char ch)
+{
+	return ch == '_' || (ch >= '0' && ch <= '9') || ((ch | 32) >= 'a' && (ch | 32) <= 'z');
+}
+
+static unsigned skip_blanks(const char *s, unsigned i, unsigned e)
+{
+	while (i < e && strchr(" \t\r\n", s[i]))
+		i++;
+	return i;
+}
+
+/* One attribute `name(args)` of s[b, e): kept when it is one of the
+ * kernel attributes of OpenCL C 1.2 §6.7.2. The variants are 1-D launches
+ * of work-groups of lx*ly*lz work-items (docs/generated-kernels.md), so
+ * reqd_work_group_size(X, Y, Z) and work_group_size_hint(X, Y, Z) become
+ * (X*Y*Z, 1, 1): the local size the runtime launches them with, which a
+ * device compiler may rely on (and must see to refuse another). */
+static void put_attribute(rw_buf *out, const char *s, unsigned b, unsigned e)
+{
+	static const char *const kept[] = {"reqd_work_group_size",
+	                                   "work_group_size_hint",
+	                                   "vec_type_hint"};
+	b = skip_blanks(s, b, e);
+	unsigned n = b;
+	while (n < e && (s[n] == '_' || (s[n] >= 'a' && s[n] <= 'z')))
+		n++;
+	unsigned nb = b, ne = n; /* __name__ is name (GCC attribute syntax) */
+	if (ne - nb > 4 && !memcmp(s + nb, "__", 2) && !memcmp(s + ne - 2, "__", 2))
+		nb += 2, ne -= 2;
+	unsigned k = 0;
+	while (k < 3 && (strlen(kept[k]) != ne - nb || memcmp(s + nb, kept[k], ne - nb)))
+		k++;
+	unsigned lp = skip_blanks(s, n, e);
+	if (k == 3 || lp >= e || s[lp] != '(')
+		return;
+	unsigned rp = close_paren(s, lp, e);
+	if (k == 2) {
+		rw_buf_puts(out, "__attribute__((");
+		rw_buf_put(out, s + b, rp + 1 - b);
+		rw_buf_puts(out, ")) ");
+		return;
+	}
+	rw_buf_printf(out, "__attribute__((%s(", kept[k]);
+	unsigned a = lp + 1;
+	for (unsigned i = a, dim = 0; i <= rp; i++) {
+		if (i < rp && s[i] == '(') {
+			i = close_paren(s, i, rp);
+			continue;
+		}
+		if (i < rp && s[i] != ',')
+			continue;
+		rw_buf_puts(out, dim++ ? " * (" : "(");
+		rw_buf_put(out, s + a, i - a);
+		rw_buf_puts(out, ")");
+		a = i + 1;
+	}
+	rw_buf_puts(out, ", 1, 1))) ");
+}
+
+/* The kernel attributes among the `__attribute__((a, b(..)))` of s[b, e). */
+static void put_attributes(rw_buf *out, const char *s, unsigned b, unsigned e)
+{
+	static const char kw[] = "__attribute__";
+	const unsigned kl = sizeof kw - 1;
+	for (unsigned i = b; i + kl <= e; i++) {
+		if (memcmp(s + i, kw, kl) || (i > b && is_idch(s[i - 1])))
+			continue;
+		unsigned lp = skip_blanks(s, i + kl, e);
+		if (lp >= e || s[lp] != '(')
+			continue;
+		unsigned rp = close_paren(s, lp, e), inner = skip_blanks(s, lp + 1, rp);
+		if (inner < rp && s[inner] == '(') {
+			unsigned ie = close_paren(s, inner, rp), a = inner + 1;
+			for (unsigned j = a; j <= ie; j++) {
+				if (j < ie && s[j] == '(') {
+					j = close_paren(s, j, ie);
+					continue;
+				}
+				if (j == ie || s[j] == ',') {
+					put_attribute(out, s, a, j);
+					a = j + 1;
+				}
+			}
+		}
+		i = rp;
+	}
+}
+
+/* The common tail (docs/generated-kernels.md) as type, name pairs, each
+ * name spelled after the program's prefix: its buffers, then the
+ * geometry. */
+static const char *const tail[2][6] = {
+	/* paged, merge */
+	{ "__global uchar *", "frames", "__global const uint *", "lpt",
+	  "__global uint *", "fault" },
+	/* inspector */
+	{ "__global uchar *", "pas", "__global const ulong *", "pasinfo",
+	  "__global uint *", "fault" },
+};
+
+static const char *const geometry[10] = {
+	"uint", "page_shift", "ulong4", "gsize", "ulong4", "lsize",
+	"ulong4", "goff", "ulong", "first_group"
+};
+
+/* An unnamed parameter (legal, if useless) still needs an argument name. */
+static void put_va(rw_buf *out, const char *pfx, const an_param *pa, unsigned i)
+{
+	if (pa->name && *pa->name)
+		rw_buf_printf(out, "%sva_%s", pfx, pa->name);
+	else
+		rw_buf_printf(out, "%sva_%u", pfx, i);
+}
+
+static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
+                        int f, enum rw_variant v, rw_buf *out)
 {
 	const an_func *k = &p->funcs[f];
+	const char *const *t = tail[v == RW_INSPECT];
 	rw_lines_directive(l, k->range.begin, out);
-	rw_buf_printf(out, "__kernel void vast_%s_%s(", rw_variant_name[v],
-	              k->name);
+	rw_buf_puts(out, "__kernel ");
+	put_attributes(out, p->text, k->range.begin, k->name_range.begin);
+	put_attributes(out, p->text, k->rparen + 1, k->body.begin);
+	rw_buf_printf(out, "void %s%s_%s(", pfx, rw_variant_name[v], k->name);
 	for (unsigned i = 0; i < k->nparams; i++) {
 		const an_param *pa = &k->params[i];
 		if (is_buffer(pa)) {
 			rw_buf_puts(out, "ulong ");
-			put_va(out, pa, i);
+			put_va(out, pfx, pa, i);
 		} else
 			rw_buf_put(out, p->text + pa->range.begin,
 			           pa->range.end - pa->range.begin);
 		rw_buf_puts(out, ", ");
 	}
-	rw_buf_puts(out, tail[v == RW_INSPECT]);
+	for (unsigned i = 0; i < 6; i += 2)
+		rw_buf_printf(out, "%s%s%s, ", t[i], pfx, t[i + 1]);
+	for (unsigned i = 0; i < 10; i += 2)
+		rw_buf_printf(out, "%s %s%s%s", geometry[i], pfx, geometry[i + 1],
+		              i < 8 ? ", " : "");
 	if (v == RW_MERGE)
-		rw_buf_puts(out, ", __global uchar *vast_dst");
+		rw_buf_printf(out, ", __global uchar *%sdst", pfx);
 	if (v == RW_INSPECT)
 		for (unsigned i = 0; i < k->nparams; i++)
 			if (is_buffer(&k->params[i]) && k->params[i].inspect_reads &&
 			    k->params[i].name && *k->params[i].name)
-				rw_buf_printf(out, ", __global uchar *vast_data_%s",
+				rw_buf_printf(out, ", __global uchar *%sdata_%s", pfx,
 				              k->params[i].name);
-	rw_buf_puts(out, ")\n{\n\tvast_ctx vast_c_; vast_ctx *vast_c = &vast_c_;\n");
+	rw_buf_printf(out, ")\n{\n\t%1$sctx %1$sc_; %1$sctx *%1$sc = &%1$sc_;\n"
+	              "\t%1$sinit_%2$s(%1$sc, %1$s%3$s, %1$s%4$s, %1$sfault",
+	              pfx, v == RW_INSPECT ? "inspect" : "paged", t[1], t[3]);
+	for (unsigned i = 1; i < 10; i += 2)
+		rw_buf_printf(out, ", %s%s", pfx, geometry[i]);
+	rw_buf_puts(out, ");\n");
 	if (v == RW_INSPECT) {
-		rw_buf_printf(out, "\tvast_inspect_init(vast_c, vast_pas, "
-		              "vast_pasinfo, vast_fault, %s);\n", geometry);
 		for (unsigned i = 0; i < k->nparams; i++) {
 			const an_param *pa = &k->params[i];
 			if (is_buffer(pa) && pa->inspect_reads && pa->name && *pa->name)
-				rw_buf_printf(out, "\tif (vast_va_%s) vast_c->data[("
-				              "vast_va_%s >> 44) - 1] = vast_data_%s;\n",
-				              pa->name, pa->name, pa->name);
+				rw_buf_printf(out, "\tif (%1$sva_%2$s) %1$sc->data[("
+				              "%1$sva_%2$s >> 44) - 1] = %1$sdata_%2$s;\n",
+				              pfx, pa->name);
 		}
 	} else {
-		rw_buf_printf(out, "\tvast_paged_init(vast_c, vast_frames, "
-		              "vast_lpt, vast_fault, %s);\n", geometry);
 		if (v == RW_MERGE)
-			rw_buf_puts(out, "\tvast_c->dst = vast_dst;\n");
+			rw_buf_printf(out, "\t%1$sc->dst = %1$sdst;\n", pfx);
 		/* Each buffer's run, loaded once: accesses known to reach only
 		 * that buffer translate through it (render.c, vast_trp). */
 		for (unsigned i = 0; v == RW_PAGED && i < k->nparams; i++)
 			if (rw_hoists_run(&k->params[i]))
-				rw_buf_printf(out, "\tulong4 vast_run_%s = vast_run("
-				              "vast_c, vast_va_%s);\n",
-				              k->params[i].name, k->params[i].name);
+				rw_buf_printf(out, "\tulong4 %1$srun_%2$s = %1$srun("
+				              "%1$sc, %1$sva_%2$s);\n", pfx,
+				              k->params[i].name);
 	}
 	for (unsigned i = 0; i < k->nparams; i++) {
 		const an_param *pa = &k->params[i];
@@ -131,25 +243,25 @@ static int emit_variant(const an_program *p, const rw_lines *l, int f,
 		rw_buf_printf(out, "\t%s%s%s = (", pa->type,
 		              tl && pa->type[tl - 1] == '*' ? "" : " ", pa->name);
 		put_type_norestrict(out, pa->type);
-		rw_buf_printf(out, ")vast_va_%s;\n", pa->name);
+		rw_buf_printf(out, ")%sva_%s;\n", pfx, pa->name);
 	}
 	/* The body's statements go straight into this block, not a nested
 	 * one: __local variables may only be declared in a kernel's outermost
 	 * scope (OpenCL C 1.2 §6.5.2), and the body cannot redeclare the
 	 * parameter names declared above, just as in the original. */
 	rw_lines_directive(l, k->body.begin, out);
-	if (rw_render_body(p, f, v, 0, out) < 0)
+	if (rw_render_body(p, pfx, f, v, 0, out) < 0)
 		return -1;
 	rw_buf_puts(out, "\n}\n\n");
 	return 0;
 }
 
-int rw_emit_kernel_variants(const an_program *p, const rw_lines *l, int f,
-                            rw_buf *out)
+int rw_emit_kernel_variants(const an_program *p, const char *pfx,
+                            const rw_lines *l, int f, rw_buf *out)
 {
 	static const enum rw_variant order[] = {RW_INSPECT, RW_PAGED, RW_MERGE};
 	for (unsigned i = 0; i < 3; i++)
-		if (emit_variant(p, l, f, order[i], out) < 0)
+		if (emit_variant(p, pfx, l, f, order[i], out) < 0)
 			return -1;
 	return 0;
 }

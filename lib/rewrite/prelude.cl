@@ -190,7 +190,7 @@ __global uchar *vast_load(vast_ctx *c, ulong v, uint n)
 	return c->data[(v >> VAST_VA_SHIFT) - 1] + (v & VAST_VA_MASK);
 }
 
-void vast_paged_init(vast_ctx *c, __global uchar *frames,
+void vast_init_paged(vast_ctx *c, __global uchar *frames,
                             __global const uint *lpt, __global uint *fault,
                             uint page_shift, ulong4 gsize, ulong4 lsize,
                             ulong4 goff, ulong first)
@@ -205,7 +205,7 @@ void vast_paged_init(vast_ctx *c, __global uchar *frames,
 	c->page_shift = page_shift;
 }
 
-void vast_inspect_init(vast_ctx *c, __global uchar *pas,
+void vast_init_inspect(vast_ctx *c, __global uchar *pas,
                               __global const ulong *pasinfo,
                               __global uint *fault, uint page_shift,
                               ulong4 gsize, ulong4 lsize, ulong4 goff,

@@ -5,8 +5,11 @@
  * preprocessed source verbatim (its line markers keep user locations, and
  * the original kernels stay as they were), the helper clones, then the
  * three variants of every kernel, virtualizable or not (the stub tells the
- * runtime which it may use).
+ * runtime which it may use), but those whose code would nest deeper than
+ * device compilers accept (depth.c). Every name added begins with the
+ * prefix of names.c, the prelude's included.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "rewrite.h"
 
@@ -19,6 +22,7 @@ static void newline_if_needed(rw_buf *out)
 char *rw_emit_program(const an_program *p)
 {
 	rw_buf out = {0};
+	unsigned char *too_deep = NULL;
 	const char *base = p->path ? strrchr(p->path, '/') : NULL;
 	base = base ? base + 1 : p->path ? p->path : "<input>";
 	rw_lines *l = rw_lines_create(p);
@@ -29,21 +33,28 @@ char *rw_emit_program(const an_program *p)
 	for (const char *s = base; *s; s++)
 		rw_buf_put(&out, s, *s == '*' && s[1] == '/' ? 0 : 1);
 	rw_buf_puts(&out, "; do not edit */\n");
-	rw_buf_puts(&out, rw_prelude_text);
+	char pfx[RW_PREFIX_MAX];
+	rw_prefix(p, pfx);
+	rw_put_prefixed(&out, rw_prelude_text, pfx);
 	newline_if_needed(&out);
 	rw_buf_put(&out, p->text, p->len);
 	newline_if_needed(&out);
+	too_deep = rw_too_deep(p, pfx);
+	if (!too_deep)
+		goto fail;
 	rw_buf_puts(&out, "\n/* vastcc: helper clones */\n");
-	if (rw_emit_clones(p, l, &out) < 0)
+	if (rw_emit_clones(p, pfx, l, too_deep, &out) < 0)
 		goto fail;
 	rw_buf_puts(&out, "/* vastcc: kernel variants */\n");
 	for (unsigned f = 0; f < p->nfuncs; f++)
-		if (p->funcs[f].is_kernel &&
-		    rw_emit_kernel_variants(p, l, (int)f, &out) < 0)
+		if (p->funcs[f].is_kernel && !too_deep[f] &&
+		    rw_emit_kernel_variants(p, pfx, l, (int)f, &out) < 0)
 			goto fail;
+	free(too_deep);
 	rw_lines_destroy(l);
 	return rw_buf_take(&out);
 fail:
+	free(too_deep);
 	rw_lines_destroy(l);
 	rw_buf_free(&out);
 	return NULL;

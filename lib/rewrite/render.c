@@ -14,6 +14,8 @@
  *     vast_trp(vast_c, ADDR, vast_run_P), the run its prologue loaded;
  *   - calls to cloned helpers and to work-item functions renamed, with the
  *     context `vast_c` as first argument;
+ * (`vast_` standing for the program's prefix, names.c, in every name we
+ * add);
  *   - dropped statements (inspector and merge) whose parent is rendered
  *     replaced by `{ ITEMS }` or `;`, and in a clone returning void each
  *     `return e;` by `{ ITEMS return; }`.
@@ -95,22 +97,23 @@ static const an_param *run_param(const an_func *fn, const an_access *a)
 	return &fn->params[i];
 }
 
-static void put_close(rw_edits *ed, const an_param *run, const char *close)
+static void put_close(rw_edits *ed, const char *pfx, const an_param *run,
+                      const char *close)
 {
 	if (run)
-		rw_edit_litf(ed, ", vast_run_%s", run->name);
+		rw_edit_litf(ed, ", %srun_%s", pfx, run->name);
 	rw_edit_lit(ed, close);
 }
 
 /* The access in place: through vast_tr (paged, merge LOAD), vast_trp with
  * the run of parameter `run` (paged, one known buffer) or vast_load
  * (inspector LOAD). */
-static int add_access_inline(rw_edits *ed, const an_access *a, int load,
-                             const an_param *run)
+static int add_access_inline(rw_edits *ed, const char *pfx, const an_access *a,
+                             int load, const an_param *run)
 {
-	const char *open = load ? "vast_load(vast_c, " :
-	                   run  ? "vast_trp(vast_c, " : "vast_tr(vast_c, ";
-	char close[32];
+	char open[3 * RW_PREFIX_MAX + 16], close[32];
+	snprintf(open, sizeof open, "%s%s(%sc, ", pfx,
+	         load ? "load" : run ? "trp" : "tr", pfx);
 	if (!a->ptr_type) {
 		RW_INTERNAL("access [%u, %u) has no pointer type", a->expr.begin,
 		            a->expr.end);
@@ -128,7 +131,7 @@ static int add_access_inline(rw_edits *ed, const an_access *a, int load,
 		rw_edit_begin(ed, a->expr.begin, a->expr.end);
 		rw_edit_litf(ed, "(*(%s)%s", a->ptr_type, open);
 		add_addr(ed, a);
-		put_close(ed, run, close);
+		put_close(ed, pfx, run, close);
 		rw_edit_lit(ed, ")");
 		return 0;
 	case AN_FORM_VLOAD:
@@ -148,35 +151,36 @@ static int add_access_inline(rw_edits *ed, const an_access *a, int load,
 		rw_edit_src(ed, a->off.end, a->ptr.begin);
 		rw_edit_litf(ed, "(%s)%s", a->ptr_type, open);
 		add_addr(ed, a);
-		put_close(ed, run, close);
+		put_close(ed, pfx, run, close);
 		rw_edit_src(ed, a->ptr.end, a->expr.end);
 		return 0;
 	case AN_FORM_ATOMIC:
 		rw_edit_begin(ed, a->ptr.begin, a->ptr.end);
 		rw_edit_litf(ed, "(%s)%s", a->ptr_type, open);
 		add_addr(ed, a);
-		put_close(ed, run, close);
+		put_close(ed, pfx, run, close);
 		return 0;
 	}
 	RW_INTERNAL("access form %d", (int)a->form);
 	return -1;
 }
 
-static void add_call_edits(rw_edits *ed, const an_program *p,
+static void add_call_edits(rw_edits *ed, const char *pfx, const an_program *p,
                            const an_call *c, enum rw_variant v)
 {
 	if (c->target >= 0 && p->funcs[c->target].cloned) {
 		rw_edit_begin(ed, c->callee.begin, c->callee.end);
-		rw_edit_litf(ed, "%s__vast_%s", p->funcs[c->target].name,
-		             rw_variant_name[v]);
+		rw_edit_litf(ed, "%s%s_%s", pfx, rw_variant_name[v],
+		             p->funcs[c->target].name);
 	} else if (c->builtin != AN_BI_NONE) {
 		rw_edit_begin(ed, c->callee.begin, c->callee.end);
-		rw_edit_litf(ed, "vast_%.*s", (int)(c->callee.end - c->callee.begin),
+		rw_edit_litf(ed, "%s%.*s", pfx, (int)(c->callee.end - c->callee.begin),
 		             p->text + c->callee.begin);
 	} else {
 		return;
 	}
-	rw_edit_insert(ed, c->lparen + 1, c->nargs ? "vast_c, " : "vast_c");
+	rw_edit_begin(ed, c->lparen + 1, c->lparen + 1);
+	rw_edit_litf(ed, c->nargs ? "%sc, " : "%sc", pfx);
 }
 
 /* ---- items of dropped statements ---- */
@@ -264,7 +268,7 @@ static int collect_items(const an_program *p, int f, enum rw_variant v,
 	return (int)k;
 }
 
-static void add_item(rw_edits *ed, const item *x, unsigned av)
+static void add_item(rw_edits *ed, const char *pfx, const item *x, unsigned av)
 {
 	if (x->c) {
 		rw_edit_lit(ed, "(void)");
@@ -272,8 +276,8 @@ static void add_item(rw_edits *ed, const item *x, unsigned av)
 		rw_edit_lit(ed, "; ");
 		return;
 	}
-	rw_edit_lit(ed, x->a->role[av] == AN_ROLE_TOUCH ? "vast_touch(vast_c, "
-	                                                : "vast_copy(vast_c, ");
+	rw_edit_litf(ed, "%s%s(%sc, ", pfx,
+	             x->a->role[av] == AN_ROLE_TOUCH ? "touch" : "copy", pfx);
 	add_addr(ed, x->a);
 	/* merge: a component store copies its bytes alone (the address of a
 	 * vector component cannot be taken: OpenCL C 6.1.7) */
@@ -311,8 +315,8 @@ static int is_rendered(const an_program *p, int s, unsigned av, int body)
 	return 1;
 }
 
-static int add_stmt_edits(rw_edits *ed, const an_program *p, int f,
-                          enum rw_variant v)
+static int add_stmt_edits(rw_edits *ed, const char *pfx, const an_program *p,
+                          int f, enum rw_variant v)
 {
 	const an_func *fn = &p->funcs[f];
 	unsigned av = an_v(v);
@@ -335,15 +339,15 @@ static int add_stmt_edits(rw_edits *ed, const an_program *p, int f,
 		if (n > 0 || ret)
 			rw_edit_lit(ed, "{ ");
 		for (int k = 0; k < n; k++)
-			add_item(ed, &it[k], av);
+			add_item(ed, pfx, &it[k], av);
 		free(it);
 		rw_edit_lit(ed, ret ? "return; }" : n > 0 ? "}" : ";");
 	}
 	return 0;
 }
 
-int rw_render_body(const an_program *p, int f, enum rw_variant v,
-                   int braces, rw_buf *out)
+int rw_render_body(const an_program *p, const char *pfx, int f,
+                   enum rw_variant v, int braces, rw_buf *out)
 {
 	const an_func *fn = &p->funcs[f];
 	int ret = -1;
@@ -355,22 +359,27 @@ int rw_render_body(const an_program *p, int f, enum rw_variant v,
 		if (a->func != f)
 			continue;
 		if (v == RW_PAGED) {
-			if (add_access_inline(ed, a, 0, run_param(fn, a)) < 0)
+			if (add_access_inline(ed, pfx, a, 0, run_param(fn, a)) < 0)
 				goto out;
 		} else if (a->role[an_v(v)] == AN_ROLE_LOAD) {
-			if (add_access_inline(ed, a, v == RW_INSPECT, NULL) < 0)
+			if (add_access_inline(ed, pfx, a, v == RW_INSPECT, NULL) < 0)
 				goto out;
 		}
 	}
 	for (unsigned i = 0; i < p->ncalls; i++)
 		if (p->calls[i].func == f)
-			add_call_edits(ed, p, &p->calls[i], v);
-	if (v != RW_PAGED && add_stmt_edits(ed, p, f, v) < 0)
+			add_call_edits(ed, pfx, p, &p->calls[i], v);
+	if (v != RW_PAGED && add_stmt_edits(ed, pfx, p, f, v) < 0)
 		goto out;
+	/* The braces may be spelled as the digraphs <% and %> (C99 6.4.6p3),
+	 * which the preprocessor keeps as written. */
+	int some = fn->body.end > fn->body.begin;
+	unsigned open = some && p->text[fn->body.begin] == '<' ? 2 : 1;
+	unsigned close = some && p->text[fn->body.end - 1] == '>' ? 2 : 1;
 	if (braces)
 		ret = rw_edits_render(ed, fn->body.begin, fn->body.end, out);
-	else if (fn->body.end - fn->body.begin >= 2)
-		ret = rw_edits_render(ed, fn->body.begin + 1, fn->body.end - 1, out);
+	else if (fn->body.end - fn->body.begin >= open + close)
+		ret = rw_edits_render(ed, fn->body.begin + open, fn->body.end - close, out);
 	else
 		RW_INTERNAL("function '%s' has no body", fn->name);
 out:

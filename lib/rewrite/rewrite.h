@@ -7,12 +7,15 @@
  * lib/rewrite (and its unit tests), sectioned by the file that defines it:
  *
  *   buf.c      growable strings, internal-error reporting
+ *   names.c    the prefix of every generated name
+ *   depth.c    functions whose generated code would nest too deep
  *   edit.c     the source edit buffer: nested replacements of text ranges
  *   lines.c    user line numbers of offsets in an_program.text (#line)
  *   prelude.c  the OpenCL C prelude (prelude.cl, embedded at build time)
  *   render.c   a function body rendered for one variant
- *   clones.c   helper clones NAME__vast_inspect / _paged / _merge
+ *   clones.c   helper clones vast_inspect_NAME / _paged_ / _merge_NAME
  *   kernels.c  kernel variants vast_inspect_K / vast_paged_K / vast_merge_K
+ *              (vast_ standing for the program's prefix, names.c)
  *   program.c  rw_emit_program: the whole generated program
  *   stub.c     rw_emit_stub: the host stub C file
  *
@@ -60,6 +63,27 @@ void rw_buf_free(rw_buf *b);
 void rw_internal_error(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #define RW_INTERNAL(...) rw_internal_error(__FILE__, __LINE__, __VA_ARGS__)
+
+/* names.c - every name the generated program adds begins with pfx,
+ * chosen so that no identifier of the program begins with it ("vast_" in
+ * the usual case); RW_PREFIX_MAX bytes hold it. */
+#define RW_PREFIX_MAX 16
+void rw_prefix(const an_program *p, char pfx[RW_PREFIX_MAX]);
+/* Append text (the prelude, written with "vast_" and "VAST_") with pfx
+ * and its upper case in their place. */
+void rw_put_prefixed(rw_buf *out, const char *text, const char *pfx);
+/* The end of the comment or string or character literal that starts at
+ * s[i], or i itself when none does. */
+size_t rw_skip_non_code(const char *s, size_t n, size_t i);
+
+/* depth.c - device compilers (clang's -fbracket-depth) accept at most
+ * RW_MAX_NESTING nested parentheses, brackets or braces of each kind, and
+ * translation wraps every access in more. Per function, 1 when its
+ * generated code would pass the limit, or it calls a clone that does:
+ * the function gets no clones or variants. calloc'd, caller frees; NULL
+ * after an internal error. */
+#define RW_MAX_NESTING 256
+unsigned char *rw_too_deep(const an_program *p, const char *pfx);
 
 /* edit.c - the edit buffer.
  *
@@ -123,10 +147,10 @@ extern const char *const rw_variant_name[RW_NVARIANTS]; /* "inspect".. */
  * functions rewritten (analysis.h, top comment). With braces clear, only
  * what is between the body's braces (a kernel variant splices it into its
  * own outermost block). 0, or -1 after an internal error. */
-int rw_render_body(const an_program *p, int f, enum rw_variant v,
-                   int braces, rw_buf *out);
+int rw_render_body(const an_program *p, const char *pfx, int f,
+                   enum rw_variant v, int braces, rw_buf *out);
 /* The paged kernel loads the run of buffer parameter pa once in its
- * prologue (`ulong4 vast_run_NAME`), and accesses known to reach only pa
+ * prologue (`ulong4 PFXrun_NAME`), and accesses known to reach only pa
  * translate through it with vast_trp: a named buffer parameter. */
 int rw_hoists_run(const an_param *pa);
 /* The clone's return type is void: a helper whose value variant v does not
@@ -134,10 +158,11 @@ int rw_hoists_run(const an_param *pa);
 int rw_returns_void(const an_program *p, int f, enum rw_variant v);
 
 /* clones.c: prototypes then definitions of every helper clone. */
-int rw_emit_clones(const an_program *p, const rw_lines *l, rw_buf *out);
+int rw_emit_clones(const an_program *p, const char *pfx, const rw_lines *l,
+                   const unsigned char *too_deep, rw_buf *out);
 
-/* kernels.c: vast_inspect_K, vast_paged_K, vast_merge_K of kernel f. */
-int rw_emit_kernel_variants(const an_program *p, const rw_lines *l, int f,
-                            rw_buf *out);
+/* kernels.c: PFXinspect_K, PFXpaged_K, PFXmerge_K of kernel f. */
+int rw_emit_kernel_variants(const an_program *p, const char *pfx,
+                            const rw_lines *l, int f, rw_buf *out);
 
 #endif

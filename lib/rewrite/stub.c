@@ -85,6 +85,10 @@ static void put_enum(rw_buf *out, const char *const *names, unsigned n,
 		rw_buf_printf(out, "%uu", v);
 }
 
+static const char too_deep_reason[] =
+	"its code nests more than 256 parentheses, brackets or braces deep "
+	"once accesses are translated, more than device compilers accept";
+
 char *rw_emit_stub(const an_program *p, const char *program_text)
 {
 	char *own = NULL;
@@ -97,6 +101,13 @@ char *rw_emit_stub(const an_program *p, const char *program_text)
 	const char *path = p->path ? p->path : "";
 	unsigned long long id = vast_hash_bytes(p->source_hash, path,
 	                                        strlen(path));
+	char pfx[RW_PREFIX_MAX];
+	rw_prefix(p, pfx);
+	unsigned char *too_deep = rw_too_deep(p, pfx);
+	if (!too_deep) {
+		free(own);
+		return NULL;
+	}
 	char sfx[24];
 	snprintf(sfx, sizeof sfx, "%016llx", id);
 	rw_buf out = {0};
@@ -149,20 +160,22 @@ char *rw_emit_stub(const an_program *p, const char *program_text)
 				rw_buf_printf(&out, "vast_stub_params_%s_%u", sfx, f);
 			else
 				rw_buf_puts(&out, "NULL");
-			rw_buf_printf(&out, ",\n\t  .variants = VAST_HAS_INSPECT | "
-			              "VAST_HAS_PAGED | VAST_HAS_MERGE,\n"
+			/* No variants at all: their code would nest too deep
+			 * (depth.c), the first reason the runtime must know. */
+			int virt = k->virtualizable && !too_deep[f];
+			rw_buf_printf(&out, ",\n\t  .variants = %s,\n"
 			              "\t  .virtualizable = %u, .reason = ",
-			              k->virtualizable ? 1u : 0u);
-			put_string(&out, k->virtualizable ? NULL : k->reason);
+			              too_deep[f] ? "0" : "VAST_HAS_INSPECT | "
+			              "VAST_HAS_PAGED | VAST_HAS_MERGE", virt ? 1u : 0u);
+			put_string(&out, virt ? NULL : too_deep[f] ? too_deep_reason : k->reason);
 			rw_buf_puts(&out, ", .location = ");
-			if (k->virtualizable) {
+			if (virt) {
 				rw_buf_puts(&out, "NULL");
 			} else {
 				char loc[64];
-				const char *file = k->reason_loc.file ? k->reason_loc.file
-				                                      : path;
-				snprintf(loc, sizeof loc, ":%u:%u", k->reason_loc.line,
-				         k->reason_loc.col);
+				an_loc at = too_deep[f] ? k->loc : k->reason_loc;
+				const char *file = at.file ? at.file : path;
+				snprintf(loc, sizeof loc, ":%u:%u", at.line, at.col);
 				rw_buf_puts(&out, "\"");
 				put_escaped(&out, file, strlen(file), "\t");
 				put_escaped(&out, loc, strlen(loc), "\t");
@@ -170,6 +183,19 @@ char *rw_emit_stub(const an_program *p, const char *program_text)
 			}
 			rw_buf_printf(&out, ",\n\t  .merge_exact = %u },\n",
 			              k->merge_exact ? 1u : 0u);
+		}
+		rw_buf_puts(&out, "};\n\n");
+	}
+
+	if (p->ndevmacros) {
+		rw_buf_printf(&out, "static const vast_device_macro "
+		              "vast_stub_devmacros_%s[] = {\n", sfx);
+		for (unsigned i = 0; i < p->ndevmacros; i++) {
+			rw_buf_puts(&out, "\t{ ");
+			put_string(&out, p->devmacros[i].name);
+			rw_buf_puts(&out, ", ");
+			put_string(&out, p->devmacros[i].value);
+			rw_buf_puts(&out, " },\n");
 		}
 		rw_buf_puts(&out, "};\n\n");
 	}
@@ -188,7 +214,13 @@ char *rw_emit_stub(const an_program *p, const char *program_text)
 	rw_buf_printf(&out, ",\n\t.generated_source = vast_stub_source_%s,\n"
 	              "\t.nkernels = %u,\n\t.kernels = ", sfx, nkernels);
 	if (nkernels)
-		rw_buf_printf(&out, "vast_stub_kernels_%s,\n};\n\n", sfx);
+		rw_buf_printf(&out, "vast_stub_kernels_%s,\n", sfx);
+	else
+		rw_buf_puts(&out, "NULL,\n");
+	rw_buf_printf(&out, "\t.prefix = \"%s\",\n\t.ndevice_macros = %u,\n"
+	              "\t.device_macros = ", pfx, p->ndevmacros);
+	if (p->ndevmacros)
+		rw_buf_printf(&out, "vast_stub_devmacros_%s,\n};\n\n", sfx);
 	else
 		rw_buf_puts(&out, "NULL,\n};\n\n");
 
@@ -196,6 +228,7 @@ char *rw_emit_stub(const an_program *p, const char *program_text)
 	              "vast_stub_register_%s(void)\n{\n"
 	              "\tvast_register_program(&vast_stub_program_%s);\n}\n",
 	              sfx, sfx);
+	free(too_deep);
 	free(own);
 	return rw_buf_take(&out);
 }

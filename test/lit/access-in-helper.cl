@@ -18,7 +18,7 @@ __kernel void k(__global float *out, float v)
 }
 // CHECK: helper store: cloned=true
 
-// GEN-LABEL: {{^}}void store__vast_paged(vast_ctx *vast_c, __global float *p, int i, float v)
+// GEN-LABEL: {{^}}void vast_paged_store(vast_ctx *vast_c, __global float *p, int i, float v)
 // GEN: (*(__global float *)vast_tr(vast_c, (ulong)&(p[i]))) = v;
 // GEN-LABEL: {{^}}__kernel void vast_paged_k(
-// GEN: store__vast_paged(vast_c, out, vast_get_global_id(vast_c, 0), v);
+// GEN: vast_paged_store(vast_c, out, vast_get_global_id(vast_c, 0), v);

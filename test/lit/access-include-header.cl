@@ -20,8 +20,8 @@ __kernel void k(__global int *out, __global const int *in)
 // CHECK: helper put: cloned=true
 
 // GEN: {{^}}#line 3 "Inputs/include/access.h"{{$}}
-// GEN-NEXT: {{^}}void put__vast_inspect(vast_ctx *vast_c, __global int *p, int i, int v);
-// GEN: {{^}}void put__vast_paged(vast_ctx *vast_c, __global int *p, int i, int v){{$}}
+// GEN-NEXT: {{^}}void vast_inspect_put(vast_ctx *vast_c, __global int *p, int i, int v);
+// GEN: {{^}}void vast_paged_put(vast_ctx *vast_c, __global int *p, int i, int v){{$}}
 // GEN-NEXT: {{^}}#line 3 "Inputs/include/access.h"{{$}}
 // GEN-NEXT: { (*(__global int *)vast_tr(vast_c, (ulong)&(p[i]))) = v; }
 

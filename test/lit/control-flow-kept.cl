@@ -1,7 +1,6 @@
 // switch/case/default, do-while and early return around accesses survive in
-// every variant, and a kernel attribute tied to the original launch shape
-// (reqd_work_group_size) stays on the original kernel only: the variants
-// are launched as 1-D ranges of whole groups.
+// every variant, and reqd_work_group_size is kept flattened to the 1-D
+// launch of whole groups the variants run as (kernel-attributes-kept.cl).
 // RUN: rm -rf %t && cd %S && %vastcc --emit-kernels=%t -c control-flow-kept.cl -o %t.o
 // RUN: FileCheck %s < %t/control-flow-kept.vast.cl
 
@@ -18,7 +17,7 @@ __kernel __attribute__((reqd_work_group_size(8, 8, 1))) void branchy(__global fl
 }
 
 // CHECK: {{^}}__kernel __attribute__((reqd_work_group_size(8, 8, 1))) void branchy(__global float *a, int n)
-// CHECK-LABEL: {{^}}__kernel void vast_inspect_branchy(ulong vast_va_a, int n,
+// CHECK-LABEL: {{^}}__kernel __attribute__((reqd_work_group_size((8) * ( 8) * ( 1), 1, 1))) void vast_inspect_branchy(ulong vast_va_a, int n,
 // CHECK: if (i >= n)
 // CHECK-NEXT: return;
 // CHECK-NEXT: switch (i & 3) {
@@ -26,10 +25,9 @@ __kernel __attribute__((reqd_work_group_size(8, 8, 1))) void branchy(__global fl
 // CHECK-NEXT: default: { vast_touch(vast_c, (ulong)&(a[i]), 4); }
 // CHECK-NEXT: }
 // CHECK-NEXT: do { { vast_touch(vast_c, (ulong)&(a[1]), 4); } } while (0);
-// CHECK-LABEL: {{^}}__kernel void vast_paged_branchy(ulong vast_va_a, int n,
+// CHECK-LABEL: {{^}}__kernel __attribute__((reqd_work_group_size((8) * ( 8) * ( 1), 1, 1))) void vast_paged_branchy(ulong vast_va_a, int n,
 // CHECK: case 0: (*(__global float *)vast_trp(vast_c, (ulong)&(a[0]), vast_run_a)) = 1; break;
-// CHECK-LABEL: {{^}}__kernel void vast_merge_branchy(ulong vast_va_a, int n,
+// CHECK-LABEL: {{^}}__kernel __attribute__((reqd_work_group_size((8) * ( 8) * ( 1), 1, 1))) void vast_merge_branchy(ulong vast_va_a, int n,
 // CHECK: if (i >= n)
 // CHECK-NEXT: return;
 // CHECK: do { { vast_copy(vast_c, (ulong)&(a[1]), 4); } } while (0);
-// CHECK-NOT: reqd_work_group_size

@@ -21,18 +21,18 @@ __kernel void k(__global const float *a, __global const int *idx, __global float
 }
 
 // Inspector: load's value is never needed, index_of's feeds an address.
-// CHECK-LABEL: {{^}}void load__vast_inspect(vast_ctx *vast_c, __global const float *p, int i){{$}}
+// CHECK-LABEL: {{^}}void vast_inspect_load(vast_ctx *vast_c, __global const float *p, int i){{$}}
 // CHECK: { vast_touch(vast_c, (ulong)&(p[i]), 4); return; }
-// CHECK-LABEL: {{^}}float load__vast_paged(vast_ctx *vast_c, __global const float *p, int i){{$}}
+// CHECK-LABEL: {{^}}float vast_paged_load(vast_ctx *vast_c, __global const float *p, int i){{$}}
 // CHECK: return (*(__global const float *)vast_tr(vast_c, (ulong)&(p[i]))) * 2.0f;
-// CHECK-LABEL: {{^}}void load__vast_merge(vast_ctx *vast_c, __global const float *p, int i){{$}}
+// CHECK-LABEL: {{^}}void vast_merge_load(vast_ctx *vast_c, __global const float *p, int i){{$}}
 // CHECK: { return; }
-// CHECK-LABEL: {{^}}int index_of__vast_inspect(vast_ctx *vast_c, __global const int *idx, int i){{$}}
+// CHECK-LABEL: {{^}}int vast_inspect_index_of(vast_ctx *vast_c, __global const int *idx, int i){{$}}
 // CHECK: return (*(__global const int *)vast_load(vast_c, (ulong)&(idx[i]), 4));
-// CHECK-LABEL: {{^}}int index_of__vast_paged(
-// CHECK-LABEL: {{^}}int index_of__vast_merge(
+// CHECK-LABEL: {{^}}int vast_paged_index_of(
+// CHECK-LABEL: {{^}}int vast_merge_index_of(
 // CHECK: return (*(__global const int *)vast_tr(vast_c, (ulong)&(idx[i])));
 // CHECK-LABEL: {{^}}__kernel void vast_inspect_k(
-// CHECK: vast_touch(vast_c, (ulong)&(out[index_of__vast_inspect(vast_c, idx, i)]), 4); (void)load__vast_inspect(vast_c, a, i);
+// CHECK: vast_touch(vast_c, (ulong)&(out[vast_inspect_index_of(vast_c, idx, i)]), 4); (void)vast_inspect_load(vast_c, a, i);
 // CHECK-LABEL: {{^}}__kernel void vast_merge_k(
-// CHECK: vast_copy(vast_c, (ulong)&(out[index_of__vast_merge(vast_c, idx, i)]), 4);
+// CHECK: vast_copy(vast_c, (ulong)&(out[vast_merge_index_of(vast_c, idx, i)]), 4);

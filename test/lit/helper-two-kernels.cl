@@ -31,11 +31,11 @@ __kernel void second(__global float *a, __global const float *b)
 // CHECK-NOT: helper get
 
 // One set of clones, shared by both kernels' variants.
-// GEN: {{^}}void get__vast_inspect(vast_ctx *vast_c, __global const float *p, int i){{$}}
-// GEN: {{^}}float get__vast_paged(vast_ctx *vast_c, __global const float *p, int i){{$}}
-// GEN: {{^}}void get__vast_merge(vast_ctx *vast_c, __global const float *p, int i){{$}}
+// GEN: {{^}}void vast_inspect_get(vast_ctx *vast_c, __global const float *p, int i){{$}}
+// GEN: {{^}}float vast_paged_get(vast_ctx *vast_c, __global const float *p, int i){{$}}
+// GEN: {{^}}void vast_merge_get(vast_ctx *vast_c, __global const float *p, int i){{$}}
 // GEN-NOT: {{^}}{{.*}} get__vast_{{[a-z]+}}(vast_ctx *vast_c, __global const float *p, int i){{$}}
 // GEN: {{^}}__kernel void vast_paged_first(
-// GEN: get__vast_paged(vast_c, x, i);
+// GEN: vast_paged_get(vast_c, x, i);
 // GEN: {{^}}__kernel void vast_paged_second(
-// GEN: get__vast_paged(vast_c, b, 0) + get__vast_paged(vast_c, b, 1);
+// GEN: vast_paged_get(vast_c, b, 0) + vast_paged_get(vast_c, b, 1);

@@ -22,10 +22,10 @@ __kernel void k(__global float *out)
 // CHECK: {{^}}#line 1 "line-directives.cl"{{$}}
 // CHECK-LABEL: {{^}}/* vastcc: helper clones */
 // CHECK: {{^}}#line 11 "line-directives.cl"{{$}}
-// CHECK-NEXT: {{^}}void put__vast_inspect(vast_ctx *vast_c, __global float *p, float v);
-// CHECK: {{^}}void put__vast_merge(vast_ctx *vast_c, __global float *p, float v);
+// CHECK-NEXT: {{^}}void vast_inspect_put(vast_ctx *vast_c, __global float *p, float v);
+// CHECK: {{^}}void vast_merge_put(vast_ctx *vast_c, __global float *p, float v);
 // CHECK-NEXT: {{^}}#line 11 "line-directives.cl"{{$}}
-// CHECK-NEXT: {{^}}void put__vast_inspect(vast_ctx *vast_c, __global float *p, float v){{$}}
+// CHECK-NEXT: {{^}}void vast_inspect_put(vast_ctx *vast_c, __global float *p, float v){{$}}
 // CHECK-NEXT: {{^}}#line 12 "line-directives.cl"{{$}}
 // CHECK-NEXT: {{^}}{{{$}}
 // CHECK-LABEL: {{^}}/* vastcc: kernel variants */

@@ -25,10 +25,10 @@ __kernel void ids(__global ulong *out)
 // CHECK-LABEL: {{^}}__kernel void ids(__global ulong *out)
 // CHECK: size_t i = flat();
 // CHECK: = get_local_id(2);
-// CHECK-LABEL: {{^}}size_t flat__vast_paged(vast_ctx *vast_c)
+// CHECK-LABEL: {{^}}size_t vast_paged_flat(vast_ctx *vast_c)
 // CHECK: return vast_get_global_id(vast_c, 1) * vast_get_global_size(vast_c, 0) + vast_get_global_id(vast_c, 0);
 // CHECK-LABEL: {{^}}__kernel void vast_paged_ids(
-// CHECK: size_t i = flat__vast_paged(vast_c);
+// CHECK: size_t i = vast_paged_flat(vast_c);
 // CHECK: = vast_get_local_id(vast_c, 2);
 // CHECK: = vast_get_group_id(vast_c, 1);
 // CHECK: = vast_get_num_groups(vast_c, 0);
@@ -37,6 +37,6 @@ __kernel void ids(__global ulong *out)
 // CHECK: = vast_get_work_dim(vast_c);
 // CHECK: = vast_get_global_size(vast_c, 2);
 // CHECK-LABEL: {{^}}__kernel void vast_merge_ids(
-// CHECK: size_t i = flat__vast_merge(vast_c);
+// CHECK: size_t i = vast_merge_flat(vast_c);
 // CHECK-NOT: get_local_id(2)
 // CHECK: vast_copy(vast_c, (ulong)&(out[i * 12 + 0]), 8);

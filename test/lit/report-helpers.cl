@@ -18,7 +18,7 @@ __kernel void k(__global float *out)
 // CHECK-DAG: helper put: cloned=true
 
 // GEN-NOT: {{sq__vast_[a-z]+}}
-// GEN-LABEL: {{^}}void put__vast_paged(vast_ctx *vast_c, __global float *p, float v){{$}}
+// GEN-LABEL: {{^}}void vast_paged_put(vast_ctx *vast_c, __global float *p, float v){{$}}
 // GEN: { (*(__global float *)vast_tr(vast_c, (ulong)&(*p))) = sq(v); }
 // GEN-LABEL: {{^}}__kernel void vast_paged_k(
-// GEN: put__vast_paged(vast_c, out + vast_get_global_id(vast_c, 0), (float)lane__vast_paged(vast_c));
+// GEN: vast_paged_put(vast_c, out + vast_get_global_id(vast_c, 0), (float)vast_paged_lane(vast_c));

@@ -23,6 +23,9 @@ __kernel void k(__global int *a)
 // CHECK-NEXT: .generated_source = vast_stub_source_[[SFX]],
 // CHECK-NEXT: .nkernels = 1,
 // CHECK-NEXT: .kernels = vast_stub_kernels_[[SFX]],
+// CHECK-NEXT: .prefix = "vast_",
+// CHECK-NEXT: .ndevice_macros = 0,
+// CHECK-NEXT: .device_macros = NULL,
 // CHECK-NEXT: };
 // CHECK: {{^}}__attribute__((constructor)) static void vast_stub_register_[[SFX]](void)
 // CHECK-NEXT: {

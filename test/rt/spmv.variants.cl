@@ -9,7 +9,7 @@ __kernel void vast_inspect_spmv(ulong vast_va_rowptr, ulong vast_va_col,
 	__global uchar *vast_data_rowptr, __global uchar *vast_data_col)
 {
 	vast_ctx vast_c;
-	vast_inspect_init(&vast_c, vast_pas, vast_pasinfo, vast_fault, vast_page_shift,
+	vast_init_inspect(&vast_c, vast_pas, vast_pasinfo, vast_fault, vast_page_shift,
 	                  vast_gsize, vast_lsize, vast_goff, vast_first_group);
 	if (vast_va_rowptr)
 		vast_c.data[(vast_va_rowptr >> VAST_VA_SHIFT) - 1] = vast_data_rowptr;
@@ -35,7 +35,7 @@ __kernel void vast_paged_spmv(ulong vast_va_rowptr, ulong vast_va_col,
 	ulong4 vast_lsize, ulong4 vast_goff, ulong vast_first_group)
 {
 	vast_ctx vast_c;
-	vast_paged_init(&vast_c, vast_frames, vast_lpt, vast_fault, vast_page_shift,
+	vast_init_paged(&vast_c, vast_frames, vast_lpt, vast_fault, vast_page_shift,
 	                vast_gsize, vast_lsize, vast_goff, vast_first_group);
 	__global const int *rowptr = (__global const int *)vast_va_rowptr;
 	__global const int *col = (__global const int *)vast_va_col;

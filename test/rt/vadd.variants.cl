@@ -7,7 +7,7 @@ __kernel void vast_inspect_vadd(ulong vast_va_a, ulong vast_va_b, ulong vast_va_
 	ulong4 vast_lsize, ulong4 vast_goff, ulong vast_first_group)
 {
 	vast_ctx vast_c;
-	vast_inspect_init(&vast_c, vast_pas, vast_pasinfo, vast_fault, vast_page_shift,
+	vast_init_inspect(&vast_c, vast_pas, vast_pasinfo, vast_fault, vast_page_shift,
 	                  vast_gsize, vast_lsize, vast_goff, vast_first_group);
 	size_t i = vast_get_global_id(&vast_c, 0);
 	if (i < n) {
@@ -23,7 +23,7 @@ __kernel void vast_paged_vadd(ulong vast_va_a, ulong vast_va_b, ulong vast_va_c,
 	ulong4 vast_lsize, ulong4 vast_goff, ulong vast_first_group)
 {
 	vast_ctx vast_c;
-	vast_paged_init(&vast_c, vast_frames, vast_lpt, vast_fault, vast_page_shift,
+	vast_init_paged(&vast_c, vast_frames, vast_lpt, vast_fault, vast_page_shift,
 	                vast_gsize, vast_lsize, vast_goff, vast_first_group);
 	__global const float *a = (__global const float *)vast_va_a;
 	__global const float *b = (__global const float *)vast_va_b;
@@ -41,7 +41,7 @@ __kernel void vast_inspect_evens(ulong vast_va_a, uint n,
 	ulong4 vast_lsize, ulong4 vast_goff, ulong vast_first_group)
 {
 	vast_ctx vast_c;
-	vast_inspect_init(&vast_c, vast_pas, vast_pasinfo, vast_fault, vast_page_shift,
+	vast_init_inspect(&vast_c, vast_pas, vast_pasinfo, vast_fault, vast_page_shift,
 	                  vast_gsize, vast_lsize, vast_goff, vast_first_group);
 	size_t i = vast_get_global_id(&vast_c, 0);
 	if (2 * i < n)
@@ -54,7 +54,7 @@ __kernel void vast_paged_evens(ulong vast_va_a, uint n,
 	ulong4 vast_lsize, ulong4 vast_goff, ulong vast_first_group)
 {
 	vast_ctx vast_c;
-	vast_paged_init(&vast_c, vast_frames, vast_lpt, vast_fault, vast_page_shift,
+	vast_init_paged(&vast_c, vast_frames, vast_lpt, vast_fault, vast_page_shift,
 	                vast_gsize, vast_lsize, vast_goff, vast_first_group);
 	__global int *a = (__global int *)vast_va_a;
 	size_t i = vast_get_global_id(&vast_c, 0);
@@ -70,7 +70,7 @@ __kernel void vast_inspect_copy1(ulong vast_va_a, ulong vast_va_b,
 	ulong4 vast_lsize, ulong4 vast_goff, ulong vast_first_group)
 {
 	vast_ctx vast_c;
-	vast_inspect_init(&vast_c, vast_pas, vast_pasinfo, vast_fault, vast_page_shift,
+	vast_init_inspect(&vast_c, vast_pas, vast_pasinfo, vast_fault, vast_page_shift,
 	                  vast_gsize, vast_lsize, vast_goff, vast_first_group);
 	size_t i = vast_get_global_id(&vast_c, 0);
 	vast_touch(&vast_c, vast_va_b + i * 4, 4);
@@ -82,7 +82,7 @@ __kernel void vast_paged_copy1(ulong vast_va_a, ulong vast_va_b,
 	ulong4 vast_lsize, ulong4 vast_goff, ulong vast_first_group)
 {
 	vast_ctx vast_c;
-	vast_paged_init(&vast_c, vast_frames, vast_lpt, vast_fault, vast_page_shift,
+	vast_init_paged(&vast_c, vast_frames, vast_lpt, vast_fault, vast_page_shift,
 	                vast_gsize, vast_lsize, vast_goff, vast_first_group);
 	__global const float *a = (__global const float *)vast_va_a;
 	__global float *b = (__global float *)vast_va_b;

@@ -71,6 +71,8 @@ static void check_file(const char *path)
 		goto out;
 	}
 	unsigned nk = 0;
+	char pfx[RW_PREFIX_MAX];
+	rw_prefix(p, pfx);
 	for (unsigned f = 0; f < p->nfuncs; f++) {
 		const an_func *fn = &p->funcs[f];
 		if (!fn->is_kernel)
@@ -82,7 +84,7 @@ static void check_file(const char *path)
 		static const char *const v[] = {"inspect", "paged", "merge"};
 		for (int j = 0; j < 3; j++) {
 			char name[512];
-			snprintf(name, sizeof name, "vast_%s_%s", v[j], fn->name);
+			snprintf(name, sizeof name, "%s%s_%s", pfx, v[j], fn->name);
 			cl_kernel k = clCreateKernel(prog, name, &err);
 			if (err != CL_SUCCESS) {
 				fprintf(stderr, "%s: no kernel %s (%d)\n", path, name, err);

@@ -99,14 +99,14 @@ static void test_insertions(void)
 	const char *u = "y = f();";
 	ed = rw_edits_create(u, strlen(u));
 	unsigned cb = at(u, "f"), ce = at(u, ";");
-	rw_edit_replace(ed, cb, cb + 1, "f__vast_paged");
+	rw_edit_replace(ed, cb, cb + 1, "vast_paged_f");
 	rw_edit_insert(ed, at(u, ")"), "vast_c");
 	/* a wrapper around the whole call holds both */
 	rw_edit_begin(ed, cb, ce);
 	rw_edit_lit(ed, "(void)");
 	rw_edit_src(ed, cb, ce);
 	s = render(ed, 0, (unsigned)strlen(u));
-	CHECK_STR(s, "y = (void)f__vast_paged(vast_c);");
+	CHECK_STR(s, "y = (void)vast_paged_f(vast_c);");
 	free(s);
 	rw_edits_destroy(ed);
 
@@ -177,10 +177,10 @@ static void test_replacement_in_replacement(void)
 	rw_edit_lit(ed, "L(");
 	rw_edit_src(ed, cb, ce);
 	rw_edit_lit(ed, ")");
-	rw_edit_replace(ed, gb, gb + 1, "g__vast_inspect");
+	rw_edit_replace(ed, gb, gb + 1, "vast_inspect_g");
 	rw_edit_insert(ed, gb + 2, "vast_c, ");
 	char *s = render(ed, 0, (unsigned)strlen(t));
-	CHECK_STR(s, "{ { touch(&(A[L(B[i])])); (void)g__vast_inspect(vast_c, "
+	CHECK_STR(s, "{ { touch(&(A[L(B[i])])); (void)vast_inspect_g(vast_c, "
 	             "L(C[j])); }\n}");
 	free(s);
 	/* rendering a range inside the statement looks into its edit */

@@ -353,7 +353,7 @@ TM_FN void tm_roles(an_program *p, int a, unsigned inspect, unsigned merge)
 TM_FN char *tm_body(const an_program *p, int f, enum rw_variant v)
 {
 	rw_buf b = {0};
-	if (rw_render_body(p, f, v, 1, &b) < 0) {
+	if (rw_render_body(p, "vast_", f, v, 1, &b) < 0) {
 		rw_buf_free(&b);
 		return NULL;
 	}

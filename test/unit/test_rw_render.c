@@ -24,7 +24,7 @@ static void test_paged(const an_program *p, const tm_sample_ids *id)
 	CHECK_HAS(s, "(*(__global float *)vast_trp(vast_c, (ulong)&(out["
 	             "(*(__global const int *)vast_trp(vast_c, (ulong)&(idx[i]), "
 	             "vast_run_idx))]), vast_run_out)) = "
-	             "helper__vast_paged(vast_c, in, i);");
+	             "vast_paged_helper(vast_c, in, i);");
 	CHECK_HAS(s, "atomic_add((__global int *)vast_trp(vast_c, (ulong)("
 	             "(__global int *)out), vast_run_out), 1);");
 	CHECK_HAS(s, "(*(__global float *)vast_trp(vast_c, (ulong)&(*out), "
@@ -60,7 +60,7 @@ static void test_inspect(const an_program *p, const tm_sample_ids *id)
 	 * the helper is an EFFECT item */
 	CHECK_HAS(s, "\t{ vast_touch(vast_c, (ulong)&(out[(*(__global const int *)"
 	             "vast_load(vast_c, (ulong)&(idx[i]), 4))]), 4); "
-	             "(void)helper__vast_inspect(vast_c, in, i); }\n");
+	             "(void)vast_inspect_helper(vast_c, in, i); }\n");
 	CHECK_HAS(s, "{ vast_touch(vast_c, (ulong)((__global int *)out), 4); }");
 	CHECK_HAS(s, "{ vast_touch(vast_c, (ulong)&(*out), 4); "
 	             "vast_touch(vast_c, (ulong)&(in[0]), 4); }");
@@ -141,11 +141,11 @@ static void test_void_params(void)
 	tm_access(p, k, AN_FORM_SUBSCRIPT, "a[gid()]", 0, NULL, NULL, 0, 4,
 	          "__global int *", VAST_MODE_W);
 	char *s = rw_emit_program(p);
-	CHECK_HAS(s, "size_t gid__vast_paged(vast_ctx *vast_c);\n");
-	CHECK_HAS(s, "size_t gid__vast_merge(vast_ctx *vast_c)\n#line 1 \"v.cl\"\n"
+	CHECK_HAS(s, "size_t vast_paged_gid(vast_ctx *vast_c);\n");
+	CHECK_HAS(s, "size_t vast_merge_gid(vast_ctx *vast_c)\n#line 1 \"v.cl\"\n"
 	             "{ return vast_get_global_id(vast_c, 0); }");
 	CHECK_HAS(s, "(*(__global int *)vast_trp(vast_c, (ulong)&(a["
-	             "gid__vast_paged(vast_c)]), vast_run_a)) = 1;");
+	             "vast_paged_gid(vast_c)]), vast_run_a)) = 1;");
 	free(s);
 	tm_destroy(p);
 }
@@ -158,15 +158,15 @@ static void test_program(const an_program *p)
 	CHECK_HAS(s, "typedef struct vast_ctx {");
 	CHECK_HAS(s, tm_sample_text);
 	/* prototypes first, then definitions, each after #line */
-	CHECK_HAS(s, "#line 1 \"k.cl\"\nvoid helper__vast_inspect(vast_ctx *vast_c, "
+	CHECK_HAS(s, "#line 1 \"k.cl\"\nvoid vast_inspect_helper(vast_ctx *vast_c, "
 	             "__global const float *p, int i);\n");
-	CHECK_HAS(s, "#line 1 \"k.cl\"\nfloat helper__vast_paged(vast_ctx *vast_c, "
+	CHECK_HAS(s, "#line 1 \"k.cl\"\nfloat vast_paged_helper(vast_ctx *vast_c, "
 	             "__global const float *p, int i);\n");
-	CHECK_HAS(s, "#line 1 \"k.cl\"\nvoid helper__vast_merge(vast_ctx *vast_c, "
+	CHECK_HAS(s, "#line 1 \"k.cl\"\nvoid vast_merge_helper(vast_ctx *vast_c, "
 	             "__global const float *p, int i)\n#line 2 \"k.cl\"\n{");
-	const char *proto = strstr(s ? s : "", "helper__vast_merge(vast_ctx *vast_c, "
+	const char *proto = strstr(s ? s : "", "vast_merge_helper(vast_ctx *vast_c, "
 	                           "__global const float *p, int i);");
-	const char *def = strstr(s ? s : "", "float helper__vast_paged(vast_ctx *vast_c, "
+	const char *def = strstr(s ? s : "", "float vast_paged_helper(vast_ctx *vast_c, "
 	                         "__global const float *p, int i)\n");
 	CHECK(proto && def && proto < def);
 
@@ -178,7 +178,7 @@ static void test_program(const an_program *p)
 	             "uint vast_page_shift, ulong4 vast_gsize, ulong4 vast_lsize, "
 	             "ulong4 vast_goff, ulong vast_first_group, "
 	             "__global uchar *vast_data_idx)\n{\n");
-	CHECK_HAS(s, "\tvast_inspect_init(vast_c, vast_pas, vast_pasinfo, vast_fault, "
+	CHECK_HAS(s, "\tvast_init_inspect(vast_c, vast_pas, vast_pasinfo, vast_fault, "
 	             "vast_page_shift, vast_gsize, vast_lsize, vast_goff, "
 	             "vast_first_group);\n\tif (vast_va_idx) vast_c->data[(vast_va_idx "
 	             ">> 44) - 1] = vast_data_idx;\n");
@@ -189,7 +189,7 @@ static void test_program(const an_program *p)
 	             "ulong4 vast_gsize, ulong4 vast_lsize, ulong4 vast_goff, "
 	             "ulong vast_first_group)\n{\n"
 	             "\tvast_ctx vast_c_; vast_ctx *vast_c = &vast_c_;\n"
-	             "\tvast_paged_init(vast_c, vast_frames, vast_lpt, vast_fault, "
+	             "\tvast_init_paged(vast_c, vast_frames, vast_lpt, vast_fault, "
 	             "vast_page_shift, vast_gsize, vast_lsize, vast_goff, "
 	             "vast_first_group);\n"
 	             "\tulong4 vast_run_out = vast_run(vast_c, vast_va_out);\n"
@@ -199,7 +199,7 @@ static void test_program(const an_program *p)
 	             "\t__global const float *in = (__global const float *)vast_va_in;\n");
 	CHECK_HAS(s, "ulong vast_first_group, __global uchar *vast_dst)\n{\n"
 	             "\tvast_ctx vast_c_; vast_ctx *vast_c = &vast_c_;\n"
-	             "\tvast_paged_init(vast_c, vast_frames, vast_lpt, vast_fault, "
+	             "\tvast_init_paged(vast_c, vast_frames, vast_lpt, vast_fault, "
 	             "vast_page_shift, vast_gsize, vast_lsize, vast_goff, "
 	             "vast_first_group);\n\tvast_c->dst = vast_dst;\n");
 	CHECK_HAS(s, "vast_va_idx;\n#line 8 \"k.cl\"\n\n\tint i = vast_get_global_id");

@@ -5,7 +5,7 @@
  *
  * The stub is a generated C file holding one vast_program_info: the
  * generated OpenCL program (original kernels plus, per kernel K,
- * vast_inspect_K, vast_paged_K and vast_merge_K), a hash of the original
+ * PREFIXinspect_K, PREFIXpaged_K and PREFIXmerge_K), a hash of the original
  * source text, the build options vastcc parsed with, and a partitioning
  * table per kernel. A constructor in the stub calls vast_register_program()
  * before main() runs. All tables are static, read-only data owned by the
@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define VAST_STUB_ABI_VERSION 1
+#define VAST_STUB_ABI_VERSION 2
 
 /* Virtual addresses: buffer slot s (1-based, assigned by the runtime per
  * distinct buffer of a launch) starts at s << VAST_VA_SHIFT. */
@@ -89,6 +89,15 @@ typedef struct vast_kernel_info {
 	unsigned merge_exact;
 } vast_kernel_info;
 
+/* A device-dependent predefined macro the program's source names
+ * (cl_khr_fp64, __IMAGE_SUPPORT__, __OPENCL_VERSION__, ...) and the value
+ * vastcc preprocessed with, NULL when it took it as undefined. The
+ * generated program holds only on a device that agrees on each. */
+typedef struct vast_device_macro {
+	const char *name;
+	const char *value;
+} vast_device_macro;
+
 typedef struct vast_program_info {
 	unsigned abi_version;          /* VAST_STUB_ABI_VERSION */
 	const char *file;              /* the .cl file as named to vastcc */
@@ -98,6 +107,11 @@ typedef struct vast_program_info {
 	const char *generated_source;  /* the program to build in its place */
 	unsigned nkernels;
 	const vast_kernel_info *kernels;
+	/* Every name the generated program adds begins with this: "vast_",
+	 * or "vast1_", ... when the program's own names begin with "vast_". */
+	const char *prefix;
+	unsigned ndevice_macros;
+	const vast_device_macro *device_macros;
 } vast_program_info;
 
 /* Called by each stub's constructor. Defined in libvastrt. */
