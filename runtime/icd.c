@@ -16,6 +16,7 @@
 #include "vrt.h"
 
 vrt_icd vrt_real;
+static void *loader;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static cl_int init_status = CL_OUT_OF_RESOURCES;
 static pthread_mutex_t big_lock;
@@ -38,6 +39,7 @@ static void load(void)
 	}
 	/* The handle stays open for the life of the process: the table
 	 * points into it. */
+	loader = h;
 #define VRT_ENTRY(ret, name, params, args)                                 \
 	*(void **)&vrt_real.name = dlsym(h, #name);                        \
 	if (!vrt_real.name) {                                              \
@@ -53,6 +55,11 @@ cl_int vrt_init(void)
 {
 	pthread_once(&once, load);
 	return init_status;
+}
+
+void *vrt_loader_symbol(const char *name)
+{
+	return loader ? dlsym(loader, name) : NULL;
 }
 
 void vrt_lock(void)

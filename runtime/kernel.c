@@ -16,12 +16,10 @@
 
 #include "vrt.h"
 
-#define SET_ERR(e) do { if (errcode_ret) *errcode_ret = (e); } while (0)
-
 static vrt_kernel *wrap(vrt_program *p, cl_program real_prog, cl_kernel real,
                         const char *name, cl_int *errcode_ret)
 {
-	vrt_kernel *k = vrt_calloc(1, sizeof *k);
+	vrt_kernel *k = vrt_object_new(VRT_OBJ_KERNEL, sizeof *k);
 	cl_int err = CL_OUT_OF_HOST_MEMORY;
 	if (!k)
 		goto fail;
@@ -35,7 +33,6 @@ static vrt_kernel *wrap(vrt_program *p, cl_program real_prog, cl_kernel real,
 	k->args = vrt_calloc(k->nargs ? k->nargs : 1, sizeof *k->args);
 	if (!k->args)
 		goto fail;
-	k->magic = VRT_KERNEL_MAGIC;
 	k->refs = 1;
 	k->real = real;
 	k->real_prog = real_prog;
@@ -60,7 +57,7 @@ static vrt_kernel *wrap(vrt_program *p, cl_program real_prog, cl_kernel real,
 fail:
 	if (k) {
 		vrt_free(k->name);
-		vrt_free(k);
+		vrt_object_retire(k);
 	}
 	vrt_real.clReleaseKernel(real);
 	SET_ERR(err);
@@ -77,6 +74,14 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program prog, const char *n
 	if (vrt_native_mode())
 		return vrt_real.clCreateKernel(prog, name, errcode_ret);
 	vrt_program *p = vrt_program_of(prog);
+	if (!p && vrt_object_ours(prog)) {
+		SET_ERR(CL_INVALID_PROGRAM);
+		return NULL;
+	}
+	if (p && name && vrt_program_is_generated_name(p, name)) {
+		SET_ERR(CL_INVALID_KERNEL_NAME);
+		return NULL;
+	}
 	cl_program rp = p ? p->real : prog;
 	cl_kernel real = vrt_real.clCreateKernel(rp, name, errcode_ret);
 	if (!real)
@@ -102,8 +107,7 @@ static void kernel_free(vrt_kernel *k)
 		k->prog->nkernels--;
 		vrt_program_release(k->prog);
 	}
-	k->magic = 0;
-	vrt_free(k);
+	vrt_object_retire(k);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program prog, cl_uint n,
@@ -114,6 +118,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program prog, cl_uin
 	if (vrt_native_mode())
 		return vrt_real.clCreateKernelsInProgram(prog, n, kernels, nret);
 	vrt_program *p = vrt_program_of(prog);
+	if (!p && vrt_object_ours(prog))
+		return CL_INVALID_PROGRAM;
 	if (!p) {
 		/* A foreign program: wrap each kernel so buffer arguments work. */
 		cl_uint cnt;
@@ -166,6 +172,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint i, size
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
+	if (!k && vrt_object_ours(kernel))
+		return CL_INVALID_KERNEL;
 	if (!k)
 		return vrt_real.clSetKernelArg(kernel, i, size, value);
 	if (i >= k->nargs)
@@ -173,8 +181,19 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint i, size
 	vrt_lock();
 	vrt_mem *m = NULL;
 	if (value && size == sizeof(cl_mem))
-		m = vrt_mem_lookup(*(void *const *)value);
+		m = vrt_mem_of(*(void *const *)value);
 	cl_int err = CL_SUCCESS;
+	if (m) {
+		/* Bytes naming one of our buffers. The driver judges whether
+		 * the parameter takes a buffer (OpenCL 1.2 §5.7.2: a buffer
+		 * argument may be NULL): CL_INVALID_ARG_SIZE for a smaller
+		 * scalar; CL_INVALID_ARG_VALUE for a scalar of this size,
+		 * whose value merely equals a handle. The buffer itself is
+		 * bound at launch. */
+		err = vrt_real.clSetKernelArg(k->real, i, size, NULL);
+		if (err == CL_INVALID_ARG_VALUE)
+			m = NULL;
+	}
 	if (!m)
 		err = vrt_real.clSetKernelArg(k->real, i, size, value);
 	void *copy = NULL;
@@ -208,6 +227,8 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel)
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
+	if (!k && vrt_object_ours(kernel))
+		return CL_INVALID_KERNEL;
 	if (!k)
 		return vrt_real.clRetainKernel(kernel);
 	vrt_lock();
@@ -221,6 +242,8 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
+	if (!k && vrt_object_ours(kernel))
+		return CL_INVALID_KERNEL;
 	if (!k)
 		return vrt_real.clReleaseKernel(kernel);
 	vrt_lock();
@@ -236,6 +259,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
+	if (!k && vrt_object_ours(kernel))
+		return CL_INVALID_KERNEL;
 	if (!k)
 		return vrt_real.clGetKernelInfo(kernel, param, size, value, ret);
 	if (param == CL_KERNEL_REFERENCE_COUNT)
@@ -253,6 +278,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint a,
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
+	if (!k && vrt_object_ours(kernel))
+		return CL_INVALID_KERNEL;
 	return vrt_real.clGetKernelArgInfo(k ? k->real : kernel, a, param, size, value, ret);
 }
 
@@ -262,6 +289,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
+	if (!k && vrt_object_ours(kernel))
+		return CL_INVALID_KERNEL;
 	return vrt_real.clGetKernelWorkGroupInfo(k ? k->real : kernel, d, param, size, value, ret);
 }
 

@@ -11,12 +11,13 @@
  * kernels and are evicted least recently used first when a launch needs
  * room under the budget (written back first when dirty).
  *
- * Every live vrt_mem is on one list, so vrt_mem_lookup() can tell a
- * kernel argument's bytes naming one of ours from a scalar without
- * dereferencing it.
+ * Every live vrt_mem is on one list (eviction walks it); object.c
+ * records which handles are ours (a kernel argument's bytes naming one of
+ * ours are told from a scalar without dereferencing them).
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vrt.h"
 
@@ -28,14 +29,6 @@ struct vrt_destructor {
 
 static vrt_mem *all_mems;
 static unsigned long long lru_clock;
-
-vrt_mem *vrt_mem_lookup(const void *p)
-{
-	for (vrt_mem *m = all_mems; m; m = m->next)
-		if ((const void *)m == p)
-			return m;
-	return NULL;
-}
 
 size_t vrt_mem_resident_bytes(void)
 {
@@ -249,15 +242,25 @@ static void mem_free(vrt_mem *m)
 		vrt_free(m->host);
 	clReleaseContext(m->ctx);
 	vrt_mem *parent = m->parent;
-	m->magic = 0;
-	vrt_free(m);
+	vrt_object_retire(m);
 	if (parent) {
 		parent->nsubs--;
 		vrt_mem_unhold(parent);
 	}
 }
 
-#define SET_ERR(e) do { if (errcode_ret) *errcode_ret = (e); } while (0)
+static int at_most_one(cl_mem_flags f)
+{
+	return (f & (f - 1)) == 0;
+}
+
+/* Bytes of physical memory of the host. */
+static unsigned long long host_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	return pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page
+	                             : ~0ull;
+}
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flags,
 	size_t size, void *host_ptr, cl_int *errcode_ret)
@@ -274,23 +277,33 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flag
 		SET_ERR(CL_INVALID_CONTEXT);
 		return NULL;
 	}
-	if (size == 0) {
+	/* OpenCL 1.2 §5.2.1: at most one device access and one host access
+	 * flag; USE_HOST_PTR excludes ALLOC_ and COPY_HOST_PTR. */
+	if (!at_most_one(flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY)) ||
+	    !at_most_one(flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY |
+	                          CL_MEM_HOST_NO_ACCESS)) ||
+	    ((flags & CL_MEM_USE_HOST_PTR) &&
+	     (flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_ALLOC_HOST_PTR)))) {
+		SET_ERR(CL_INVALID_VALUE);
+		return NULL;
+	}
+	/* A host pointer exactly when USE_ or COPY_HOST_PTR asks for one. */
+	int want_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;
+	if (want_ptr != (host_ptr != NULL)) {
+		SET_ERR(CL_INVALID_HOST_PTR);
+		return NULL;
+	}
+	/* The buffer's home is host memory, so host memory bounds it, as
+	 * CL_DEVICE_MAX_MEM_ALLOC_SIZE bounds a driver's. */
+	if (size == 0 || size > host_memory()) {
 		SET_ERR(CL_INVALID_BUFFER_SIZE);
 		return NULL;
 	}
-	int want_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;
-	if (want_ptr != (host_ptr != NULL) ||
-	    ((flags & CL_MEM_USE_HOST_PTR) &&
-	     (flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_ALLOC_HOST_PTR)))) {
-		SET_ERR(want_ptr ? CL_INVALID_HOST_PTR : CL_INVALID_VALUE);
-		return NULL;
-	}
-	vrt_mem *m = vrt_calloc(1, sizeof *m);
+	vrt_mem *m = vrt_object_new(VRT_OBJ_MEM, sizeof *m);
 	if (!m) {
 		SET_ERR(CL_OUT_OF_HOST_MEMORY);
 		return NULL;
 	}
-	m->magic = VRT_MEM_MAGIC;
 	m->refs = 1;
 	m->ctx = ctx;
 	m->flags = flags;
@@ -308,7 +321,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flag
 			m->host = (flags & CL_MEM_COPY_HOST_PTR) ? vrt_malloc(size)
 			                                         : vrt_calloc(1, size);
 		if (!m->host) {
-			vrt_free(m);
+			vrt_object_retire(m);
 			SET_ERR(CL_OUT_OF_HOST_MEMORY);
 			return NULL;
 		}
@@ -334,6 +347,10 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 		return NULL;
 	}
 	vrt_mem *pm = vrt_mem_of(buffer);
+	if (!pm && vrt_object_ours(buffer)) {
+		SET_ERR(CL_INVALID_MEM_OBJECT);
+		return NULL;
+	}
 	if (vrt_native_mode() || !pm)
 		return vrt_real.clCreateSubBuffer(buffer, flags, type, info, errcode_ret);
 	/* OpenCL 1.2 §5.2.1: a region of a buffer that is not itself a
@@ -376,14 +393,13 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 		SET_ERR(CL_MISALIGNED_SUB_BUFFER_OFFSET);
 		return NULL;
 	}
-	vrt_mem *m = vrt_calloc(1, sizeof *m);
+	vrt_mem *m = vrt_object_new(VRT_OBJ_MEM, sizeof *m);
 	if (!m) {
 		SET_ERR(CL_OUT_OF_HOST_MEMORY);
 		return NULL;
 	}
 	cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY;
 	cl_mem_flags hostacc = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-	m->magic = VRT_MEM_MAGIC;
 	m->refs = 1;
 	m->ctx = pm->ctx;
 	m->flags = (flags & access ? flags & access : pm->flags & access) |
@@ -402,7 +418,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 	if (err != CL_SUCCESS) {
 		vrt_unlock();
 		clReleaseContext(m->ctx);
-		vrt_free(m);
+		vrt_object_retire(m);
 		SET_ERR(err);
 		return NULL;
 	}
@@ -420,6 +436,8 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem mem)
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
+	if (!m && vrt_object_ours(mem))
+		return CL_INVALID_MEM_OBJECT;
 	if (!m)
 		return vrt_real.clRetainMemObject(mem);
 	vrt_lock();
@@ -433,6 +451,8 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem mem)
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
+	if (!m && vrt_object_ours(mem))
+		return CL_INVALID_MEM_OBJECT;
 	if (!m)
 		return vrt_real.clReleaseMemObject(mem);
 	vrt_lock();
@@ -465,6 +485,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem mem,
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
+	if (!m && vrt_object_ours(mem))
+		return CL_INVALID_MEM_OBJECT;
 	if (!m)
 		return vrt_real.clSetMemObjectDestructorCallback(mem, fn, user);
 	if (!fn)
@@ -501,6 +523,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem mem, cl_mem_info param
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
+	if (!m && vrt_object_ours(mem))
+		return CL_INVALID_MEM_OBJECT;
 	if (!m)
 		return vrt_real.clGetMemObjectInfo(mem, param, size, value, ret);
 	cl_mem_object_type type = CL_MEM_OBJECT_BUFFER;
