@@ -134,6 +134,9 @@ cl_int vrt_complete(cl_command_queue q, cl_event *event);
  * `work` (bytes) is worth it, else on the calling thread. */
 void vrt_parallel(size_t n, size_t work, void (*fn)(void *ctx, size_t begin, size_t end),
                   void *ctx);
+/* Tests: run on `nthreads` threads (0: as many as the machine has, at
+ * most 8) and make the fail_nth thread start from now fail (0: never). */
+void vrt_parallel_test(unsigned nthreads, unsigned long fail_nth);
 /* memcpy on several threads for large n; memmove when the areas overlap. */
 void vrt_copy(void *dst, const void *src, size_t n);
 
