@@ -57,11 +57,14 @@ static cl_int collect_slots(vrt_launch *L)
 			L->footprint += m->size;
 		}
 		L->arg_slot[i] = s;
-		if (k->info) {
+		/* The stub's modes are facts of an analysis that succeeded; of
+		 * a kernel vastcc could not virtualize they may be partial
+		 * (parameters past VAST_MAX_SLOTS are not analysed). */
+		if (k->info && k->info->virtualizable) {
 			L->slot_mode[s] |= k->info->params[i].mode;
 			L->slot_inspect_reads[s] |= k->info->params[i].inspect_reads;
 		} else if (!(m->flags & CL_MEM_READ_ONLY)) {
-			/* Unknown kernel: anything not read-only may be written. */
+			/* Unknown modes: anything not read-only may be written. */
 			L->slot_mode[s] |= VAST_MODE_RW;
 		} else {
 			L->slot_mode[s] |= VAST_MODE_R;
