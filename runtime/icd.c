@@ -7,7 +7,8 @@
  * which dlopen("libOpenCL.so.1") + dlsym() give (dlsym on a handle
  * searches that library before the executable). Loaded once, under
  * pthread_once; the configuration is read at the same time. This is the
- * OS-specific corner of the runtime, together with the mutex below.
+ * OS-specific corner of the runtime, together with the mutex below (not
+ * recursive: nothing inside the runtime takes it twice).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -19,16 +20,10 @@ vrt_icd vrt_real;
 static void *loader;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static cl_int init_status = CL_OUT_OF_RESOURCES;
-static pthread_mutex_t big_lock;
+static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void load(void)
 {
-	pthread_mutexattr_t a;
-	pthread_mutexattr_init(&a);
-	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-	pthread_mutex_init(&big_lock, &a);
-	pthread_mutexattr_destroy(&a);
-
 	vrt_config_load();
 	void *h = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_GLOBAL);
 	if (!h)
@@ -69,5 +64,7 @@ void vrt_lock(void)
 
 void vrt_unlock(void)
 {
+	struct vrt_destructor *d = vrt_mem_take_destructors();
 	pthread_mutex_unlock(&big_lock);
+	vrt_mem_run_destructors(d);
 }

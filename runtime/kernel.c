@@ -64,15 +64,10 @@ fail:
 	return NULL;
 }
 
-CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program prog, const char *name,
-	cl_int *errcode_ret)
+/* clCreateKernel past the initialization, for clCreateKernelsInProgram
+ * too (the runtime never calls its own entry points). */
+static cl_kernel create_kernel(cl_program prog, const char *name, cl_int *errcode_ret)
 {
-	if (vrt_init() != CL_SUCCESS) {
-		SET_ERR(CL_OUT_OF_RESOURCES);
-		return NULL;
-	}
-	if (vrt_native_mode())
-		return vrt_real.clCreateKernel(prog, name, errcode_ret);
 	vrt_program *p = vrt_program_of(prog);
 	if (!p && vrt_object_ours(prog)) {
 		SET_ERR(CL_INVALID_PROGRAM);
@@ -87,6 +82,18 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program prog, const char *n
 	if (!real)
 		return NULL;
 	return (cl_kernel)(void *)wrap(p, rp, real, name, errcode_ret);
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program prog, const char *name,
+	cl_int *errcode_ret)
+{
+	if (vrt_init() != CL_SUCCESS) {
+		SET_ERR(CL_OUT_OF_RESOURCES);
+		return NULL;
+	}
+	if (vrt_native_mode())
+		return vrt_real.clCreateKernel(prog, name, errcode_ret);
+	return create_kernel(prog, name, errcode_ret);
 }
 
 static void kernel_free(vrt_kernel *k)
@@ -131,8 +138,10 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program prog, cl_uin
 			vrt_real.clGetKernelInfo(kernels[i], CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
 			kernels[i] = (cl_kernel)(void *)wrap(NULL, prog, kernels[i], name, &err);
 			if (!kernels[i]) {
+				vrt_lock();
 				for (cl_uint j = 0; j < i; j++)
 					kernel_free((vrt_kernel *)(void *)kernels[j]);
+				vrt_unlock();
 				for (cl_uint j = i + 1; j < cnt; j++)
 					vrt_real.clReleaseKernel(kernels[j]);
 				return err;
@@ -153,15 +162,18 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program prog, cl_uin
 	char *save = NULL;
 	for (char *t = strtok_r(names, ";", &save); kernels && t && err == CL_SUCCESS;
 	     t = strtok_r(NULL, ";", &save)) {
-		cl_kernel k = clCreateKernel(prog, t, &err);
+		cl_kernel k = create_kernel(prog, t, &err);
 		if (k)
 			kernels[made++] = k;
 	}
-	if (err != CL_SUCCESS)
+	if (err != CL_SUCCESS) {
+		vrt_lock();
 		while (made)
 			kernel_free((vrt_kernel *)(void *)kernels[--made]);
-	else if (nret)
+		vrt_unlock();
+	} else if (nret) {
 		*nret = count;
+	}
 	vrt_free(names);
 	return err;
 }

@@ -24,8 +24,10 @@
 struct vrt_destructor {
 	void (CL_CALLBACK *fn)(cl_mem, void *);
 	void *user;
+	cl_mem mem;
 	struct vrt_destructor *next;
 };
+static struct vrt_destructor *pending; /* of freed buffers, in call order */
 
 static vrt_mem *all_mems;
 static unsigned long long lru_clock;
@@ -225,12 +227,15 @@ static void mem_free(vrt_mem *m)
 		}
 	}
 	/* OpenCL 1.2 §5.4.1: destructors run in reverse order of
-	 * registration, before the memory is freed. */
-	while (m->dtors) {
-		struct vrt_destructor *d = m->dtors;
-		m->dtors = d->next;
-		d->fn((cl_mem)(void *)m, d->user);
-		vrt_free(d);
+	 * registration (the order of the list), once the runtime is done
+	 * with the memory: queued here, run when the lock is released. */
+	if (m->dtors) {
+		struct vrt_destructor *last = m->dtors;
+		while (last->next)
+			last = last->next;
+		last->next = pending;
+		pending = m->dtors;
+		m->dtors = NULL;
 	}
 	if (m->dev) {
 		vrt_real.clReleaseMemObject(m->dev);
@@ -246,6 +251,23 @@ static void mem_free(vrt_mem *m)
 	if (parent) {
 		parent->nsubs--;
 		vrt_mem_unhold(parent);
+	}
+}
+
+struct vrt_destructor *vrt_mem_take_destructors(void)
+{
+	struct vrt_destructor *d = pending;
+	pending = NULL;
+	return d;
+}
+
+void vrt_mem_run_destructors(struct vrt_destructor *d)
+{
+	while (d) {
+		struct vrt_destructor *next = d->next;
+		d->fn(d->mem, d->user);
+		vrt_free(d);
+		d = next;
 	}
 }
 
@@ -496,6 +518,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem mem,
 		return CL_OUT_OF_HOST_MEMORY;
 	d->fn = fn;
 	d->user = user;
+	d->mem = mem;
 	vrt_lock();
 	d->next = m->dtors;
 	m->dtors = d;

@@ -290,19 +290,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program prog)
 	if (!p)
 		return vrt_real.clReleaseProgram(prog);
 	vrt_lock();
-	if (--p->refs == 0) {
-		cpu_join(p);
-		vrt_real.clReleaseProgram(p->real);
-		if (p->cpu_prog)
-			vrt_real.clReleaseProgram(p->cpu_prog);
-		if (p->cpu_queue)
-			vrt_real.clReleaseCommandQueue(p->cpu_queue);
-		if (p->cpu_ctx)
-			clReleaseContext(p->cpu_ctx);
-		vrt_free(p->source);
-		vrt_free(p->options);
-		vrt_object_retire(p);
-	}
+	vrt_program_release(p);
 	vrt_unlock();
 	return CL_SUCCESS;
 }
@@ -457,5 +445,17 @@ static cl_int cpu_build(vrt_program *p)
 
 void vrt_program_release(vrt_program *p)
 {
-	clReleaseProgram((cl_program)(void *)p);
+	if (--p->refs)
+		return;
+	cpu_join(p);
+	vrt_real.clReleaseProgram(p->real);
+	if (p->cpu_prog)
+		vrt_real.clReleaseProgram(p->cpu_prog);
+	if (p->cpu_queue)
+		vrt_real.clReleaseCommandQueue(p->cpu_queue);
+	if (p->cpu_ctx)
+		clReleaseContext(p->cpu_ctx);
+	vrt_free(p->source);
+	vrt_free(p->options);
+	vrt_object_retire(p);
 }

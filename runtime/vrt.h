@@ -11,8 +11,10 @@
  * the OpenCL entry points and vast_register_program().
  *
  * Thread-safety: the runtime's shared state (registry, resident list,
- * stats) is guarded by vrt_lock()/vrt_unlock(), a recursive mutex every
- * entry point that changes state holds while it runs. Launches and
+ * stats) is guarded by vrt_lock()/vrt_unlock(), a mutex every entry point
+ * that changes state holds while it runs. It is not recursive: the
+ * runtime never calls its own exported entry points, and the program's
+ * callbacks run outside it. Launches and
  * transfers therefore serialize, which the synchronous execution model
  * (every enqueue completes before it returns) implies anyway.
  */
@@ -208,6 +210,11 @@ void vrt_mem_host_written(vrt_mem *m);
  * buffers, least recently used first, not in `keep`) within budget. */
 cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
                          vrt_mem *const *keep, unsigned nkeep);
+/* Destructor callbacks of freed buffers (OpenCL 1.2 §5.4.1) wait until
+ * the lock is released, as the program's code may call the runtime:
+ * vrt_unlock takes them (lock held) and runs them (lock released). */
+struct vrt_destructor *vrt_mem_take_destructors(void);
+void vrt_mem_run_destructors(struct vrt_destructor *d);
 /* Write back if dirty, then free the device copy. */
 cl_int vrt_mem_evict(vrt_mem *m);
 /* Evict every device copy in ctx (before the paged path). */
@@ -278,7 +285,8 @@ char *vrt_program_kernel_names(vrt_program *p, cl_uint *count);
 /* Whether `name` is one of the kernels vastcc generated in p's program
  * rather than one of the program's own. */
 int vrt_program_is_generated_name(const vrt_program *p, const char *name);
-/* Drops a reference taken by a kernel. */
+/* Drops a reference (the program's or a kernel's); the caller holds the
+ * lock. */
 void vrt_program_release(vrt_program *p);
 
 /* --- stats.c ------------------------------------------------------------- */
