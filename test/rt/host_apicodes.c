@@ -3,9 +3,10 @@
  * host_apicodes.c - the codes OpenCL 1.2 requires where the runtime
  * answers for the driver: misuse of clCreateBuffer, clEnqueueReadBuffer,
  * clSetKernelArg and clCreateKernel, released and twice-released handles,
- * and a kernel with more buffer arguments than a launch can page. Writes
- * one "what: code" line per case (and the bytes a launch computed) to
- * argv[1]; apicodes.sh compares them with the plain build's.
+ * a destructor callback that calls OpenCL, and a kernel with more buffer
+ * arguments than a launch can page. Writes one "what: code" line per case
+ * (and the bytes a launch computed) to argv[1]; apicodes.sh compares them
+ * with the plain build's.
  * Usage: host_apicodes OUT vadd.cl wide.cl [released]
  * With "released", only the released-handle cases run (see released()).
  */
@@ -32,6 +33,31 @@ static cl_program build(rt_cl *c, const char *path)
 	free(src);
 	CHECK(clBuildProgram(p, 1, &c->dev, "-D UNUSED=1", NULL, NULL));
 	return p;
+}
+
+/* A destructor callback (§5.4.1) may call OpenCL itself. */
+static cl_mem dtor_other;
+static cl_int dtor_code = 1;
+
+static void CL_CALLBACK dtor(cl_mem m, void *ran)
+{
+	(void)m;
+	++*(int *)ran;
+	dtor_code = clReleaseMemObject(dtor_other);
+}
+
+static void destructor(rt_cl *c)
+{
+	cl_int err;
+	cl_mem a = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE, 16, NULL, &err);
+	CHECK(err);
+	dtor_other = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE, 16, NULL, &err);
+	CHECK(err);
+	int ran = 0;
+	CHECK(clSetMemObjectDestructorCallback(a, dtor, &ran));
+	say("release with a destructor", clReleaseMemObject(a));
+	say("  destructor ran", ran);
+	say("  its release of another buffer", dtor_code);
 }
 
 /* OpenCL 1.2 §5.2.1 clCreateBuffer errors. */
@@ -176,6 +202,7 @@ int main(int argc, char **argv)
 		return wrong;
 	}
 	buffers(&c);
+	destructor(&c);
 	queue_and_args(&c, c.prog);
 	kernel_names(c.prog);
 	wide(&c, wp);
