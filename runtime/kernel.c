@@ -184,10 +184,9 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint i, size
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
-	if (!k && vrt_object_ours(kernel))
-		return CL_INVALID_KERNEL;
 	if (!k)
-		return vrt_real.clSetKernelArg(kernel, i, size, value);
+		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
+		       : vrt_real.clSetKernelArg(kernel, i, size, value);
 	if (i >= k->nargs)
 		return CL_INVALID_ARG_INDEX;
 	vrt_lock();
@@ -239,10 +238,9 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel)
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
-	if (!k && vrt_object_ours(kernel))
-		return CL_INVALID_KERNEL;
 	if (!k)
-		return vrt_real.clRetainKernel(kernel);
+		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
+		       : vrt_real.clRetainKernel(kernel);
 	vrt_lock();
 	k->refs++;
 	vrt_unlock();
@@ -254,10 +252,9 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
-	if (!k && vrt_object_ours(kernel))
-		return CL_INVALID_KERNEL;
 	if (!k)
-		return vrt_real.clReleaseKernel(kernel);
+		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
+		       : vrt_real.clReleaseKernel(kernel);
 	vrt_lock();
 	if (--k->refs == 0)
 		kernel_free(k);
@@ -271,10 +268,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
-	if (!k && vrt_object_ours(kernel))
-		return CL_INVALID_KERNEL;
 	if (!k)
-		return vrt_real.clGetKernelInfo(kernel, param, size, value, ret);
+		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
+		       : vrt_real.clGetKernelInfo(kernel, param, size, value, ret);
 	if (param == CL_KERNEL_REFERENCE_COUNT)
 		return vrt_info_out(&k->refs, sizeof k->refs, size, value, ret);
 	if (param == CL_KERNEL_PROGRAM) {

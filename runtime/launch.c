@@ -273,10 +273,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
-	if (!k && vrt_object_ours(kernel))
-		return CL_INVALID_KERNEL;
 	if (!k)
-		return vrt_real.clEnqueueNDRangeKernel(q, kernel, dim, goff, gsize, lsize, nw, w, ev);
+		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
+		       : vrt_real.clEnqueueNDRangeKernel(q, kernel, dim, goff, gsize, lsize, nw, w, ev);
 	vrt_lock();
 	cl_int err = launch(q, k, dim, goff, gsize, lsize, nw, w, ev);
 	vrt_unlock();
@@ -289,10 +288,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel kern
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
-	if (!k && vrt_object_ours(kernel))
-		return CL_INVALID_KERNEL;
 	if (!k)
-		return vrt_real.clEnqueueTask(q, kernel, nw, w, ev);
+		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
+		       : vrt_real.clEnqueueTask(q, kernel, nw, w, ev);
 	size_t one = 1;
 	vrt_lock();
 	cl_int err = launch(q, k, 1, NULL, &one, &one, nw, w, ev);

@@ -458,10 +458,9 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem mem)
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
-	if (!m && vrt_object_ours(mem))
-		return CL_INVALID_MEM_OBJECT;
 	if (!m)
-		return vrt_real.clRetainMemObject(mem);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clRetainMemObject(mem);
 	vrt_lock();
 	m->refs++;
 	vrt_unlock();
@@ -473,10 +472,9 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem mem)
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
-	if (!m && vrt_object_ours(mem))
-		return CL_INVALID_MEM_OBJECT;
 	if (!m)
-		return vrt_real.clReleaseMemObject(mem);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clReleaseMemObject(mem);
 	vrt_lock();
 	if (m->refs == 0) {
 		/* Released more often than retained, but still held by a
@@ -507,10 +505,9 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem mem,
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
-	if (!m && vrt_object_ours(mem))
-		return CL_INVALID_MEM_OBJECT;
 	if (!m)
-		return vrt_real.clSetMemObjectDestructorCallback(mem, fn, user);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clSetMemObjectDestructorCallback(mem, fn, user);
 	if (!fn)
 		return CL_INVALID_VALUE;
 	struct vrt_destructor *d = vrt_malloc(sizeof *d);
@@ -546,10 +543,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem mem, cl_mem_info param
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
-	if (!m && vrt_object_ours(mem))
-		return CL_INVALID_MEM_OBJECT;
 	if (!m)
-		return vrt_real.clGetMemObjectInfo(mem, param, size, value, ret);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clGetMemObjectInfo(mem, param, size, value, ret);
 	cl_mem_object_type type = CL_MEM_OBJECT_BUFFER;
 	size_t zero = 0;
 	void *null = NULL;

@@ -219,10 +219,9 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_program *p = vrt_program_of(prog);
-	if (!p && vrt_object_ours(prog))
-		return CL_INVALID_PROGRAM;
 	if (!p)
-		return vrt_real.clBuildProgram(prog, ndev, devs, opts, notify, user);
+		return vrt_object_ours(prog) ? CL_INVALID_PROGRAM
+		       : vrt_real.clBuildProgram(prog, ndev, devs, opts, notify, user);
 	if ((ndev == 0) != (devs == NULL) || (!notify && user))
 		return CL_INVALID_VALUE;
 	cl_int err = CL_SUCCESS;
@@ -270,10 +269,9 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program prog)
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_program *p = vrt_program_of(prog);
-	if (!p && vrt_object_ours(prog))
-		return CL_INVALID_PROGRAM;
 	if (!p)
-		return vrt_real.clRetainProgram(prog);
+		return vrt_object_ours(prog) ? CL_INVALID_PROGRAM
+		       : vrt_real.clRetainProgram(prog);
 	vrt_lock();
 	p->refs++;
 	vrt_unlock();
@@ -285,10 +283,9 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program prog)
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_program *p = vrt_program_of(prog);
-	if (!p && vrt_object_ours(prog))
-		return CL_INVALID_PROGRAM;
 	if (!p)
-		return vrt_real.clReleaseProgram(prog);
+		return vrt_object_ours(prog) ? CL_INVALID_PROGRAM
+		       : vrt_real.clReleaseProgram(prog);
 	vrt_lock();
 	vrt_program_release(p);
 	vrt_unlock();
@@ -346,10 +343,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program prog, cl_program_inf
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_program *p = vrt_program_of(prog);
-	if (!p && vrt_object_ours(prog))
-		return CL_INVALID_PROGRAM;
 	if (!p)
-		return vrt_real.clGetProgramInfo(prog, param, size, value, ret);
+		return vrt_object_ours(prog) ? CL_INVALID_PROGRAM
+		       : vrt_real.clGetProgramInfo(prog, param, size, value, ret);
 	switch (param) {
 	case CL_PROGRAM_REFERENCE_COUNT:
 		return vrt_info_out(&p->refs, sizeof p->refs, size, value, ret);

@@ -34,10 +34,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
-	if (!m && vrt_object_ours(mem))
-		return CL_INVALID_MEM_OBJECT;
 	if (!m)
-		return vrt_real.clEnqueueReadBuffer(q, mem, blocking, off, n, ptr, nw, w, ev);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clEnqueueReadBuffer(q, mem, blocking, off, n, ptr, nw, w, ev);
 	if (!ptr)
 		return CL_INVALID_VALUE;
 	vrt_lock();
@@ -57,10 +56,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem 
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
-	if (!m && vrt_object_ours(mem))
-		return CL_INVALID_MEM_OBJECT;
 	if (!m)
-		return vrt_real.clEnqueueWriteBuffer(q, mem, blocking, off, n, ptr, nw, w, ev);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clEnqueueWriteBuffer(q, mem, blocking, off, n, ptr, nw, w, ev);
 	if (!ptr)
 		return CL_INVALID_VALUE;
 	vrt_lock();
@@ -88,14 +86,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem s
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *a = vrt_mem_of(src), *b = vrt_mem_of(dst);
-	if (!a && vrt_object_ours(src))
-		return CL_INVALID_MEM_OBJECT;
-	if (!b && vrt_object_ours(dst))
-		return CL_INVALID_MEM_OBJECT;
-	if (!a && !b)
+	if (!a && !b && !vrt_object_ours(src) && !vrt_object_ours(dst))
 		return vrt_real.clEnqueueCopyBuffer(q, src, dst, so, dso, n, nw, w, ev);
 	if (!a || !b)
-		return CL_INVALID_MEM_OBJECT; /* one of ours, one foreign */
+		return CL_INVALID_MEM_OBJECT; /* one foreign or released */
 	vrt_lock();
 	cl_int err = prepare(q, a, so, n, nw, w);
 	if (err == CL_SUCCESS)
@@ -119,10 +113,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
-	if (!m && vrt_object_ours(mem))
-		return CL_INVALID_MEM_OBJECT;
 	if (!m)
-		return vrt_real.clEnqueueFillBuffer(q, mem, pat, ps, off, n, nw, w, ev);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clEnqueueFillBuffer(q, mem, pat, ps, off, n, nw, w, ev);
 	/* OpenCL 1.2 §5.2.2: pattern size a power of two up to 128, offset
 	 * and size its multiples. */
 	if (!pat || ps == 0 || ps > 128 || (ps & (ps - 1)) || off % ps || n % ps)
@@ -179,10 +172,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_m
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
-	if (!m && vrt_object_ours(mem))
-		return CL_INVALID_MEM_OBJECT;
 	if (!m)
-		return vrt_real.clEnqueueReadBufferRect(q, mem, blocking, bo, ho, r, brp,
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clEnqueueReadBufferRect(q, mem, blocking, bo, ho, r, brp,
 		                                        bsp, hrp, hsp, ptr, nw, w, ev);
 	if (!ptr || !bo || !ho || bad_region(r))
 		return CL_INVALID_VALUE;
@@ -208,10 +200,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
-	if (!m && vrt_object_ours(mem))
-		return CL_INVALID_MEM_OBJECT;
 	if (!m)
-		return vrt_real.clEnqueueWriteBufferRect(q, mem, blocking, bo, ho, r, brp,
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clEnqueueWriteBufferRect(q, mem, blocking, bo, ho, r, brp,
 		                                         bsp, hrp, hsp, ptr, nw, w, ev);
 	if (!ptr || !bo || !ho || bad_region(r))
 		return CL_INVALID_VALUE;
@@ -237,11 +228,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_m
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *a = vrt_mem_of(src), *b = vrt_mem_of(dst);
-	if (!a && vrt_object_ours(src))
-		return CL_INVALID_MEM_OBJECT;
-	if (!b && vrt_object_ours(dst))
-		return CL_INVALID_MEM_OBJECT;
-	if (!a && !b)
+	if (!a && !b && !vrt_object_ours(src) && !vrt_object_ours(dst))
 		return vrt_real.clEnqueueCopyBufferRect(q, src, dst, so, dso, r, srp, ssp,
 		                                        drp, dsp, nw, w, ev);
 	if (!a || !b)
@@ -310,10 +297,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_m
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
-	if (!m && vrt_object_ours(mem))
-		return CL_INVALID_MEM_OBJECT;
 	if (!m)
-		return vrt_real.clEnqueueUnmapMemObject(q, mem, ptr, nw, w, ev);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clEnqueueUnmapMemObject(q, mem, ptr, nw, w, ev);
 	if ((unsigned char *)ptr < m->host || (unsigned char *)ptr >= m->host + m->size)
 		return CL_INVALID_VALUE;
 	vrt_lock();
@@ -333,8 +319,13 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q,
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	int ours = 0;
-	for (cl_uint i = 0; mems && i < nm; i++)
-		ours |= vrt_mem_of(mems[i]) != NULL;
+	for (cl_uint i = 0; mems && i < nm; i++) {
+		if (!vrt_object_ours(mems[i]))
+			continue;
+		if (!vrt_mem_of(mems[i]))
+			return CL_INVALID_MEM_OBJECT; /* released */
+		ours = 1;
+	}
 	if (!ours)
 		return vrt_real.clEnqueueMigrateMemObjects(q, nm, mems, flags, nw, w, ev);
 	if (!mems || nm == 0)
