@@ -91,13 +91,14 @@ void *vrt_object_new(int kind, size_t size)
 		}
 		kind_size[kind] = size;
 	}
+	if (o) {
+		/* Under the lock: a lookup of a reused husk sees it whole. */
+		memset(o, 0, size);
+		o->dispatch = &table;
+		o->kind = kind;
+		o->live = 1;
+	}
 	pthread_mutex_unlock(&lock);
-	if (!o)
-		return NULL;
-	memset(o, 0, size);
-	o->dispatch = &table;
-	o->kind = kind;
-	o->live = 1;
 	return o;
 }
 
