@@ -12,8 +12,16 @@
  */
 #include "vrt.h"
 
-cl_int vrt_wait_list(cl_uint n, const cl_event *list)
+cl_int vrt_wait_list(cl_command_queue q, cl_context ctx, cl_uint n,
+                     const cl_event *list)
 {
+	/* OpenCL 1.2 §5.2.2 (every enqueue): a valid queue, in the context
+	 * of the objects it works on. */
+	cl_context qctx;
+	if (!q || clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL) != CL_SUCCESS)
+		return CL_INVALID_COMMAND_QUEUE;
+	if (ctx && qctx != ctx)
+		return CL_INVALID_CONTEXT;
 	if ((n == 0) != (list == NULL))
 		return CL_INVALID_EVENT_WAIT_LIST;
 	return n ? vrt_real.clWaitForEvents(n, list) : CL_SUCCESS;

@@ -7,7 +7,8 @@
  * which dlopen("libOpenCL.so.1") + dlsym() give (dlsym on a handle
  * searches that library before the executable). Loaded once, under
  * pthread_once; the configuration is read at the same time. This is the
- * OS-specific corner of the runtime, together with the mutex below.
+ * OS-specific corner of the runtime, together with the mutex below (not
+ * recursive: nothing inside the runtime takes it twice).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -16,18 +17,13 @@
 #include "vrt.h"
 
 vrt_icd vrt_real;
+static void *loader;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static cl_int init_status = CL_OUT_OF_RESOURCES;
-static pthread_mutex_t big_lock;
+static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void load(void)
 {
-	pthread_mutexattr_t a;
-	pthread_mutexattr_init(&a);
-	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-	pthread_mutex_init(&big_lock, &a);
-	pthread_mutexattr_destroy(&a);
-
 	vrt_config_load();
 	void *h = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_GLOBAL);
 	if (!h)
@@ -38,6 +34,7 @@ static void load(void)
 	}
 	/* The handle stays open for the life of the process: the table
 	 * points into it. */
+	loader = h;
 #define VRT_ENTRY(ret, name, params, args)                                 \
 	*(void **)&vrt_real.name = dlsym(h, #name);                        \
 	if (!vrt_real.name) {                                              \
@@ -55,6 +52,11 @@ cl_int vrt_init(void)
 	return init_status;
 }
 
+void *vrt_loader_symbol(const char *name)
+{
+	return loader ? dlsym(loader, name) : NULL;
+}
+
 void vrt_lock(void)
 {
 	pthread_mutex_lock(&big_lock);
@@ -62,5 +64,7 @@ void vrt_lock(void)
 
 void vrt_unlock(void)
 {
+	struct vrt_destructor *d = vrt_mem_take_destructors();
 	pthread_mutex_unlock(&big_lock);
+	vrt_mem_run_destructors(d);
 }

@@ -16,12 +16,10 @@
 
 #include "vrt.h"
 
-#define SET_ERR(e) do { if (errcode_ret) *errcode_ret = (e); } while (0)
-
 static vrt_kernel *wrap(vrt_program *p, cl_program real_prog, cl_kernel real,
                         const char *name, cl_int *errcode_ret)
 {
-	vrt_kernel *k = vrt_calloc(1, sizeof *k);
+	vrt_kernel *k = vrt_object_new(VRT_OBJ_KERNEL, sizeof *k);
 	cl_int err = CL_OUT_OF_HOST_MEMORY;
 	if (!k)
 		goto fail;
@@ -35,7 +33,6 @@ static vrt_kernel *wrap(vrt_program *p, cl_program real_prog, cl_kernel real,
 	k->args = vrt_calloc(k->nargs ? k->nargs : 1, sizeof *k->args);
 	if (!k->args)
 		goto fail;
-	k->magic = VRT_KERNEL_MAGIC;
 	k->refs = 1;
 	k->real = real;
 	k->real_prog = real_prog;
@@ -60,11 +57,31 @@ static vrt_kernel *wrap(vrt_program *p, cl_program real_prog, cl_kernel real,
 fail:
 	if (k) {
 		vrt_free(k->name);
-		vrt_free(k);
+		vrt_object_retire(k);
 	}
 	vrt_real.clReleaseKernel(real);
 	SET_ERR(err);
 	return NULL;
+}
+
+/* clCreateKernel past the initialization, for clCreateKernelsInProgram
+ * too (the runtime never calls its own entry points). */
+static cl_kernel create_kernel(cl_program prog, const char *name, cl_int *errcode_ret)
+{
+	vrt_program *p = vrt_program_of(prog);
+	if (!p && vrt_object_ours(prog)) {
+		SET_ERR(CL_INVALID_PROGRAM);
+		return NULL;
+	}
+	if (p && name && vrt_program_is_generated_name(p, name)) {
+		SET_ERR(CL_INVALID_KERNEL_NAME);
+		return NULL;
+	}
+	cl_program rp = p ? p->real : prog;
+	cl_kernel real = vrt_real.clCreateKernel(rp, name, errcode_ret);
+	if (!real)
+		return NULL;
+	return (cl_kernel)(void *)wrap(p, rp, real, name, errcode_ret);
 }
 
 CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program prog, const char *name,
@@ -76,12 +93,7 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program prog, const char *n
 	}
 	if (vrt_native_mode())
 		return vrt_real.clCreateKernel(prog, name, errcode_ret);
-	vrt_program *p = vrt_program_of(prog);
-	cl_program rp = p ? p->real : prog;
-	cl_kernel real = vrt_real.clCreateKernel(rp, name, errcode_ret);
-	if (!real)
-		return NULL;
-	return (cl_kernel)(void *)wrap(p, rp, real, name, errcode_ret);
+	return create_kernel(prog, name, errcode_ret);
 }
 
 static void kernel_free(vrt_kernel *k)
@@ -102,8 +114,7 @@ static void kernel_free(vrt_kernel *k)
 		k->prog->nkernels--;
 		vrt_program_release(k->prog);
 	}
-	k->magic = 0;
-	vrt_free(k);
+	vrt_object_retire(k);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program prog, cl_uint n,
@@ -114,6 +125,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program prog, cl_uin
 	if (vrt_native_mode())
 		return vrt_real.clCreateKernelsInProgram(prog, n, kernels, nret);
 	vrt_program *p = vrt_program_of(prog);
+	if (!p && vrt_object_ours(prog))
+		return CL_INVALID_PROGRAM;
 	if (!p) {
 		/* A foreign program: wrap each kernel so buffer arguments work. */
 		cl_uint cnt;
@@ -125,8 +138,10 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program prog, cl_uin
 			vrt_real.clGetKernelInfo(kernels[i], CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
 			kernels[i] = (cl_kernel)(void *)wrap(NULL, prog, kernels[i], name, &err);
 			if (!kernels[i]) {
+				vrt_lock();
 				for (cl_uint j = 0; j < i; j++)
 					kernel_free((vrt_kernel *)(void *)kernels[j]);
+				vrt_unlock();
 				for (cl_uint j = i + 1; j < cnt; j++)
 					vrt_real.clReleaseKernel(kernels[j]);
 				return err;
@@ -147,15 +162,18 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program prog, cl_uin
 	char *save = NULL;
 	for (char *t = strtok_r(names, ";", &save); kernels && t && err == CL_SUCCESS;
 	     t = strtok_r(NULL, ";", &save)) {
-		cl_kernel k = clCreateKernel(prog, t, &err);
+		cl_kernel k = create_kernel(prog, t, &err);
 		if (k)
 			kernels[made++] = k;
 	}
-	if (err != CL_SUCCESS)
+	if (err != CL_SUCCESS) {
+		vrt_lock();
 		while (made)
 			kernel_free((vrt_kernel *)(void *)kernels[--made]);
-	else if (nret)
+		vrt_unlock();
+	} else if (nret) {
 		*nret = count;
+	}
 	vrt_free(names);
 	return err;
 }
@@ -167,14 +185,26 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint i, size
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
 	if (!k)
-		return vrt_real.clSetKernelArg(kernel, i, size, value);
+		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
+		       : vrt_real.clSetKernelArg(kernel, i, size, value);
 	if (i >= k->nargs)
 		return CL_INVALID_ARG_INDEX;
 	vrt_lock();
 	vrt_mem *m = NULL;
 	if (value && size == sizeof(cl_mem))
-		m = vrt_mem_lookup(*(void *const *)value);
+		m = vrt_mem_of(*(void *const *)value);
 	cl_int err = CL_SUCCESS;
+	if (m) {
+		/* Bytes naming one of our buffers. The driver judges whether
+		 * the parameter takes a buffer (OpenCL 1.2 §5.7.2: a buffer
+		 * argument may be NULL): CL_INVALID_ARG_SIZE for a smaller
+		 * scalar; CL_INVALID_ARG_VALUE for a scalar of this size,
+		 * whose value merely equals a handle. The buffer itself is
+		 * bound at launch. */
+		err = vrt_real.clSetKernelArg(k->real, i, size, NULL);
+		if (err == CL_INVALID_ARG_VALUE)
+			m = NULL;
+	}
 	if (!m)
 		err = vrt_real.clSetKernelArg(k->real, i, size, value);
 	void *copy = NULL;
@@ -209,7 +239,8 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
 	if (!k)
-		return vrt_real.clRetainKernel(kernel);
+		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
+		       : vrt_real.clRetainKernel(kernel);
 	vrt_lock();
 	k->refs++;
 	vrt_unlock();
@@ -222,7 +253,8 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
 	if (!k)
-		return vrt_real.clReleaseKernel(kernel);
+		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
+		       : vrt_real.clReleaseKernel(kernel);
 	vrt_lock();
 	if (--k->refs == 0)
 		kernel_free(k);
@@ -237,7 +269,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
 	if (!k)
-		return vrt_real.clGetKernelInfo(kernel, param, size, value, ret);
+		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
+		       : vrt_real.clGetKernelInfo(kernel, param, size, value, ret);
 	if (param == CL_KERNEL_REFERENCE_COUNT)
 		return vrt_info_out(&k->refs, sizeof k->refs, size, value, ret);
 	if (param == CL_KERNEL_PROGRAM) {
@@ -253,6 +286,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint a,
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
+	if (!k && vrt_object_ours(kernel))
+		return CL_INVALID_KERNEL;
 	return vrt_real.clGetKernelArgInfo(k ? k->real : kernel, a, param, size, value, ret);
 }
 
@@ -262,6 +297,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
+	if (!k && vrt_object_ours(kernel))
+		return CL_INVALID_KERNEL;
 	return vrt_real.clGetKernelWorkGroupInfo(k ? k->real : kernel, d, param, size, value, ret);
 }
 

@@ -38,7 +38,7 @@ static int is_buffer_param(const vrt_kernel *k, cl_uint i)
 static cl_int collect_slots(vrt_launch *L)
 {
 	vrt_kernel *k = L->k;
-	if (k->nargs > 256)
+	if (k->nargs > VRT_MAX_ARGS)
 		return CL_OUT_OF_RESOURCES;
 	for (cl_uint i = 0; i < k->nargs; i++) {
 		L->arg_slot[i] = 0;
@@ -50,8 +50,6 @@ static cl_int collect_slots(vrt_launch *L)
 			if (L->slot_mem[s] == m)
 				break;
 		if (s > L->nslots) {
-			if (L->nslots == VAST_MAX_SLOTS)
-				return CL_OUT_OF_RESOURCES;
 			s = ++L->nslots;
 			L->slot_mem[s] = m;
 			L->slot_mode[s] = 0;
@@ -62,11 +60,14 @@ static cl_int collect_slots(vrt_launch *L)
 		cl_int err = vrt_mem_check(m);
 		if (err != CL_SUCCESS)
 			return err;
-		if (k->info) {
+		/* The stub's modes are facts of an analysis that succeeded; of
+		 * a kernel vastcc could not virtualize they may be partial
+		 * (parameters past VAST_MAX_SLOTS are not analysed). */
+		if (k->info && k->info->virtualizable) {
 			L->slot_mode[s] |= k->info->params[i].mode;
 			L->slot_inspect_reads[s] |= k->info->params[i].inspect_reads;
 		} else if (!(m->flags & CL_MEM_READ_ONLY)) {
-			/* Unknown kernel: anything not read-only may be written. */
+			/* Unknown modes: anything not read-only may be written. */
 			L->slot_mode[s] |= VAST_MODE_RW;
 		} else {
 			L->slot_mode[s] |= VAST_MODE_R;
@@ -91,7 +92,7 @@ static cl_int run_native(vrt_launch *L, const size_t *goff, const size_t *gsize,
 {
 	vrt_kernel *k = L->k;
 	cl_int err;
-	vrt_mem *keep[VAST_MAX_SLOTS];
+	vrt_mem *keep[VRT_MAX_ARGS];
 	for (unsigned s = 1; s <= L->nslots; s++)
 		keep[s - 1] = L->slot_mem[s];
 	for (unsigned s = 1; s <= L->nslots; s++) {
@@ -262,7 +263,7 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 	for (cl_uint i = 0; i < k->nargs; i++)
 		if (!k->args[i].set)
 			return CL_INVALID_KERNEL_ARGS;
-	cl_int err = vrt_wait_list(nw, w);
+	cl_int err = vrt_wait_list(q, NULL, nw, w);
 	if (err != CL_SUCCESS)
 		return err;
 	vrt_launch *L = vrt_calloc(1, sizeof *L);
@@ -307,14 +308,15 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 	}
 	if ((err = collect_slots(L)) != CL_SUCCESS) {
 		if (err == CL_OUT_OF_RESOURCES)
-			vrt_log(VRT_LOG_WARN, "kernel '%s': too many buffer arguments to virtualize", k->name);
+			vrt_log(VRT_LOG_WARN, "kernel '%s': more than %d arguments", k->name, VRT_MAX_ARGS);
 		goto done;
 	}
 	L->budget = budget_for(L->dev, L->footprint);
 	const vast_kernel_info *ki = k->info;
 	int can_page = ki && ki->virtualizable &&
 	               (ki->variants & (VAST_HAS_INSPECT | VAST_HAS_PAGED)) ==
-	               (VAST_HAS_INSPECT | VAST_HAS_PAGED) && uniform;
+	               (VAST_HAS_INSPECT | VAST_HAS_PAGED) && uniform &&
+	               L->nslots <= VAST_MAX_SLOTS;
 	int fits = L->footprint <= L->budget;
 	if (can_page && (vrt_cfg.mode == VRT_RUN_PAGED || !fits)) {
 		vrt_log(VRT_LOG_INFO, "kernel '%s': %llu bytes of buffers, budget %llu: paged",
@@ -330,6 +332,7 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 		const char *why = !ki ? "its program was not compiled by vastcc"
 		                  : !ki->virtualizable ? (ki->reason ? ki->reason : "not virtualizable")
 		                  : !uniform ? "its global size is not a multiple of its local size"
+		                  : L->nslots > VAST_MAX_SLOTS ? "it has more distinct buffer arguments than a launch can page"
 		                  : "vastcc generated no paged variant";
 		vrt_log(VRT_LOG_WARN, "kernel '%s' needs %llu bytes of buffers, more than the budget of %llu, and cannot be paged: %s%s%s",
 		        k->name, L->footprint, L->budget, why,
@@ -355,7 +358,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
 	if (!k)
-		return vrt_real.clEnqueueNDRangeKernel(q, kernel, dim, goff, gsize, lsize, nw, w, ev);
+		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
+		       : vrt_real.clEnqueueNDRangeKernel(q, kernel, dim, goff, gsize, lsize, nw, w, ev);
 	vrt_lock();
 	cl_int err = launch(q, k, dim, goff, gsize, lsize, nw, w, ev);
 	vrt_unlock();
@@ -369,7 +373,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel kern
 		return CL_OUT_OF_RESOURCES;
 	vrt_kernel *k = vrt_kernel_of(kernel);
 	if (!k)
-		return vrt_real.clEnqueueTask(q, kernel, nw, w, ev);
+		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
+		       : vrt_real.clEnqueueTask(q, kernel, nw, w, ev);
 	size_t one = 1;
 	vrt_lock();
 	cl_int err = launch(q, k, 1, NULL, &one, &one, nw, w, ev);

@@ -11,32 +11,27 @@
  * kernels and are evicted least recently used first when a launch needs
  * room under the budget (written back first when dirty).
  *
- * Every live vrt_mem is on one list, so vrt_mem_lookup() can tell a
- * kernel argument's bytes naming one of ours from a scalar without
- * dereferencing it.
+ * Every live vrt_mem is on one list (eviction walks it); object.c
+ * records which handles are ours (a kernel argument's bytes naming one of
+ * ours are told from a scalar without dereferencing them).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vrt.h"
 
 struct vrt_destructor {
 	void (CL_CALLBACK *fn)(cl_mem, void *);
 	void *user;
+	cl_mem mem;
 	struct vrt_destructor *next;
 };
+static struct vrt_destructor *pending; /* of freed buffers, in call order */
 
 static vrt_mem *all_mems;
 static unsigned long long lru_clock;
-
-vrt_mem *vrt_mem_lookup(const void *p)
-{
-	for (vrt_mem *m = all_mems; m; m = m->next)
-		if ((const void *)m == p)
-			return m;
-	return NULL;
-}
 
 size_t vrt_mem_resident_bytes(void)
 {
@@ -255,12 +250,15 @@ static void mem_free(vrt_mem *m)
 		}
 	}
 	/* OpenCL 1.2 §5.4.1: destructors run in reverse order of
-	 * registration, before the memory is freed. */
-	while (m->dtors) {
-		struct vrt_destructor *d = m->dtors;
-		m->dtors = d->next;
-		d->fn((cl_mem)(void *)m, d->user);
-		vrt_free(d);
+	 * registration (the order of the list), once the runtime is done
+	 * with the memory: queued here, run when the lock is released. */
+	if (m->dtors) {
+		struct vrt_destructor *last = m->dtors;
+		while (last->next)
+			last = last->next;
+		last->next = pending;
+		pending = m->dtors;
+		m->dtors = NULL;
 	}
 	if (m->dev) {
 		vrt_real.clReleaseMemObject(m->dev);
@@ -272,15 +270,42 @@ static void mem_free(vrt_mem *m)
 		vrt_free(m->host);
 	clReleaseContext(m->ctx);
 	vrt_mem *parent = m->parent;
-	m->magic = 0;
-	vrt_free(m);
+	vrt_object_retire(m);
 	if (parent) {
 		parent->nsubs--;
 		vrt_mem_unhold(parent);
 	}
 }
 
-#define SET_ERR(e) do { if (errcode_ret) *errcode_ret = (e); } while (0)
+struct vrt_destructor *vrt_mem_take_destructors(void)
+{
+	struct vrt_destructor *d = pending;
+	pending = NULL;
+	return d;
+}
+
+void vrt_mem_run_destructors(struct vrt_destructor *d)
+{
+	while (d) {
+		struct vrt_destructor *next = d->next;
+		d->fn(d->mem, d->user);
+		vrt_free(d);
+		d = next;
+	}
+}
+
+static int at_most_one(cl_mem_flags f)
+{
+	return (f & (f - 1)) == 0;
+}
+
+/* Bytes of physical memory of the host. */
+static unsigned long long host_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	return pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page
+	                             : ~0ull;
+}
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flags,
 	size_t size, void *host_ptr, cl_int *errcode_ret)
@@ -297,23 +322,33 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flag
 		SET_ERR(CL_INVALID_CONTEXT);
 		return NULL;
 	}
-	if (size == 0) {
+	/* OpenCL 1.2 §5.2.1: at most one device access and one host access
+	 * flag; USE_HOST_PTR excludes ALLOC_ and COPY_HOST_PTR. */
+	if (!at_most_one(flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY)) ||
+	    !at_most_one(flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY |
+	                          CL_MEM_HOST_NO_ACCESS)) ||
+	    ((flags & CL_MEM_USE_HOST_PTR) &&
+	     (flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_ALLOC_HOST_PTR)))) {
+		SET_ERR(CL_INVALID_VALUE);
+		return NULL;
+	}
+	/* A host pointer exactly when USE_ or COPY_HOST_PTR asks for one. */
+	int want_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;
+	if (want_ptr != (host_ptr != NULL)) {
+		SET_ERR(CL_INVALID_HOST_PTR);
+		return NULL;
+	}
+	/* The buffer's home is host memory, so host memory bounds it, as
+	 * CL_DEVICE_MAX_MEM_ALLOC_SIZE bounds a driver's. */
+	if (size == 0 || size > host_memory()) {
 		SET_ERR(CL_INVALID_BUFFER_SIZE);
 		return NULL;
 	}
-	int want_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;
-	if (want_ptr != (host_ptr != NULL) ||
-	    ((flags & CL_MEM_USE_HOST_PTR) &&
-	     (flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_ALLOC_HOST_PTR)))) {
-		SET_ERR(want_ptr ? CL_INVALID_HOST_PTR : CL_INVALID_VALUE);
-		return NULL;
-	}
-	vrt_mem *m = vrt_calloc(1, sizeof *m);
+	vrt_mem *m = vrt_object_new(VRT_OBJ_MEM, sizeof *m);
 	if (!m) {
 		SET_ERR(CL_OUT_OF_HOST_MEMORY);
 		return NULL;
 	}
-	m->magic = VRT_MEM_MAGIC;
 	m->refs = 1;
 	m->ctx = ctx;
 	m->flags = flags;
@@ -331,7 +366,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flag
 			m->host = (flags & CL_MEM_COPY_HOST_PTR) ? vrt_malloc(size)
 			                                         : vrt_calloc(1, size);
 		if (!m->host) {
-			vrt_free(m);
+			vrt_object_retire(m);
 			SET_ERR(CL_OUT_OF_HOST_MEMORY);
 			return NULL;
 		}
@@ -357,6 +392,10 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 		return NULL;
 	}
 	vrt_mem *pm = vrt_mem_of(buffer);
+	if (!pm && vrt_object_ours(buffer)) {
+		SET_ERR(CL_INVALID_MEM_OBJECT);
+		return NULL;
+	}
 	if (vrt_native_mode() || !pm)
 		return vrt_real.clCreateSubBuffer(buffer, flags, type, info, errcode_ret);
 	/* OpenCL 1.2 §5.2.1: a region of a buffer that is not itself a
@@ -399,14 +438,13 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 		SET_ERR(CL_MISALIGNED_SUB_BUFFER_OFFSET);
 		return NULL;
 	}
-	vrt_mem *m = vrt_calloc(1, sizeof *m);
+	vrt_mem *m = vrt_object_new(VRT_OBJ_MEM, sizeof *m);
 	if (!m) {
 		SET_ERR(CL_OUT_OF_HOST_MEMORY);
 		return NULL;
 	}
 	cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY;
 	cl_mem_flags hostacc = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-	m->magic = VRT_MEM_MAGIC;
 	m->refs = 1;
 	m->ctx = pm->ctx;
 	m->flags = (flags & access ? flags & access : pm->flags & access) |
@@ -427,7 +465,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 	if (err != CL_SUCCESS) {
 		vrt_unlock();
 		clReleaseContext(m->ctx);
-		vrt_free(m);
+		vrt_object_retire(m);
 		SET_ERR(err);
 		return NULL;
 	}
@@ -446,7 +484,8 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem mem)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
-		return vrt_real.clRetainMemObject(mem);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clRetainMemObject(mem);
 	vrt_lock();
 	m->refs++;
 	vrt_unlock();
@@ -459,7 +498,8 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem mem)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
-		return vrt_real.clReleaseMemObject(mem);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clReleaseMemObject(mem);
 	vrt_lock();
 	if (m->refs == 0) {
 		/* Released more often than retained, but still held by a
@@ -491,7 +531,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem mem,
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
-		return vrt_real.clSetMemObjectDestructorCallback(mem, fn, user);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clSetMemObjectDestructorCallback(mem, fn, user);
 	if (!fn)
 		return CL_INVALID_VALUE;
 	struct vrt_destructor *d = vrt_malloc(sizeof *d);
@@ -499,6 +540,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem mem,
 		return CL_OUT_OF_HOST_MEMORY;
 	d->fn = fn;
 	d->user = user;
+	d->mem = mem;
 	vrt_lock();
 	d->next = m->dtors;
 	m->dtors = d;
@@ -527,7 +569,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem mem, cl_mem_info param
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
-		return vrt_real.clGetMemObjectInfo(mem, param, size, value, ret);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clGetMemObjectInfo(mem, param, size, value, ret);
 	cl_mem_object_type type = CL_MEM_OBJECT_BUFFER;
 	size_t zero = 0;
 	void *null = NULL;

@@ -37,14 +37,21 @@
 /* Default page: 64 KiB, where copies reach a useful fraction of the link
  * (DESIGN §3: 17.6 GB/s vs 1.5 GB/s at 4 KiB) while runs of pages still
  * coalesce into larger spans. Small budgets get smaller pages (at least
- * 64 frames, at least 4 KiB) so a work-group's pages fit. */
+ * 64 frames, at least 4 KiB) so a work-group's pages fit; so does a
+ * VAST_PAGE_SIZE too large for the budget (a page larger than the budget
+ * would refuse every launch), with one warning. */
 static unsigned choose_shift(unsigned long long budget)
 {
-	if (vrt_cfg.page_shift)
-		return vrt_cfg.page_shift;
-	unsigned sh = 16;
-	while (sh > 12 && (budget >> sh) < 64)
+	static int warned;
+	unsigned sh = vrt_cfg.page_shift ? vrt_cfg.page_shift : 16;
+	unsigned floor = sh < 12 ? sh : 12;
+	while (sh > floor && (budget >> sh) < 64)
 		sh--;
+	if (vrt_cfg.page_shift && sh != vrt_cfg.page_shift && !warned) {
+		warned = 1;
+		vrt_log(VRT_LOG_WARN, "VAST_PAGE_SIZE of %llu bytes leaves fewer than 64 pages in a budget of %llu bytes; using %llu-byte pages",
+		        1ull << vrt_cfg.page_shift, budget, 1ull << sh);
+	}
 	return sh;
 }
 

@@ -32,14 +32,33 @@ static void *run_share(void *p)
 	return NULL;
 }
 
+static unsigned forced_threads;
+static unsigned long fail_countdown;
+
+void vrt_parallel_test(unsigned nthreads, unsigned long fail_nth)
+{
+	forced_threads = nthreads;
+	fail_countdown = fail_nth;
+}
+
 static unsigned threads(void)
 {
 	static unsigned n;
+	if (forced_threads)
+		return forced_threads < VRT_MAX_THREADS ? forced_threads : VRT_MAX_THREADS;
 	if (!n) {
 		long c = sysconf(_SC_NPROCESSORS_ONLN);
 		n = c < 1 ? 1 : c > VRT_MAX_THREADS ? VRT_MAX_THREADS : (unsigned)c;
 	}
 	return n;
+}
+
+/* pthread_create, or a failure a test asked for. */
+static int start(pthread_t *tid, share *sh)
+{
+	if (fail_countdown && --fail_countdown == 0)
+		return -1;
+	return pthread_create(tid, NULL, run_share, sh);
 }
 
 void vrt_parallel(size_t n, size_t work, void (*fn)(void *ctx, size_t begin, size_t end),
@@ -54,18 +73,18 @@ void vrt_parallel(size_t n, size_t work, void (*fn)(void *ctx, size_t begin, siz
 	}
 	share sh[VRT_MAX_THREADS];
 	pthread_t tid[VRT_MAX_THREADS];
-	unsigned started = 0;
-	for (unsigned i = 0; i < t; i++) {
+	int started[VRT_MAX_THREADS];
+	/* The caller takes the last share itself, and any share whose
+	 * thread could not start; only started threads are joined. */
+	for (unsigned i = 0; i + 1 < t; i++) {
 		sh[i] = (share){fn, ctx, n * i / t, n * (i + 1) / t};
-		/* The caller takes the last share itself. */
-		if (i + 1 < t && pthread_create(&tid[i], NULL, run_share, &sh[i]) == 0)
-			started = i + 1;
-		else if (i + 1 < t)
-			fn(ctx, sh[i].begin, sh[i].end); /* no thread: do it here */
+		started[i] = start(&tid[i], &sh[i]) == 0;
+		if (!started[i])
+			fn(ctx, sh[i].begin, sh[i].end);
 	}
-	fn(ctx, sh[t - 1].begin, sh[t - 1].end);
-	for (unsigned i = 0; i < started; i++)
-		if (i + 1 < t)
+	fn(ctx, n * (t - 1) / t, n);
+	for (unsigned i = 0; i + 1 < t; i++)
+		if (started[i])
 			pthread_join(tid[i], NULL);
 }
 

@@ -70,8 +70,6 @@ static char *canonical_options(const char *opts)
 }
 
 
-#define SET_ERR(e) do { if (errcode_ret) *errcode_ret = (e); } while (0)
-
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx,
 	cl_uint count, const char **strings, const size_t *lengths, cl_int *errcode_ret)
 {
@@ -93,10 +91,11 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx,
 		}
 		total += lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
 	}
-	vrt_program *p = vrt_calloc(1, sizeof *p);
+	vrt_program *p = vrt_object_new(VRT_OBJ_PROGRAM, sizeof *p);
 	char *src = vrt_malloc(total + 1);
 	if (!p || !src) {
-		vrt_free(p);
+		if (p)
+			vrt_object_retire(p);
 		vrt_free(src);
 		SET_ERR(CL_OUT_OF_HOST_MEMORY);
 		return NULL;
@@ -128,11 +127,10 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx,
 	}
 	if (!p->real) {
 		vrt_free(src);
-		vrt_free(p);
+		vrt_object_retire(p);
 		SET_ERR(err);
 		return NULL;
 	}
-	p->magic = VRT_PROGRAM_MAGIC;
 	p->refs = 1;
 	p->ctx = ctx;
 	p->source = src;
@@ -225,7 +223,8 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
 		return CL_OUT_OF_RESOURCES;
 	vrt_program *p = vrt_program_of(prog);
 	if (!p)
-		return vrt_real.clBuildProgram(prog, ndev, devs, opts, notify, user);
+		return vrt_object_ours(prog) ? CL_INVALID_PROGRAM
+		       : vrt_real.clBuildProgram(prog, ndev, devs, opts, notify, user);
 	if ((ndev == 0) != (devs == NULL) || (!notify && user))
 		return CL_INVALID_VALUE;
 	cl_int err = CL_SUCCESS;
@@ -277,7 +276,8 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program prog)
 		return CL_OUT_OF_RESOURCES;
 	vrt_program *p = vrt_program_of(prog);
 	if (!p)
-		return vrt_real.clRetainProgram(prog);
+		return vrt_object_ours(prog) ? CL_INVALID_PROGRAM
+		       : vrt_real.clRetainProgram(prog);
 	vrt_lock();
 	p->refs++;
 	vrt_unlock();
@@ -290,24 +290,19 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program prog)
 		return CL_OUT_OF_RESOURCES;
 	vrt_program *p = vrt_program_of(prog);
 	if (!p)
-		return vrt_real.clReleaseProgram(prog);
+		return vrt_object_ours(prog) ? CL_INVALID_PROGRAM
+		       : vrt_real.clReleaseProgram(prog);
 	vrt_lock();
-	if (--p->refs == 0) {
-		cpu_join(p);
-		vrt_real.clReleaseProgram(p->real);
-		if (p->cpu_prog)
-			vrt_real.clReleaseProgram(p->cpu_prog);
-		if (p->cpu_queue)
-			vrt_real.clReleaseCommandQueue(p->cpu_queue);
-		if (p->cpu_ctx)
-			clReleaseContext(p->cpu_ctx);
-		vrt_free(p->source);
-		vrt_free(p->options);
-		p->magic = 0;
-		vrt_free(p);
-	}
+	vrt_program_release(p);
 	vrt_unlock();
 	return CL_SUCCESS;
+}
+
+/* Generated kernels (vast_inspect_K, vast_paged_K, ...) are the
+ * runtime's: the program sees only its own (OpenCL 1.2 §5.7.1). */
+int vrt_program_is_generated_name(const vrt_program *p, const char *name)
+{
+	return p->info && !strncmp(name, p->info->prefix, strlen(p->info->prefix));
 }
 
 /* The kernel names of the real program without the generated ones:
@@ -330,7 +325,7 @@ static char *user_kernel_names(vrt_program *p, cl_uint *count)
 	size_t len = 0;
 	char *save = NULL;
 	for (char *t = strtok_r(all, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
-		if (p->info && !strncmp(t, p->info->prefix, strlen(p->info->prefix)))
+		if (vrt_program_is_generated_name(p, t))
 			continue;
 		size_t l = strlen(t);
 		if (len)
@@ -355,7 +350,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program prog, cl_program_inf
 		return CL_OUT_OF_RESOURCES;
 	vrt_program *p = vrt_program_of(prog);
 	if (!p)
-		return vrt_real.clGetProgramInfo(prog, param, size, value, ret);
+		return vrt_object_ours(prog) ? CL_INVALID_PROGRAM
+		       : vrt_real.clGetProgramInfo(prog, param, size, value, ret);
 	switch (param) {
 	case CL_PROGRAM_REFERENCE_COUNT:
 		return vrt_info_out(&p->refs, sizeof p->refs, size, value, ret);
@@ -386,6 +382,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program prog, cl_device
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_program *p = vrt_program_of(prog);
+	if (!p && vrt_object_ours(prog))
+		return CL_INVALID_PROGRAM;
 	return vrt_real.clGetProgramBuildInfo(p ? p->real : prog, d, param, size, value, ret);
 }
 
@@ -449,5 +447,17 @@ static cl_int cpu_build(vrt_program *p)
 
 void vrt_program_release(vrt_program *p)
 {
-	clReleaseProgram((cl_program)(void *)p);
+	if (--p->refs)
+		return;
+	cpu_join(p);
+	vrt_real.clReleaseProgram(p->real);
+	if (p->cpu_prog)
+		vrt_real.clReleaseProgram(p->cpu_prog);
+	if (p->cpu_queue)
+		vrt_real.clReleaseCommandQueue(p->cpu_queue);
+	if (p->cpu_ctx)
+		clReleaseContext(p->cpu_ctx);
+	vrt_free(p->source);
+	vrt_free(p->options);
+	vrt_object_retire(p);
 }

@@ -12,16 +12,17 @@
 
 #include "vrt.h"
 
-/* Validates [off, off+n) against m and the wait list; makes the host copy
- * current. A buffer a failed launch left half written is refused. */
-static cl_int prepare(vrt_mem *m, size_t off, size_t n, cl_uint nw,
-                      const cl_event *w)
+/* Validates the queue, [off, off+n) against m and the wait list; makes
+ * the host copy current. */
+static cl_int prepare(cl_command_queue q, vrt_mem *m, size_t off, size_t n,
+                      cl_uint nw, const cl_event *w)
 {
+	cl_int err = vrt_wait_list(q, m->ctx, nw, w);
+	if (err != CL_SUCCESS)
+		return err;
 	if (off > m->size || n > m->size - off)
 		return CL_INVALID_VALUE;
-	cl_int err = vrt_mem_check(m);
-	if (err == CL_SUCCESS)
-		err = vrt_wait_list(nw, w);
+	err = vrt_mem_check(m);
 	if (err != CL_SUCCESS)
 		return err;
 	return vrt_mem_to_host(m);
@@ -35,11 +36,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
-		return vrt_real.clEnqueueReadBuffer(q, mem, blocking, off, n, ptr, nw, w, ev);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clEnqueueReadBuffer(q, mem, blocking, off, n, ptr, nw, w, ev);
 	if (!ptr)
 		return CL_INVALID_VALUE;
 	vrt_lock();
-	cl_int err = prepare(m, off, n, nw, w);
+	cl_int err = prepare(q, m, off, n, nw, w);
 	if (err == CL_SUCCESS) {
 		vrt_copy(ptr, m->host + off, n);
 		err = vrt_complete(q, ev);
@@ -56,7 +58,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem 
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
-		return vrt_real.clEnqueueWriteBuffer(q, mem, blocking, off, n, ptr, nw, w, ev);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clEnqueueWriteBuffer(q, mem, blocking, off, n, ptr, nw, w, ev);
 	if (!ptr)
 		return CL_INVALID_VALUE;
 	vrt_lock();
@@ -64,9 +67,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem 
 	if (off == 0 && n == m->size && !m->parent && !m->nsubs) {
 		/* The whole buffer: no need to fetch what we overwrite (in a family
 		 * of sub-buffers, the others' dirty data must come home first). */
-		err = vrt_wait_list(nw, w);
+		err = vrt_wait_list(q, m->ctx, nw, w);
 	} else {
-		err = prepare(m, off, n, nw, w);
+		err = prepare(q, m, off, n, nw, w);
 	}
 	if (err == CL_SUCCESS) {
 		vrt_copy(m->host + off, ptr, n);
@@ -84,14 +87,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem s
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *a = vrt_mem_of(src), *b = vrt_mem_of(dst);
-	if (!a && !b)
+	if (!a && !b && !vrt_object_ours(src) && !vrt_object_ours(dst))
 		return vrt_real.clEnqueueCopyBuffer(q, src, dst, so, dso, n, nw, w, ev);
 	if (!a || !b)
-		return CL_INVALID_MEM_OBJECT; /* one of ours, one foreign */
+		return CL_INVALID_MEM_OBJECT; /* one foreign or released */
 	vrt_lock();
-	cl_int err = prepare(a, so, n, nw, w);
+	cl_int err = prepare(q, a, so, n, nw, w);
 	if (err == CL_SUCCESS)
-		err = prepare(b, dso, n, 0, NULL);
+		err = prepare(q, b, dso, n, 0, NULL);
 	/* OpenCL 1.2 §5.2.3: overlapping regions of one buffer are an error. */
 	if (err == CL_SUCCESS && a == b && so < dso + n && dso < so + n)
 		err = CL_MEM_COPY_OVERLAP;
@@ -112,13 +115,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
-		return vrt_real.clEnqueueFillBuffer(q, mem, pat, ps, off, n, nw, w, ev);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clEnqueueFillBuffer(q, mem, pat, ps, off, n, nw, w, ev);
 	/* OpenCL 1.2 §5.2.2: pattern size a power of two up to 128, offset
 	 * and size its multiples. */
 	if (!pat || ps == 0 || ps > 128 || (ps & (ps - 1)) || off % ps || n % ps)
 		return CL_INVALID_VALUE;
 	vrt_lock();
-	cl_int err = prepare(m, off, n, nw, w);
+	cl_int err = prepare(q, m, off, n, nw, w);
 	if (err == CL_SUCCESS) {
 		for (size_t i = 0; i < n; i += ps)
 			memcpy(m->host + off + i, pat, ps);
@@ -170,7 +174,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_m
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
-		return vrt_real.clEnqueueReadBufferRect(q, mem, blocking, bo, ho, r, brp,
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clEnqueueReadBufferRect(q, mem, blocking, bo, ho, r, brp,
 		                                        bsp, hrp, hsp, ptr, nw, w, ev);
 	if (!ptr || !bo || !ho || bad_region(r))
 		return CL_INVALID_VALUE;
@@ -179,7 +184,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_m
 	if (rect_end(bo, r, brp, bsp) > m->size)
 		return CL_INVALID_VALUE;
 	vrt_lock();
-	cl_int err = prepare(m, 0, m->size, nw, w);
+	cl_int err = prepare(q, m, 0, m->size, nw, w);
 	if (err == CL_SUCCESS) {
 		rect_copy(ptr, ho, hrp, hsp, m->host, bo, brp, bsp, r);
 		err = vrt_complete(q, ev);
@@ -197,7 +202,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
-		return vrt_real.clEnqueueWriteBufferRect(q, mem, blocking, bo, ho, r, brp,
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clEnqueueWriteBufferRect(q, mem, blocking, bo, ho, r, brp,
 		                                         bsp, hrp, hsp, ptr, nw, w, ev);
 	if (!ptr || !bo || !ho || bad_region(r))
 		return CL_INVALID_VALUE;
@@ -206,7 +212,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_
 	if (rect_end(bo, r, brp, bsp) > m->size)
 		return CL_INVALID_VALUE;
 	vrt_lock();
-	cl_int err = prepare(m, 0, m->size, nw, w);
+	cl_int err = prepare(q, m, 0, m->size, nw, w);
 	if (err == CL_SUCCESS) {
 		rect_copy(m->host, bo, brp, bsp, ptr, ho, hrp, hsp, r);
 		vrt_mem_host_written(m);
@@ -223,7 +229,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_m
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *a = vrt_mem_of(src), *b = vrt_mem_of(dst);
-	if (!a && !b)
+	if (!a && !b && !vrt_object_ours(src) && !vrt_object_ours(dst))
 		return vrt_real.clEnqueueCopyBufferRect(q, src, dst, so, dso, r, srp, ssp,
 		                                        drp, dsp, nw, w, ev);
 	if (!a || !b)
@@ -235,9 +241,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_m
 	if (rect_end(so, r, srp, ssp) > a->size || rect_end(dso, r, drp, dsp) > b->size)
 		return CL_INVALID_VALUE;
 	vrt_lock();
-	cl_int err = prepare(a, 0, a->size, nw, w);
+	cl_int err = prepare(q, a, 0, a->size, nw, w);
 	if (err == CL_SUCCESS)
-		err = prepare(b, 0, b->size, 0, NULL);
+		err = prepare(q, b, 0, b->size, 0, NULL);
 	if (err == CL_SUCCESS) {
 		rect_copy(b->host, dso, drp, dsp, a->host, so, srp, ssp, r);
 		vrt_mem_host_written(b);
@@ -262,12 +268,16 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem mem
 		return NULL;
 	}
 	vrt_mem *m = vrt_mem_of(mem);
+	if (!m && vrt_object_ours(mem)) {
+		SET_ERR(CL_INVALID_MEM_OBJECT);
+		return NULL;
+	}
 	if (!m)
 		return vrt_real.clEnqueueMapBuffer(q, mem, blocking, flags, off, n, nw, w,
 		                                   ev, errcode_ret);
 	vrt_lock();
 	void *p = NULL;
-	cl_int err = n == 0 ? CL_INVALID_VALUE : prepare(m, off, n, nw, w);
+	cl_int err = n == 0 ? CL_INVALID_VALUE : prepare(q, m, off, n, nw, w);
 	if (err == CL_SUCCESS) {
 		if (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
 			vrt_mem_host_written(m);
@@ -289,11 +299,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_m
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
-		return vrt_real.clEnqueueUnmapMemObject(q, mem, ptr, nw, w, ev);
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clEnqueueUnmapMemObject(q, mem, ptr, nw, w, ev);
 	if ((unsigned char *)ptr < m->host || (unsigned char *)ptr >= m->host + m->size)
 		return CL_INVALID_VALUE;
 	vrt_lock();
-	cl_int err = vrt_wait_list(nw, w);
+	cl_int err = vrt_wait_list(q, m->ctx, nw, w);
 	if (err == CL_SUCCESS)
 		err = vrt_complete(q, ev);
 	vrt_unlock();
@@ -309,14 +320,19 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q,
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	int ours = 0;
-	for (cl_uint i = 0; mems && i < nm; i++)
-		ours |= vrt_mem_of(mems[i]) != NULL;
+	for (cl_uint i = 0; mems && i < nm; i++) {
+		if (!vrt_object_ours(mems[i]))
+			continue;
+		if (!vrt_mem_of(mems[i]))
+			return CL_INVALID_MEM_OBJECT; /* released */
+		ours = 1;
+	}
 	if (!ours)
 		return vrt_real.clEnqueueMigrateMemObjects(q, nm, mems, flags, nw, w, ev);
 	if (!mems || nm == 0)
 		return CL_INVALID_VALUE;
 	vrt_lock();
-	cl_int err = vrt_wait_list(nw, w);
+	cl_int err = vrt_wait_list(q, NULL, nw, w);
 	if (err == CL_SUCCESS)
 		err = vrt_complete(q, ev);
 	vrt_unlock();

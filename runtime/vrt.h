@@ -11,8 +11,10 @@
  * the OpenCL entry points and vast_register_program().
  *
  * Thread-safety: the runtime's shared state (registry, resident list,
- * stats) is guarded by vrt_lock()/vrt_unlock(), a recursive mutex every
- * entry point that changes state holds while it runs. Launches and
+ * stats) is guarded by vrt_lock()/vrt_unlock(), a mutex every entry point
+ * that changes state holds while it runs. It is not recursive: the
+ * runtime never calls its own exported entry points, and the program's
+ * callbacks run outside it. Launches and
  * transfers therefore serialize, which the synchronous execution model
  * (every enqueue completes before it returns) implies anyway.
  */
@@ -25,6 +27,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_0_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_0_APIS
 #include <CL/cl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,6 +51,35 @@ extern vrt_icd vrt_real;
 cl_int vrt_init(void);
 void vrt_lock(void);
 void vrt_unlock(void);
+/* A function of the loader (libOpenCL.so.1) by name, or NULL. */
+void *vrt_loader_symbol(const char *name);
+
+/* --- object.c: the objects handed to the program ------------------------- */
+enum { VRT_OBJ_MEM = 1, VRT_OBJ_PROGRAM, VRT_OBJ_KERNEL, VRT_OBJ_KINDS };
+/* The head of every vrt_mem, vrt_program and vrt_kernel. */
+typedef struct vrt_object {
+	/* First: the ICD loader follows it for functions the runtime does
+	 * not define (dispatch.def). */
+	const struct _cl_icd_dispatch *dispatch;
+	int kind;  /* VRT_OBJ_* */
+	int live;  /* 0: released, a husk kept for reuse */
+	struct vrt_object *next_husk;
+} vrt_object;
+/* A zeroed, live object of `size` bytes whose head is filled in; NULL when
+ * out of memory. Ends with vrt_object_retire, never vrt_free. */
+void *vrt_object_new(int kind, size_t size);
+/* After the last release: later uses of the handle are recognised. */
+void vrt_object_retire(void *o);
+/* p as a live object of `kind`, else NULL. Never dereferences p unless
+ * it is one of ours, so any bytes may be asked about. Thread-safe. */
+void *vrt_object_of(const void *p, int kind);
+/* Whether p is (or was) one of ours: a released handle is not the
+ * driver's to be forwarded to. */
+int vrt_object_ours(const void *p);
+
+/* Sets *errcode_ret when the caller asked for it (OpenCL 1.2 §5: every
+ * clCreate* function); the entry point's parameter must be errcode_ret. */
+#define SET_ERR(e) do { if (errcode_ret) *errcode_ret = (e); } while (0)
 
 /* --- alloc.c: every allocation of the runtime --------------------------- */
 void *vrt_malloc(size_t n);
@@ -93,19 +125,24 @@ const vast_kernel_info *vrt_program_kernel(const vast_program_info *p,
                                            const char *name);
 
 /* --- event.c: completion of synchronous commands ------------------------ */
-/* Waits for the wait list, as every enqueue does first. */
-cl_int vrt_wait_list(cl_uint n, const cl_event *list);
+/* Checks the queue (CL_INVALID_COMMAND_QUEUE; CL_INVALID_CONTEXT when
+ * ctx is not NULL and not the queue's) and waits for the wait list, as
+ * every enqueue does first. */
+cl_int vrt_wait_list(cl_command_queue q, cl_context ctx, cl_uint n,
+                     const cl_event *list);
 /* The command already completed: hand back a complete event in *event
  * (a marker on q) when event is not NULL. */
 cl_int vrt_complete(cl_command_queue q, cl_event *event);
 
 /* --- mem.c: host-backed buffers ----------------------------------------- */
-#define VRT_MEM_MAGIC 0x7672746du /* "vrtm" */
 /* --- parallel.c: large host copies on several threads ------------------ */
 /* Runs fn over [0, n) split into contiguous shares on several threads when
  * `work` (bytes) is worth it, else on the calling thread. */
 void vrt_parallel(size_t n, size_t work, void (*fn)(void *ctx, size_t begin, size_t end),
                   void *ctx);
+/* Tests: run on `nthreads` threads (0: as many as the machine has, at
+ * most 8) and make the fail_nth thread start from now fail (0: never). */
+void vrt_parallel_test(unsigned nthreads, unsigned long fail_nth);
 /* memcpy on several threads for large n; memmove when the areas overlap. */
 void vrt_copy(void *dst, const void *src, size_t n);
 
@@ -131,7 +168,7 @@ unsigned char *vrt_staging(cl_context ctx, unsigned set, size_t size);
 
 typedef struct vrt_mem vrt_mem;
 struct vrt_mem {
-	unsigned magic;
+	vrt_object obj;
 	cl_uint refs;        /* the program's references (what it can query) */
 	cl_uint holds;       /* the runtime's own (kernel arguments) */
 	/* A sub-buffer (OpenCL 1.2 §5.2.1) shares its parent's host copy:
@@ -157,13 +194,11 @@ struct vrt_mem {
 	vrt_mem *next;             /* all live buffers */
 	struct vrt_destructor *dtors;
 };
-/* NULL unless m is one of the runtime's buffers (looked up, never
- * dereferenced blindly: used on kernel argument bytes). */
-vrt_mem *vrt_mem_lookup(const void *m);
-static inline vrt_mem *vrt_mem_of(cl_mem m)
+/* NULL unless m is one of the runtime's live buffers (looked up, never
+ * dereferenced blindly: also used on kernel argument bytes). */
+static inline vrt_mem *vrt_mem_of(const void *m)
 {
-	vrt_mem *v = (vrt_mem *)(void *)m;
-	return v && v->magic == VRT_MEM_MAGIC ? v : NULL;
+	return vrt_object_of(m, VRT_OBJ_MEM);
 }
 /* The runtime's references, invisible in CL_MEM_REFERENCE_COUNT: a kernel
  * argument keeps its buffer alive until it is replaced or the kernel goes. */
@@ -193,6 +228,11 @@ cl_int vrt_mem_check(const vrt_mem *m);
  * buffers, least recently used first, not in `keep`) within budget. */
 cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
                          vrt_mem *const *keep, unsigned nkeep);
+/* Destructor callbacks of freed buffers (OpenCL 1.2 §5.4.1) wait until
+ * the lock is released, as the program's code may call the runtime:
+ * vrt_unlock takes them (lock held) and runs them (lock released). */
+struct vrt_destructor *vrt_mem_take_destructors(void);
+void vrt_mem_run_destructors(struct vrt_destructor *d);
 /* Write back if dirty, then free the device copy. */
 cl_int vrt_mem_evict(vrt_mem *m);
 /* Evict every device copy in ctx (before the paged path). */
@@ -203,10 +243,8 @@ cl_int vrt_info_out(const void *val, size_t n, size_t size, void *out,
                     size_t *ret);
 
 /* --- program.c / kernel.c ----------------------------------------------- */
-#define VRT_PROGRAM_MAGIC 0x76727470u /* "vrtp" */
-#define VRT_KERNEL_MAGIC 0x7672746bu  /* "vrtk" */
 typedef struct vrt_program {
-	unsigned magic;
+	vrt_object obj;
 	cl_uint refs;
 	cl_context ctx;
 	cl_program real;
@@ -237,7 +275,7 @@ typedef struct vrt_arg {
 
 typedef struct vrt_kstats vrt_kstats;
 typedef struct vrt_kernel {
-	unsigned magic;
+	vrt_object obj;
 	cl_uint refs;
 	vrt_program *prog;   /* NULL for kernels of programs not ours */
 	cl_program real_prog;
@@ -251,20 +289,22 @@ typedef struct vrt_kernel {
 } vrt_kernel;
 static inline vrt_program *vrt_program_of(cl_program p)
 {
-	vrt_program *v = (vrt_program *)(void *)p;
-	return v && v->magic == VRT_PROGRAM_MAGIC ? v : NULL;
+	return vrt_object_of(p, VRT_OBJ_PROGRAM);
 }
 static inline vrt_kernel *vrt_kernel_of(cl_kernel k)
 {
-	vrt_kernel *v = (vrt_kernel *)(void *)k;
-	return v && v->magic == VRT_KERNEL_MAGIC ? v : NULL;
+	return vrt_object_of(k, VRT_OBJ_KERNEL);
 }
 /* The CPU device (PoCL) context and queue with the generated program
  * built there; created on first use. */
 cl_int vrt_program_cpu(vrt_program *p);
 /* The program's kernel names less the generated ones, "a;b" (vrt_free). */
 char *vrt_program_kernel_names(vrt_program *p, cl_uint *count);
-/* Drops a reference taken by a kernel. */
+/* Whether `name` is one of the kernels vastcc generated in p's program
+ * rather than one of the program's own. */
+int vrt_program_is_generated_name(const vrt_program *p, const char *name);
+/* Drops a reference (the program's or a kernel's); the caller holds the
+ * lock. */
 void vrt_program_release(vrt_program *p);
 
 /* --- stats.c ------------------------------------------------------------- */
@@ -370,6 +410,8 @@ void vrt_scatter(const vrt_layout *l, const vrt_span *sp,
                  unsigned char *host, const unsigned char *frames);
 
 /* --- launch.c / paged.c / inspect.c ------------------------------------- */
+/* The most arguments of a kernel the runtime launches. */
+#define VRT_MAX_ARGS 256
 typedef struct vrt_launch {
 	vrt_kernel *k;
 	cl_command_queue q;
@@ -381,11 +423,13 @@ typedef struct vrt_launch {
 	int local_free;             /* the program passed no local size */
 	int partial;                /* written buffers may hold part of its results */
 	size_t max_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
+	/* A launch may have more slots than it can page (VAST_MAX_SLOTS):
+	 * it then runs natively when it fits. */
 	unsigned nslots;
-	vrt_mem *slot_mem[VAST_MAX_SLOTS + 1];
-	unsigned slot_mode[VAST_MAX_SLOTS + 1];
-	unsigned slot_inspect_reads[VAST_MAX_SLOTS + 1];
-	unsigned arg_slot[256];     /* param -> slot, 0: not a buffer/NULL */
+	vrt_mem *slot_mem[VRT_MAX_ARGS + 1];
+	unsigned slot_mode[VRT_MAX_ARGS + 1];
+	unsigned slot_inspect_reads[VRT_MAX_ARGS + 1];
+	unsigned arg_slot[VRT_MAX_ARGS]; /* param -> slot, 0: not a buffer/NULL */
 	unsigned long long budget;
 	unsigned long long footprint; /* bytes of distinct buffers */
 	vrt_kstats *st;

@@ -34,6 +34,8 @@ run paged VAST_MODE=paged
 run half VAST_DEVICE_MEM=50% && ranges half
 run tenth VAST_DEVICE_MEM=10% && ranges tenth
 run tenth-4k VAST_DEVICE_MEM=10% VAST_PAGE_SIZE=4K && ranges tenth-4k
+# A page larger than the budget is made smaller, not every launch refused.
+run tenth-1g VAST_DEVICE_MEM=10% VAST_PAGE_SIZE=1G && ranges tenth-1g
 run bytes VAST_DEVICE_MEM=1M && ranges bytes
 if run deep VAST_DEVICE_MEM=10% VAST_PIPELINE=4 VAST_PAGE_SIZE=4K VAST_TRACE="$tmp/trace.json"; then
 	ranges deep

@@ -1,0 +1,38 @@
+/* 33 buffer arguments: one more than a launch can page (VAST_MAX_SLOTS). */
+__kernel void wide(__global const int *a0,
+                   __global const int *a1,
+                   __global const int *a2,
+                   __global const int *a3,
+                   __global const int *a4,
+                   __global const int *a5,
+                   __global const int *a6,
+                   __global const int *a7,
+                   __global const int *a8,
+                   __global const int *a9,
+                   __global const int *a10,
+                   __global const int *a11,
+                   __global const int *a12,
+                   __global const int *a13,
+                   __global const int *a14,
+                   __global const int *a15,
+                   __global const int *a16,
+                   __global const int *a17,
+                   __global const int *a18,
+                   __global const int *a19,
+                   __global const int *a20,
+                   __global const int *a21,
+                   __global const int *a22,
+                   __global const int *a23,
+                   __global const int *a24,
+                   __global const int *a25,
+                   __global const int *a26,
+                   __global const int *a27,
+                   __global const int *a28,
+                   __global const int *a29,
+                   __global const int *a30,
+                   __global const int *a31,
+                   __global int *out)
+{
+	size_t i = get_global_id(0);
+	out[i] = a0[i] + a1[i] + a2[i] + a3[i] + a4[i] + a5[i] + a6[i] + a7[i] + a8[i] + a9[i] + a10[i] + a11[i] + a12[i] + a13[i] + a14[i] + a15[i] + a16[i] + a17[i] + a18[i] + a19[i] + a20[i] + a21[i] + a22[i] + a23[i] + a24[i] + a25[i] + a26[i] + a27[i] + a28[i] + a29[i] + a30[i] + a31[i];
+}
