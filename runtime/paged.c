@@ -209,17 +209,22 @@ static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
  * same (ordered) path. */
 #define VRT_DIRECT_SPAN (256u << 10)
 
-static void choose_direct(vrt_launch *L, paged *P)
+static cl_int choose_direct(vrt_launch *L, paged *P)
 {
 	const vrt_layout *lay = &P->lay;
 	size_t rb = lay->row_bytes;
+	/* Out of memory fails the launch like any other allocation: staging
+	 * everything instead would hide it (and swallow a failure a test
+	 * injected, so that the launch it meant to fail succeeds). */
 	unsigned char *all = vrt_calloc(1, rb);
-	for (size_t r = 0; all && r < P->nrows; r++)
+	if (!all)
+		return CL_OUT_OF_HOST_MEMORY;
+	for (size_t r = 0; r < P->nrows; r++)
 		vrt_pas_or(all, P->rows + r * rb, rb);
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		const unsigned char *row = all ? all + lay->slot_off[s] : NULL;
+		const unsigned char *row = all + lay->slot_off[s];
 		size_t pages = 0, runs = 0;
-		for (size_t p = 0; row && p < lay->slot_pages[s]; p++) {
+		for (size_t p = 0; p < lay->slot_pages[s]; p++) {
 			pages += row[p];
 			runs += row[p] && (p == 0 || !row[p - 1]);
 		}
@@ -227,6 +232,7 @@ static void choose_direct(vrt_launch *L, paged *P)
 		               (pages << lay->page_shift) / runs >= VRT_DIRECT_SPAN;
 	}
 	vrt_free(all);
+	return CL_SUCCESS;
 }
 
 /* Remembers a command of a phase: ev[0] the first, ev[1] the last. */
@@ -612,8 +618,8 @@ cl_int vrt_paged_run(vrt_launch *L)
 			maxframes = P->ranges[i].pages + 1;
 	vrt_log(VRT_LOG_INFO, "kernel '%s': %zu ranges, %u frame sets, %zu groups per PAS row, page %u bytes, %zu frames",
 	        k->name, P->nranges, P->nsets, P->wpp, 1u << P->lay.page_shift, maxframes);
-	choose_direct(L, P);
-	if ((err = make_sets(L, P, maxframes << P->lay.page_shift)) != CL_SUCCESS)
+	if ((err = choose_direct(L, P)) != CL_SUCCESS ||
+	    (err = make_sets(L, P, maxframes << P->lay.page_shift)) != CL_SUCCESS)
 		goto out;
 
 	if ((err = vrt_set_user_args(L, P->kp)) != CL_SUCCESS)
