@@ -794,10 +794,16 @@ void an_points_to(an_ctx *c)
 			unsigned kind = p->funcs[f].params[i].kind;
 			if (kind == VAST_PARAM_GLOBAL || kind == VAST_PARAM_CONSTANT) {
 				nbuf++;
-				if (i >= 32)
-					an_not_virtualizable(c, (int)f, p->funcs[f].params[i].loc,
+				if (i >= 32) {
+					/* Points-to sets have 32 bits: past them
+					 * nothing is known, so assume the widest
+					 * mode its address space allows. */
+					an_param *pa = &p->funcs[f].params[i];
+					pa->mode |= kind == VAST_PARAM_GLOBAL ? VAST_MODE_RW : VAST_MODE_R;
+					an_not_virtualizable(c, (int)f, pa->loc,
 					                     "buffer parameter '%s' comes after the 32nd parameter",
-					                     p->funcs[f].params[i].name);
+					                     pa->name);
+				}
 			}
 		}
 		if (nbuf > VAST_MAX_SLOTS)
