@@ -3,8 +3,9 @@
 # The fuzz target's part of the test suite, against a -DVAST_FUZZ=ON build:
 #   1. every reproducer in test/fuzz/regress/, replayed;
 #   2. a short campaign from the seed corpus (VAST_FUZZ_SECONDS, 60 s);
-#   3. the PoCL oracle over the seed corpus: every seed's generated program
-#      builds wherever the seed does (VAST_FUZZ_POCL=1, no mutation).
+#   3. the PoCL oracle over the seeds and the reproducers: every generated
+#      program builds wherever its input does (VAST_FUZZ_POCL=1, no
+#      mutation).
 # Prints PASS/FAIL lines and ends with "N passed, N failed".
 #   usage: test/fuzz/smoke.sh BUILD_DIR
 set -u
@@ -35,7 +36,8 @@ mkdir -p "$work/corpus" "$work/art"
 step regress "$fuzz" -artifact_prefix="$work/art/" "$here"/regress/*
 step "campaign ${secs}s" "$fuzz" -dict="$here/opencl.dict" -timeout=30 \
 	-max_total_time="$secs" -artifact_prefix="$work/art/" "$work/corpus" "$work/seed"
-step "pocl oracle over the seeds" env VAST_FUZZ_POCL=1 "$fuzz" -runs=0 \
+cp "$here"/regress/* "$work/seed/"
+step "pocl oracle over the seeds and regress/" env VAST_FUZZ_POCL=1 "$fuzz" -runs=0 \
 	-artifact_prefix="$work/art/" "$work/seed"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
