@@ -155,7 +155,9 @@ static void check_diagnostics(char *log)
 		if (nl)
 			*nl = '\0';
 		int bad = error_without_location(l);
-		int internal = strstr(l, "internal error") != NULL;
+		/* rw_internal_error's prefix; not any line that quotes the
+		 * words, as a source excerpt of the input may */
+		int internal = !strncmp(l, "vastcc: internal error", 22);
 		if (nl)
 			*nl = '\n';
 		if (internal)
