@@ -76,14 +76,20 @@ int an_parse(an_ctx *c, const char *cl_std)
 		return 0;
 	}
 	int bad = 0;
+	/* A few of clang's diagnostics have no location, "too many errors
+	 * emitted, stopping now" among them: they are given the place of the
+	 * error before them (where clang stopped), or the file's start. */
+	an_loc last = { an_intern_name(c->p, c->path), 1, 1 };
 	unsigned nd = clang_getNumDiagnostics(c->tu);
 	for (unsigned i = 0; i < nd; i++) {
 		CXDiagnostic d = clang_getDiagnostic(c->tu, i);
 		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
 		if (sev >= CXDiagnostic_Error) {
 			an_loc loc = an_loc_of(c, clang_getDiagnosticLocation(d));
+			if (loc.line)
+				last = loc;
 			char *msg = an_cxstr(clang_getDiagnosticSpelling(d));
-			an_diag_error(loc, "%s", msg);
+			an_diag_error(loc.line ? loc : last, "%s", msg);
 			free(msg);
 			bad = 1;
 		}

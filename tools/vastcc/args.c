@@ -33,6 +33,12 @@ void strv_append(strv *dst, const strv *src)
 		strv_push(dst, src->v[i]);
 }
 
+void strv_free(strv *s)
+{
+	free(s->v);
+	*s = (strv){0};
+}
+
 /* gcc flags whose argument may come as the next word. */
 static const char *const separate_arg_flags[] = {
 	"-I", "-D", "-U", "-L", "-l", "-include", "-imacros", "-isystem",
@@ -171,6 +177,12 @@ bool parse_args(int argc, char **argv, options *opt)
 		}
 	}
 	return true;
+}
+
+void free_args(options *opt)
+{
+	free(opt->inputs);
+	strv_free(&opt->cc_flags);
 }
 
 void print_help(void)

@@ -50,10 +50,12 @@ static bool make_dirs(const char *dir)
 	}
 	if (mkdir(p, 0777) && errno != EEXIST)
 		goto fail;
+	free(p);
 	return true;
 fail:
 	fprintf(stderr, "vastcc: error: cannot create directory '%s': %s\n", p,
 	        strerror(errno));
+	free(p);
 	return false;
 }
 
@@ -93,6 +95,7 @@ static bool compile_stub(const char *stub_c, const char *obj, const options *opt
 		if (fd < 0) {
 			fprintf(stderr, "vastcc: error: cannot write '%s': %s\n", obj,
 			        strerror(errno));
+			free(tmp);
 			return false;
 		}
 		close(fd);
@@ -106,11 +109,49 @@ static bool compile_stub(const char *stub_c, const char *obj, const options *opt
 	strv_push(&cmd, stub_c);
 	strv_push(&cmd, "-o");
 	strv_push(&cmd, opt->dry_run ? obj : tmp);
-	if (run_command(&cmd, opt) != 0) {
+	bool ok = run_command(&cmd, opt) == 0;
+	if (!ok)
 		unlink(tmp);
-		return false;
+	else if (!opt->dry_run)
+		ok = commit_file(tmp, obj);
+	strv_free(&cmd);
+	free(tmp);
+	return ok;
+}
+
+/* The outputs of an analysed file: report, emitted kernels, the stub's
+ * object. */
+static bool write_outputs(const an_program *p, const char *base, const char *stub_c,
+                          const char *obj, const options *opt)
+{
+	bool ok = false;
+	char *program = rw_emit_program(p);
+	char *stub = program ? rw_emit_stub(p, program) : NULL;
+	char *json = NULL, *cl = NULL, *c = NULL;
+	if (!stub)
+		goto done;
+	if (opt->report) {
+		json = an_report_json(p);
+		if (!json || !write_file_atomic(opt->report, json, strlen(json)))
+			goto done;
 	}
-	return opt->dry_run || commit_file(tmp, obj);
+	if (opt->emit_kernels_dir) {
+		if (!make_dirs(opt->emit_kernels_dir))
+			goto done;
+		cl = join(opt->emit_kernels_dir, base, ".vast.cl");
+		c = join(opt->emit_kernels_dir, base, ".vast.c");
+		if (!write_file_atomic(cl, program, strlen(program)) ||
+		    !write_file_atomic(c, stub, strlen(stub)))
+			goto done;
+	}
+	ok = write_file_atomic(stub_c, stub, strlen(stub)) && compile_stub(stub_c, obj, opt);
+done:
+	free(program);
+	free(stub);
+	free(json);
+	free(cl);
+	free(c);
+	return ok;
 }
 
 bool compile_cl(const input *in, const char *obj, const options *opt)
@@ -120,40 +161,22 @@ bool compile_cl(const input *in, const char *obj, const options *opt)
 	char stub_name[64];
 	snprintf(stub_name, sizeof stub_name, "-%d.vast.c", seq++);
 	char *stub_c = join(temp_dir(), base, stub_name);
+	bool ok;
 
 	if (opt->dry_run) {
 		fprintf(stderr, " \"vastcc\" \"-cc1cl\" \"%s\" \"-o\" \"%s\"\n", in->path, stub_c);
-		return compile_stub(stub_c, obj, opt);
+		ok = compile_stub(stub_c, obj, opt);
+	} else {
+		an_options ao = {
+			.cl_options = opt->cl_options,
+			.clang = getenv("VAST_CLANG"),
+			.verbose = opt->verbose,
+		};
+		an_program *p = an_program_create(in->path, &ao);
+		ok = p && write_outputs(p, base, stub_c, obj, opt);
+		an_program_destroy(p);
 	}
-
-	an_options ao = {
-		.cl_options = opt->cl_options,
-		.clang = getenv("VAST_CLANG"),
-		.verbose = opt->verbose,
-	};
-	an_program *p = an_program_create(in->path, &ao);
-	if (!p)
-		return false;
-	char *program = rw_emit_program(p);
-	char *stub = program ? rw_emit_stub(p, program) : NULL;
-	if (!stub)
-		return false;
-
-	if (opt->report) {
-		char *json = an_report_json(p);
-		if (!json || !write_file_atomic(opt->report, json, strlen(json)))
-			return false;
-	}
-	if (opt->emit_kernels_dir) {
-		if (!make_dirs(opt->emit_kernels_dir))
-			return false;
-		char *cl = join(opt->emit_kernels_dir, base, ".vast.cl");
-		char *c = join(opt->emit_kernels_dir, base, ".vast.c");
-		if (!write_file_atomic(cl, program, strlen(program)) ||
-		    !write_file_atomic(c, stub, strlen(stub)))
-			return false;
-	}
-	if (!write_file_atomic(stub_c, stub, strlen(stub)))
-		return false;
-	return compile_stub(stub_c, obj, opt);
+	free(base);
+	free(stub_c);
+	return ok;
 }

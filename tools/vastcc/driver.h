@@ -11,7 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* A growable list of strings. */
+/* A growable list of strings; it does not own them. strv_free frees the
+ * list itself. */
 typedef struct strv {
 	char **v;
 	size_t n, cap;
@@ -19,6 +20,7 @@ typedef struct strv {
 
 void strv_push(strv *s, const char *str);
 void strv_append(strv *dst, const strv *src);
+void strv_free(strv *s);
 
 /* --- args.c: the gcc-compatible command line --- */
 
@@ -49,6 +51,8 @@ typedef struct options {
 /* Parses argv; on a bad argument prints "vastcc: error: ..." and returns
  * false. */
 bool parse_args(int argc, char **argv, options *opt);
+/* Frees what parse_args allocated (the strings are argv's). */
+void free_args(options *opt);
 void print_help(void);
 /* gcc flags whose argument may come as the next word ("-I dir"). */
 bool takes_separate_arg(const char *flag);

@@ -56,35 +56,39 @@ static int compile_only(const options *opt)
 	strv_append(&cmd, &opt->cc_flags);
 	strv_push(&cmd, "-c");
 	size_t others = 0;
-	for (size_t i = 0; i < opt->ninputs; i++) {
+	int rc = 0;
+	for (size_t i = 0; i < opt->ninputs && !rc; i++) {
 		const input *in = &opt->inputs[i];
 		if (in->kind == IN_LINK)
 			continue; /* nothing is linked */
 		if (in->kind == IN_CL) {
-			const char *obj = opt->output ? opt->output : object_name(in->path);
-			if (!compile_cl(in, obj, opt))
-				return 1;
+			char *obj = opt->output ? NULL : object_name(in->path);
+			rc = !compile_cl(in, opt->output ? opt->output : obj, opt);
+			free(obj);
 		} else {
 			strv_push(&cmd, in->path);
 			others++;
 		}
 	}
-	if (!others)
-		return 0;
-	if (opt->output) {
-		strv_push(&cmd, "-o");
-		strv_push(&cmd, opt->output);
+	if (!rc && others) {
+		if (opt->output) {
+			strv_push(&cmd, "-o");
+			strv_push(&cmd, opt->output);
+		}
+		rc = run_command(&cmd, opt) ? 1 : 0;
 	}
-	return run_command(&cmd, opt) ? 1 : 0;
+	strv_free(&cmd);
+	return rc;
 }
 
 /* Compile and link: .cl inputs become temporary objects in place. */
 static int compile_and_link(const options *opt)
 {
-	strv cmd = {0};
+	strv cmd = {0}, objs = {0}; /* objs: the temporary objects, owned */
 	strv_push(&cmd, real_cc());
 	strv_append(&cmd, &opt->cc_flags);
-	for (size_t i = 0; i < opt->ninputs; i++) {
+	int rc = 0;
+	for (size_t i = 0; i < opt->ninputs && !rc; i++) {
 		const input *in = &opt->inputs[i];
 		if (in->kind != IN_CL) {
 			strv_push(&cmd, in->path);
@@ -95,10 +99,12 @@ static int compile_and_link(const options *opt)
 		size_t n = strlen(temp_dir()) + sizeof name;
 		char *obj = malloc(n);
 		snprintf(obj, n, "%s%s", temp_dir(), name);
-		if (!compile_cl(in, obj, opt))
-			return 1;
+		strv_push(&objs, obj);
+		rc = !compile_cl(in, obj, opt);
 		strv_push(&cmd, obj);
 	}
+	if (rc)
+		goto done;
 	if (opt->output) {
 		strv_push(&cmd, "-o");
 		strv_push(&cmd, opt->output);
@@ -112,52 +118,66 @@ static int compile_and_link(const options *opt)
 	strv_push(&cmd, "-ldl");
 	strv_push(&cmd, "-lpthread");
 	strv_push(&cmd, "-lOpenCL");
-	return run_command(&cmd, opt) ? 1 : 0;
+	rc = run_command(&cmd, opt) ? 1 : 0;
+done:
+	for (size_t i = 0; i < objs.n; i++)
+		free(objs.v[i]);
+	strv_free(&objs);
+	strv_free(&cmd);
+	return rc;
+}
+
+/* The driver's work once the command line is parsed; the exit status. */
+static int drive(const options *opt)
+{
+	if (opt->help) {
+		print_help();
+		return 0;
+	}
+	if (opt->version) {
+		printf("vastcc version %s (libclang 19)\n", VAST_VERSION);
+		return 0;
+	}
+	if (count_files(opt) == 0) {
+		fprintf(stderr, "vastcc: error: no input files\n");
+		return 1;
+	}
+	size_t ncl = count_kind(opt, IN_CL);
+	if (ncl && opt->preprocess_only) {
+		fprintf(stderr, "vastcc: error: -E, -S and -M do not apply to OpenCL input '%s'\n",
+		        opt->inputs[0].path);
+		return 1;
+	}
+	if (opt->report && strcmp(opt->report, "-") && ncl > 1) {
+		fprintf(stderr, "vastcc: error: --report=FILE takes one .cl input; use --report=- for several\n");
+		return 1;
+	}
+	if (opt->compile_only && opt->output && count_files(opt) > 1) {
+		fprintf(stderr, "vastcc: error: cannot specify '-o' with '-c' with multiple files\n");
+		return 1;
+	}
+	if (opt->preprocess_only) {
+		strv cmd = {0};
+		strv_push(&cmd, real_cc());
+		strv_append(&cmd, &opt->cc_flags);
+		for (size_t i = 0; i < opt->ninputs; i++)
+			if (opt->inputs[i].kind != IN_LINK)
+				strv_push(&cmd, opt->inputs[i].path);
+		if (opt->output) {
+			strv_push(&cmd, "-o");
+			strv_push(&cmd, opt->output);
+		}
+		int rc = run_command(&cmd, opt) ? 1 : 0;
+		strv_free(&cmd);
+		return rc;
+	}
+	return opt->compile_only ? compile_only(opt) : compile_and_link(opt);
 }
 
 int main(int argc, char **argv)
 {
 	options opt;
-	if (!parse_args(argc, argv, &opt))
-		return 1;
-	if (opt.help) {
-		print_help();
-		return 0;
-	}
-	if (opt.version) {
-		printf("vastcc version %s (libclang 19)\n", VAST_VERSION);
-		return 0;
-	}
-	if (count_files(&opt) == 0) {
-		fprintf(stderr, "vastcc: error: no input files\n");
-		return 1;
-	}
-	size_t ncl = count_kind(&opt, IN_CL);
-	if (ncl && opt.preprocess_only) {
-		fprintf(stderr, "vastcc: error: -E, -S and -M do not apply to OpenCL input '%s'\n",
-		        opt.inputs[0].path);
-		return 1;
-	}
-	if (opt.report && strcmp(opt.report, "-") && ncl > 1) {
-		fprintf(stderr, "vastcc: error: --report=FILE takes one .cl input; use --report=- for several\n");
-		return 1;
-	}
-	if (opt.compile_only && opt.output && count_files(&opt) > 1) {
-		fprintf(stderr, "vastcc: error: cannot specify '-o' with '-c' with multiple files\n");
-		return 1;
-	}
-	if (opt.preprocess_only) {
-		strv cmd = {0};
-		strv_push(&cmd, real_cc());
-		strv_append(&cmd, &opt.cc_flags);
-		for (size_t i = 0; i < opt.ninputs; i++)
-			if (opt.inputs[i].kind != IN_LINK)
-				strv_push(&cmd, opt.inputs[i].path);
-		if (opt.output) {
-			strv_push(&cmd, "-o");
-			strv_push(&cmd, opt.output);
-		}
-		return run_command(&cmd, &opt) ? 1 : 0;
-	}
-	return opt.compile_only ? compile_only(&opt) : compile_and_link(&opt);
+	int rc = parse_args(argc, argv, &opt) ? drive(&opt) : 1;
+	free_args(&opt);
+	return rc;
 }

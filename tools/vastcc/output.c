@@ -31,6 +31,7 @@ bool write_file_atomic(const char *path, const char *data, size_t len)
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		fprintf(stderr, "vastcc: error: cannot write '%s': %s\n", path, strerror(errno));
+		free(tmp);
 		return false;
 	}
 	mode_t mask = umask(0); /* mkstemp makes 0600; give the usual mode */
@@ -41,10 +42,12 @@ bool write_file_atomic(const char *path, const char *data, size_t len)
 	ok = ok && !ferror(f);
 	if (f ? fclose(f) != 0 : close(fd) != 0)
 		ok = false;
-	if (!ok) {
+	if (ok)
+		ok = commit_file(tmp, path);
+	else {
 		fprintf(stderr, "vastcc: error: cannot write '%s': %s\n", path, strerror(errno));
 		unlink(tmp);
-		return false;
 	}
-	return commit_file(tmp, path);
+	free(tmp);
+	return ok;
 }

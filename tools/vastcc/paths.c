@@ -39,20 +39,22 @@ static const char *prefix(void)
 	return dir;
 }
 
-static const char *under_prefix(const char *rel)
+/* buf receives "<prefix>/rel" once; later calls return it as it is. */
+static const char *under_prefix(char *buf, size_t size, const char *rel)
 {
-	size_t n = strlen(prefix()) + strlen(rel) + 2;
-	char *p = malloc(n);
-	snprintf(p, n, "%s/%s", prefix(), rel);
-	return p;
+	if (!buf[0])
+		snprintf(buf, size, "%s/%s", prefix(), rel);
+	return buf;
 }
 
 const char *runtime_lib(void)
 {
-	return under_prefix("lib/libvastrt.a");
+	static char path[PATH_MAX + 32];
+	return under_prefix(path, sizeof path, "lib/libvastrt.a");
 }
 
 const char *include_dir(void)
 {
-	return under_prefix("include");
+	static char path[PATH_MAX + 32];
+	return under_prefix(path, sizeof path, "include");
 }

@@ -20,8 +20,6 @@ trap 'rm -rf "$tmp"' EXIT
 cp "$dir"/* "$tmp/" || exit 1
 cd "$tmp" || exit 1
 cc -O1 -w -o plain host.c -lOpenCL -lm || { echo "FAIL: cc"; exit 1; }
-# (The compiler never frees, by policy: leak checks are for the program.)
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 "$vastcc" ${opts:+--cl-options="$opts"} -O1 -w -o app host.c *.cl -lm ||
 	{ echo "FAIL: vastcc"; exit 1; }
 ./plain ref.bin > plain.log 2>&1 || { echo "FAIL: plain run"; cat plain.log; exit 1; }
