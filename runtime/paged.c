@@ -101,7 +101,8 @@ static queues *queues_for(cl_context ctx, cl_device_id dev, cl_int *err)
 /* One frame set: what one range in flight holds. */
 typedef struct fset {
 	cl_mem frames, lptbuf, fault;
-	unsigned char *stage;       /* host image of the frames (vrt_staging) */
+	unsigned char *stage;       /* staged slots' frames, one after another */
+	size_t stage_off[VAST_MAX_SLOTS + 1]; /* a staged slot's place in stage */
 	unsigned char *u, *prev_u;  /* union row of its range, of the previous one */
 	uint32_t *lpt;
 	size_t first[VAST_MAX_SLOTS + 1], nframes[VAST_MAX_SLOTS + 1];
@@ -282,6 +283,36 @@ static void scatter_share(void *ctx, size_t begin, size_t end)
 		vrt_scatter(j->lay, &j->sp[i], j->host, j->stage);
 }
 
+/* Lays out the staged slots of F's range one after another in its
+ * staging area, sized to them alone: pinning a staging area costs about
+ * what moving it does (measured on the H100: 1.5 GB of full-frame
+ * staging took 0.55-0.67 s before the first range). */
+static cl_int stage_layout(vrt_launch *L, paged *P, fset *F)
+{
+	size_t total = 0;
+	for (unsigned s = 1; s <= P->lay.nslots; s++) {
+		F->stage_off[s] = total;
+		if (!P->direct[s])
+			total += F->nframes[s] << P->lay.page_shift;
+	}
+	if (!total)
+		return CL_SUCCESS;
+	F->stage = vrt_staging(L->ctx, (unsigned)(F - P->set), total);
+	return F->stage ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+}
+
+/* Spans of staged slot s with frames relative to its place in the
+ * staging area; (size_t)-1 when out of memory. */
+static size_t staged_spans(const paged *P, const fset *F, unsigned s, vrt_span **sp)
+{
+	size_t nsp = vrt_spans(&P->lay, F->u, F->lpt, s, sp);
+	if (nsp == (size_t)-1)
+		return nsp;
+	for (size_t i = 0; i < nsp; i++)
+		(*sp)[i].frame -= F->first[s];
+	return nsp;
+}
+
 /* Enqueues slot s's frames of set F in (H2D, gathering first when staged)
  * or out (D2H; the scatter of a staged slot comes in finish_range). */
 static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
@@ -314,19 +345,18 @@ static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
 		return err;
 	}
 	size_t off = F->first[s] << sh, n = F->nframes[s] << sh;
+	unsigned char *img = F->stage + F->stage_off[s];
 	if (out) {
-		err = vrt_real.clEnqueueReadBuffer(q, F->frames, CL_FALSE, off, n, F->stage + off, 0,
-		                                   NULL, &e);
+		err = vrt_real.clEnqueueReadBuffer(q, F->frames, CL_FALSE, off, n, img, 0, NULL, &e);
 	} else {
 		vrt_span *sp;
-		size_t nsp = vrt_spans(lay, F->u, F->lpt, s, &sp);
+		size_t nsp = staged_spans(P, F, s, &sp);
 		if (nsp == (size_t)-1)
 			return CL_OUT_OF_HOST_MEMORY;
-		span_job j = {lay, sp, m->host, F->stage};
+		span_job j = {lay, sp, m->host, img};
 		vrt_parallel(nsp, n, gather_share, &j);
 		vrt_free(sp);
-		err = vrt_real.clEnqueueWriteBuffer(q, F->frames, CL_FALSE, off, n, F->stage + off, 0,
-		                                    NULL, &e);
+		err = vrt_real.clEnqueueWriteBuffer(q, F->frames, CL_FALSE, off, n, img, 0, NULL, &e);
 	}
 	if (!err)
 		keep(ev, e);
@@ -406,6 +436,8 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	for (size_t r = R->first_row; r <= R->last_row; r++)
 		vrt_pas_or(F->u, P->rows + r * rb, rb);
 	vrt_lpt_build(lay, F->u, F->lpt, F->first, F->nframes);
+	if ((err = stage_layout(L, P, F)) != CL_SUCCESS)
+		return err;
 	double t1 = vrt_now_ms();
 	vrt_trace_host("plan", L->k->name, t0, t1, (long)i, 0);
 
@@ -523,11 +555,11 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->nframes[s] || P->direct[s])
 			continue;
 		vrt_span *sp;
-		size_t nsp = vrt_spans(lay, F->u, F->lpt, s, &sp);
+		size_t nsp = staged_spans(P, F, s, &sp);
 		if (nsp == (size_t)-1)
 			return CL_OUT_OF_HOST_MEMORY;
 		size_t n = F->nframes[s] << lay->page_shift;
-		span_job job = {lay, sp, L->slot_mem[s]->host, F->stage};
+		span_job job = {lay, sp, L->slot_mem[s]->host, F->stage + F->stage_off[s]};
 		vrt_parallel(nsp, n, scatter_share, &job);
 		vrt_free(sp);
 		bytes += n;
@@ -547,21 +579,13 @@ static cl_int make_sets(vrt_launch *L, paged *P, size_t fbytes)
 {
 	size_t rb = P->lay.row_bytes, lb = vrt_lpt_bytes(&P->lay);
 	cl_int err = CL_SUCCESS;
-	/* A staging area only when some slot is staged: pinning one costs
-	 * about as much as moving it (measured on the H100: 1.5 GB of
-	 * staging took 0.55 s before the first range of a blackscholes run
-	 * whose slots all move straight from their pinned host copies). */
-	int staged = 0;
-	for (unsigned s = 1; s <= P->lay.nslots; s++)
-		staged |= !P->direct[s];
 	for (unsigned i = 0; i < P->nsets; i++) {
 		fset *F = &P->set[i];
 		F->range = -1;
 		F->u = vrt_calloc(1, rb);
 		F->prev_u = vrt_calloc(1, rb);
 		F->lpt = vrt_malloc(lb);
-		F->stage = staged ? vrt_staging(L->ctx, i, fbytes) : NULL;
-		if (!F->u || !F->prev_u || !F->lpt || (staged && !F->stage))
+		if (!F->u || !F->prev_u || !F->lpt)
 			return CL_OUT_OF_HOST_MEMORY;
 		if (!(F->frames = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE, fbytes, NULL, &err)) ||
 		    !(F->lptbuf = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_ONLY, lb, NULL, &err)) ||
