@@ -86,10 +86,12 @@ int an_parse(an_ctx *c, const char *cl_std)
 		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
 		if (sev >= CXDiagnostic_Error) {
 			an_loc loc = an_loc_of(c, clang_getDiagnosticLocation(d));
-			if (loc.line)
+			/* A column says there is a place (the line may be 0
+			 * after `#line 0`, see diag.c). */
+			if (loc.col)
 				last = loc;
 			char *msg = an_cxstr(clang_getDiagnosticSpelling(d));
-			an_diag_error(loc.line ? loc : last, "%s", msg);
+			an_diag_error(loc.col ? loc : last, "%s", msg);
 			free(msg);
 			bad = 1;
 		}
