@@ -19,7 +19,7 @@
 
 #include "vrt.h"
 
-vrt_config vrt_cfg = { VRT_RUN_AUTO, VRT_LOG_WARN, 0, 0, 0, 0, 1, 3, NULL };
+vrt_config vrt_cfg = { VRT_RUN_AUTO, VRT_LOG_WARN, 0, 0, 0, 0, 1, 3, NULL, 0 };
 
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent)
 {
@@ -110,8 +110,10 @@ void vrt_config_load(void)
 		if (*end || n < 1 || n > VRT_MAX_SETS)
 			vrt_log(VRT_LOG_WARN, "ignoring VAST_PIPELINE='%s' (want 1 to %d frame sets)", s,
 			        VRT_MAX_SETS);
-		else
+		else {
 			vrt_cfg.pipeline = (unsigned)n;
+			vrt_cfg.pipeline_forced = 1;
+		}
 	}
 	if ((s = getenv("VAST_TRACE")) && *s)
 		vrt_cfg.trace = s;

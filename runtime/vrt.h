@@ -108,6 +108,7 @@ typedef struct vrt_config {
 	int pinned;            /* VAST_PINNED: host copies in pinned memory */
 	unsigned pipeline;     /* VAST_PIPELINE: frame sets in flight, 1..VRT_MAX_SETS */
 	const char *trace;     /* VAST_TRACE: the trace file, NULL: off */
+	int pipeline_forced;   /* VAST_PIPELINE was given: never fewer sets */
 } vrt_config;
 /* Frame sets a paged launch may keep in flight (VAST_PIPELINE). */
 #define VRT_MAX_SETS 8

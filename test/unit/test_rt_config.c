@@ -72,11 +72,11 @@ int main(void)
 	CHECK(vrt_cfg.page_shift == 0);
 
 	/* VAST_PIPELINE: frame sets in flight, 1 to VRT_MAX_SETS, default 3. */
-	CHECK(vrt_cfg.pipeline == 3 && vrt_cfg.trace == NULL);
+	CHECK(vrt_cfg.pipeline == 3 && vrt_cfg.trace == NULL && !vrt_cfg.pipeline_forced);
 	setenv("VAST_PIPELINE", "1", 1);
 	setenv("VAST_TRACE", "t.json", 1);
 	vrt_config_load();
-	CHECK(vrt_cfg.pipeline == 1);
+	CHECK(vrt_cfg.pipeline == 1 && vrt_cfg.pipeline_forced);
 	CHECK(vrt_cfg.trace && !strcmp(vrt_cfg.trace, "t.json"));
 	const char *badsets[] = {"0", "9", "2x", "-1", ""};
 	for (size_t i = 0; i < sizeof badsets / sizeof *badsets; i++) {
