@@ -2,7 +2,9 @@
  * other work-items of the group wrote before a barrier. */
 __kernel void k(__global const float *a, __global const int *idx, __global float *out,
                 __global float *out2, int n) {
-  __local float s[256];
+  /* Launched with a NULL local size too: room for any group PoCL may
+   * choose (CL_DEVICE_MAX_WORK_GROUP_SIZE 4096), or s[l] races. */
+  __local float s[4096];
   int g = get_global_id(0), l = get_local_id(0);
   if (g < n) {
     s[l] = a[g];

@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 	int *in = malloc(N * sizeof(int)), *out = malloc(4 * N * sizeof(int));
 	for (int i = 0; i < N; i++) {
 		a[i] = (float)(i % 1000) * 0.5f;
-		in[i] = (i * 7919) % 10007;
+		in[i] = (int)(((unsigned)i * 7919u) % 10007u);
 	}
 	for (int i = 0; i < 4 * N; i++)
 		out[i] = -i;
