@@ -216,12 +216,12 @@ static void add_addr_reads(slicer *S, int n)
 /* Whether the subtree at n reads a variable marked in dep. */
 static int reads_any(an_ctx *c, int n, const char *dep)
 {
-	an_node *x = &c->nodes[n];
-	if (x->kind == CXCursor_DeclRefExpr && x->var >= 0 && dep[x->var])
-		return 1;
-	for (unsigned i = 0; i < x->nkids; i++)
-		if (reads_any(c, x->kids[i], dep))
+	/* Pre-order: the subtree is [n, last], walked without recursion. */
+	for (int m = n; m <= c->nodes[n].last; m++) {
+		an_node *x = &c->nodes[m];
+		if (x->kind == CXCursor_DeclRefExpr && x->var >= 0 && dep[x->var])
 			return 1;
+	}
 	return 0;
 }
 
