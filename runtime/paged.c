@@ -153,17 +153,27 @@ static int reduce(vrt_launch *L, paged *P, size_t *bad)
  * ranges share no pages, ran 1.5x faster (164 vs 247 ms). Returns 1 when
  * the ranges resend too much, 0 when not, -1 when out of memory. */
 #define VRT_MAX_RESEND 1.25
+
+/* The union of every PAS row: the pages the launch touches (vrt_free),
+ * NULL when out of memory. */
+static unsigned char *rows_union(const paged *P)
+{
+	size_t rb = P->lay.row_bytes;
+	unsigned char *all = vrt_calloc(1, rb);
+	for (size_t r = 0; all && r < P->nrows; r++)
+		vrt_pas_or(all, P->rows + r * rb, rb);
+	return all;
+}
+
 static int resends_too_much(const paged *P)
 {
-	size_t rb = P->lay.row_bytes, moved = 0;
-	unsigned char *all = vrt_calloc(1, rb);
+	size_t moved = 0;
+	unsigned char *all = rows_union(P);
 	if (!all)
 		return -1;
-	for (size_t r = 0; r < P->nrows; r++)
-		vrt_pas_or(all, P->rows + r * rb, rb);
 	for (size_t i = 0; i < P->nranges; i++)
 		moved += P->ranges[i].pages;
-	size_t touched = vrt_pas_count(all, rb);
+	size_t touched = vrt_pas_count(all, P->lay.row_bytes);
 	vrt_free(all);
 	return (double)moved > VRT_MAX_RESEND * (double)touched;
 }
@@ -246,15 +256,12 @@ static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
 static cl_int choose_direct(vrt_launch *L, paged *P)
 {
 	const vrt_layout *lay = &P->lay;
-	size_t rb = lay->row_bytes;
 	/* Out of memory fails the launch like any other allocation: staging
 	 * everything instead would hide it (and swallow a failure a test
 	 * injected, so that the launch it meant to fail succeeds). */
-	unsigned char *all = vrt_calloc(1, rb);
+	unsigned char *all = rows_union(P);
 	if (!all)
 		return CL_OUT_OF_HOST_MEMORY;
-	for (size_t r = 0; r < P->nrows; r++)
-		vrt_pas_or(all, P->rows + r * rb, rb);
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		const unsigned char *row = all + lay->slot_off[s];
 		size_t pages = 0, runs = 0;
