@@ -120,7 +120,7 @@ void vrt_config_load(void)
 	if ((s = getenv("VAST_PAGE_SIZE")) && *s) {
 		unsigned long long b;
 		unsigned pct;
-		if (vrt_parse_size(s, &b, &pct) || pct || b < 256 || b > (1ull << 30) ||
+		if (vrt_parse_size(s, &b, &pct) || pct || b < (1ull << VRT_MIN_PAGE_SHIFT) || b > (1ull << 30) ||
 		    (b & (b - 1))) {
 			vrt_log(VRT_LOG_WARN, "ignoring VAST_PAGE_SIZE='%s' (want a power of two from 256 to 1G)", s);
 		} else {

@@ -182,7 +182,8 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 {
 	vrt_kernel *k = L->k;
 	size_t G = L->groups;
-	P->wpp = G > 512 ? (G + 511) / 512 : 1;
+	size_t first_wpp = G > 512 ? (G + 511) / 512 : 1;
+	P->wpp = first_wpp;
 	for (;;) {
 		P->nrows = (G + P->wpp - 1) / P->wpp;
 		vrt_free(P->rows);
@@ -224,6 +225,18 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 			size_t lwg = L->lsize[0] * L->lsize[1] * L->lsize[2];
 			if (L->local_free && lwg > 1)
 				return CL_MEM_OBJECT_ALLOCATION_FAILURE; /* launch.c retries */
+			if (P->lay.page_shift > VRT_MIN_PAGE_SHIFT) {
+				/* A group that touches a few bytes of many pages
+				 * (a strided or column walk) needs fewer bytes with
+				 * smaller pages: halve them and plan again. */
+				P->lay.page_shift--;
+				vrt_layout_init(&P->lay);
+				P->wpp = first_wpp;
+				P->nsets = vrt_cfg.pipeline;
+				vrt_log(VRT_LOG_DEBUG, "kernel '%s': work-group %zu does not fit; trying %u-byte pages",
+				        k->name, bad, 1u << P->lay.page_shift);
+				continue;
+			}
 			size_t pages = vrt_pas_count(P->rows + bad * P->lay.row_bytes, P->lay.row_bytes);
 			vrt_log(VRT_LOG_WARN, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, more than the budget of %llu",
 			        k->name, bad, vrt_range_footprint(&P->lay, pages), L->budget);

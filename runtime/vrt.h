@@ -195,6 +195,10 @@ struct vrt_mem {
 	vrt_mem *next;             /* all live buffers */
 	struct vrt_destructor *dtors;
 };
+
+/* The smallest page: a launch whose single work-group does not fit halves
+ * its pages down to this before refusing (VAST_PAGE_SIZE's lower bound). */
+#define VRT_MIN_PAGE_SHIFT 8
 /* NULL unless m is one of the runtime's live buffers (looked up, never
  * dereferenced blindly: also used on kernel argument bytes). */
 static inline vrt_mem *vrt_mem_of(const void *m)
