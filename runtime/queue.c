@@ -15,8 +15,8 @@
  *
  * Order with the driver's own commands on the same queue (the program's
  * forwarded enqueues, markers, barriers) comes from two markers the
- * runtime enqueues on the program's queue: `pre` (with the command's
- * wait list) which the executor waits for before running, and the
+ * runtime enqueues on the program's queue: `pre`, which the executor
+ * waits for (and for the wait list) before running, and the
  * event handed to the program (event.c), which waits for a user event
  * the executor completes afterwards. The work itself goes to a private
  * queue of the executor, never to the program's, whose head may be
@@ -94,6 +94,8 @@ static void release_captures(vrt_cmd *c)
 static cl_int execute(vrt_cmd *c, cl_command_queue own)
 {
 	cl_int err = vrt_real.clWaitForEvents(1, &c->pre);
+	if (err == CL_SUCCESS && c->nwait)
+		err = vrt_real.clWaitForEvents(c->nwait, c->wait);
 	if (err != CL_SUCCESS || vrt_events_failed(c->nwait, c->wait))
 		err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
 	vrt_event_submitted(c->ev);
@@ -184,8 +186,11 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 		vrt_free(c);
 		return CL_OUT_OF_HOST_MEMORY;
 	}
-	/* After the program's earlier commands on q, and its wait list. */
-	err = marker(q, nw, w, &c->pre);
+	/* After the program's earlier commands on q. Not with the wait list:
+	 * the driver would fail the marker, and with it every later command
+	 * of the queue, when one of the events fails; the executor waits for
+	 * the list itself. */
+	err = marker(q, 0, NULL, &c->pre);
 	pthread_mutex_lock(&x->mu);
 	int idle = !x->head;
 	pthread_mutex_unlock(&x->mu);
