@@ -18,7 +18,7 @@
 
 #include "rt_host.h"
 
-#define N (1u << 16) /* 256 KiB per buffer */
+#define N (1u << 18) /* 1 MiB per buffer: two exceed VAST_DEVICE_MEM=1M */
 #define ROUNDS 4
 
 static rt_cl c;
