@@ -117,6 +117,12 @@ static void kernel_free(vrt_kernel *k)
 	vrt_object_retire(k);
 }
 
+void vrt_kernel_release(vrt_kernel *k)
+{
+	if (--k->refs == 0)
+		kernel_free(k);
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program prog, cl_uint n,
 	cl_kernel *kernels, cl_uint *nret)
 {
@@ -256,8 +262,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
 		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
 		       : vrt_real.clReleaseKernel(kernel);
 	vrt_lock();
-	if (--k->refs == 0)
-		kernel_free(k);
+	vrt_kernel_release(k);
 	vrt_unlock();
 	return CL_SUCCESS;
 }

@@ -9,6 +9,9 @@
  * resident across launches (mem.c). Otherwise paged.c runs it range by
  * range. VAST_MODE=paged takes the paged path even when it fits, to test
  * it; VAST_MODE=native never gets here (every entry point forwards).
+ * The enqueue checks its arguments and captures the launch (argument
+ * values as they are then, OpenCL 1.2 §5.8); queue.c runs it later, in
+ * queue order, on the executor's own queue.
  */
 #include <string.h>
 
@@ -26,12 +29,13 @@ static unsigned long long budget_for(cl_device_id dev, unsigned long long footpr
 	return g - g / 10;
 }
 
-static int is_buffer_param(const vrt_kernel *k, cl_uint i)
+static int is_buffer_param(const vrt_launch *L, cl_uint i)
 {
+	const vrt_kernel *k = L->k;
 	if (k->info)
 		return k->info->params[i].kind == VAST_PARAM_GLOBAL ||
 		       k->info->params[i].kind == VAST_PARAM_CONSTANT;
-	return k->args[i].mem != NULL;
+	return L->args[i].mem != NULL;
 }
 
 /* Slots, modes and footprint of the launch. */
@@ -42,8 +46,8 @@ static cl_int collect_slots(vrt_launch *L)
 		return CL_OUT_OF_RESOURCES;
 	for (cl_uint i = 0; i < k->nargs; i++) {
 		L->arg_slot[i] = 0;
-		vrt_mem *m = k->args[i].mem;
-		if (!m || !is_buffer_param(k, i))
+		vrt_mem *m = L->args[i].mem;
+		if (!m || !is_buffer_param(L, i))
 			continue;
 		unsigned s;
 		for (s = 1; s <= L->nslots; s++)
@@ -87,8 +91,7 @@ static cl_int collect_slots(vrt_launch *L)
 	return CL_SUCCESS;
 }
 
-static cl_int run_native(vrt_launch *L, const size_t *goff, const size_t *gsize,
-                         const size_t *lsize, cl_event *ev)
+static cl_int run_native(vrt_launch *L)
 {
 	vrt_kernel *k = L->k;
 	cl_int err;
@@ -103,11 +106,12 @@ static cl_int run_native(vrt_launch *L, const size_t *goff, const size_t *gsize,
 			return err;
 		}
 	}
+	/* Every argument as at the enqueue: the program may have set others
+	 * on the kernel since (OpenCL 1.2 §5.7.2). */
 	for (cl_uint i = 0; i < k->nargs; i++) {
-		vrt_mem *m = k->args[i].mem;
-		if (!m)
-			continue;
-		err = vrt_real.clSetKernelArg(k->real, i, sizeof(cl_mem), &m->dev);
+		vrt_arg *a = &L->args[i];
+		err = a->mem ? vrt_real.clSetKernelArg(k->real, i, sizeof(cl_mem), &a->mem->dev)
+		             : vrt_real.clSetKernelArg(k->real, i, a->size, a->bytes);
 		if (err != CL_SUCCESS)
 			return err;
 	}
@@ -116,17 +120,14 @@ static cl_int run_native(vrt_launch *L, const size_t *goff, const size_t *gsize,
 	if ((err = vrt_real.clFinish(L->q)) != CL_SUCCESS)
 		return err;
 	double t0 = vrt_now_ms();
-	err = vrt_real.clEnqueueNDRangeKernel(L->q, k->real, L->dim, goff, gsize, lsize,
-	                                      0, NULL, &e);
+	err = vrt_real.clEnqueueNDRangeKernel(L->q, k->real, L->dim, L->goff, L->gsize,
+	                                      L->local_free ? NULL : L->lsize, 0, NULL, &e);
 	if (err != CL_SUCCESS)
 		return err;
 	L->partial = 1;
 	err = vrt_real.clWaitForEvents(1, &e);
 	L->st->kernel_ms += vrt_now_ms() - t0;
-	if (ev)
-		*ev = e;
-	else
-		clReleaseEvent(e);
+	vrt_real.clReleaseEvent(e);
 	if (err != CL_SUCCESS)
 		return err;
 	for (unsigned s = 1; s <= L->nslots; s++)
@@ -237,80 +238,47 @@ static cl_int run_paged(vrt_launch *L)
 	}
 }
 
-/* The launch failed after its kernel may have changed some bytes of the
- * buffers it writes (a paged launch after its first range went back, a
- * native one after it was enqueued): they are refused from now on
- * (vrt_mem_fail), so the program never reads a mix of old and new bytes
- * without being told. */
+/* The launch failed after its enqueue returned: its kernel may have
+ * changed some bytes of the buffers it writes (a paged launch after its
+ * first range went back, a native one after it was enqueued), or not
+ * run at all where the program expects its results. They are refused
+ * from now on (vrt_mem_fail), so the program never reads a mix of old
+ * and new bytes, nor stale ones, without being told. */
 static void fail_written(vrt_launch *L, cl_int err)
 {
-	vrt_log(VRT_LOG_WARN, "kernel '%s' failed part-way (%s); the buffers it writes hold part of its results and are refused until rewritten",
+	vrt_log(VRT_LOG_WARN, "kernel '%s' failed (%s); the buffers it writes may hold part of its results and are refused until rewritten",
 	        L->k->name, vrt_cl_error_name(err));
 	for (unsigned s = 1; s <= L->nslots; s++)
 		if (L->slot_mode[s] & VAST_MODE_W)
 			vrt_mem_fail(L->slot_mem[s], L->k->name);
 }
 
-static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_t *goff,
-                     const size_t *gsize, const size_t *lsize, cl_uint nw,
-                     const cl_event *w, cl_event *ev)
+/* A launch captured at its enqueue. */
+typedef struct launch_cmd {
+	vrt_cmd cmd;
+	vrt_launch *L;
+	int paged;  /* takes the paged path */
+	double t0;  /* the enqueue, for VAST_STATS total_ms */
+} launch_cmd;
+
+/* Slots, footprint and path, decided at the enqueue from the captured
+ * arguments (lock held): a launch that can run on neither path is
+ * refused there, as OpenCL 1.2 §5.8 has clEnqueueNDRangeKernel report
+ * CL_MEM_OBJECT_ALLOCATION_FAILURE. */
+static cl_int plan(launch_cmd *c)
 {
-	double t0 = vrt_now_ms();
-	if (dim < 1 || dim > 3)
-		return CL_INVALID_WORK_DIMENSION;
-	if (!gsize)
-		return CL_INVALID_GLOBAL_WORK_SIZE;
-	for (cl_uint i = 0; i < k->nargs; i++)
-		if (!k->args[i].set)
-			return CL_INVALID_KERNEL_ARGS;
-	cl_int err = vrt_wait_list(q, NULL, nw, w);
-	if (err != CL_SUCCESS)
-		return err;
-	vrt_launch *L = vrt_calloc(1, sizeof *L);
-	if (!L)
-		return CL_OUT_OF_HOST_MEMORY;
-	L->k = k;
-	L->q = q;
-	L->dim = dim;
-	L->st = vrt_stats_for(k->name);
-	if (!L->st) {
-		err = CL_OUT_OF_HOST_MEMORY;
-		goto done;
-	}
-	L->st->launches++;
-	if ((err = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof L->ctx, &L->ctx, NULL)) ||
-	    (err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof L->dev, &L->dev, NULL)))
-		goto done;
-	L->groups = 1;
-	int uniform = 1;
-	for (cl_uint d = 0; d < 3; d++) {
-		L->gsize[d] = d < dim ? gsize[d] : 1;
-		L->goff[d] = d < dim && goff ? goff[d] : 0;
-		L->lsize[d] = d < dim && lsize ? lsize[d] : 1;
-		if (L->gsize[d] == 0) {
-			err = CL_INVALID_GLOBAL_WORK_SIZE;
-			goto done;
-		}
-	}
-	size_t maxwg;
-	if ((err = check_local(L, lsize, &maxwg)) != CL_SUCCESS)
-		goto done;
-	if (!lsize) {
-		choose_local(L, maxwg < 256 ? maxwg : 256);
-		L->local_free = 1;
-	}
-	L->groups = 1;
-	for (cl_uint d = 0; d < 3; d++) {
-		if (L->lsize[d] == 0 || L->gsize[d] % L->lsize[d])
-			uniform = 0;
-		L->ngroups[d] = L->lsize[d] ? L->gsize[d] / L->lsize[d] : 0;
-		L->groups *= L->ngroups[d];
-	}
-	if ((err = collect_slots(L)) != CL_SUCCESS) {
+	vrt_launch *L = c->L;
+	vrt_kernel *k = L->k;
+	cl_int err = collect_slots(L);
+	if (err != CL_SUCCESS) {
 		if (err == CL_OUT_OF_RESOURCES)
 			vrt_log(VRT_LOG_WARN, "kernel '%s': more than %d arguments", k->name, VRT_MAX_ARGS);
-		goto done;
+		return err;
 	}
+	int uniform = 1;
+	for (cl_uint d = 0; d < 3; d++)
+		if (L->lsize[d] == 0 || L->gsize[d] % L->lsize[d])
+			uniform = 0;
 	L->budget = budget_for(L->dev, L->footprint);
 	const vast_kernel_info *ki = k->info;
 	int can_page = ki && ki->virtualizable &&
@@ -318,34 +286,163 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 	               (VAST_HAS_INSPECT | VAST_HAS_PAGED) && uniform &&
 	               L->nslots <= VAST_MAX_SLOTS;
 	int fits = L->footprint <= L->budget;
-	if (can_page && (vrt_cfg.mode == VRT_RUN_PAGED || !fits)) {
+	c->paged = can_page && (vrt_cfg.mode == VRT_RUN_PAGED || !fits);
+	if (fits || c->paged)
+		return CL_SUCCESS;
+	const char *why = !ki ? "its program was not compiled by vastcc"
+	                  : !ki->virtualizable ? (ki->reason ? ki->reason : "not virtualizable")
+	                  : !uniform ? "its global size is not a multiple of its local size"
+	                  : L->nslots > VAST_MAX_SLOTS ? "it has more distinct buffer arguments than a launch can page"
+	                  : "vastcc generated no paged variant";
+	vrt_log(VRT_LOG_WARN, "kernel '%s' needs %llu bytes of buffers, more than the budget of %llu, and cannot be paged: %s%s%s",
+	        k->name, L->footprint, L->budget, why,
+	        ki && ki->location ? " at " : "", ki && ki->location ? ki->location : "");
+	return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+}
+
+/* The launch, on the executor (lock held); its device work on q. */
+static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
+{
+	launch_cmd *c = (launch_cmd *)cmd;
+	vrt_launch *L = c->L;
+	L->q = q;
+	cl_int err = CL_SUCCESS;
+	/* A command before it may have failed on one of its buffers. */
+	for (unsigned s = 1; s <= L->nslots && err == CL_SUCCESS; s++)
+		err = vrt_mem_check(L->slot_mem[s]);
+	if (err == CL_SUCCESS && c->paged) {
 		vrt_log(VRT_LOG_INFO, "kernel '%s': %llu bytes of buffers, budget %llu: paged",
-		        k->name, L->footprint, L->budget);
+		        L->k->name, L->footprint, L->budget);
 		err = run_paged(L);
-		if (err == CL_SUCCESS) {
-			L->partial = 0; /* every range went back */
-			err = vrt_complete(q, ev);
+	} else if (err == CL_SUCCESS) {
+		err = run_native(L);
+	}
+	L->st->total_ms += vrt_now_ms() - c->t0;
+	return err;
+}
+
+static void fail_launch(vrt_cmd *c, cl_int err)
+{
+	fail_written(((launch_cmd *)c)->L, err);
+}
+
+static void drop_launch(vrt_cmd *c)
+{
+	vrt_launch *L = ((launch_cmd *)c)->L;
+	for (cl_uint i = 0; L->args && i < L->k->nargs; i++) {
+		vrt_free(L->args[i].bytes);
+		if (L->args[i].mem)
+			vrt_mem_unhold(L->args[i].mem);
+	}
+	vrt_free(L->args);
+	vrt_kernel_release(L->k);
+	vrt_free(L);
+}
+
+/* The arguments of k as they are now, buffers held (lock held). */
+static cl_int capture_args(vrt_launch *L)
+{
+	vrt_kernel *k = L->k;
+	L->args = vrt_calloc(k->nargs ? k->nargs : 1, sizeof *L->args);
+	if (!L->args)
+		return CL_OUT_OF_HOST_MEMORY;
+	for (cl_uint i = 0; i < k->nargs; i++) {
+		vrt_arg *a = &L->args[i];
+		*a = k->args[i];
+		if (a->bytes) {
+			a->bytes = vrt_malloc(a->size);
+			if (!a->bytes) {
+				a->mem = NULL;
+				return CL_OUT_OF_HOST_MEMORY;
+			}
+			memcpy(a->bytes, k->args[i].bytes, a->size);
 		}
-		goto done;
+		if (a->mem)
+			vrt_mem_hold(a->mem);
 	}
-	if (!fits) {
-		const char *why = !ki ? "its program was not compiled by vastcc"
-		                  : !ki->virtualizable ? (ki->reason ? ki->reason : "not virtualizable")
-		                  : !uniform ? "its global size is not a multiple of its local size"
-		                  : L->nslots > VAST_MAX_SLOTS ? "it has more distinct buffer arguments than a launch can page"
-		                  : "vastcc generated no paged variant";
-		vrt_log(VRT_LOG_WARN, "kernel '%s' needs %llu bytes of buffers, more than the budget of %llu, and cannot be paged: %s%s%s",
-		        k->name, L->footprint, L->budget, why,
-		        ki && ki->location ? " at " : "", ki && ki->location ? ki->location : "");
-		err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
-		goto done;
+	return CL_SUCCESS;
+}
+
+/* The front half of clEnqueueNDRangeKernel: the errors of OpenCL 1.2
+ * §5.8 that depend only on the arguments, then the launch captured and
+ * submitted. */
+static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_t *goff,
+                     const size_t *gsize, const size_t *lsize, cl_uint nw,
+                     const cl_event *w, cl_event *ev, cl_command_type type)
+{
+	if (dim < 1 || dim > 3)
+		return CL_INVALID_WORK_DIMENSION;
+	if (!gsize)
+		return CL_INVALID_GLOBAL_WORK_SIZE;
+	cl_int err = CL_SUCCESS;
+	vrt_lock();
+	for (cl_uint i = 0; i < k->nargs && err == CL_SUCCESS; i++)
+		if (!k->args[i].set)
+			err = CL_INVALID_KERNEL_ARGS;
+	vrt_unlock();
+	if (err == CL_SUCCESS)
+		err = vrt_check_queue(q, NULL, nw, w);
+	if (err != CL_SUCCESS)
+		return err;
+	launch_cmd *c = vrt_calloc(1, sizeof *c);
+	vrt_launch *L = vrt_calloc(1, sizeof *L);
+	if (!c || !L) {
+		err = CL_OUT_OF_HOST_MEMORY;
+		goto fail;
 	}
-	err = run_native(L, goff, gsize, lsize, ev);
-done:
-	if (err != CL_SUCCESS && L->partial)
-		fail_written(L, err);
-	if (L->st)
-		L->st->total_ms += vrt_now_ms() - t0;
+	L->k = k;
+	L->dim = dim;
+	if ((err = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof L->ctx, &L->ctx, NULL)) ||
+	    (err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof L->dev, &L->dev, NULL)))
+		goto fail;
+	for (cl_uint d = 0; d < 3; d++) {
+		L->gsize[d] = d < dim ? gsize[d] : 1;
+		L->goff[d] = d < dim && goff ? goff[d] : 0;
+		L->lsize[d] = d < dim && lsize ? lsize[d] : 1;
+		if (L->gsize[d] == 0) {
+			err = CL_INVALID_GLOBAL_WORK_SIZE;
+			goto fail;
+		}
+	}
+	size_t maxwg;
+	if ((err = check_local(L, lsize, &maxwg)) != CL_SUCCESS)
+		goto fail;
+	if (!lsize) {
+		choose_local(L, maxwg < 256 ? maxwg : 256);
+		L->local_free = 1;
+	}
+	L->groups = 1;
+	for (cl_uint d = 0; d < 3; d++) {
+		L->ngroups[d] = L->lsize[d] ? L->gsize[d] / L->lsize[d] : 0;
+		L->groups *= L->ngroups[d];
+	}
+	c->L = L;
+	c->t0 = vrt_now_ms();
+	c->cmd.run = run_launch;
+	c->cmd.fail = fail_launch;
+	c->cmd.drop = drop_launch;
+	vrt_lock();
+	k->refs++; /* released by drop_launch */
+	err = capture_args(L);
+	if (err == CL_SUCCESS) {
+		L->st = vrt_stats_for(k->name);
+		if (!L->st)
+			err = CL_OUT_OF_HOST_MEMORY;
+		else
+			L->st->launches++;
+	}
+	if (err == CL_SUCCESS)
+		err = plan(c);
+	if (err != CL_SUCCESS)
+		drop_launch(&c->cmd);
+	vrt_unlock();
+	if (err != CL_SUCCESS) {
+		vrt_free(c);
+		return err;
+	}
+	return vrt_submit(&c->cmd, q, type, CL_FALSE, nw, w, ev);
+fail:
+	vrt_free(c);
 	vrt_free(L);
 	return err;
 }
@@ -360,10 +457,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
 	if (!k)
 		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
 		       : vrt_real.clEnqueueNDRangeKernel(q, kernel, dim, goff, gsize, lsize, nw, w, ev);
-	vrt_lock();
-	cl_int err = launch(q, k, dim, goff, gsize, lsize, nw, w, ev);
-	vrt_unlock();
-	return err;
+	return launch(q, k, dim, goff, gsize, lsize, nw, w, ev, CL_COMMAND_NDRANGE_KERNEL);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel kernel,
@@ -376,10 +470,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel kern
 		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
 		       : vrt_real.clEnqueueTask(q, kernel, nw, w, ev);
 	size_t one = 1;
-	vrt_lock();
-	cl_int err = launch(q, k, 1, NULL, &one, &one, nw, w, ev);
-	vrt_unlock();
-	return err;
+	return launch(q, k, 1, NULL, &one, &one, nw, w, ev, CL_COMMAND_TASK);
 }
 
 cl_int vrt_set_user_args(vrt_launch *L, cl_kernel kv)
@@ -387,11 +478,11 @@ cl_int vrt_set_user_args(vrt_launch *L, cl_kernel kv)
 	vrt_kernel *k = L->k;
 	for (cl_uint i = 0; i < k->nargs; i++) {
 		cl_int err;
-		if (is_buffer_param(k, i)) {
+		if (is_buffer_param(L, i)) {
 			cl_ulong va = (cl_ulong)L->arg_slot[i] << VAST_VA_SHIFT;
 			err = vrt_real.clSetKernelArg(kv, i, sizeof va, &va);
 		} else {
-			err = vrt_real.clSetKernelArg(kv, i, k->args[i].size, k->args[i].bytes);
+			err = vrt_real.clSetKernelArg(kv, i, L->args[i].size, L->args[i].bytes);
 		}
 		if (err != CL_SUCCESS) {
 			vrt_log(VRT_LOG_WARN, "kernel '%s': setting argument %u of a generated variant failed: %s",

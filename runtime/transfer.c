@@ -4,28 +4,156 @@
  *
  * All of them work on the host copy: make it current (vrt_mem_to_host),
  * touch it, and mark the device copy stale when the host side changed.
- * They complete before returning, blocking or not, after waiting for
- * their wait list (event.c). Handles that are not ours (images, buffers
- * of other libraries) go to the real entry point untouched.
+ * Each entry point checks its arguments and captures the command (an
+ * xfer: the buffers held, the program's pointer, offsets, pattern) for
+ * queue.c, which runs it in queue order: at once when blocking, later
+ * when not (the program's memory is used then: OpenCL 1.2 §5.2.2 forbids
+ * touching it until the event completes). Handles that are not ours
+ * (images, buffers of other libraries) go to the real entry point
+ * untouched.
  */
 #include <string.h>
 
 #include "vrt.h"
 
-/* Validates the queue, [off, off+n) against m and the wait list; makes
- * the host copy current. */
-static cl_int prepare(cl_command_queue q, vrt_mem *m, size_t off, size_t n,
-                      cl_uint nw, const cl_event *w)
+/* A captured transfer. Linear ones use a (and b for a copy's
+ * destination) at offsets ao, bo over n bytes; rectangles use the
+ * origins and pitches. */
+typedef struct xfer {
+	vrt_cmd cmd;
+	vrt_mem *a, *b;         /* held */
+	unsigned char *ptr;     /* the program's memory */
+	size_t ao, bo, n;
+	size_t ps;              /* a fill's pattern */
+	unsigned char pat[128];
+	cl_map_flags flags;
+	size_t aorg[3], borg[3], region[3]; /* rectangles: a's and b's or the host's */
+	size_t arp, asp, brp, bsp;
+	const char *what;       /* the entry point, for fail_dst */
+} xfer;
+
+/* A non-blocking command that changes its destination (b, else a)
+ * failed: the program believes it changed (vrt_cmd.fail). */
+static void fail_dst(vrt_cmd *c, cl_int err)
 {
-	cl_int err = vrt_wait_list(q, m->ctx, nw, w);
-	if (err != CL_SUCCESS)
-		return err;
-	if (off > m->size || n > m->size - off)
-		return CL_INVALID_VALUE;
-	err = vrt_mem_check(m);
+	xfer *x = (xfer *)c;
+	vrt_log(VRT_LOG_WARN, "%s failed (%s) after it returned; its buffer is refused until rewritten",
+	        x->what, vrt_cl_error_name(err));
+	vrt_mem_fail(x->b ? x->b : x->a, x->what);
+}
+
+/* x changes its destination; what: the entry point. */
+static void writes(xfer *x, const char *what)
+{
+	if (!x)
+		return;
+	x->what = what;
+	x->cmd.fail = fail_dst;
+}
+
+static void drop_xfer(vrt_cmd *c)
+{
+	xfer *x = (xfer *)c;
+	vrt_mem_unhold(x->a);
+	if (x->b)
+		vrt_mem_unhold(x->b);
+}
+
+/* A command on a (and b) that runs `run`; NULL when out of memory. */
+static xfer *new_xfer(vrt_mem *a, vrt_mem *b, cl_int (*run)(vrt_cmd *, cl_command_queue))
+{
+	xfer *x = vrt_calloc(1, sizeof *x);
+	if (!x)
+		return NULL;
+	x->cmd.run = run;
+	x->cmd.drop = drop_xfer;
+	x->a = a;
+	x->b = b;
+	vrt_lock();
+	vrt_mem_hold(a);
+	if (b)
+		vrt_mem_hold(b);
+	vrt_unlock();
+	return x;
+}
+
+/* Submits x, or CL_OUT_OF_HOST_MEMORY when new_xfer failed. */
+static cl_int submit(xfer *x, cl_command_queue q, cl_command_type type, cl_bool blocking,
+                     cl_uint nw, const cl_event *w, cl_event *ev)
+{
+	if (!x)
+		return CL_OUT_OF_HOST_MEMORY;
+	return vrt_submit(&x->cmd, q, type, blocking, nw, w, ev);
+}
+
+/* [off, off+n) inside m. */
+static cl_int check_range(const vrt_mem *m, size_t off, size_t n)
+{
+	return off > m->size || n > m->size - off ? CL_INVALID_VALUE : CL_SUCCESS;
+}
+
+/* Makes the host copy current, once the command runs. */
+static cl_int prepare(vrt_mem *m)
+{
+	cl_int err = vrt_mem_check(m);
 	if (err != CL_SUCCESS)
 		return err;
 	return vrt_mem_to_host(m);
+}
+
+static cl_int run_read(vrt_cmd *c, cl_command_queue q)
+{
+	(void)q;
+	xfer *x = (xfer *)c;
+	cl_int err = prepare(x->a);
+	if (err == CL_SUCCESS)
+		vrt_copy(x->ptr, x->a->host + x->ao, x->n);
+	return err;
+}
+
+static cl_int run_write(vrt_cmd *c, cl_command_queue q)
+{
+	(void)q;
+	xfer *x = (xfer *)c;
+	vrt_mem *m = x->a;
+	cl_int err = CL_SUCCESS;
+	/* The whole buffer: no need to fetch what we overwrite (in a family
+	 * of sub-buffers, the others' dirty data must come home first). */
+	if (!(x->ao == 0 && x->n == m->size && !m->parent && !m->nsubs))
+		err = prepare(m);
+	if (err == CL_SUCCESS) {
+		vrt_copy(m->host + x->ao, x->ptr, x->n);
+		vrt_mem_host_written(m);
+	}
+	return err;
+}
+
+static cl_int run_copy(vrt_cmd *c, cl_command_queue q)
+{
+	(void)q;
+	xfer *x = (xfer *)c;
+	cl_int err = prepare(x->a);
+	if (err == CL_SUCCESS)
+		err = prepare(x->b);
+	if (err == CL_SUCCESS) {
+		vrt_copy(x->b->host + x->bo, x->a->host + x->ao, x->n);
+		vrt_mem_host_written(x->b);
+	}
+	return err;
+}
+
+static cl_int run_fill(vrt_cmd *c, cl_command_queue q)
+{
+	(void)q;
+	xfer *x = (xfer *)c;
+	vrt_mem *m = x->a;
+	cl_int err = prepare(m);
+	if (err == CL_SUCCESS) {
+		for (size_t i = 0; i < x->n; i += x->ps)
+			memcpy(m->host + x->ao + i, x->pat, x->ps);
+		vrt_mem_host_written(m);
+	}
+	return err;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem mem,
@@ -40,14 +168,18 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m
 		       : vrt_real.clEnqueueReadBuffer(q, mem, blocking, off, n, ptr, nw, w, ev);
 	if (!ptr)
 		return CL_INVALID_VALUE;
-	vrt_lock();
-	cl_int err = prepare(q, m, off, n, nw, w);
-	if (err == CL_SUCCESS) {
-		vrt_copy(ptr, m->host + off, n);
-		err = vrt_complete(q, ev);
+	cl_int err = vrt_check_queue(q, m->ctx, nw, w);
+	if (err == CL_SUCCESS)
+		err = check_range(m, off, n);
+	if (err != CL_SUCCESS)
+		return err;
+	xfer *x = new_xfer(m, NULL, run_read);
+	if (x) {
+		x->ptr = ptr;
+		x->ao = off;
+		x->n = n;
 	}
-	vrt_unlock();
-	return err;
+	return submit(x, q, CL_COMMAND_READ_BUFFER, blocking, nw, w, ev);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem mem,
@@ -62,22 +194,19 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem 
 		       : vrt_real.clEnqueueWriteBuffer(q, mem, blocking, off, n, ptr, nw, w, ev);
 	if (!ptr)
 		return CL_INVALID_VALUE;
-	vrt_lock();
-	cl_int err;
-	if (off == 0 && n == m->size && !m->parent && !m->nsubs) {
-		/* The whole buffer: no need to fetch what we overwrite (in a family
-		 * of sub-buffers, the others' dirty data must come home first). */
-		err = vrt_wait_list(q, m->ctx, nw, w);
-	} else {
-		err = prepare(q, m, off, n, nw, w);
+	cl_int err = vrt_check_queue(q, m->ctx, nw, w);
+	if (err == CL_SUCCESS)
+		err = check_range(m, off, n);
+	if (err != CL_SUCCESS)
+		return err;
+	xfer *x = new_xfer(m, NULL, run_write);
+	writes(x, "clEnqueueWriteBuffer");
+	if (x) {
+		x->ptr = (unsigned char *)(uintptr_t)ptr; /* only read */
+		x->ao = off;
+		x->n = n;
 	}
-	if (err == CL_SUCCESS) {
-		vrt_copy(m->host + off, ptr, n);
-		vrt_mem_host_written(m);
-		err = vrt_complete(q, ev);
-	}
-	vrt_unlock();
-	return err;
+	return submit(x, q, CL_COMMAND_WRITE_BUFFER, blocking, nw, w, ev);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src,
@@ -91,20 +220,26 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem s
 		return vrt_real.clEnqueueCopyBuffer(q, src, dst, so, dso, n, nw, w, ev);
 	if (!a || !b)
 		return CL_INVALID_MEM_OBJECT; /* one foreign or released */
-	vrt_lock();
-	cl_int err = prepare(q, a, so, n, nw, w);
+	cl_int err = vrt_check_queue(q, a->ctx, nw, w);
+	if (err == CL_SUCCESS && b->ctx != a->ctx)
+		err = CL_INVALID_CONTEXT;
 	if (err == CL_SUCCESS)
-		err = prepare(q, b, dso, n, 0, NULL);
+		err = check_range(a, so, n);
+	if (err == CL_SUCCESS)
+		err = check_range(b, dso, n);
 	/* OpenCL 1.2 §5.2.3: overlapping regions of one buffer are an error. */
 	if (err == CL_SUCCESS && a == b && so < dso + n && dso < so + n)
 		err = CL_MEM_COPY_OVERLAP;
-	if (err == CL_SUCCESS) {
-		vrt_copy(b->host + dso, a->host + so, n);
-		vrt_mem_host_written(b);
-		err = vrt_complete(q, ev);
+	if (err != CL_SUCCESS)
+		return err;
+	xfer *x = new_xfer(a, b, run_copy);
+	writes(x, "clEnqueueCopyBuffer");
+	if (x) {
+		x->ao = so;
+		x->bo = dso;
+		x->n = n;
 	}
-	vrt_unlock();
-	return err;
+	return submit(x, q, CL_COMMAND_COPY_BUFFER, CL_FALSE, nw, w, ev);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem mem,
@@ -121,16 +256,20 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m
 	 * and size its multiples. */
 	if (!pat || ps == 0 || ps > 128 || (ps & (ps - 1)) || off % ps || n % ps)
 		return CL_INVALID_VALUE;
-	vrt_lock();
-	cl_int err = prepare(q, m, off, n, nw, w);
-	if (err == CL_SUCCESS) {
-		for (size_t i = 0; i < n; i += ps)
-			memcpy(m->host + off + i, pat, ps);
-		vrt_mem_host_written(m);
-		err = vrt_complete(q, ev);
+	cl_int err = vrt_check_queue(q, m->ctx, nw, w);
+	if (err == CL_SUCCESS)
+		err = check_range(m, off, n);
+	if (err != CL_SUCCESS)
+		return err;
+	xfer *x = new_xfer(m, NULL, run_fill);
+	writes(x, "clEnqueueFillBuffer");
+	if (x) {
+		memcpy(x->pat, pat, ps); /* the pattern may be reused at once */
+		x->ps = ps;
+		x->ao = off;
+		x->n = n;
 	}
-	vrt_unlock();
-	return err;
+	return submit(x, q, CL_COMMAND_FILL_BUFFER, CL_FALSE, nw, w, ev);
 }
 
 /* The rectangle copies of OpenCL 1.2 §5.2.2, on host memory: region[0]
@@ -165,6 +304,64 @@ static int bad_region(const size_t *r)
 	return !r || r[0] == 0 || r[1] == 0 || r[2] == 0;
 }
 
+static cl_int run_read_rect(vrt_cmd *c, cl_command_queue q)
+{
+	(void)q;
+	xfer *x = (xfer *)c;
+	cl_int err = prepare(x->a);
+	if (err == CL_SUCCESS)
+		rect_copy(x->ptr, x->borg, x->brp, x->bsp, x->a->host, x->aorg, x->arp, x->asp,
+		          x->region);
+	return err;
+}
+
+static cl_int run_write_rect(vrt_cmd *c, cl_command_queue q)
+{
+	(void)q;
+	xfer *x = (xfer *)c;
+	cl_int err = prepare(x->a);
+	if (err == CL_SUCCESS) {
+		rect_copy(x->a->host, x->aorg, x->arp, x->asp, x->ptr, x->borg, x->brp, x->bsp,
+		          x->region);
+		vrt_mem_host_written(x->a);
+	}
+	return err;
+}
+
+static cl_int run_copy_rect(vrt_cmd *c, cl_command_queue q)
+{
+	(void)q;
+	xfer *x = (xfer *)c;
+	cl_int err = prepare(x->a);
+	if (err == CL_SUCCESS)
+		err = prepare(x->b);
+	if (err == CL_SUCCESS) {
+		rect_copy(x->b->host, x->borg, x->brp, x->bsp, x->a->host, x->aorg, x->arp, x->asp,
+		          x->region);
+		vrt_mem_host_written(x->b);
+	}
+	return err;
+}
+
+/* A rectangle command between a (origin ao, pitches arp/asp) and b or
+ * the program's ptr (bo, brp/bsp). */
+static xfer *new_rect(vrt_mem *a, vrt_mem *b, cl_int (*run)(vrt_cmd *, cl_command_queue),
+                      const size_t *ao, size_t arp, size_t asp, const size_t *bo, size_t brp,
+                      size_t bsp, const size_t *r)
+{
+	xfer *x = new_xfer(a, b, run);
+	if (!x)
+		return NULL;
+	memcpy(x->aorg, ao, sizeof x->aorg);
+	memcpy(x->borg, bo, sizeof x->borg);
+	memcpy(x->region, r, sizeof x->region);
+	x->arp = arp;
+	x->asp = asp;
+	x->brp = brp;
+	x->bsp = bsp;
+	return x;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem mem,
 	cl_bool blocking, const size_t *bo, const size_t *ho, const size_t *r,
 	size_t brp, size_t bsp, size_t hrp, size_t hsp, void *ptr, cl_uint nw,
@@ -183,14 +380,13 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_m
 	rect_pitches(r, &hrp, &hsp);
 	if (rect_end(bo, r, brp, bsp) > m->size)
 		return CL_INVALID_VALUE;
-	vrt_lock();
-	cl_int err = prepare(q, m, 0, m->size, nw, w);
-	if (err == CL_SUCCESS) {
-		rect_copy(ptr, ho, hrp, hsp, m->host, bo, brp, bsp, r);
-		err = vrt_complete(q, ev);
-	}
-	vrt_unlock();
-	return err;
+	cl_int err = vrt_check_queue(q, m->ctx, nw, w);
+	if (err != CL_SUCCESS)
+		return err;
+	xfer *x = new_rect(m, NULL, run_read_rect, bo, brp, bsp, ho, hrp, hsp, r);
+	if (x)
+		x->ptr = ptr;
+	return submit(x, q, CL_COMMAND_READ_BUFFER_RECT, blocking, nw, w, ev);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem mem,
@@ -211,15 +407,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_
 	rect_pitches(r, &hrp, &hsp);
 	if (rect_end(bo, r, brp, bsp) > m->size)
 		return CL_INVALID_VALUE;
-	vrt_lock();
-	cl_int err = prepare(q, m, 0, m->size, nw, w);
-	if (err == CL_SUCCESS) {
-		rect_copy(m->host, bo, brp, bsp, ptr, ho, hrp, hsp, r);
-		vrt_mem_host_written(m);
-		err = vrt_complete(q, ev);
-	}
-	vrt_unlock();
-	return err;
+	cl_int err = vrt_check_queue(q, m->ctx, nw, w);
+	if (err != CL_SUCCESS)
+		return err;
+	xfer *x = new_rect(m, NULL, run_write_rect, bo, brp, bsp, ho, hrp, hsp, r);
+	writes(x, "clEnqueueWriteBufferRect");
+	if (x)
+		x->ptr = (unsigned char *)(uintptr_t)ptr; /* only read */
+	return submit(x, q, CL_COMMAND_WRITE_BUFFER_RECT, blocking, nw, w, ev);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src,
@@ -240,31 +435,38 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_m
 	rect_pitches(r, &drp, &dsp);
 	if (rect_end(so, r, srp, ssp) > a->size || rect_end(dso, r, drp, dsp) > b->size)
 		return CL_INVALID_VALUE;
-	vrt_lock();
-	cl_int err = prepare(q, a, 0, a->size, nw, w);
-	if (err == CL_SUCCESS)
-		err = prepare(q, b, 0, b->size, 0, NULL);
-	if (err == CL_SUCCESS) {
-		rect_copy(b->host, dso, drp, dsp, a->host, so, srp, ssp, r);
-		vrt_mem_host_written(b);
-		err = vrt_complete(q, ev);
-	}
-	vrt_unlock();
-	return err;
+	cl_int err = vrt_check_queue(q, a->ctx, nw, w);
+	if (err == CL_SUCCESS && b->ctx != a->ctx)
+		err = CL_INVALID_CONTEXT;
+	if (err != CL_SUCCESS)
+		return err;
+	xfer *x = new_rect(a, b, run_copy_rect, so, srp, ssp, dso, drp, dsp, r);
+	writes(x, "clEnqueueCopyBufferRect");
+	return submit(x, q, CL_COMMAND_COPY_BUFFER_RECT, CL_FALSE, nw, w, ev);
 }
 
 /* OpenCL 1.2 §5.4.2: the mapped region is the host copy itself (for
- * CL_MEM_USE_HOST_PTR, inside the program's pointer, as required). A map
- * for writing makes the host copy the current one at once: a kernel must
- * not run on a buffer while it is mapped for writing, and unmapping then
- * has nothing left to do. */
+ * CL_MEM_USE_HOST_PTR, inside the program's pointer, as required), so
+ * the pointer is known at the enqueue; its bytes are current when the
+ * map's event completes. A map for writing makes the host copy the
+ * current one when it runs: a kernel must not run on a buffer while it
+ * is mapped for writing, and unmapping then has nothing left to do. */
+static cl_int run_map(vrt_cmd *c, cl_command_queue q)
+{
+	(void)q;
+	xfer *x = (xfer *)c;
+	cl_int err = prepare(x->a);
+	if (err == CL_SUCCESS && (x->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)))
+		vrt_mem_host_written(x->a);
+	return err;
+}
+
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem mem,
 	cl_bool blocking, cl_map_flags flags, size_t off, size_t n, cl_uint nw,
 	const cl_event *w, cl_event *ev, cl_int *errcode_ret)
 {
 	if (vrt_init() != CL_SUCCESS) {
-		if (errcode_ret)
-			*errcode_ret = CL_OUT_OF_RESOURCES;
+		SET_ERR(CL_OUT_OF_RESOURCES);
 		return NULL;
 	}
 	vrt_mem *m = vrt_mem_of(mem);
@@ -275,21 +477,26 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem mem
 	if (!m)
 		return vrt_real.clEnqueueMapBuffer(q, mem, blocking, flags, off, n, nw, w,
 		                                   ev, errcode_ret);
-	vrt_lock();
-	void *p = NULL;
-	cl_int err = n == 0 ? CL_INVALID_VALUE : prepare(q, m, off, n, nw, w);
+	cl_int err = n == 0 ? CL_INVALID_VALUE : vrt_check_queue(q, m->ctx, nw, w);
+	if (err == CL_SUCCESS)
+		err = check_range(m, off, n);
 	if (err == CL_SUCCESS) {
+		xfer *x = new_xfer(m, NULL, run_map);
+		if (x)
+			x->flags = flags;
 		if (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
-			vrt_mem_host_written(m);
-		p = m->host + off;
-		err = vrt_complete(q, ev);
-		if (err != CL_SUCCESS)
-			p = NULL;
+			writes(x, "clEnqueueMapBuffer");
+		err = submit(x, q, CL_COMMAND_MAP_BUFFER, blocking, nw, w, ev);
 	}
-	vrt_unlock();
-	if (errcode_ret)
-		*errcode_ret = err;
-	return p;
+	SET_ERR(err);
+	return err == CL_SUCCESS ? m->host + off : NULL;
+}
+
+static cl_int run_nothing(vrt_cmd *c, cl_command_queue q)
+{
+	(void)c;
+	(void)q;
+	return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem mem,
@@ -303,38 +510,38 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_m
 		       : vrt_real.clEnqueueUnmapMemObject(q, mem, ptr, nw, w, ev);
 	if ((unsigned char *)ptr < m->host || (unsigned char *)ptr >= m->host + m->size)
 		return CL_INVALID_VALUE;
-	vrt_lock();
-	cl_int err = vrt_wait_list(q, m->ctx, nw, w);
-	if (err == CL_SUCCESS)
-		err = vrt_complete(q, ev);
-	vrt_unlock();
-	return err;
+	cl_int err = vrt_check_queue(q, m->ctx, nw, w);
+	if (err != CL_SUCCESS)
+		return err;
+	return submit(new_xfer(m, NULL, run_nothing), q, CL_COMMAND_UNMAP_MEM_OBJECT, CL_FALSE,
+	              nw, w, ev);
 }
 
 /* Migration is a hint (OpenCL 1.2 §5.4.4); the runtime moves data when a
- * launch needs it, so only the foreign objects are forwarded. */
+ * launch needs it, so only the foreign objects are forwarded. Ours is a
+ * command that does nothing, in queue order. */
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q,
 	cl_uint nm, const cl_mem *mems, cl_mem_migration_flags flags, cl_uint nw,
 	const cl_event *w, cl_event *ev)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
-	int ours = 0;
+	vrt_mem *first = NULL;
 	for (cl_uint i = 0; mems && i < nm; i++) {
 		if (!vrt_object_ours(mems[i]))
 			continue;
 		if (!vrt_mem_of(mems[i]))
 			return CL_INVALID_MEM_OBJECT; /* released */
-		ours = 1;
+		if (!first)
+			first = vrt_mem_of(mems[i]);
 	}
-	if (!ours)
+	if (!first)
 		return vrt_real.clEnqueueMigrateMemObjects(q, nm, mems, flags, nw, w, ev);
 	if (!mems || nm == 0)
 		return CL_INVALID_VALUE;
-	vrt_lock();
-	cl_int err = vrt_wait_list(q, NULL, nw, w);
-	if (err == CL_SUCCESS)
-		err = vrt_complete(q, ev);
-	vrt_unlock();
-	return err;
+	cl_int err = vrt_check_queue(q, NULL, nw, w);
+	if (err != CL_SUCCESS)
+		return err;
+	return submit(new_xfer(first, NULL, run_nothing), q, CL_COMMAND_MIGRATE_MEM_OBJECTS,
+	              CL_FALSE, nw, w, ev);
 }

@@ -14,9 +14,8 @@
  * stats) is guarded by vrt_lock()/vrt_unlock(), a mutex every entry point
  * that changes state holds while it runs. It is not recursive: the
  * runtime never calls its own exported entry points, and the program's
- * callbacks run outside it. Launches and
- * transfers therefore serialize, which the synchronous execution model
- * (every enqueue completes before it returns) implies anyway.
+ * callbacks run outside it. Commands (queue.c) run under it, one at a
+ * time over all queues; capturing a command takes it only for a moment.
  */
 #ifndef VRT_H
 #define VRT_H
@@ -125,15 +124,63 @@ const vast_program_info *vrt_registry_find(unsigned long long hash,
 const vast_kernel_info *vrt_program_kernel(const vast_program_info *p,
                                            const char *name);
 
-/* --- event.c: completion of synchronous commands ------------------------ */
+/* --- event.c: the events of the runtime's commands ---------------------- */
 /* Checks the queue (CL_INVALID_COMMAND_QUEUE; CL_INVALID_CONTEXT when
- * ctx is not NULL and not the queue's) and waits for the wait list, as
- * every enqueue does first. */
-cl_int vrt_wait_list(cl_command_queue q, cl_context ctx, cl_uint n,
-                     const cl_event *list);
-/* The command already completed: hand back a complete event in *event
- * (a marker on q) when event is not NULL. */
-cl_int vrt_complete(cl_command_queue q, cl_event *event);
+ * ctx is not NULL and not the queue's) and the wait list, as every
+ * enqueue does first. */
+cl_int vrt_check_queue(cl_command_queue q, cl_context ctx, cl_uint n,
+                       const cl_event *list);
+/* Waits for n events (n may be 0); CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_
+ * WAIT_LIST when one failed, ours included (OpenCL 1.2 §5.9). */
+cl_int vrt_wait_events(cl_uint n, const cl_event *list);
+/* Whether one of the events is a failed command of the runtime. */
+int vrt_events_failed(cl_uint n, const cl_event *list);
+/* clRetainEvent/clReleaseEvent, also counting on the runtime's record. */
+cl_int vrt_event_retain(cl_event e);
+cl_int vrt_event_release(cl_event e);
+/* The record of a command's event, queued now on q (one reference for
+ * the program, one for the command); bound to the handle the program
+ * gets; then submitted (wait list done), started, ended (drops the
+ * command's reference). NULL is ignored, but by vrt_event_bind. */
+typedef struct vrt_event vrt_event;
+vrt_event *vrt_event_new(cl_command_queue q, cl_command_type type);
+void vrt_event_bind(vrt_event *r, cl_event handle);
+void vrt_event_submitted(vrt_event *r);
+void vrt_event_started(vrt_event *r);
+void vrt_event_ended(vrt_event *r, cl_int err);
+
+/* --- queue.c: commands in queue order, on one executor per queue -------- */
+/* A command: embedded first in a struct holding what it captured at the
+ * enqueue; allocated with vrt_malloc, freed by vrt_submit. */
+typedef struct vrt_cmd vrt_cmd;
+struct vrt_cmd {
+	/* Runs it (lock held), its device work on q (the executor's). */
+	cl_int (*run)(vrt_cmd *c, cl_command_queue q);
+	/* Releases what it captured (lock held), run or not. */
+	void (*drop)(vrt_cmd *c);
+	/* A non-blocking command failed after its enqueue returned success
+	 * (lock held; NULL: nothing to do): refuse the buffers it writes
+	 * (vrt_mem_fail), whose contents the program expects changed. */
+	void (*fail)(vrt_cmd *c, cl_int err);
+	/* Filled by vrt_submit. */
+	cl_command_queue q; /* the program's, retained */
+	cl_uint nwait;
+	cl_event *wait;     /* retained */
+	cl_event pre, user; /* see queue.c */
+	vrt_event *ev;
+	int blocking, done;
+	cl_int err;
+	vrt_cmd *next;
+};
+/* Queues c on q after the wait list w; returns at once unless blocking
+ * (then with its result); *event (when event is not NULL) is its event.
+ * On an error before queueing, c is dropped and freed. */
+cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool blocking,
+                  cl_uint nw, const cl_event *w, cl_event *event);
+/* Waits until every command submitted on q has run. */
+void vrt_queue_drain(cl_command_queue q);
+/* Drains q and ends its executor (the program's last reference goes). */
+void vrt_queue_forget(cl_command_queue q);
 
 /* --- mem.c: host-backed buffers ----------------------------------------- */
 /* --- parallel.c: large host copies on several threads ------------------ */
@@ -300,6 +347,8 @@ static inline vrt_kernel *vrt_kernel_of(cl_kernel k)
 {
 	return vrt_object_of(k, VRT_OBJ_KERNEL);
 }
+/* Drops a reference to k (the program's or a launch's); lock held. */
+void vrt_kernel_release(vrt_kernel *k);
 /* The CPU device (PoCL) context and queue with the generated program
  * built there; created on first use. */
 cl_int vrt_program_cpu(vrt_program *p);
@@ -438,6 +487,7 @@ typedef struct vrt_launch {
 	unsigned long long budget;
 	unsigned long long footprint; /* bytes of distinct buffers */
 	vrt_kstats *st;
+	vrt_arg *args;              /* k's arguments as at the enqueue (k->nargs) */
 } vrt_launch;
 cl_int vrt_paged_run(vrt_launch *L);
 /* Runs the inspector over groups [first_row*wpp, ...) and fills rows. */

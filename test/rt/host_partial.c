@@ -56,9 +56,16 @@ int main(int argc, char **argv)
 	unsigned untouched = 0, refused = 0;
 	for (unsigned long fail = 1;; fail++) {
 		CHECK(clEnqueueWriteBuffer(c.q, out, CL_TRUE, 0, bytes, old, 0, NULL, NULL));
+		/* The launch runs asynchronously: it failed when its enqueue
+		 * or its event says so (OpenCL 1.2 §5.9). */
+		cl_event e = NULL;
 		vrt_alloc_fail_after(fail);
-		cl_int lerr = clEnqueueNDRangeKernel(c.q, k, 1, NULL, &g, &l, 0, NULL, NULL);
+		cl_int lerr = clEnqueueNDRangeKernel(c.q, k, 1, NULL, &g, &l, 0, NULL, &e);
+		if (lerr == CL_SUCCESS)
+			lerr = clWaitForEvents(1, &e);
 		vrt_alloc_fail_after(0);
+		if (e)
+			CHECK(clReleaseEvent(e));
 		cl_int rerr = clEnqueueReadBuffer(c.q, out, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
 		if (lerr == CL_SUCCESS) {
 			CHECK(rerr);

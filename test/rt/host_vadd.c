@@ -46,7 +46,17 @@ int main(int argc, char **argv)
 		CHECK(clSetKernelArg(k, 0, sizeof a, &a));
 		CHECK(clSetKernelArg(k, 1, sizeof cc, &cc));
 		size_t gn = n;
-		err = clEnqueueNDRangeKernel(c.q, k, 1, NULL, &gn, NULL, 0, NULL, NULL);
+		/* The error of a launch that fails as it runs is its event's
+		 * status (OpenCL 1.2 §5.9). */
+		cl_event fe;
+		err = clEnqueueNDRangeKernel(c.q, k, 1, NULL, &gn, NULL, 0, NULL, &fe);
+		if (err == CL_SUCCESS) {
+			cl_int st;
+			clWaitForEvents(1, &fe);
+			CHECK(clGetEventInfo(fe, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+			err = st < 0 ? st : CL_SUCCESS;
+			CHECK(clReleaseEvent(fe));
+		}
 		CHECK(clReleaseKernel(k));
 		CHECK(clReleaseMemObject(a));
 		CHECK(clReleaseMemObject(b));

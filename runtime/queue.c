@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * queue.c - the runtime's commands, run in queue order by one executor
+ * per program command queue.
+ *
+ * An enqueue the runtime handles checks its arguments, captures what the
+ * command needs (OpenCL 1.2 §5.2.2, §5.8: argument values as they are at
+ * the enqueue; the objects retained until it completes) and submits it
+ * here. A non-blocking command goes to its queue's executor thread,
+ * created at the first one, and the enqueue returns at once; the
+ * executor runs its commands one at a time in the order enqueued (an
+ * out-of-order queue may run them in order, §5.11). A blocking command
+ * waits for its turn there, or runs on the calling thread when nothing
+ * is pending on the queue.
+ *
+ * Order with the driver's own commands on the same queue (the program's
+ * forwarded enqueues, markers, barriers) comes from two markers the
+ * runtime enqueues on the program's queue: `pre`, which the executor
+ * waits for (and for the wait list) before running, and the
+ * event handed to the program (event.c), which waits for a user event
+ * the executor completes afterwards. The work itself goes to a private
+ * queue of the executor, never to the program's, whose head may be
+ * waiting for another executor that waits for the big lock.
+ *
+ * A command runs under the big lock (vrt_lock); waiting for its wait
+ * list does not.
+ */
+#include "vrt.h"
+
+typedef struct vrt_exec vrt_exec;
+struct vrt_exec {
+	cl_command_queue q;   /* the program's (not retained: the key) */
+	cl_command_queue own; /* where the work goes */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	vrt_cmd *head, *tail; /* head: running or next */
+	int thread_live, quit;
+	pthread_t thread;
+	vrt_exec *next;
+};
+
+static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
+static vrt_exec *execs;
+
+/* q's executor, created (without its thread) when absent. */
+static cl_int exec_for(cl_command_queue q, vrt_exec **out)
+{
+	pthread_mutex_lock(&list_lock);
+	vrt_exec *x;
+	for (x = execs; x && x->q != q; x = x->next)
+		;
+	cl_int err = CL_SUCCESS;
+	if (!x) {
+		cl_context ctx;
+		cl_device_id dev;
+		err = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
+		if (err == CL_SUCCESS)
+			err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
+		x = err == CL_SUCCESS ? vrt_calloc(1, sizeof *x) : NULL;
+		if (err == CL_SUCCESS && !x)
+			err = CL_OUT_OF_HOST_MEMORY;
+		if (x)
+			x->own = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+		if (x && err == CL_SUCCESS) {
+			x->q = q;
+			pthread_mutex_init(&x->mu, NULL);
+			pthread_cond_init(&x->cv, NULL);
+			x->next = execs;
+			execs = x;
+		} else {
+			vrt_free(x);
+			x = NULL;
+		}
+	}
+	pthread_mutex_unlock(&list_lock);
+	*out = x;
+	return err;
+}
+
+static void release_captures(vrt_cmd *c)
+{
+	for (cl_uint i = 0; i < c->nwait; i++)
+		vrt_event_release(c->wait[i]);
+	vrt_free(c->wait);
+	c->wait = NULL;
+	if (c->pre)
+		vrt_real.clReleaseEvent(c->pre);
+	c->pre = NULL;
+	vrt_real.clReleaseCommandQueue(c->q);
+}
+
+/* Runs c on `own` once its wait list is complete; completes its events
+ * and releases its captures. */
+static cl_int execute(vrt_cmd *c, cl_command_queue own)
+{
+	cl_int err = vrt_real.clWaitForEvents(1, &c->pre);
+	if (err == CL_SUCCESS && c->nwait)
+		err = vrt_real.clWaitForEvents(c->nwait, c->wait);
+	if (err != CL_SUCCESS || vrt_events_failed(c->nwait, c->wait))
+		err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+	vrt_event_submitted(c->ev);
+	vrt_lock();
+	vrt_event_started(c->ev);
+	if (err == CL_SUCCESS)
+		err = c->run(c, own);
+	if (err != CL_SUCCESS && !c->blocking && c->fail)
+		c->fail(c, err);
+	c->drop(c);
+	vrt_unlock();
+	if (err != CL_SUCCESS)
+		vrt_log(VRT_LOG_INFO, "a command failed: %s", vrt_cl_error_name(err));
+	vrt_event_ended(c->ev, err);
+	if (c->user) {
+		clSetUserEventStatus(c->user, CL_COMPLETE);
+		vrt_real.clReleaseEvent(c->user);
+	}
+	release_captures(c);
+	return err;
+}
+
+static void *executor(void *p)
+{
+	vrt_exec *x = p;
+	pthread_mutex_lock(&x->mu);
+	for (;;) {
+		while (!x->head && !x->quit)
+			pthread_cond_wait(&x->cv, &x->mu);
+		if (!x->head)
+			break;
+		vrt_cmd *c = x->head;
+		pthread_mutex_unlock(&x->mu);
+		cl_int err = execute(c, x->own);
+		pthread_mutex_lock(&x->mu);
+		x->head = c->next;
+		if (!x->head)
+			x->tail = NULL;
+		if (c->blocking) {
+			c->err = err;
+			c->done = 1; /* the submitter frees it */
+		} else {
+			vrt_free(c);
+		}
+		pthread_cond_broadcast(&x->cv);
+	}
+	pthread_mutex_unlock(&x->mu);
+	return NULL;
+}
+
+/* The marker on the program's queue, with the wait list `w`. */
+static cl_int marker(cl_command_queue q, cl_uint n, const cl_event *w, cl_event *out)
+{
+	return vrt_real.clEnqueueMarkerWithWaitList(q, n, w, out);
+}
+
+cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool blocking,
+                  cl_uint nw, const cl_event *w, cl_event *event)
+{
+	vrt_exec *x;
+	cl_int err = exec_for(q, &x);
+	if (err == CL_SUCCESS && nw) {
+		c->wait = vrt_malloc(nw * sizeof *w);
+		if (!c->wait)
+			err = CL_OUT_OF_HOST_MEMORY;
+	}
+	if (err != CL_SUCCESS) {
+		vrt_lock();
+		c->drop(c);
+		vrt_unlock();
+		vrt_free(c);
+		return err;
+	}
+	clRetainCommandQueue(q);
+	c->q = q;
+	for (cl_uint i = 0; i < nw; i++) {
+		c->wait[i] = w[i];
+		vrt_event_retain(w[i]);
+	}
+	c->nwait = nw;
+	c->blocking = blocking;
+	c->ev = event ? vrt_event_new(q, type) : NULL;
+	if (event && !c->ev) {
+		release_captures(c);
+		vrt_lock();
+		c->drop(c);
+		vrt_unlock();
+		vrt_free(c);
+		return CL_OUT_OF_HOST_MEMORY;
+	}
+	/* After the program's earlier commands on q. Not with the wait list:
+	 * the driver would fail the marker, and with it every later command
+	 * of the queue, when one of the events fails; the executor waits for
+	 * the list itself. */
+	err = marker(q, 0, NULL, &c->pre);
+	pthread_mutex_lock(&x->mu);
+	int idle = !x->head;
+	pthread_mutex_unlock(&x->mu);
+	if (err == CL_SUCCESS && blocking && idle) {
+		err = execute(c, x->own);
+		if (event && c->ev) {
+			/* Complete already: a marker with nothing to wait for. */
+			cl_int e2 = marker(q, 0, NULL, event);
+			if (e2 == CL_SUCCESS)
+				vrt_event_bind(c->ev, *event);
+			else
+				err = err ? err : e2;
+		}
+		vrt_free(c);
+		return err;
+	}
+	cl_context ctx = NULL;
+	clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
+	if (err == CL_SUCCESS)
+		c->user = clCreateUserEvent(ctx, &err);
+	if (err == CL_SUCCESS && event) {
+		err = marker(q, 1, &c->user, event);
+		if (err == CL_SUCCESS && c->ev)
+			vrt_event_bind(c->ev, *event);
+	}
+	if (err != CL_SUCCESS) {
+		/* Nothing was queued: undo, as if never enqueued. */
+		if (c->user) {
+			clSetUserEventStatus(c->user, CL_COMPLETE);
+			vrt_real.clReleaseEvent(c->user);
+		}
+		vrt_event_ended(c->ev, err);
+		vrt_lock();
+		c->drop(c);
+		vrt_unlock();
+		release_captures(c);
+		vrt_free(c);
+		return err;
+	}
+	pthread_mutex_lock(&x->mu);
+	if (!x->thread_live) {
+		if (pthread_create(&x->thread, NULL, executor, x) != 0) {
+			pthread_mutex_unlock(&x->mu);
+			/* Run it here instead: the queue stays in order. */
+			err = execute(c, x->own);
+			vrt_free(c);
+			return blocking ? err : CL_SUCCESS;
+		}
+		x->thread_live = 1;
+	}
+	if (x->tail)
+		x->tail->next = c;
+	else
+		x->head = c;
+	x->tail = c;
+	pthread_cond_broadcast(&x->cv);
+	if (!blocking) {
+		pthread_mutex_unlock(&x->mu);
+		return CL_SUCCESS;
+	}
+	while (!c->done)
+		pthread_cond_wait(&x->cv, &x->mu);
+	pthread_mutex_unlock(&x->mu);
+	err = c->err;
+	vrt_free(c);
+	return err;
+}
+
+/* q's executor, NULL if none. */
+static vrt_exec *exec_of(cl_command_queue q)
+{
+	pthread_mutex_lock(&list_lock);
+	vrt_exec *x;
+	for (x = execs; x && x->q != q; x = x->next)
+		;
+	pthread_mutex_unlock(&list_lock);
+	return x;
+}
+
+void vrt_queue_drain(cl_command_queue q)
+{
+	vrt_exec *x = exec_of(q);
+	if (!x)
+		return;
+	pthread_mutex_lock(&x->mu);
+	while (x->head)
+		pthread_cond_wait(&x->cv, &x->mu);
+	pthread_mutex_unlock(&x->mu);
+}
+
+void vrt_queue_forget(cl_command_queue q)
+{
+	vrt_queue_drain(q);
+	pthread_mutex_lock(&list_lock);
+	vrt_exec **p, *x = NULL;
+	for (p = &execs; *p; p = &(*p)->next)
+		if ((*p)->q == q) {
+			x = *p;
+			*p = x->next;
+			break;
+		}
+	pthread_mutex_unlock(&list_lock);
+	if (!x)
+		return;
+	if (x->thread_live) {
+		pthread_mutex_lock(&x->mu);
+		x->quit = 1;
+		pthread_cond_broadcast(&x->cv);
+		pthread_mutex_unlock(&x->mu);
+		pthread_join(x->thread, NULL);
+	}
+	vrt_real.clReleaseCommandQueue(x->own);
+	pthread_mutex_destroy(&x->mu);
+	pthread_cond_destroy(&x->cv);
+	vrt_free(x);
+}
