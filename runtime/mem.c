@@ -126,6 +126,67 @@ static cl_int read_back(vrt_mem *m)
 	return CL_SUCCESS;
 }
 
+/* Reads and writes of part of a buffer whose only current copy is on
+ * the device go to the device copy: fetching the whole buffer to change
+ * or see a few bytes moves more than the driver would (OpenCL 1.2
+ * §5.2.2 asks only that the n bytes be read or written). In a family the
+ * others' device copies would go stale unseen, so families always take
+ * the host copy. Whole-buffer transfers take the host copy too: it is
+ * pinned, and its parallel copy plus a pinned transfer beats the driver's
+ * transfer from the program's pageable memory (DESIGN §3). */
+static int dev_only(const vrt_mem *m, size_t n)
+{
+	return !m->host_valid && !in_family(m) && n < m->size;
+}
+
+cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
+{
+	cl_int err;
+	if (dev_only(m, n)) {
+		err = vrt_real.clEnqueueReadBuffer(m->dev_queue, m->dev, CL_TRUE, off, n,
+		                                   dst, 0, NULL, NULL);
+		vrt_kstats *st = vrt_stats_for(NULL);
+		if (st && err == CL_SUCCESS)
+			st->d2h += n;
+		return err;
+	}
+	if ((err = vrt_mem_to_host(m)) != CL_SUCCESS)
+		return err;
+	vrt_copy(dst, m->host + off, n);
+	return CL_SUCCESS;
+}
+
+cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src)
+{
+	cl_int err;
+	vrt_kstats *st = vrt_stats_for(NULL);
+	if (dev_only(m, n)) {
+		err = vrt_real.clEnqueueWriteBuffer(m->dev_queue, m->dev, CL_TRUE, off, n,
+		                                    src, 0, NULL, NULL);
+		if (st && err == CL_SUCCESS)
+			st->h2d += n;
+		return err;
+	}
+	/* The whole buffer: no need to fetch what we overwrite (in a family
+	 * of sub-buffers, the others' dirty data must come home first). */
+	if ((n < m->size || in_family(m)) && (err = vrt_mem_to_host(m)) != CL_SUCCESS)
+		return err;
+	vrt_copy(m->host + off, src, n);
+	/* A current device copy outside a family takes the same bytes from
+	 * the (pinned) host copy, rather than all of them at the next
+	 * launch; should that fail, the host copy alone is current. */
+	int resident = m->dev && m->dev_valid && !in_family(m) && n < m->size;
+	vrt_mem_host_written(m);
+	if (resident && vrt_real.clEnqueueWriteBuffer(m->dev_queue, m->dev, CL_TRUE, off, n,
+	                                              m->host + off, 0, NULL,
+	                                              NULL) == CL_SUCCESS) {
+		m->dev_valid = 1;
+		if (st)
+			st->h2d += n;
+	}
+	return CL_SUCCESS;
+}
+
 void vrt_mem_host_written(vrt_mem *m)
 {
 	m->failed[0] = '\0';
@@ -264,7 +325,7 @@ static void mem_free(vrt_mem *m)
 		vrt_real.clReleaseMemObject(m->dev);
 		vrt_real.clReleaseCommandQueue(m->dev_queue);
 	}
-	if (m->own_host && m->pin.buf)
+	if (m->pin.buf) /* ours, or the program's memory pinned */
 		vrt_pinned_free(&m->pin, m->host);
 	else if (m->own_host)
 		vrt_free(m->host);
@@ -356,12 +417,13 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flag
 	if (flags & CL_MEM_USE_HOST_PTR) {
 		m->host = host_ptr;
 		m->user_ptr = host_ptr;
+		vrt_pinned_wrap(ctx, host_ptr, size, &m->pin);
 	} else {
 		/* Zeroed: a kernel reading a buffer nobody wrote sees the same
 		 * bytes on every run and in every range. */
 		m->host = vrt_pinned_alloc(ctx, size, &m->pin);
 		if (m->host && !(flags & CL_MEM_COPY_HOST_PTR))
-			memset(m->host, 0, size);
+			vrt_fill(m->host, "", 1, size);
 		if (!m->host)
 			m->host = (flags & CL_MEM_COPY_HOST_PTR) ? vrt_malloc(size)
 			                                         : vrt_calloc(1, size);

@@ -5,7 +5,9 @@
  * One thread copies at 5-10 GB/s; the link moves 55 GB/s from pinned
  * memory (DESIGN §3). Every large copy between the program's memory, the
  * host copies and the staging buffer is split over up to VRT_MAX_THREADS
- * threads (fewer on smaller machines), each taking one contiguous share.
+ * threads (fewer on smaller machines), each taking one contiguous share;
+ * so is every large fill (clEnqueueFillBuffer, and the zeroing of a new
+ * buffer's host copy), which one thread writes at a few GB/s.
  * Threads are made per call: a copy worth splitting takes milliseconds,
  * a thread start microseconds.
  */
@@ -108,4 +110,38 @@ void vrt_copy(void *dst, const void *src, size_t n)
 	}
 	copy_job j = {dst, src};
 	vrt_parallel(n, n, copy_share, &j);
+}
+
+typedef struct fill_job {
+	unsigned char *dst;
+	const unsigned char *pat;
+	size_t ps;
+} fill_job;
+
+/* Shares are counted in whole patterns, so each starts in phase: one
+ * copy of the pattern, then doubling copies of what is already there
+ * (memcpy of large blocks rather than one small memcpy per pattern). */
+static void fill_share(void *ctx, size_t begin, size_t end)
+{
+	fill_job *j = ctx;
+	unsigned char *d = j->dst + begin * j->ps;
+	size_t n = (end - begin) * j->ps;
+	if (j->ps == 1) {
+		memset(d, j->pat[0], n);
+		return;
+	}
+	memcpy(d, j->pat, j->ps);
+	for (size_t done = j->ps; done < n;) {
+		size_t c = done < n - done ? done : n - done;
+		memcpy(d + done, d, c);
+		done += c;
+	}
+}
+
+void vrt_fill(void *dst, const void *pat, size_t ps, size_t n)
+{
+	if (n == 0)
+		return;
+	fill_job j = {dst, pat, ps};
+	vrt_parallel(n / ps, n, fill_share, &j);
 }

@@ -3,7 +3,8 @@
  * transfer.c - buffer reads, writes, copies, fills and maps.
  *
  * All of them work on the host copy: make it current (vrt_mem_to_host),
- * touch it, and mark the device copy stale when the host side changed.
+ * touch it, and mark the device copy stale when the host side changed;
+ * reads and writes choose the copy in mem.c (vrt_mem_read/write).
  * They complete before returning, blocking or not, after waiting for
  * their wait list (event.c). Handles that are not ours (images, buffers
  * of other libraries) go to the real entry point untouched.
@@ -12,20 +13,24 @@
 
 #include "vrt.h"
 
-/* Validates the queue, [off, off+n) against m and the wait list; makes
- * the host copy current. */
-static cl_int prepare(cl_command_queue q, vrt_mem *m, size_t off, size_t n,
-                      cl_uint nw, const cl_event *w)
+/* Validates the queue, [off, off+n) against m and the wait list. */
+static cl_int validate(cl_command_queue q, vrt_mem *m, size_t off, size_t n,
+                       cl_uint nw, const cl_event *w)
 {
 	cl_int err = vrt_wait_list(q, m->ctx, nw, w);
 	if (err != CL_SUCCESS)
 		return err;
 	if (off > m->size || n > m->size - off)
 		return CL_INVALID_VALUE;
-	err = vrt_mem_check(m);
-	if (err != CL_SUCCESS)
-		return err;
-	return vrt_mem_to_host(m);
+	return vrt_mem_check(m);
+}
+
+/* validate(), then makes the host copy current. */
+static cl_int prepare(cl_command_queue q, vrt_mem *m, size_t off, size_t n,
+                      cl_uint nw, const cl_event *w)
+{
+	cl_int err = validate(q, m, off, n, nw, w);
+	return err != CL_SUCCESS ? err : vrt_mem_to_host(m);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem mem,
@@ -41,11 +46,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m
 	if (!ptr)
 		return CL_INVALID_VALUE;
 	vrt_lock();
-	cl_int err = prepare(q, m, off, n, nw, w);
-	if (err == CL_SUCCESS) {
-		vrt_copy(ptr, m->host + off, n);
+	cl_int err = validate(q, m, off, n, nw, w);
+	if (err == CL_SUCCESS)
+		err = vrt_mem_read(m, off, n, ptr);
+	if (err == CL_SUCCESS)
 		err = vrt_complete(q, ev);
-	}
 	vrt_unlock();
 	return err;
 }
@@ -65,17 +70,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem 
 	vrt_lock();
 	cl_int err;
 	if (off == 0 && n == m->size && !m->parent && !m->nsubs) {
-		/* The whole buffer: no need to fetch what we overwrite (in a family
-		 * of sub-buffers, the others' dirty data must come home first). */
+		/* The whole buffer: it may have held a failed launch's results,
+		 * which this write replaces. */
 		err = vrt_wait_list(q, m->ctx, nw, w);
 	} else {
-		err = prepare(q, m, off, n, nw, w);
+		err = validate(q, m, off, n, nw, w);
 	}
-	if (err == CL_SUCCESS) {
-		vrt_copy(m->host + off, ptr, n);
-		vrt_mem_host_written(m);
+	if (err == CL_SUCCESS)
+		err = vrt_mem_write(m, off, n, ptr);
+	if (err == CL_SUCCESS)
 		err = vrt_complete(q, ev);
-	}
 	vrt_unlock();
 	return err;
 }
@@ -124,8 +128,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m
 	vrt_lock();
 	cl_int err = prepare(q, m, off, n, nw, w);
 	if (err == CL_SUCCESS) {
-		for (size_t i = 0; i < n; i += ps)
-			memcpy(m->host + off + i, pat, ps);
+		vrt_fill(m->host + off, pat, ps, n);
 		vrt_mem_host_written(m);
 		err = vrt_complete(q, ev);
 	}

@@ -146,6 +146,9 @@ void vrt_parallel(size_t n, size_t work, void (*fn)(void *ctx, size_t begin, siz
 void vrt_parallel_test(unsigned nthreads, unsigned long fail_nth);
 /* memcpy on several threads for large n; memmove when the areas overlap. */
 void vrt_copy(void *dst, const void *src, size_t n);
+/* n bytes (a multiple of ps) of the ps-byte pattern, on several threads
+ * for large n. */
+void vrt_fill(void *dst, const void *pat, size_t ps, size_t n);
 
 /* --- pinned.c: host copies in pinned memory ----------------------------- */
 /* Host copies smaller than this stay plain memory: pinning costs a driver
@@ -159,7 +162,12 @@ typedef struct vrt_pin {
 /* A pinned host copy of `size` bytes (not zeroed), or NULL when the
  * driver cannot pin it or VAST_PINNED=0; *pin describes it. */
 unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin *pin);
-/* Unmaps and releases; ptr is the pointer vrt_pinned_alloc returned. */
+/* Pins the program's memory [ptr, ptr+size) of a CL_MEM_USE_HOST_PTR
+ * buffer through a driver buffer over it (*pin); 0 when the driver cannot
+ * or VAST_PINNED=0 (then nothing is held). */
+int vrt_pinned_wrap(cl_context ctx, void *ptr, size_t size, vrt_pin *pin);
+/* Unmaps and releases; ptr is the pointer vrt_pinned_alloc returned (or
+ * the wrapped pointer). */
 void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr);
 /* Staging area number `set` (< VRT_MAX_SETS: one per frame set in
  * flight) of at least `size` bytes for ctx, pinned when possible, kept
@@ -213,6 +221,11 @@ int vrt_mem_overlap(const vrt_mem *a, const vrt_mem *b);
 void vrt_mem_dev_written(vrt_mem *m);
 /* Make the host copy current (reads the device copy back if needed). */
 cl_int vrt_mem_to_host(vrt_mem *m);
+/* The bodies of clEnqueueReadBuffer / clEnqueueWriteBuffer on m (range
+ * already validated, wait list done): [off, off+n) to dst, or from src,
+ * through whichever copy moves the fewest bytes at link speed (mem.c). */
+cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst);
+cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src);
 /* The host copy changed: the device copy is stale. The program wrote
  * it, so a failed launch's partial results are gone. */
 void vrt_mem_host_written(vrt_mem *m);

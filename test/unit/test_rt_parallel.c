@@ -48,6 +48,32 @@ static void run(unsigned nthreads, unsigned long fail_nth)
 		}
 }
 
+/* vrt_fill of n bytes of a ps-byte pattern at dst+1 (an odd address)
+ * against the plain loop, the bytes around it untouched. */
+static void fill(unsigned nthreads, size_t ps, size_t n)
+{
+	unsigned char pat[128];
+	for (size_t i = 0; i < ps; i++)
+		pat[i] = (unsigned char)(i * 31 + ps);
+	unsigned char *got = malloc(n + 2), *want = malloc(n + 2);
+	CHECK(got && want);
+	if (got && want) {
+		memset(got, 0xa5, n + 2);
+		memset(want, 0xa5, n + 2);
+		for (size_t i = 0; i < n; i += ps)
+			memcpy(want + 1 + i, pat, ps);
+		vrt_parallel_test(nthreads, 0);
+		vrt_fill(got + 1, pat, ps, n);
+		if (memcmp(got, want, n + 2) != 0) {
+			fprintf(stderr, "fill: %u threads, pattern %zu, %zu bytes differ\n",
+			        nthreads, ps, n);
+			failures++;
+		}
+	}
+	free(got);
+	free(want);
+}
+
 int main(void)
 {
 	/* Every thread that could fail, alone, with several threads: the
@@ -71,6 +97,12 @@ int main(void)
 	}
 	free(a);
 	free(b);
+	/* Fills: large enough to split (shares of odd pattern counts), a
+	 * single pattern, and one thread. */
+	for (size_t ps = 1; ps <= 128; ps *= 2)
+		fill(8, ps, ((size_t)9 << 20) + 3 * ps);
+	fill(3, 16, 16);
+	fill(1, 4, (size_t)9 << 20);
 	vrt_parallel_test(0, 0);
 	return failures ? 1 : 0;
 }
