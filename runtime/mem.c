@@ -152,7 +152,10 @@ cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
 	}
 	if ((err = vrt_mem_to_host(m)) != CL_SUCCESS)
 		return err;
-	vrt_copy(dst, m->host + off, n);
+	/* A USE_HOST_PTR buffer read into its own host_ptr + off (OpenCL 1.2
+	 * §5.2.2 defines it): already there. */
+	if (dst != m->host + off)
+		vrt_copy(dst, m->host + off, n);
 	return CL_SUCCESS;
 }
 
@@ -171,7 +174,8 @@ cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src)
 	 * of sub-buffers, the others' dirty data must come home first). */
 	if ((n < m->size || in_family(m)) && (err = vrt_mem_to_host(m)) != CL_SUCCESS)
 		return err;
-	vrt_copy(m->host + off, src, n);
+	if (src != m->host + off) /* else written from its own host_ptr */
+		vrt_copy(m->host + off, src, n);
 	/* A current device copy outside a family takes the same bytes from
 	 * the (pinned) host copy, rather than all of them at the next
 	 * launch; should that fail, the host copy alone is current. */
