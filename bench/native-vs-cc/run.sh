@@ -7,7 +7,7 @@
 #
 #   bench/native-vs-cc/run.sh [--quick] [--out DIR] [--size BYTES]
 #       [--use-size BYTES] [--reps N] [--vastcc PATH] [--no-build]
-#       [--build-only] [--no-workloads]
+#       [--build-only] [--no-fill] [--no-workloads]
 #
 # 1. fill.c, every way of creating, filling and reading back buffers
 #    (CREATE write|copy|use|alloc x READ read|map, see fill.c) at --size
@@ -23,13 +23,14 @@
 # --quick: 8M of data on the CPU device (PoCL), one repetition: proves the
 # harness end to end in a minute (PoCL pins nothing, so its ratios are a
 # sanity check only). Builds go to DIR/build; carry DIR to another machine
-# and run there with --no-build.
+# and run there with --no-build; --no-fill and --no-workloads run one part
+# (each part's files are kept, so two calls fill the summary).
 
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HERE=$ROOT/bench/native-vs-cc
 OUT=$ROOT/bench/out/native-vs-cc
-QUICK=0 SIZE="" USESIZE="" REPS="" BUILD=1 RUN=1 WORKLOADS=1
+QUICK=0 SIZE="" USESIZE="" REPS="" BUILD=1 RUN=1 FILL=1 WORKLOADS=1
 VASTCC=${VASTCC:-}
 die() { echo "native-vs-cc: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -42,6 +43,7 @@ while [ $# -gt 0 ]; do
 	--vastcc) VASTCC=$2; shift ;;
 	--no-build) BUILD=0 ;;
 	--build-only) RUN=0 ;;
+	--no-fill) FILL=0 ;;
 	--no-workloads) WORKLOADS=0 ;;
 	-h|--help) sed -n '3,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
@@ -93,9 +95,10 @@ best() {
 	echo "$b"
 }
 
-: >"$OUT/fill.log"
-echo "program,bytes,cc_seconds,vastcc_seconds,ratio,status" >"$OUT/fill.csv"
+[ $FILL = 1 ] && : >"$OUT/fill.log" &&
+	echo "program,bytes,cc_seconds,vastcc_seconds,ratio,status" >"$OUT/fill.csv"
 for create in write copy use alloc; do
+	[ $FILL = 1 ] || break
 	sizes=$SIZE
 	[ $create = use ] && sizes="$SIZE $USESIZE"
 	for sz in $sizes; do
@@ -126,11 +129,11 @@ fi
 {
 	echo "# vastcc (native path, no budget) / cc; goal <= 1.10"
 	printf '%-28s %10s %10s %10s %7s\n' program bytes cc_s vastcc_s ratio
-	awk -F, 'NR > 1 { printf "%-28s %10s %10s %10s %7s %s\n", $1, $2, $3, $4, $5, $6 == "ok" ? "" : $6
+	[ -f "$OUT/fill.csv" ] && awk -F, 'NR > 1 { printf "%-28s %10s %10s %10s %7s %s\n", $1, $2, $3, $4, $5, $6 == "ok" ? "" : $6
 	                  if ($6 == "ok") { g += log($5); n++ } }
 	         END { if (n) printf "fill geomean %.3f over %d\n", exp(g / n), n }' "$OUT/fill.csv"
 	csv=$OUT/workloads/results.csv
-	if [ $WORKLOADS = 1 ] && [ -f "$csv" ]; then
+	if [ -f "$csv" ]; then
 		awk -F, '$3 == "resident" && $6 == "ok" { cc[$1] = $5; b[$1] = $2 }
 		         $3 == "resident-vast" && $6 == "ok" { v[$1] = $5 }
 		         $3 ~ /^resident/ && $6 != "ok" { bad[$1] = $6 }
