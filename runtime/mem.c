@@ -11,6 +11,13 @@
  * kernels and are evicted least recently used first when a launch needs
  * room under the budget (written back first when dirty).
  *
+ * A CL_MEM_USE_HOST_PTR buffer whose memory the driver pinned
+ * (pinned.c) outside a family has no device copy of its own: the driver's
+ * USE_HOST_PTR buffer over the program's memory is lent as the device
+ * copy (unmapped: device valid, host not) and mapped back when the host
+ * needs the bytes, as a program built with cc would do; then exactly one
+ * side is valid at a time.
+ *
  * Every live vrt_mem is on one list (eviction walks it); object.c
  * records which handles are ours (a kernel argument's bytes naming one of
  * ours are told from a scalar without dereferencing them).
@@ -108,12 +115,26 @@ cl_int vrt_mem_to_host(vrt_mem *m)
 	return read_back(m);
 }
 
+/* The device copy is the program's memory lent to the driver. */
+static int lent(const vrt_mem *m)
+{
+	return m->dev && m->dev == m->pin.buf;
+}
+
 static cl_int read_back(vrt_mem *m)
 {
 	if (m->host_valid)
 		return CL_SUCCESS;
-	cl_int err = vrt_real.clEnqueueReadBuffer(m->dev_queue, m->dev, CL_TRUE, 0,
-	                                          m->size, m->host, 0, NULL, NULL);
+	cl_int err;
+	if (lent(m)) {
+		/* Mapped back: no kernel may use it until it is lent again. */
+		err = vrt_pin_reclaim(&m->pin, m->dev_queue, 0);
+		if (err == CL_SUCCESS)
+			m->dev_valid = 0;
+	} else {
+		err = vrt_real.clEnqueueReadBuffer(m->dev_queue, m->dev, CL_TRUE, 0,
+		                                   m->size, m->host, 0, NULL, NULL);
+	}
 	if (err != CL_SUCCESS) {
 		vrt_log(VRT_LOG_WARN, "reading a buffer back from the device failed: %s",
 		        vrt_cl_error_name(err));
@@ -171,9 +192,15 @@ cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src)
 		return err;
 	}
 	/* The whole buffer: no need to fetch what we overwrite (in a family
-	 * of sub-buffers, the others' dirty data must come home first). */
+	 * of sub-buffers, the others' dirty data must come home first; a
+	 * lent buffer is mapped back, its bytes not brought back). */
 	if ((n < m->size || in_family(m)) && (err = vrt_mem_to_host(m)) != CL_SUCCESS)
 		return err;
+	if (!m->host_valid && lent(m)) {
+		if ((err = vrt_pin_reclaim(&m->pin, m->dev_queue, 1)) != CL_SUCCESS)
+			return err;
+		m->dev_valid = 0;
+	}
 	if (src != m->host + off) /* else written from its own host_ptr */
 		vrt_copy(m->host + off, src, n);
 	/* A current device copy outside a family takes the same bytes from
@@ -228,11 +255,19 @@ cl_int vrt_mem_evict(vrt_mem *m)
 	if (err != CL_SUCCESS)
 		return err;
 	vrt_log(VRT_LOG_DEBUG, "evict buffer %p (%zu bytes)", (void *)m, m->size);
+	int was_lent = lent(m);
 	vrt_real.clReleaseMemObject(m->dev);
 	vrt_real.clReleaseCommandQueue(m->dev_queue);
 	m->dev = NULL;
 	m->dev_queue = NULL;
 	m->dev_valid = 0;
+	if (was_lent) {
+		/* The driver may keep device memory for its buffer as long as it
+		 * lives, and the budget must see it go: a fresh one pins again
+		 * (or, failing that, none does). */
+		vrt_pinned_free(&m->pin, m->host);
+		vrt_pinned_wrap(m->ctx, m->host, m->size, &m->pin);
+	}
 	return CL_SUCCESS;
 }
 
@@ -263,10 +298,15 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 	m->lru = ++lru_clock;
 	if ((err = family_flush(m)) != CL_SUCCESS)
 		return err;
-	if (m->dev && m->dev_queue != q) {
-		/* Another queue (maybe another device): start over there. */
+	/* Lent only outside a family: members' device copies are kept
+	 * coherent through the host bytes, which a lent buffer does not own. */
+	int lend = m->pin.buf && !m->own_host && !in_family(m);
+	if (m->dev && (m->dev_queue != q || lent(m) != lend)) {
+		/* Another queue (maybe another device), or the buffer joined a
+		 * family since it was lent: start over. */
 		if ((err = vrt_mem_evict(m)) != CL_SUCCESS)
 			return err;
+		lend = m->pin.buf && !m->own_host && !in_family(m); /* re-pinned? */
 	}
 	if (!m->dev) {
 		while (vrt_mem_resident_bytes() + m->size > budget) {
@@ -280,21 +320,33 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 			if ((err = vrt_mem_evict(victim)) != CL_SUCCESS)
 				return err;
 		}
-		cl_mem_flags f = m->flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY |
-		                             CL_MEM_WRITE_ONLY);
-		m->dev = vrt_real.clCreateBuffer(m->ctx, f ? f : CL_MEM_READ_WRITE,
-		                                 m->size, NULL, &err);
-		if (!m->dev)
-			return err;
+		if (lend) {
+			m->dev = m->pin.buf;
+			vrt_real.clRetainMemObject(m->dev);
+		} else {
+			cl_mem_flags f = m->flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY |
+			                             CL_MEM_WRITE_ONLY);
+			m->dev = vrt_real.clCreateBuffer(m->ctx, f ? f : CL_MEM_READ_WRITE,
+			                                 m->size, NULL, &err);
+			if (!m->dev)
+				return err;
+		}
 		clRetainCommandQueue(q);
 		m->dev_queue = q;
 		m->dev_valid = 0;
 	}
 	if (!m->dev_valid) {
-		err = vrt_real.clEnqueueWriteBuffer(q, m->dev, CL_TRUE, 0, m->size,
-		                                    m->host, 0, NULL, NULL);
-		if (err != CL_SUCCESS)
-			return err;
+		if (lent(m)) {
+			/* The driver owns the bytes now, to move as it likes. */
+			if ((err = vrt_pin_lend(&m->pin, q)) != CL_SUCCESS)
+				return err;
+			m->host_valid = 0;
+		} else {
+			err = vrt_real.clEnqueueWriteBuffer(q, m->dev, CL_TRUE, 0, m->size,
+			                                    m->host, 0, NULL, NULL);
+			if (err != CL_SUCCESS)
+				return err;
+		}
 		vrt_kstats *st = vrt_stats_for(NULL);
 		if (st)
 			st->h2d += m->size;

@@ -15,10 +15,12 @@
  * memory (OpenCL 1.2 §5.2.1). The driver pins that memory for a
  * USE_HOST_PTR buffer of its own over the same pointer (NVIDIA: ~50 GB/s
  * against 9.6 from the same memory unpinned), so vrt_pinned_wrap makes
- * one, mapped for the buffer's life like the above: transfers from and to
- * the program's pointer then run at the link's speed. That driver buffer
- * is never used by a command either, so the program's bytes are only
- * ever written by the runtime's own copies.
+ * one, mapped like the above: transfers from and to the program's
+ * pointer run at the link's speed. mem.c also lends that buffer out as
+ * the device copy of native launches (vrt_pin_lend unmaps it,
+ * vrt_pin_reclaim maps it back), so the driver moves the bytes exactly
+ * as it would for the program built with cc: zero-copy where the device
+ * shares host memory (PoCL), pinned DMA on a GPU.
  */
 #include <string.h>
 
@@ -61,6 +63,7 @@ static unsigned char *pin_map(cl_context ctx, cl_mem_flags flags, size_t size,
 		return NULL;
 	}
 	pin->ptr = p;
+	pin->size = size;
 	return p;
 }
 
@@ -79,7 +82,7 @@ int vrt_pinned_wrap(cl_context ctx, void *ptr, size_t size, vrt_pin *pin)
 
 void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr)
 {
-	if (ptr && pin->buf)
+	if (ptr && pin->buf && !pin->lent)
 		vrt_real.clEnqueueUnmapMemObject(pin->queue, pin->buf, ptr, 0, NULL, NULL);
 	if (pin->queue)
 		vrt_real.clFinish(pin->queue);
@@ -88,6 +91,36 @@ void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr)
 	if (pin->queue)
 		vrt_real.clReleaseCommandQueue(pin->queue);
 	memset(pin, 0, sizeof *pin);
+}
+
+cl_int vrt_pin_lend(vrt_pin *pin, cl_command_queue q)
+{
+	cl_event e;
+	cl_int err = vrt_real.clEnqueueUnmapMemObject(q, pin->buf, pin->ptr, 0, NULL, &e);
+	if (err != CL_SUCCESS)
+		return err;
+	err = vrt_real.clWaitForEvents(1, &e);
+	clReleaseEvent(e);
+	pin->lent = err == CL_SUCCESS;
+	return err;
+}
+
+cl_int vrt_pin_reclaim(vrt_pin *pin, cl_command_queue q, int overwrite)
+{
+	cl_int err;
+	cl_map_flags f = overwrite ? CL_MAP_WRITE_INVALIDATE_REGION : CL_MAP_READ | CL_MAP_WRITE;
+	void *p = vrt_real.clEnqueueMapBuffer(q, pin->buf, CL_TRUE, f, 0, pin->size, 0, NULL,
+	                                      NULL, &err);
+	if (!p)
+		return err;
+	if (p != pin->ptr) { /* mapped at first here: a driver that breaks §5.4.2 */
+		vrt_real.clEnqueueUnmapMemObject(q, pin->buf, p, 0, NULL, NULL);
+		vrt_real.clFinish(q);
+		vrt_log(VRT_LOG_WARN, "the driver mapped a CL_MEM_USE_HOST_PTR buffer away from its host pointer");
+		return CL_INVALID_OPERATION;
+	}
+	pin->lent = 0;
+	return CL_SUCCESS;
 }
 
 /* Staging areas, one per frame set in flight, kept from launch to launch:

@@ -155,9 +155,11 @@ void vrt_fill(void *dst, const void *pat, size_t ps, size_t n);
  * call and a mapping, and small copies gain nothing from it. */
 #define VRT_PIN_MIN (1u << 20)
 typedef struct vrt_pin {
-	cl_mem buf;             /* CL_MEM_ALLOC_HOST_PTR buffer, mapped */
-	cl_command_queue queue; /* where it is mapped */
+	cl_mem buf;             /* ALLOC_ or USE_HOST_PTR buffer, mapped */
+	cl_command_queue queue; /* where it was first mapped */
 	void *ptr;
+	size_t size;
+	int lent;               /* unmapped: in use as a device copy */
 } vrt_pin;
 /* A pinned host copy of `size` bytes (not zeroed), or NULL when the
  * driver cannot pin it or VAST_PINNED=0; *pin describes it. */
@@ -166,9 +168,16 @@ unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin *pin);
  * buffer through a driver buffer over it (*pin); 0 when the driver cannot
  * or VAST_PINNED=0 (then nothing is held). */
 int vrt_pinned_wrap(cl_context ctx, void *ptr, size_t size, vrt_pin *pin);
-/* Unmaps and releases; ptr is the pointer vrt_pinned_alloc returned (or
- * the wrapped pointer). */
+/* Unmaps (unless lent) and releases; ptr is the pointer vrt_pinned_alloc
+ * returned (or the wrapped pointer). */
 void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr);
+/* A wrapped buffer as a device copy: lend unmaps it on q (OpenCL 1.2
+ * §5.4.2: the device's bytes are then the host's), reclaim maps it back on
+ * q, blocking, so the host pointer holds the current bytes (`overwrite`:
+ * the caller replaces them all, none need to come back). Both return
+ * once done. */
+cl_int vrt_pin_lend(vrt_pin *pin, cl_command_queue q);
+cl_int vrt_pin_reclaim(vrt_pin *pin, cl_command_queue q, int overwrite);
 /* Staging area number `set` (< VRT_MAX_SETS: one per frame set in
  * flight) of at least `size` bytes for ctx, pinned when possible, kept
  * across launches and never freed (it holds a reference to ctx); NULL
