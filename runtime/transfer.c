@@ -136,10 +136,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m
 	return err;
 }
 
-/* The rectangle copies of OpenCL 1.2 §5.2.2, on host memory: region[0]
- * bytes per row, region[1] rows per slice, region[2] slices. A zero pitch
- * means tightly packed. rect_end() is one past the last byte touched,
- * for the bounds check. */
+/* The rectangle copies of OpenCL 1.2 §5.2.2, on host memory (the copy
+ * itself is vrt_copy_rect): region[0] bytes per row, region[1] rows per
+ * slice, region[2] slices. A zero pitch means tightly packed. */
 static void rect_pitches(const size_t *r, size_t *rp, size_t *sp)
 {
 	if (*rp == 0)
@@ -148,20 +147,6 @@ static void rect_pitches(const size_t *r, size_t *rp, size_t *sp)
 		*sp = r[1] * *rp;
 }
 
-static size_t rect_end(const size_t *o, const size_t *r, size_t rp, size_t sp)
-{
-	return (o[2] + r[2] - 1) * sp + (o[1] + r[1] - 1) * rp + o[0] + r[0];
-}
-
-static void rect_copy(unsigned char *dst, const size_t *dof, size_t drp, size_t dsp,
-                      const unsigned char *src, const size_t *sof, size_t srp,
-                      size_t ssp, const size_t *r)
-{
-	for (size_t z = 0; z < r[2]; z++)
-		for (size_t y = 0; y < r[1]; y++)
-			memmove(dst + (dof[2] + z) * dsp + (dof[1] + y) * drp + dof[0],
-			        src + (sof[2] + z) * ssp + (sof[1] + y) * srp + sof[0], r[0]);
-}
 
 static int bad_region(const size_t *r)
 {
@@ -184,12 +169,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_m
 		return CL_INVALID_VALUE;
 	rect_pitches(r, &brp, &bsp);
 	rect_pitches(r, &hrp, &hsp);
-	if (rect_end(bo, r, brp, bsp) > m->size)
+	if (vrt_rect_end(bo, r, brp, bsp) > m->size)
 		return CL_INVALID_VALUE;
 	vrt_lock();
 	cl_int err = prepare(q, m, 0, m->size, nw, w);
 	if (err == CL_SUCCESS) {
-		rect_copy(ptr, ho, hrp, hsp, m->host, bo, brp, bsp, r);
+		vrt_copy_rect(ptr, ho, hrp, hsp, m->host, bo, brp, bsp, r);
 		err = vrt_complete(q, ev);
 	}
 	vrt_unlock();
@@ -212,12 +197,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_
 		return CL_INVALID_VALUE;
 	rect_pitches(r, &brp, &bsp);
 	rect_pitches(r, &hrp, &hsp);
-	if (rect_end(bo, r, brp, bsp) > m->size)
+	if (vrt_rect_end(bo, r, brp, bsp) > m->size)
 		return CL_INVALID_VALUE;
 	vrt_lock();
 	cl_int err = prepare(q, m, 0, m->size, nw, w);
 	if (err == CL_SUCCESS) {
-		rect_copy(m->host, bo, brp, bsp, ptr, ho, hrp, hsp, r);
+		vrt_copy_rect(m->host, bo, brp, bsp, ptr, ho, hrp, hsp, r);
 		vrt_mem_host_written(m);
 		err = vrt_complete(q, ev);
 	}
@@ -241,14 +226,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_m
 		return CL_INVALID_VALUE;
 	rect_pitches(r, &srp, &ssp);
 	rect_pitches(r, &drp, &dsp);
-	if (rect_end(so, r, srp, ssp) > a->size || rect_end(dso, r, drp, dsp) > b->size)
+	if (vrt_rect_end(so, r, srp, ssp) > a->size || vrt_rect_end(dso, r, drp, dsp) > b->size)
 		return CL_INVALID_VALUE;
 	vrt_lock();
 	cl_int err = prepare(q, a, 0, a->size, nw, w);
 	if (err == CL_SUCCESS)
 		err = prepare(q, b, 0, b->size, 0, NULL);
 	if (err == CL_SUCCESS) {
-		rect_copy(b->host, dso, drp, dsp, a->host, so, srp, ssp, r);
+		vrt_copy_rect(b->host, dso, drp, dsp, a->host, so, srp, ssp, r);
 		vrt_mem_host_written(b);
 		err = vrt_complete(q, ev);
 	}

@@ -149,6 +149,15 @@ void vrt_copy(void *dst, const void *src, size_t n);
 /* n bytes (a multiple of ps) of the ps-byte pattern, on several threads
  * for large n. */
 void vrt_fill(void *dst, const void *pat, size_t ps, size_t n);
+/* The rectangle copy of OpenCL 1.2 §5.2.2 on host memory: r[0] bytes per
+ * row, r[1] rows per slice, r[2] slices, at offsets (bytes, rows, slices)
+ * dof/sof with row and slice pitches drp/dsp and srp/ssp (non-zero); rows
+ * on several threads for large copies, on one when the areas overlap. */
+void vrt_copy_rect(unsigned char *dst, const size_t *dof, size_t drp, size_t dsp,
+                   const unsigned char *src, const size_t *sof, size_t srp, size_t ssp,
+                   const size_t *r);
+/* One past the last byte of such a rectangle, from its base. */
+size_t vrt_rect_end(const size_t *o, const size_t *r, size_t rp, size_t sp);
 
 /* --- pinned.c: host copies in pinned memory ----------------------------- */
 /* Host copies smaller than this stay plain memory: pinning costs a driver
