@@ -103,6 +103,7 @@ static void family_stale(vrt_mem *m)
 
 void vrt_mem_dev_written(vrt_mem *m)
 {
+	m->zero = 0;
 	m->host_valid = 0;
 	family_stale(m);
 }
@@ -221,6 +222,7 @@ cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src)
 void vrt_mem_host_written(vrt_mem *m)
 {
 	m->failed[0] = '\0';
+	m->zero = 0;
 	m->host_valid = 1;
 	m->dev_valid = 0;
 	family_stale(m);
@@ -234,8 +236,10 @@ void vrt_mem_fail(vrt_mem *m, const char *kernel)
 {
 	vrt_mem *root = family_root(m);
 	for (vrt_mem *o = all_mems; o; o = o->next)
-		if (o == m || (in_family(m) && family_root(o) == root && vrt_mem_overlap(o, m)))
+		if (o == m || (in_family(m) && family_root(o) == root && vrt_mem_overlap(o, m))) {
 			snprintf(o->failed, sizeof o->failed, "%s", kernel);
+			o->zero = 0;
+		}
 }
 
 cl_int vrt_mem_check(const vrt_mem *m)
@@ -274,6 +278,8 @@ cl_int vrt_mem_evict(vrt_mem *m)
 cl_int vrt_mem_evict_all(cl_context ctx)
 {
 	for (vrt_mem *m = all_mems; m; m = m->next) {
+		if (!ctx || m->ctx == ctx)
+			m->zero = 0;
 		if (m->dev && (!ctx || m->ctx == ctx)) {
 			cl_int err = vrt_mem_evict(m);
 			if (err != CL_SUCCESS)
@@ -341,6 +347,19 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 			if ((err = vrt_pin_lend(&m->pin, q)) != CL_SUCCESS)
 				return err;
 			m->host_valid = 0;
+		} else if (m->zero && !in_family(m)) {
+			/* Zeros made on the device: nothing crosses the link (a
+			 * driver's new buffer is undefined, OpenCL 1.2 §5.2.1; ours
+			 * reads as zeros everywhere). */
+			static const unsigned char z;
+			cl_event e;
+			err = vrt_real.clEnqueueFillBuffer(q, m->dev, &z, 1, 0, m->size, 0, NULL, &e);
+			if (err != CL_SUCCESS)
+				return err;
+			err = vrt_real.clWaitForEvents(1, &e);
+			clReleaseEvent(e);
+			if (err != CL_SUCCESS)
+				return err;
 		} else {
 			err = vrt_real.clEnqueueWriteBuffer(q, m->dev, CL_TRUE, 0, m->size,
 			                                    m->host, 0, NULL, NULL);
@@ -348,7 +367,7 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 				return err;
 		}
 		vrt_kstats *st = vrt_stats_for(NULL);
-		if (st)
+		if (st && !m->zero)
 			st->h2d += m->size;
 		m->dev_valid = 1;
 	}
@@ -491,6 +510,8 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flag
 		m->own_host = 1;
 		if (flags & CL_MEM_COPY_HOST_PTR)
 			vrt_copy(m->host, host_ptr, size);
+		else
+			m->zero = 1;
 	}
 	m->host_valid = 1;
 	clRetainContext(ctx);
@@ -589,6 +610,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 	}
 	vrt_mem_hold(pm);
 	pm->nsubs++;
+	pm->zero = 0; /* the sub-buffer's writes are its bytes too */
 	m->next = all_mems;
 	all_mems = m;
 	vrt_unlock();

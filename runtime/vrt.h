@@ -210,6 +210,9 @@ struct vrt_mem {
 	unsigned char *host; /* the host copy: ours or the user's pointer */
 	void *user_ptr;      /* host_ptr given at creation */
 	int own_host;
+	/* The host copy holds the zeros of its creation, written by no one
+	 * (outside a family): a device copy is filled, not sent. */
+	int zero;
 	vrt_pin pin;         /* own_host in pinned memory when pin.buf */
 	int host_valid, dev_valid; /* at least one is always set */
 	cl_mem dev;                /* device copy, or NULL */
@@ -267,7 +270,8 @@ struct vrt_destructor *vrt_mem_take_destructors(void);
 void vrt_mem_run_destructors(struct vrt_destructor *d);
 /* Write back if dirty, then free the device copy. */
 cl_int vrt_mem_evict(vrt_mem *m);
-/* Evict every device copy in ctx (before the paged path). */
+/* Evict every device copy in ctx (before the paged path, which writes
+ * host copies behind mem.c's back: no buffer of ctx is known zero after). */
 cl_int vrt_mem_evict_all(cl_context ctx);
 size_t vrt_mem_resident_bytes(void);
 /* Copies a clGet*Info answer out (OpenCL 1.2 §5: size checks, *ret). */
