@@ -11,6 +11,13 @@
  * kernels and are evicted least recently used first when a launch needs
  * room under the budget (written back first when dirty).
  *
+ * A CL_MEM_USE_HOST_PTR buffer whose memory the driver pinned
+ * (pinned.c) outside a family has no device copy of its own: the driver's
+ * USE_HOST_PTR buffer over the program's memory is lent as the device
+ * copy (unmapped: device valid, host not) and mapped back when the host
+ * needs the bytes, as a program built with cc would do; then exactly one
+ * side is valid at a time.
+ *
  * Every live vrt_mem is on one list (eviction walks it); object.c
  * records which handles are ours (a kernel argument's bytes naming one of
  * ours are told from a scalar without dereferencing them).
@@ -96,6 +103,7 @@ static void family_stale(vrt_mem *m)
 
 void vrt_mem_dev_written(vrt_mem *m)
 {
+	m->zero = 0;
 	m->host_valid = 0;
 	family_stale(m);
 }
@@ -108,12 +116,26 @@ cl_int vrt_mem_to_host(vrt_mem *m)
 	return read_back(m);
 }
 
+/* The device copy is the program's memory lent to the driver. */
+static int lent(const vrt_mem *m)
+{
+	return m->dev && m->dev == m->pin.buf;
+}
+
 static cl_int read_back(vrt_mem *m)
 {
 	if (m->host_valid)
 		return CL_SUCCESS;
-	cl_int err = vrt_real.clEnqueueReadBuffer(m->dev_queue, m->dev, CL_TRUE, 0,
-	                                          m->size, m->host, 0, NULL, NULL);
+	cl_int err;
+	if (lent(m)) {
+		/* Mapped back: no kernel may use it until it is lent again. */
+		err = vrt_pin_reclaim(&m->pin, m->dev_queue, 0);
+		if (err == CL_SUCCESS)
+			m->dev_valid = 0;
+	} else {
+		err = vrt_real.clEnqueueReadBuffer(m->dev_queue, m->dev, CL_TRUE, 0,
+		                                   m->size, m->host, 0, NULL, NULL);
+	}
 	if (err != CL_SUCCESS) {
 		vrt_log(VRT_LOG_WARN, "reading a buffer back from the device failed: %s",
 		        vrt_cl_error_name(err));
@@ -126,9 +148,81 @@ static cl_int read_back(vrt_mem *m)
 	return CL_SUCCESS;
 }
 
+/* Reads and writes of part of a buffer whose only current copy is on
+ * the device go to the device copy: fetching the whole buffer to change
+ * or see a few bytes moves more than the driver would (OpenCL 1.2
+ * §5.2.2 asks only that the n bytes be read or written). In a family the
+ * others' device copies would go stale unseen, so families always take
+ * the host copy. Whole-buffer transfers take the host copy too: it is
+ * pinned, and its parallel copy plus a pinned transfer beats the driver's
+ * transfer from the program's pageable memory (DESIGN §3). */
+static int dev_only(const vrt_mem *m, size_t n)
+{
+	return !m->host_valid && !in_family(m) && n < m->size;
+}
+
+cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
+{
+	cl_int err;
+	if (dev_only(m, n)) {
+		err = vrt_real.clEnqueueReadBuffer(m->dev_queue, m->dev, CL_TRUE, off, n,
+		                                   dst, 0, NULL, NULL);
+		vrt_kstats *st = vrt_stats_for(NULL);
+		if (st && err == CL_SUCCESS)
+			st->d2h += n;
+		return err;
+	}
+	if ((err = vrt_mem_to_host(m)) != CL_SUCCESS)
+		return err;
+	/* A USE_HOST_PTR buffer read into its own host_ptr + off (OpenCL 1.2
+	 * §5.2.2 defines it): already there. */
+	if (dst != m->host + off)
+		vrt_copy(dst, m->host + off, n);
+	return CL_SUCCESS;
+}
+
+cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src)
+{
+	cl_int err;
+	vrt_kstats *st = vrt_stats_for(NULL);
+	if (dev_only(m, n)) {
+		err = vrt_real.clEnqueueWriteBuffer(m->dev_queue, m->dev, CL_TRUE, off, n,
+		                                    src, 0, NULL, NULL);
+		if (st && err == CL_SUCCESS)
+			st->h2d += n;
+		return err;
+	}
+	/* The whole buffer: no need to fetch what we overwrite (in a family
+	 * of sub-buffers, the others' dirty data must come home first; a
+	 * lent buffer is mapped back, its bytes not brought back). */
+	if ((n < m->size || in_family(m)) && (err = vrt_mem_to_host(m)) != CL_SUCCESS)
+		return err;
+	if (!m->host_valid && lent(m)) {
+		if ((err = vrt_pin_reclaim(&m->pin, m->dev_queue, 1)) != CL_SUCCESS)
+			return err;
+		m->dev_valid = 0;
+	}
+	if (src != m->host + off) /* else written from its own host_ptr */
+		vrt_copy(m->host + off, src, n);
+	/* A current device copy outside a family takes the same bytes from
+	 * the (pinned) host copy, rather than all of them at the next
+	 * launch; should that fail, the host copy alone is current. */
+	int resident = m->dev && m->dev_valid && !in_family(m) && n < m->size;
+	vrt_mem_host_written(m);
+	if (resident && vrt_real.clEnqueueWriteBuffer(m->dev_queue, m->dev, CL_TRUE, off, n,
+	                                              m->host + off, 0, NULL,
+	                                              NULL) == CL_SUCCESS) {
+		m->dev_valid = 1;
+		if (st)
+			st->h2d += n;
+	}
+	return CL_SUCCESS;
+}
+
 void vrt_mem_host_written(vrt_mem *m)
 {
 	m->failed[0] = '\0';
+	m->zero = 0;
 	m->host_valid = 1;
 	m->dev_valid = 0;
 	family_stale(m);
@@ -142,8 +236,10 @@ void vrt_mem_fail(vrt_mem *m, const char *kernel)
 {
 	vrt_mem *root = family_root(m);
 	for (vrt_mem *o = all_mems; o; o = o->next)
-		if (o == m || (in_family(m) && family_root(o) == root && vrt_mem_overlap(o, m)))
+		if (o == m || (in_family(m) && family_root(o) == root && vrt_mem_overlap(o, m))) {
 			snprintf(o->failed, sizeof o->failed, "%s", kernel);
+			o->zero = 0;
+		}
 }
 
 cl_int vrt_mem_check(const vrt_mem *m)
@@ -163,17 +259,27 @@ cl_int vrt_mem_evict(vrt_mem *m)
 	if (err != CL_SUCCESS)
 		return err;
 	vrt_log(VRT_LOG_DEBUG, "evict buffer %p (%zu bytes)", (void *)m, m->size);
+	int was_lent = lent(m);
 	vrt_real.clReleaseMemObject(m->dev);
 	vrt_real.clReleaseCommandQueue(m->dev_queue);
 	m->dev = NULL;
 	m->dev_queue = NULL;
 	m->dev_valid = 0;
+	if (was_lent) {
+		/* The driver may keep device memory for its buffer as long as it
+		 * lives, and the budget must see it go: a fresh one pins again
+		 * (or, failing that, none does). */
+		vrt_pinned_free(&m->pin, m->host);
+		vrt_pinned_wrap(m->ctx, m->host, m->size, &m->pin);
+	}
 	return CL_SUCCESS;
 }
 
 cl_int vrt_mem_evict_all(cl_context ctx)
 {
 	for (vrt_mem *m = all_mems; m; m = m->next) {
+		if (!ctx || m->ctx == ctx)
+			m->zero = 0;
 		if (m->dev && (!ctx || m->ctx == ctx)) {
 			cl_int err = vrt_mem_evict(m);
 			if (err != CL_SUCCESS)
@@ -198,10 +304,15 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 	m->lru = ++lru_clock;
 	if ((err = family_flush(m)) != CL_SUCCESS)
 		return err;
-	if (m->dev && m->dev_queue != q) {
-		/* Another queue (maybe another device): start over there. */
+	/* Lent only outside a family: members' device copies are kept
+	 * coherent through the host bytes, which a lent buffer does not own. */
+	int lend = m->pin.buf && !m->own_host && !in_family(m);
+	if (m->dev && (m->dev_queue != q || lent(m) != lend)) {
+		/* Another queue (maybe another device), or the buffer joined a
+		 * family since it was lent: start over. */
 		if ((err = vrt_mem_evict(m)) != CL_SUCCESS)
 			return err;
+		lend = m->pin.buf && !m->own_host && !in_family(m); /* re-pinned? */
 	}
 	if (!m->dev) {
 		while (vrt_mem_resident_bytes() + m->size > budget) {
@@ -215,23 +326,48 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 			if ((err = vrt_mem_evict(victim)) != CL_SUCCESS)
 				return err;
 		}
-		cl_mem_flags f = m->flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY |
-		                             CL_MEM_WRITE_ONLY);
-		m->dev = vrt_real.clCreateBuffer(m->ctx, f ? f : CL_MEM_READ_WRITE,
-		                                 m->size, NULL, &err);
-		if (!m->dev)
-			return err;
+		if (lend) {
+			m->dev = m->pin.buf;
+			vrt_real.clRetainMemObject(m->dev);
+		} else {
+			cl_mem_flags f = m->flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY |
+			                             CL_MEM_WRITE_ONLY);
+			m->dev = vrt_real.clCreateBuffer(m->ctx, f ? f : CL_MEM_READ_WRITE,
+			                                 m->size, NULL, &err);
+			if (!m->dev)
+				return err;
+		}
 		clRetainCommandQueue(q);
 		m->dev_queue = q;
 		m->dev_valid = 0;
 	}
 	if (!m->dev_valid) {
-		err = vrt_real.clEnqueueWriteBuffer(q, m->dev, CL_TRUE, 0, m->size,
-		                                    m->host, 0, NULL, NULL);
-		if (err != CL_SUCCESS)
-			return err;
+		if (lent(m)) {
+			/* The driver owns the bytes now, to move as it likes. */
+			if ((err = vrt_pin_lend(&m->pin, q)) != CL_SUCCESS)
+				return err;
+			m->host_valid = 0;
+		} else if (m->zero && !in_family(m)) {
+			/* Zeros made on the device: nothing crosses the link (a
+			 * driver's new buffer is undefined, OpenCL 1.2 §5.2.1; ours
+			 * reads as zeros everywhere). */
+			static const unsigned char z;
+			cl_event e;
+			err = vrt_real.clEnqueueFillBuffer(q, m->dev, &z, 1, 0, m->size, 0, NULL, &e);
+			if (err != CL_SUCCESS)
+				return err;
+			err = vrt_real.clWaitForEvents(1, &e);
+			clReleaseEvent(e);
+			if (err != CL_SUCCESS)
+				return err;
+		} else {
+			err = vrt_real.clEnqueueWriteBuffer(q, m->dev, CL_TRUE, 0, m->size,
+			                                    m->host, 0, NULL, NULL);
+			if (err != CL_SUCCESS)
+				return err;
+		}
 		vrt_kstats *st = vrt_stats_for(NULL);
-		if (st)
+		if (st && !m->zero)
 			st->h2d += m->size;
 		m->dev_valid = 1;
 	}
@@ -264,7 +400,7 @@ static void mem_free(vrt_mem *m)
 		vrt_real.clReleaseMemObject(m->dev);
 		vrt_real.clReleaseCommandQueue(m->dev_queue);
 	}
-	if (m->own_host && m->pin.buf)
+	if (m->pin.buf) /* ours, or the program's memory pinned */
 		vrt_pinned_free(&m->pin, m->host);
 	else if (m->own_host)
 		vrt_free(m->host);
@@ -356,12 +492,13 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flag
 	if (flags & CL_MEM_USE_HOST_PTR) {
 		m->host = host_ptr;
 		m->user_ptr = host_ptr;
+		vrt_pinned_wrap(ctx, host_ptr, size, &m->pin);
 	} else {
 		/* Zeroed: a kernel reading a buffer nobody wrote sees the same
 		 * bytes on every run and in every range. */
 		m->host = vrt_pinned_alloc(ctx, size, &m->pin);
 		if (m->host && !(flags & CL_MEM_COPY_HOST_PTR))
-			memset(m->host, 0, size);
+			vrt_fill(m->host, "", 1, size);
 		if (!m->host)
 			m->host = (flags & CL_MEM_COPY_HOST_PTR) ? vrt_malloc(size)
 			                                         : vrt_calloc(1, size);
@@ -373,6 +510,8 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flag
 		m->own_host = 1;
 		if (flags & CL_MEM_COPY_HOST_PTR)
 			vrt_copy(m->host, host_ptr, size);
+		else
+			m->zero = 1;
 	}
 	m->host_valid = 1;
 	clRetainContext(ctx);
@@ -471,6 +610,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 	}
 	vrt_mem_hold(pm);
 	pm->nsubs++;
+	pm->zero = 0; /* the sub-buffer's writes are its bytes too */
 	m->next = all_mems;
 	all_mems = m;
 	vrt_unlock();

@@ -5,7 +5,10 @@
  * One thread copies at 5-10 GB/s; the link moves 55 GB/s from pinned
  * memory (DESIGN §3). Every large copy between the program's memory, the
  * host copies and the staging buffer is split over up to VRT_MAX_THREADS
- * threads (fewer on smaller machines), each taking one contiguous share.
+ * threads (fewer on smaller machines), each taking one contiguous share;
+ * so is every large fill (clEnqueueFillBuffer, and the zeroing of a new
+ * buffer's host copy), which one thread writes at a few GB/s, and every
+ * large rectangle copy (the Rect transfers), a share being whole rows.
  * Threads are made per call: a copy worth splitting takes milliseconds,
  * a thread start microseconds.
  */
@@ -108,4 +111,81 @@ void vrt_copy(void *dst, const void *src, size_t n)
 	}
 	copy_job j = {dst, src};
 	vrt_parallel(n, n, copy_share, &j);
+}
+
+typedef struct fill_job {
+	unsigned char *dst;
+	const unsigned char *pat;
+	size_t ps;
+} fill_job;
+
+/* Shares are counted in whole patterns, so each starts in phase: one
+ * copy of the pattern, then doubling copies of what is already there
+ * (memcpy of large blocks rather than one small memcpy per pattern). */
+static void fill_share(void *ctx, size_t begin, size_t end)
+{
+	fill_job *j = ctx;
+	unsigned char *d = j->dst + begin * j->ps;
+	size_t n = (end - begin) * j->ps;
+	if (j->ps == 1) {
+		memset(d, j->pat[0], n);
+		return;
+	}
+	memcpy(d, j->pat, j->ps);
+	for (size_t done = j->ps; done < n;) {
+		size_t c = done < n - done ? done : n - done;
+		memcpy(d + done, d, c);
+		done += c;
+	}
+}
+
+void vrt_fill(void *dst, const void *pat, size_t ps, size_t n)
+{
+	if (n == 0)
+		return;
+	fill_job j = {dst, pat, ps};
+	vrt_parallel(n / ps, n, fill_share, &j);
+}
+
+typedef struct rect_job {
+	unsigned char *dst;
+	const unsigned char *src;
+	const size_t *dof, *sof, *r;
+	size_t drp, dsp, srp, ssp;
+} rect_job;
+
+static void rect_share(void *ctx, size_t begin, size_t end)
+{
+	rect_job *j = ctx;
+	for (size_t i = begin; i < end; i++) {
+		size_t z = i / j->r[1], y = i % j->r[1];
+		memmove(j->dst + (j->dof[2] + z) * j->dsp + (j->dof[1] + y) * j->drp + j->dof[0],
+		        j->src + (j->sof[2] + z) * j->ssp + (j->sof[1] + y) * j->srp + j->sof[0],
+		        j->r[0]);
+	}
+}
+
+/* The first byte of a rectangle, from its base. */
+static size_t rect_first(const size_t *o, size_t rp, size_t sp)
+{
+	return o[2] * sp + o[1] * rp + o[0];
+}
+
+size_t vrt_rect_end(const size_t *o, const size_t *r, size_t rp, size_t sp)
+{
+	return (o[2] + r[2] - 1) * sp + (o[1] + r[1] - 1) * rp + o[0] + r[0];
+}
+
+void vrt_copy_rect(unsigned char *dst, const size_t *dof, size_t drp, size_t dsp,
+                   const unsigned char *src, const size_t *sof, size_t srp, size_t ssp,
+                   const size_t *r)
+{
+	rect_job j = {dst, src, dof, sof, r, drp, dsp, srp, ssp};
+	size_t rows = r[1] * r[2];
+	/* Rows of overlapping rectangles (one buffer) must go in order, as
+	 * memmove's would: on one thread. */
+	const unsigned char *d0 = dst + rect_first(dof, drp, dsp), *d1 = dst + vrt_rect_end(dof, r, drp, dsp);
+	const unsigned char *s0 = src + rect_first(sof, srp, ssp), *s1 = src + vrt_rect_end(sof, r, srp, ssp);
+	int overlap = d0 < s1 && s0 < d1;
+	vrt_parallel(rows, overlap ? 0 : rows * r[0], rect_share, &j);
 }

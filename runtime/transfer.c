@@ -3,7 +3,8 @@
  * transfer.c - buffer reads, writes, copies, fills and maps.
  *
  * All of them work on the host copy: make it current (vrt_mem_to_host),
- * touch it, and mark the device copy stale when the host side changed.
+ * touch it, and mark the device copy stale when the host side changed;
+ * reads and writes choose the copy in mem.c (vrt_mem_read/write).
  * Each entry point checks its arguments and captures the command (an
  * xfer: the buffers held, the program's pointer, offsets, pattern) for
  * queue.c, which runs it in queue order: at once when blocking, later
@@ -105,10 +106,8 @@ static cl_int run_read(vrt_cmd *c, cl_command_queue q)
 {
 	(void)q;
 	xfer *x = (xfer *)c;
-	cl_int err = prepare(x->a);
-	if (err == CL_SUCCESS)
-		vrt_copy(x->ptr, x->a->host + x->ao, x->n);
-	return err;
+	cl_int err = vrt_mem_check(x->a);
+	return err != CL_SUCCESS ? err : vrt_mem_read(x->a, x->ao, x->n, x->ptr);
 }
 
 static cl_int run_write(vrt_cmd *c, cl_command_queue q)
@@ -116,16 +115,14 @@ static cl_int run_write(vrt_cmd *c, cl_command_queue q)
 	(void)q;
 	xfer *x = (xfer *)c;
 	vrt_mem *m = x->a;
-	cl_int err = CL_SUCCESS;
-	/* The whole buffer: no need to fetch what we overwrite (in a family
-	 * of sub-buffers, the others' dirty data must come home first). */
-	if (!(x->ao == 0 && x->n == m->size && !m->parent && !m->nsubs))
-		err = prepare(m);
-	if (err == CL_SUCCESS) {
-		vrt_copy(m->host + x->ao, x->ptr, x->n);
-		vrt_mem_host_written(m);
+	/* The whole buffer may have held a failed launch's results, which
+	 * this write replaces. */
+	if (!(x->ao == 0 && x->n == m->size && !m->parent && !m->nsubs)) {
+		cl_int err = vrt_mem_check(m);
+		if (err != CL_SUCCESS)
+			return err;
 	}
-	return err;
+	return vrt_mem_write(m, x->ao, x->n, x->ptr);
 }
 
 static cl_int run_copy(vrt_cmd *c, cl_command_queue q)
@@ -149,8 +146,7 @@ static cl_int run_fill(vrt_cmd *c, cl_command_queue q)
 	vrt_mem *m = x->a;
 	cl_int err = prepare(m);
 	if (err == CL_SUCCESS) {
-		for (size_t i = 0; i < x->n; i += x->ps)
-			memcpy(m->host + x->ao + i, x->pat, x->ps);
+		vrt_fill(m->host + x->ao, x->pat, x->ps, x->n);
 		vrt_mem_host_written(m);
 	}
 	return err;
@@ -272,10 +268,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m
 	return submit(x, q, CL_COMMAND_FILL_BUFFER, CL_FALSE, nw, w, ev);
 }
 
-/* The rectangle copies of OpenCL 1.2 §5.2.2, on host memory: region[0]
- * bytes per row, region[1] rows per slice, region[2] slices. A zero pitch
- * means tightly packed. rect_end() is one past the last byte touched,
- * for the bounds check. */
+/* The rectangle copies of OpenCL 1.2 §5.2.2, on host memory (the copy
+ * itself is vrt_copy_rect): region[0] bytes per row, region[1] rows per
+ * slice, region[2] slices. A zero pitch means tightly packed. */
 static void rect_pitches(const size_t *r, size_t *rp, size_t *sp)
 {
 	if (*rp == 0)
@@ -284,20 +279,6 @@ static void rect_pitches(const size_t *r, size_t *rp, size_t *sp)
 		*sp = r[1] * *rp;
 }
 
-static size_t rect_end(const size_t *o, const size_t *r, size_t rp, size_t sp)
-{
-	return (o[2] + r[2] - 1) * sp + (o[1] + r[1] - 1) * rp + o[0] + r[0];
-}
-
-static void rect_copy(unsigned char *dst, const size_t *dof, size_t drp, size_t dsp,
-                      const unsigned char *src, const size_t *sof, size_t srp,
-                      size_t ssp, const size_t *r)
-{
-	for (size_t z = 0; z < r[2]; z++)
-		for (size_t y = 0; y < r[1]; y++)
-			memmove(dst + (dof[2] + z) * dsp + (dof[1] + y) * drp + dof[0],
-			        src + (sof[2] + z) * ssp + (sof[1] + y) * srp + sof[0], r[0]);
-}
 
 static int bad_region(const size_t *r)
 {
@@ -310,7 +291,7 @@ static cl_int run_read_rect(vrt_cmd *c, cl_command_queue q)
 	xfer *x = (xfer *)c;
 	cl_int err = prepare(x->a);
 	if (err == CL_SUCCESS)
-		rect_copy(x->ptr, x->borg, x->brp, x->bsp, x->a->host, x->aorg, x->arp, x->asp,
+		vrt_copy_rect(x->ptr, x->borg, x->brp, x->bsp, x->a->host, x->aorg, x->arp, x->asp,
 		          x->region);
 	return err;
 }
@@ -321,7 +302,7 @@ static cl_int run_write_rect(vrt_cmd *c, cl_command_queue q)
 	xfer *x = (xfer *)c;
 	cl_int err = prepare(x->a);
 	if (err == CL_SUCCESS) {
-		rect_copy(x->a->host, x->aorg, x->arp, x->asp, x->ptr, x->borg, x->brp, x->bsp,
+		vrt_copy_rect(x->a->host, x->aorg, x->arp, x->asp, x->ptr, x->borg, x->brp, x->bsp,
 		          x->region);
 		vrt_mem_host_written(x->a);
 	}
@@ -336,7 +317,7 @@ static cl_int run_copy_rect(vrt_cmd *c, cl_command_queue q)
 	if (err == CL_SUCCESS)
 		err = prepare(x->b);
 	if (err == CL_SUCCESS) {
-		rect_copy(x->b->host, x->borg, x->brp, x->bsp, x->a->host, x->aorg, x->arp, x->asp,
+		vrt_copy_rect(x->b->host, x->borg, x->brp, x->bsp, x->a->host, x->aorg, x->arp, x->asp,
 		          x->region);
 		vrt_mem_host_written(x->b);
 	}
@@ -378,7 +359,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_m
 		return CL_INVALID_VALUE;
 	rect_pitches(r, &brp, &bsp);
 	rect_pitches(r, &hrp, &hsp);
-	if (rect_end(bo, r, brp, bsp) > m->size)
+	if (vrt_rect_end(bo, r, brp, bsp) > m->size)
 		return CL_INVALID_VALUE;
 	cl_int err = vrt_check_queue(q, m->ctx, nw, w);
 	if (err != CL_SUCCESS)
@@ -405,7 +386,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_
 		return CL_INVALID_VALUE;
 	rect_pitches(r, &brp, &bsp);
 	rect_pitches(r, &hrp, &hsp);
-	if (rect_end(bo, r, brp, bsp) > m->size)
+	if (vrt_rect_end(bo, r, brp, bsp) > m->size)
 		return CL_INVALID_VALUE;
 	cl_int err = vrt_check_queue(q, m->ctx, nw, w);
 	if (err != CL_SUCCESS)
@@ -433,7 +414,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_m
 		return CL_INVALID_VALUE;
 	rect_pitches(r, &srp, &ssp);
 	rect_pitches(r, &drp, &dsp);
-	if (rect_end(so, r, srp, ssp) > a->size || rect_end(dso, r, drp, dsp) > b->size)
+	if (vrt_rect_end(so, r, srp, ssp) > a->size || vrt_rect_end(dso, r, drp, dsp) > b->size)
 		return CL_INVALID_VALUE;
 	cl_int err = vrt_check_queue(q, a->ctx, nw, w);
 	if (err == CL_SUCCESS && b->ctx != a->ctx)

@@ -193,21 +193,47 @@ void vrt_parallel(size_t n, size_t work, void (*fn)(void *ctx, size_t begin, siz
 void vrt_parallel_test(unsigned nthreads, unsigned long fail_nth);
 /* memcpy on several threads for large n; memmove when the areas overlap. */
 void vrt_copy(void *dst, const void *src, size_t n);
+/* n bytes (a multiple of ps) of the ps-byte pattern, on several threads
+ * for large n. */
+void vrt_fill(void *dst, const void *pat, size_t ps, size_t n);
+/* The rectangle copy of OpenCL 1.2 §5.2.2 on host memory: r[0] bytes per
+ * row, r[1] rows per slice, r[2] slices, at offsets (bytes, rows, slices)
+ * dof/sof with row and slice pitches drp/dsp and srp/ssp (non-zero); rows
+ * on several threads for large copies, on one when the areas overlap. */
+void vrt_copy_rect(unsigned char *dst, const size_t *dof, size_t drp, size_t dsp,
+                   const unsigned char *src, const size_t *sof, size_t srp, size_t ssp,
+                   const size_t *r);
+/* One past the last byte of such a rectangle, from its base. */
+size_t vrt_rect_end(const size_t *o, const size_t *r, size_t rp, size_t sp);
 
 /* --- pinned.c: host copies in pinned memory ----------------------------- */
 /* Host copies smaller than this stay plain memory: pinning costs a driver
  * call and a mapping, and small copies gain nothing from it. */
 #define VRT_PIN_MIN (1u << 20)
 typedef struct vrt_pin {
-	cl_mem buf;             /* CL_MEM_ALLOC_HOST_PTR buffer, mapped */
-	cl_command_queue queue; /* where it is mapped */
+	cl_mem buf;             /* ALLOC_ or USE_HOST_PTR buffer, mapped */
+	cl_command_queue queue; /* where it was first mapped */
 	void *ptr;
+	size_t size;
+	int lent;               /* unmapped: in use as a device copy */
 } vrt_pin;
 /* A pinned host copy of `size` bytes (not zeroed), or NULL when the
  * driver cannot pin it or VAST_PINNED=0; *pin describes it. */
 unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin *pin);
-/* Unmaps and releases; ptr is the pointer vrt_pinned_alloc returned. */
+/* Pins the program's memory [ptr, ptr+size) of a CL_MEM_USE_HOST_PTR
+ * buffer through a driver buffer over it (*pin); 0 when the driver cannot
+ * or VAST_PINNED=0 (then nothing is held). */
+int vrt_pinned_wrap(cl_context ctx, void *ptr, size_t size, vrt_pin *pin);
+/* Unmaps (unless lent) and releases; ptr is the pointer vrt_pinned_alloc
+ * returned (or the wrapped pointer). */
 void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr);
+/* A wrapped buffer as a device copy: lend unmaps it on q (OpenCL 1.2
+ * §5.4.2: the device's bytes are then the host's), reclaim maps it back on
+ * q, blocking, so the host pointer holds the current bytes (`overwrite`:
+ * the caller replaces them all, none need to come back). Both return
+ * once done. */
+cl_int vrt_pin_lend(vrt_pin *pin, cl_command_queue q);
+cl_int vrt_pin_reclaim(vrt_pin *pin, cl_command_queue q, int overwrite);
 /* Staging area number `set` (< VRT_MAX_SETS: one per frame set in
  * flight) of at least `size` bytes for ctx, pinned when possible, kept
  * across launches and never freed (it holds a reference to ctx); NULL
@@ -231,6 +257,9 @@ struct vrt_mem {
 	unsigned char *host; /* the host copy: ours or the user's pointer */
 	void *user_ptr;      /* host_ptr given at creation */
 	int own_host;
+	/* The host copy holds the zeros of its creation, written by no one
+	 * (outside a family): a device copy is filled, not sent. */
+	int zero;
 	vrt_pin pin;         /* own_host in pinned memory when pin.buf */
 	int host_valid, dev_valid; /* at least one is always set */
 	cl_mem dev;                /* device copy, or NULL */
@@ -264,6 +293,11 @@ int vrt_mem_overlap(const vrt_mem *a, const vrt_mem *b);
 void vrt_mem_dev_written(vrt_mem *m);
 /* Make the host copy current (reads the device copy back if needed). */
 cl_int vrt_mem_to_host(vrt_mem *m);
+/* The bodies of clEnqueueReadBuffer / clEnqueueWriteBuffer on m (range
+ * already validated, wait list done): [off, off+n) to dst, or from src,
+ * through whichever copy moves the fewest bytes at link speed (mem.c). */
+cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst);
+cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src);
 /* The host copy changed: the device copy is stale. The program wrote
  * it, so a failed launch's partial results are gone. */
 void vrt_mem_host_written(vrt_mem *m);
@@ -287,7 +321,8 @@ struct vrt_destructor *vrt_mem_take_destructors(void);
 void vrt_mem_run_destructors(struct vrt_destructor *d);
 /* Write back if dirty, then free the device copy. */
 cl_int vrt_mem_evict(vrt_mem *m);
-/* Evict every device copy in ctx (before the paged path). */
+/* Evict every device copy in ctx (before the paged path, which writes
+ * host copies behind mem.c's back: no buffer of ctx is known zero after). */
 cl_int vrt_mem_evict_all(cl_context ctx);
 size_t vrt_mem_resident_bytes(void);
 /* Copies a clGet*Info answer out (OpenCL 1.2 §5: size checks, *ret). */

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # diff.sh PLAIN VAST SOURCE.cl KERNEL: the program built with the runtime
 # must write the same bytes as the plain build natively, paged at full
-# budget, and at 50% and 10% of its data (the latter also with a deep
-# pipeline of tiny ranges, whose VAST_TRACE must show 3 ranges in flight);
-# paging must show ranges >= 2.
+# budget, at 6 MiB (small launches fit, large ones page), and at 50% and
+# 10% of its data (the latter also with a deep pipeline of tiny ranges,
+# whose VAST_TRACE must show 3 ranges in flight); paging must show
+# ranges >= 2.
 set -u
 plain=$1 vast=$2 src=$3 kernel=$4
 tmp=$(mktemp -d)
@@ -37,6 +38,9 @@ run tenth-4k VAST_DEVICE_MEM=10% VAST_PAGE_SIZE=4K && ranges tenth-4k
 # A page larger than the budget is made smaller, not every launch refused.
 run tenth-1g VAST_DEVICE_MEM=10% VAST_PAGE_SIZE=1G && ranges tenth-1g
 run bytes VAST_DEVICE_MEM=1M && ranges bytes
+# A budget of a few MiB: small launches run natively, large ones page, so
+# paged launches read what native ones left on the device.
+run some VAST_DEVICE_MEM=6M
 if run deep VAST_DEVICE_MEM=10% VAST_PIPELINE=4 VAST_PAGE_SIZE=4K VAST_TRACE="$tmp/trace.json"; then
 	ranges deep
 	python3 "$(dirname "$0")/../tools/check_trace.py" "$tmp/trace.json" --min-inflight 3 \

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * host_vadd.c - vector add, a sparse writer, a two-kernel pipeline and
- * aliased arguments on buffers of every creation flavour; writes all
- * buffers' final bytes to argv[1]. Usage: host_vadd OUT vadd.cl [OPTIONS]
+ * host_vadd.c - vector add, a sparse writer, a two-kernel pipeline,
+ * aliased arguments on buffers of every creation flavour, and a buffer
+ * the host never writes; writes all buffers' final bytes to argv[1].
+ * Usage: host_vadd OUT vadd.cl [OPTIONS]
  * With a fourth argument "fault", runs copy1 instead and exits with its
  * launch's error code negated (its inspector is wrong on purpose).
  */
@@ -106,6 +107,20 @@ int main(int argc, char **argv)
 	CHECK(clSetKernelArg(vadd, 1, sizeof b, &b));
 	CHECK(clSetKernelArg(vadd, 2, sizeof b, &b));
 	CHECK(clEnqueueNDRangeKernel(c.q, vadd, 1, NULL, &g, &l, 0, NULL, NULL));
+
+	/* 5. A buffer the host never writes (its device copy is made of
+	 * zeros on the device, issue 8 item 5): d = a + b written whole, then
+	 * d = d + d, which under a budget of a few MiB runs natively after
+	 * the first ran paged: it must see d's results, not zeros. */
+	cl_mem d = clCreateBuffer(c.ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+	CHECK(err);
+	CHECK(clSetKernelArg(vadd, 0, sizeof a, &a));
+	CHECK(clSetKernelArg(vadd, 1, sizeof b, &b));
+	CHECK(clSetKernelArg(vadd, 2, sizeof d, &d));
+	CHECK(clEnqueueNDRangeKernel(c.q, vadd, 1, NULL, &g, &l, 0, NULL, NULL));
+	CHECK(clSetKernelArg(vadd, 0, sizeof d, &d));
+	CHECK(clSetKernelArg(vadd, 1, sizeof d, &d));
+	CHECK(clEnqueueNDRangeKernel(c.q, vadd, 1, NULL, &g, &l, 0, NULL, NULL));
 	CHECK(clFinish(c.q));
 
 	FILE *out = fopen(argv[1], "wb");
@@ -124,6 +139,8 @@ int main(int argc, char **argv)
 	CHECK(clEnqueueUnmapMemObject(c.q, b, p, 0, NULL, NULL));
 	CHECK(clEnqueueReadBuffer(c.q, e, CL_TRUE, 0, ebytes, tmp, 0, NULL, NULL));
 	rt_write(out, tmp, ebytes);
+	CHECK(clEnqueueReadBuffer(c.q, d, CL_TRUE, 0, bytes, tmp, 0, NULL, NULL));
+	rt_write(out, tmp, bytes);
 	if (fclose(out))
 		return 1;
 
@@ -133,6 +150,7 @@ int main(int argc, char **argv)
 	CHECK(clReleaseMemObject(b));
 	CHECK(clReleaseMemObject(cc));
 	CHECK(clReleaseMemObject(e));
+	CHECK(clReleaseMemObject(d));
 	rt_teardown(&c);
 	free(ha), free(hb), free(hc), free(tmp);
 	return 0;

@@ -48,6 +48,84 @@ static void run(unsigned nthreads, unsigned long fail_nth)
 		}
 }
 
+/* vrt_fill of n bytes of a ps-byte pattern at dst+1 (an odd address)
+ * against the plain loop, the bytes around it untouched. */
+static void fill(unsigned nthreads, size_t ps, size_t n)
+{
+	unsigned char pat[128];
+	for (size_t i = 0; i < ps; i++)
+		pat[i] = (unsigned char)(i * 31 + ps);
+	unsigned char *got = malloc(n + 2), *want = malloc(n + 2);
+	CHECK(got && want);
+	if (got && want) {
+		memset(got, 0xa5, n + 2);
+		memset(want, 0xa5, n + 2);
+		for (size_t i = 0; i < n; i += ps)
+			memcpy(want + 1 + i, pat, ps);
+		vrt_parallel_test(nthreads, 0);
+		vrt_fill(got + 1, pat, ps, n);
+		if (memcmp(got, want, n + 2) != 0) {
+			fprintf(stderr, "fill: %u threads, pattern %zu, %zu bytes differ\n",
+			        nthreads, ps, n);
+			failures++;
+		}
+	}
+	free(got);
+	free(want);
+}
+
+/* vrt_copy_rect of region r between two rectangles of their own pitches
+ * against the row-by-row loop; the rest of dst untouched. */
+static void rect(unsigned nthreads, const size_t r[3], size_t srp, size_t ssp,
+                 size_t drp, size_t dsp)
+{
+	const size_t so[3] = {3, 1, 1}, dof[3] = {5, 2, 0};
+	size_t sn = vrt_rect_end(so, r, srp, ssp), dn = vrt_rect_end(dof, r, drp, dsp);
+	unsigned char *src = malloc(sn), *got = malloc(dn), *want = malloc(dn);
+	CHECK(src && got && want);
+	if (src && got && want) {
+		for (size_t i = 0; i < sn; i++)
+			src[i] = (unsigned char)(i * 13 + 5);
+		memset(got, 0x5a, dn);
+		memset(want, 0x5a, dn);
+		for (size_t z = 0; z < r[2]; z++)
+			for (size_t y = 0; y < r[1]; y++)
+				memcpy(want + (dof[2] + z) * dsp + (dof[1] + y) * drp + dof[0],
+				       src + (so[2] + z) * ssp + (so[1] + y) * srp + so[0], r[0]);
+		vrt_parallel_test(nthreads, 0);
+		vrt_copy_rect(got, dof, drp, dsp, src, so, srp, ssp, r);
+		if (memcmp(got, want, dn) != 0) {
+			fprintf(stderr, "rect: %u threads, region %zux%zux%zu differs\n", nthreads,
+			        r[0], r[1], r[2]);
+			failures++;
+		}
+	}
+	free(src);
+	free(got);
+	free(want);
+}
+
+/* Overlapping rectangles of one buffer, rows moved down by one: the
+ * result of the rows copied in order, as one memmove each. */
+static void rect_overlap(void)
+{
+	const size_t r[3] = {4096, 3000, 1}, so[3] = {0, 0, 0}, dof[3] = {0, 1, 0};
+	size_t rp = 4096, n = rp * 3001;
+	unsigned char *got = malloc(n), *want = malloc(n);
+	CHECK(got && want);
+	if (got && want) {
+		for (size_t i = 0; i < n; i++)
+			got[i] = want[i] = (unsigned char)(i / rp * 7 + i);
+		for (size_t y = 0; y < r[1]; y++)
+			memmove(want + (y + 1) * rp, want + y * rp, r[0]);
+		vrt_parallel_test(8, 0);
+		vrt_copy_rect(got, dof, rp, rp * 3001, got, so, rp, rp * 3001, r);
+		CHECK(memcmp(got, want, n) == 0);
+	}
+	free(got);
+	free(want);
+}
+
 int main(void)
 {
 	/* Every thread that could fail, alone, with several threads: the
@@ -71,6 +149,19 @@ int main(void)
 	}
 	free(a);
 	free(b);
+	/* Fills: large enough to split (shares of odd pattern counts), a
+	 * single pattern, and one thread. */
+	for (size_t ps = 1; ps <= 128; ps *= 2)
+		fill(8, ps, ((size_t)9 << 20) + 3 * ps);
+	fill(3, 16, 16);
+	fill(1, 4, (size_t)9 << 20);
+	/* Rectangles: 2-D and 3-D, large enough to split (12 MiB), rows
+	 * narrower than the pitches; one thread; overlapping. */
+	const size_t r2[3] = {3000, 4099, 1}, r3[3] = {1500, 97, 89}, r1[3] = {10, 3, 2};
+	rect(8, r2, 3100, 3100 * 4100, 3001, 3001 * 4099);
+	rect(8, r3, 1600, 1600 * 100, 1501, 1501 * 98);
+	rect(1, r1, 16, 64, 12, 40);
+	rect_overlap();
 	vrt_parallel_test(0, 0);
 	return failures ? 1 : 0;
 }
