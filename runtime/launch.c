@@ -14,18 +14,6 @@
 
 #include "vrt.h"
 
-/* The budget of one launch on dev (DESIGN §3, docs/runtime.md). */
-static unsigned long long budget_for(cl_device_id dev, unsigned long long footprint)
-{
-	if (vrt_cfg.mem_percent)
-		return footprint * vrt_cfg.mem_percent / 100;
-	if (vrt_cfg.mem_bytes)
-		return vrt_cfg.mem_bytes;
-	cl_ulong g = 0;
-	vrt_real.clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof g, &g, NULL);
-	return g - g / 10;
-}
-
 static int is_buffer_param(const vrt_kernel *k, cl_uint i)
 {
 	if (k->info)
@@ -311,7 +299,7 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 			vrt_log(VRT_LOG_WARN, "kernel '%s': more than %d arguments", k->name, VRT_MAX_ARGS);
 		goto done;
 	}
-	L->budget = budget_for(L->dev, L->footprint);
+	L->budget = vrt_budget(L->dev, L->footprint);
 	const vast_kernel_info *ki = k->info;
 	int can_page = ki && ki->virtualizable &&
 	               (ki->variants & (VAST_HAS_INSPECT | VAST_HAS_PAGED)) ==
