@@ -308,8 +308,14 @@ static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
  * everything else is gathered into the pinned staging area and moves in
  * one piece. Decided once per launch and slot, from the runs of pages
  * the whole launch touches, so that write-backs of one slot all take the
- * same (ordered) path. */
+ * same (ordered) path.
+ *
+ * A staging area is a second host copy of what it stages: a slot whose
+ * share of a set's staging could pass VRT_STAGE_MAX moves straight from
+ * its host copy too, pinned or not (a 32 GiB USE_HOST_PTR array on a
+ * 128 GiB host has no room for staging the size of the budget). */
 #define VRT_DIRECT_SPAN (256u << 10)
+#define VRT_STAGE_MAX (512ull << 20)
 
 static cl_int choose_direct(vrt_launch *L, paged *P)
 {
@@ -327,8 +333,9 @@ static cl_int choose_direct(vrt_launch *L, paged *P)
 			pages += row[p];
 			runs += row[p] && (p == 0 || !row[p - 1]);
 		}
-		P->direct[s] = L->slot_mem[s]->pin.buf && runs &&
-		               (pages << lay->page_shift) / runs >= VRT_DIRECT_SPAN;
+		unsigned long long bytes = (unsigned long long)pages << lay->page_shift;
+		P->direct[s] = (L->slot_mem[s]->pin.buf && runs && bytes / runs >= VRT_DIRECT_SPAN) ||
+		               (bytes < L->budget / P->nsets ? bytes : L->budget / P->nsets) > VRT_STAGE_MAX;
 	}
 	vrt_free(all);
 	return CL_SUCCESS;
