@@ -125,6 +125,7 @@ typedef struct paged {
 	unsigned nsets;
 	fset set[VRT_MAX_SETS];
 	size_t done;                /* ranges finished, in order */
+	cl_ulong maxalloc;          /* largest device buffer (VAST_MAX_ALLOC), 0: any */
 	size_t per_buf;             /* frames one device buffer may hold */
 	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of buffer b of each set */
 	cl_mem dummy;               /* one page, bound to the buffers a set lacks */
@@ -310,10 +311,13 @@ static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
  * the whole launch touches, so that write-backs of one slot all take the
  * same (ordered) path.
  *
- * A staging area is a second host copy of what it stages: a slot whose
- * share of a set's staging could pass VRT_STAGE_MAX moves straight from
- * its host copy too, pinned or not (a 32 GiB USE_HOST_PTR array on a
- * 128 GiB host has no room for staging the size of the budget). */
+ * A staging area is a second host copy of what it stages, and a pinned
+ * one is a buffer the device caps at its largest allocation: a set's
+ * staging stays within VRT_STAGE_MAX and that size, and a slot whose
+ * share of it (its pages, at most the set's budget) would pass the bound
+ * moves straight from its host copy too, pinned or not (a 32 GiB
+ * USE_HOST_PTR array on a 128 GiB host has no room for staging the size
+ * of the budget). */
 #define VRT_DIRECT_SPAN (256u << 10)
 #define VRT_STAGE_MAX (512ull << 20)
 
@@ -326,6 +330,9 @@ static cl_int choose_direct(vrt_launch *L, paged *P)
 	unsigned char *all = rows_union(P);
 	if (!all)
 		return CL_OUT_OF_HOST_MEMORY;
+	unsigned long long room = VRT_STAGE_MAX, share = L->budget / P->nsets;
+	if (P->maxalloc && P->maxalloc < room)
+		room = P->maxalloc;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		const unsigned char *row = all + lay->slot_off[s];
 		size_t pages = 0, runs = 0;
@@ -334,8 +341,14 @@ static cl_int choose_direct(vrt_launch *L, paged *P)
 			runs += row[p] && (p == 0 || !row[p - 1]);
 		}
 		unsigned long long bytes = (unsigned long long)pages << lay->page_shift;
+		unsigned long long staged = bytes < share ? bytes : share;
 		P->direct[s] = (L->slot_mem[s]->pin.buf && runs && bytes / runs >= VRT_DIRECT_SPAN) ||
-		               (bytes < L->budget / P->nsets ? bytes : L->budget / P->nsets) > VRT_STAGE_MAX;
+		               staged > room;
+		if (!P->direct[s])
+			room -= staged;
+		else if (!L->slot_mem[s]->pin.buf)
+			vrt_log(VRT_LOG_INFO, "kernel '%s': slot %u moves unstaged, from pageable memory (%llu bytes a range would pass the staging bound)",
+			        L->k->name, s, staged);
 	}
 	vrt_free(all);
 	return CL_SUCCESS;
@@ -833,6 +846,7 @@ cl_int vrt_paged_run(vrt_launch *L)
 	                         NULL);
 	if (vrt_cfg.max_alloc && (!maxalloc || maxalloc > vrt_cfg.max_alloc))
 		maxalloc = vrt_cfg.max_alloc;
+	P->maxalloc = maxalloc;
 	P->nsets = vrt_cfg.pipeline;
 	P->lay.nslots = L->nslots;
 	unsigned long long share = L->budget / P->nsets;

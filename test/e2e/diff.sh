@@ -18,7 +18,10 @@
 # valid with at least 3 ranges in flight at once wherever the budget holds
 # 3 frame sets, as it does at 50% (test/tools/check_trace.py). That run
 # also caps device buffers at 64 KiB (VAST_MAX_ALLOC), so a frame set
-# spans several buffers: at least one launch must say so (VAST_LOG=info).
+# spans several buffers: at 50%, where a set's share is larger than that,
+# at least one launch must say so (VAST_LOG=info). A slot's pages of one
+# work-group must fit one buffer: spmv's x and stencil2d's rows need more
+# (CMakeLists.txt sets VAST_E2E_DEEP_ALLOC=256K for them).
 #
 # In a sanitizer build (VAST_SANITIZE=ON in VAST_BUILD's CMakeCache.txt) the
 # vastcc build links the sanitizers, and the budgeted runs check for leaks
@@ -166,7 +169,7 @@ for mem in $mems; do
 	same "$label.deep"
 	bufs=$(sed -n 's/.* frame sets of \([0-9][0-9]*\) buffers.*/\1/p' "$tmp/$label.deep.err" |
 		sort -n | tail -n 1)
-	[ "${bufs:-0}" -ge 2 ] || { cat "$tmp/$label.deep.err" >&2; \
+	[ "$mem" != 50% ] || [ "${bufs:-0}" -ge 2 ] || { cat "$tmp/$label.deep.err" >&2; \
 		fail "VAST_DEVICE_MEM=$mem VAST_MAX_ALLOC=$deep_alloc: no launch's frames spanned several buffers"; }
 	# Every kernel as deep as its frame sets allow; at 50% every example
 	# leaves room for several sets (at 10% a range may need more than a
@@ -176,7 +179,7 @@ for mem in $mems; do
 	check=$(python3 "$here/../tools/check_trace.py" "$tmp/$label.trace.json" \
 		--min-inflight 3 --min-sets $minsets 2>&1) ||
 		fail "VAST_DEVICE_MEM=$mem VAST_PIPELINE=4: $check"
-	note "VAST_DEVICE_MEM=$mem VAST_PIPELINE=4 VAST_PAGE_SIZE=${VAST_E2E_DEEP_PAGE:-4K} VAST_MAX_ALLOC=$deep_alloc: identical, frame sets of up to $bufs buffers; $check"
+	note "VAST_DEVICE_MEM=$mem VAST_PIPELINE=4 VAST_PAGE_SIZE=${VAST_E2E_DEEP_PAGE:-4K} VAST_MAX_ALLOC=$deep_alloc: identical, frame sets of up to ${bufs:-?} buffers; $check"
 done
 
 run mode_native "$bin/vast/$name/$name" VAST_MODE=native
