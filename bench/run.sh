@@ -138,6 +138,7 @@ args_for() {
 		echo "$n 1" ;;
 	reduction) echo $((b / 4)) ;;
 	spmv-ell) echo "$((b / 136)) 16" ;;
+	triad) echo $((b / 12 / 4 * 4)) ;; # three arrays of uints
 	*) die "no sizes for workload '$w'" ;;
 	esac
 }

@@ -10,6 +10,13 @@
  * VAST_STATS       1: one line per kernel at exit
  * VAST_PIPELINE    frame sets in flight in a paged launch, 1 to VRT_MAX_SETS
  * VAST_TRACE       FILE.json: a Chrome trace of every phase, written at exit
+ * Testing knobs (docs/runtime.md):
+ * VAST_MAX_ALLOC   a size: the largest device buffer the runtime makes, when
+ *                  smaller than CL_DEVICE_MAX_MEM_ALLOC_SIZE (frame sets
+ *                  then span several buffers)
+ * VAST_FAIL_DEVICE_MEM  a size: a paged launch's device buffers past that
+ *                  many bytes fail at first use, as on a device that holds
+ *                  less than it reports
  * Malformed values are reported once and ignored (defaults stand): the
  * runtime is inside someone else's program and must not stop it.
  */
@@ -19,7 +26,7 @@
 
 #include "vrt.h"
 
-vrt_config vrt_cfg = { VRT_RUN_AUTO, VRT_LOG_WARN, 0, 0, 0, 0, 1, 3, NULL, 0 };
+vrt_config vrt_cfg = { VRT_RUN_AUTO, VRT_LOG_WARN, 0, 0, 0, 0, 1, 3, NULL, 0, 0, 0 };
 
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent)
 {
@@ -74,6 +81,17 @@ int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent)
 	return 0;
 }
 
+/* A byte count knob; malformed or a percentage: reported, ignored. */
+static void config_size(const char *name, unsigned long long *bytes)
+{
+	const char *s = getenv(name);
+	unsigned pct;
+	if (s && *s && (vrt_parse_size(s, bytes, &pct) || pct)) {
+		*bytes = 0;
+		vrt_log(VRT_LOG_WARN, "ignoring %s='%s' (want a size like 64K)", name, s);
+	}
+}
+
 void vrt_config_load(void)
 {
 	const char *s;
@@ -115,6 +133,8 @@ void vrt_config_load(void)
 			vrt_cfg.pipeline_forced = 1;
 		}
 	}
+	config_size("VAST_MAX_ALLOC", &vrt_cfg.max_alloc);
+	config_size("VAST_FAIL_DEVICE_MEM", &vrt_cfg.fail_device_mem);
 	if ((s = getenv("VAST_TRACE")) && *s)
 		vrt_cfg.trace = s;
 	if ((s = getenv("VAST_PAGE_SIZE")) && *s) {
@@ -130,4 +150,44 @@ void vrt_config_load(void)
 			vrt_cfg.page_shift = sh;
 		}
 	}
+}
+
+/* Budgets a device turned out not to hold (vrt_budget_shrink); a few
+ * devices per process at most. Guarded by the runtime lock. */
+static struct {
+	cl_device_id dev;
+	unsigned long long bytes;
+} shrunk[16];
+
+/* The budget of one launch on dev (DESIGN §3, docs/runtime.md):
+ * VAST_DEVICE_MEM, else the device's memory less a margin of 1/16 (5 GiB
+ * of the H100's 79.2) for the driver's context, the program, the LPTs
+ * and the inspector's PAS rows. A device that allocates lazily may still
+ * run out below it: paged.c then shrinks the budget (vrt_budget_shrink),
+ * and what it learned holds for every later launch. */
+unsigned long long vrt_budget(cl_device_id dev, unsigned long long footprint)
+{
+	unsigned long long b;
+	if (vrt_cfg.mem_percent) {
+		b = footprint * vrt_cfg.mem_percent / 100;
+	} else if (vrt_cfg.mem_bytes) {
+		b = vrt_cfg.mem_bytes;
+	} else {
+		cl_ulong g = 0;
+		vrt_real.clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof g, &g, NULL);
+		b = g - g / 16;
+	}
+	for (size_t i = 0; i < sizeof shrunk / sizeof *shrunk; i++)
+		if (shrunk[i].dev == dev && shrunk[i].bytes < b)
+			b = shrunk[i].bytes;
+	return b;
+}
+
+void vrt_budget_shrink(cl_device_id dev, unsigned long long bytes)
+{
+	size_t i, n = sizeof shrunk / sizeof *shrunk;
+	for (i = 0; i < n - 1 && shrunk[i].dev && shrunk[i].dev != dev; i++)
+		;
+	shrunk[i].dev = dev;
+	shrunk[i].bytes = bytes;
 }

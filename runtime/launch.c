@@ -17,18 +17,6 @@
 
 #include "vrt.h"
 
-/* The budget of one launch on dev (DESIGN §3, docs/runtime.md). */
-static unsigned long long budget_for(cl_device_id dev, unsigned long long footprint)
-{
-	if (vrt_cfg.mem_percent)
-		return footprint * vrt_cfg.mem_percent / 100;
-	if (vrt_cfg.mem_bytes)
-		return vrt_cfg.mem_bytes;
-	cl_ulong g = 0;
-	vrt_real.clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof g, &g, NULL);
-	return g - g / 10;
-}
-
 static int is_buffer_param(const vrt_launch *L, cl_uint i)
 {
 	const vrt_kernel *k = L->k;
@@ -279,7 +267,7 @@ static cl_int plan(launch_cmd *c)
 	for (cl_uint d = 0; d < 3; d++)
 		if (L->lsize[d] == 0 || L->gsize[d] % L->lsize[d])
 			uniform = 0;
-	L->budget = budget_for(L->dev, L->footprint);
+	L->budget = vrt_budget(L->dev, L->footprint);
 	const vast_kernel_info *ki = k->info;
 	int can_page = ki && ki->virtualizable &&
 	               (ki->variants & (VAST_HAS_INSPECT | VAST_HAS_PAGED)) ==

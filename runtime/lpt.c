@@ -3,12 +3,17 @@
  * lpt.c - look-ahead page tables, frames, and recovery.
  *
  * A range's union PAS says which pages of each slot it touches. Frames
- * are handed out from 1 (frame 0 is the scratch frame that faulting
- * accesses hit) slot by slot, pages ascending, with no gaps, so that
+ * are handed out slot by slot, pages ascending, with no gaps, so that
  * consecutive resident pages sit in consecutive frames: an element that
  * straddles pages p and p+1 is contiguous in the frame buffer, and a run
- * of resident pages (a span) moves with one copy. The LPT layout is the
- * one of docs/generated-kernels.md.
+ * of resident pages (a span) moves with one copy. A frame set spans up
+ * to VAST_FRAME_BUFS device buffers of at most `per_buf` frames each (a
+ * device caps one buffer at CL_DEVICE_MAX_MEM_ALLOC_SIZE); a slot's
+ * frames never cross from one buffer to the next, since an element may
+ * straddle any two of its pages, so a slot that does not fit the rest of
+ * a buffer starts the next one. Frame numbers count within the slot's
+ * buffer; frame 0 of buffer 0 is the scratch frame that faulting
+ * accesses hit. The LPT layout is the one of docs/generated-kernels.md.
  *
  * Every touched page is filled from the host copy, read or written: a
  * kernel that writes a page sparsely leaves the other bytes as they were,
@@ -32,42 +37,53 @@ static void put64(uint32_t *w, unsigned long long v)
 	w[1] = (uint32_t)(v >> 32);
 }
 
-size_t vrt_lpt_build(const vrt_layout *l, const unsigned char *u,
-                     uint32_t *lpt, size_t *slot_first, size_t *slot_frames)
+int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, size_t per_buf,
+                  uint32_t *lpt, vrt_frames *fr)
 {
 	size_t runs = vrt_lpt_runs_index(l->nslots);
 	size_t idx = runs + 8 * (size_t)l->nslots, frame = 1;
-	unsigned sh = l->page_shift;
+	unsigned sh = l->page_shift, b = 0;
+	memset(fr, 0, sizeof *fr);
 	lpt[0] = l->nslots;
 	lpt[2 * l->nslots + 1] = (uint32_t)runs;
 	for (unsigned s = 1; s <= l->nslots; s++) {
 		const unsigned char *row = u + l->slot_off[s];
+		size_t n = vrt_pas_count(row, l->slot_pages[s]);
+		if (n > per_buf - frame) { /* the rest of buffer b is too small */
+			if (n > per_buf || ++b == VAST_FRAME_BUFS)
+				return -1;
+			frame = 0;
+		}
 		lpt[2 * s - 1] = (uint32_t)idx;
 		lpt[2 * s] = (uint32_t)l->slot_pages[s];
-		slot_first[s] = frame;
+		fr->first[s] = frame;
+		fr->count[s] = n;
+		fr->buf[s] = b;
 		size_t lo = 0, hi = 0;
 		for (size_t p = 0; p < l->slot_pages[s]; p++) {
 			lpt[idx + p] = row[p] ? (uint32_t)frame++ : VAST_NO_FRAME;
 			if (row[p]) {
-				if (frame - 1 == slot_first[s])
+				if (frame - 1 == fr->first[s])
 					lo = p;
 				hi = p;
 			}
 		}
-		slot_frames[s] = frame - slot_first[s];
+		fr->used[b] = frame;
 		/* One contiguous run of pages: the kernel translates it with
 		 * one add and no table walk. */
-		size_t n = slot_frames[s];
 		uint32_t *r = lpt + runs + 8 * (size_t)(s - 1);
 		memset(r, 0, 8 * sizeof *r);
 		if (n && hi - lo + 1 == n) {
 			put64(r, (unsigned long long)lo << sh);
 			put64(r + 2, (unsigned long long)n << sh);
-			put64(r + 4, (unsigned long long)slot_first[s] << sh);
+			put64(r + 4, (unsigned long long)fr->first[s] << sh);
 		}
+		put64(r + 6, b);
 		idx += l->slot_pages[s];
 	}
-	return frame;
+	if (!fr->used[0])
+		fr->used[0] = 1; /* the scratch frame */
+	return 0;
 }
 
 size_t vrt_spans(const vrt_layout *l, const unsigned char *u,

@@ -100,15 +100,14 @@ static queues *queues_for(cl_context ctx, cl_device_id dev, cl_int *err)
 
 /* One frame set: what one range in flight holds. */
 typedef struct fset {
-	cl_mem frames, lptbuf, fault;
+	cl_mem frames[VAST_FRAME_BUFS], lptbuf, fault;
 	unsigned char *stage;       /* staged slots' frames, one after another */
 	size_t stage_off[VAST_MAX_SLOTS + 1]; /* a staged slot's place in stage */
 	unsigned char *u, *prev_u;  /* union row of its range, of the previous one */
 	uint32_t *lpt;
-	size_t first[VAST_MAX_SLOTS + 1], nframes[VAST_MAX_SLOTS + 1];
-	size_t prev_first[VAST_MAX_SLOTS + 1];
+	vrt_frames fr, prev_fr;     /* where its range's frames lie, the previous one's */
 	long range;                 /* the range in flight on it, -1: none */
-	int used;                   /* prev_u and prev_first are a range's */
+	int used;                   /* prev_u and prev_fr are a range's */
 	/* First and last command of each phase (last NULL: only one). */
 	cl_event in[2], run, out[2];
 	cl_event reader;            /* last forwarding copy out of these frames */
@@ -126,22 +125,82 @@ typedef struct paged {
 	unsigned nsets;
 	fset set[VRT_MAX_SETS];
 	size_t done;                /* ranges finished, in order */
-	cl_ulong maxalloc;          /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+	cl_ulong maxalloc;          /* largest device buffer (VAST_MAX_ALLOC), 0: any */
+	size_t per_buf;             /* frames one device buffer may hold */
+	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of buffer b of each set */
+	cl_mem dummy;               /* one page, bound to the buffers a set lacks */
+	unsigned long long device_bytes; /* of the buffers made for this plan */
 	queues *qs;
 	cl_kernel kp;
 	int direct[VAST_MAX_SLOTS + 1]; /* slot moves without staging */
 } paged;
 
-/* One frame buffer per set for now: a set's share of the budget is
- * capped at the largest allocation the device allows. */
+/* Lays out every range's frames in the buffers of a set (vrt_lpt_build)
+ * and sizes each buffer b for the largest of them. Returns 0 when they
+ * fit the set's share of the budget, 1 when not (a slot too large for
+ * one buffer, more than VAST_FRAME_BUFS buffers, or room lost where a
+ * slot did not fit the rest of a buffer), -2 when out of memory. */
+static int place_frames(paged *P, unsigned long long share)
+{
+	const vrt_layout *lay = &P->lay;
+	size_t rb = lay->row_bytes, need[VAST_FRAME_BUFS] = {0};
+	/* A share within one buffer: every range's frames lie in buffer 0,
+	 * the scratch frame and its pages (vrt_range_footprint). */
+	if ((share >> lay->page_shift) <= P->per_buf) {
+		for (size_t i = 0; i < P->nranges; i++)
+			if (P->ranges[i].pages + 1 > need[0])
+				need[0] = P->ranges[i].pages + 1;
+		memcpy(P->buf_frames, need, sizeof need);
+		return 0;
+	}
+	unsigned char *u = vrt_malloc(rb);
+	uint32_t *lpt = vrt_malloc(vrt_lpt_bytes(lay));
+	int r = u && lpt ? 0 : -2;
+	for (size_t i = 0; !r && i < P->nranges; i++) {
+		const vrt_range *R = &P->ranges[i];
+		vrt_frames fr;
+		memset(u, 0, rb);
+		for (size_t j = R->first_row; j <= R->last_row; j++)
+			vrt_pas_or(u, P->rows + j * rb, rb);
+		if (vrt_lpt_build(lay, u, P->per_buf, lpt, &fr))
+			r = 1;
+		for (unsigned b = 0; !r && b < VAST_FRAME_BUFS; b++)
+			if (fr.used[b] > need[b])
+				need[b] = fr.used[b];
+	}
+	vrt_free(u);
+	vrt_free(lpt);
+	size_t total = 0;
+	for (unsigned b = 0; !r && b < VAST_FRAME_BUFS; b++)
+		total += need[b];
+	if (!r && ((unsigned long long)total << lay->page_shift) + vrt_lpt_bytes(lay) > share)
+		r = 1;
+	if (!r)
+		memcpy(P->buf_frames, need, sizeof need);
+	return r;
+}
+
+/* Algorithm 1 against budget/sets, then the ranges' frames laid out in
+ * device buffers; where they do not fit, cut ranges against a smaller
+ * budget. The same returns as vrt_pas_reduce. */
 static int reduce(vrt_launch *L, paged *P, size_t *bad)
 {
 	unsigned long long budget = L->budget;
-	if (P->maxalloc && budget / P->nsets > P->maxalloc)
-		budget = P->maxalloc * P->nsets;
-	vrt_free(P->ranges);
-	return vrt_pas_reduce_sets(&P->lay, P->rows, P->nrows, budget, P->nsets, &P->ranges,
-	                           &P->nranges, bad);
+	/* A set's frames are VAST_FRAME_BUFS buffers at most. */
+	unsigned long long most = (unsigned long long)P->per_buf * VAST_FRAME_BUFS << P->lay.page_shift;
+	if (budget / P->nsets > most)
+		budget = most * P->nsets;
+	for (;;) {
+		vrt_free(P->ranges);
+		P->ranges = NULL;
+		int r = vrt_pas_reduce_sets(&P->lay, P->rows, P->nrows, budget, P->nsets,
+		                            &P->ranges, &P->nranges, bad);
+		if (r)
+			return r;
+		if ((r = place_frames(P, budget / P->nsets)) != 1)
+			return r;
+		budget -= budget / 8;
+	}
 }
 
 /* Smaller ranges (budget/N for N sets in flight) send again the pages
@@ -263,8 +322,17 @@ static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
  * everything else is gathered into the pinned staging area and moves in
  * one piece. Decided once per launch and slot, from the runs of pages
  * the whole launch touches, so that write-backs of one slot all take the
- * same (ordered) path. */
+ * same (ordered) path.
+ *
+ * A staging area is a second host copy of what it stages, and a pinned
+ * one is a buffer the device caps at its largest allocation: a set's
+ * staging stays within VRT_STAGE_MAX and that size, and a slot whose
+ * share of it (its pages, at most the set's budget) would pass the bound
+ * moves straight from its host copy too, pinned or not (a 32 GiB
+ * USE_HOST_PTR array on a 128 GiB host has no room for staging the size
+ * of the budget). */
 #define VRT_DIRECT_SPAN (256u << 10)
+#define VRT_STAGE_MAX (512ull << 20)
 
 static cl_int choose_direct(vrt_launch *L, paged *P)
 {
@@ -275,6 +343,9 @@ static cl_int choose_direct(vrt_launch *L, paged *P)
 	unsigned char *all = rows_union(P);
 	if (!all)
 		return CL_OUT_OF_HOST_MEMORY;
+	unsigned long long room = VRT_STAGE_MAX, share = L->budget / P->nsets;
+	if (P->maxalloc && P->maxalloc < room)
+		room = P->maxalloc;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		const unsigned char *row = all + lay->slot_off[s];
 		size_t pages = 0, runs = 0;
@@ -282,8 +353,15 @@ static cl_int choose_direct(vrt_launch *L, paged *P)
 			pages += row[p];
 			runs += row[p] && (p == 0 || !row[p - 1]);
 		}
-		P->direct[s] = L->slot_mem[s]->pin.buf && runs &&
-		               (pages << lay->page_shift) / runs >= VRT_DIRECT_SPAN;
+		unsigned long long bytes = (unsigned long long)pages << lay->page_shift;
+		unsigned long long staged = bytes < share ? bytes : share;
+		P->direct[s] = (L->slot_mem[s]->pin.buf && runs && bytes / runs >= VRT_DIRECT_SPAN) ||
+		               staged > room;
+		if (!P->direct[s])
+			room -= staged;
+		else if (!L->slot_mem[s]->pin.buf)
+			vrt_log(VRT_LOG_INFO, "kernel '%s': slot %u moves unstaged, from pageable memory (%llu bytes a range would pass the staging bound)",
+			        L->k->name, s, staged);
 	}
 	vrt_free(all);
 	return CL_SUCCESS;
@@ -346,7 +424,7 @@ static cl_int stage_layout(vrt_launch *L, paged *P, fset *F)
 	for (unsigned s = 1; s <= P->lay.nslots; s++) {
 		F->stage_off[s] = total;
 		if (!P->direct[s])
-			total += F->nframes[s] << P->lay.page_shift;
+			total += F->fr.count[s] << P->lay.page_shift;
 	}
 	if (!total)
 		return CL_SUCCESS;
@@ -362,7 +440,7 @@ static size_t staged_spans(const paged *P, const fset *F, unsigned s, vrt_span *
 	if (nsp == (size_t)-1)
 		return nsp;
 	for (size_t i = 0; i < nsp; i++)
-		(*sp)[i].frame -= F->first[s];
+		(*sp)[i].frame -= F->fr.first[s];
 	return nsp;
 }
 
@@ -374,6 +452,7 @@ static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
 	unsigned sh = lay->page_shift;
 	vrt_mem *m = L->slot_mem[s];
 	cl_command_queue q = out ? P->qs->out : P->qs->in;
+	cl_mem fb = F->frames[F->fr.buf[s]];
 	cl_event *ev = out ? F->out : F->in, e;
 	unsigned long long *count = out ? &F->out_bytes : &F->in_bytes;
 	cl_int err = CL_SUCCESS;
@@ -388,8 +467,8 @@ static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
 			size_t n = vrt_span_valid(lay, &sp[i]);
 			unsigned char *h = m->host + (sp[i].page << sh);
 			size_t f = sp[i].frame << sh;
-			err = out ? vrt_real.clEnqueueReadBuffer(q, F->frames, CL_FALSE, f, n, h, 0, NULL, &e)
-			          : vrt_real.clEnqueueWriteBuffer(q, F->frames, CL_FALSE, f, n, h, 0, NULL, &e);
+			err = out ? vrt_real.clEnqueueReadBuffer(q, fb, CL_FALSE, f, n, h, 0, NULL, &e)
+			          : vrt_real.clEnqueueWriteBuffer(q, fb, CL_FALSE, f, n, h, 0, NULL, &e);
 			if (!err)
 				keep(ev, e);
 			*count += n;
@@ -397,10 +476,10 @@ static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
 		vrt_free(sp);
 		return err;
 	}
-	size_t off = F->first[s] << sh, n = F->nframes[s] << sh;
+	size_t off = F->fr.first[s] << sh, n = F->fr.count[s] << sh;
 	unsigned char *img = F->stage + F->stage_off[s];
 	if (out) {
-		err = vrt_real.clEnqueueReadBuffer(q, F->frames, CL_FALSE, off, n, img, 0, NULL, &e);
+		err = vrt_real.clEnqueueReadBuffer(q, fb, CL_FALSE, off, n, img, 0, NULL, &e);
 	} else {
 		vrt_span *sp;
 		size_t nsp = staged_spans(P, F, s, &sp);
@@ -409,7 +488,7 @@ static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
 		span_job j = {lay, sp, m->host, img};
 		vrt_parallel(nsp, n, gather_share, &j);
 		vrt_free(sp);
-		err = vrt_real.clEnqueueWriteBuffer(q, F->frames, CL_FALSE, off, n, img, 0, NULL, &e);
+		err = vrt_real.clEnqueueWriteBuffer(q, fb, CL_FALSE, off, n, img, 0, NULL, &e);
 	}
 	if (!err)
 		keep(ev, e);
@@ -458,7 +537,8 @@ static cl_int forward(vrt_launch *L, paged *P, size_t i, fset *F)
 			cl_event e;
 			vrt_log(VRT_LOG_DEBUG, "range %zu: %zu pages of slot %u forwarded from range %ld",
 			        i, q - p, s, G->range);
-			cl_int err = vrt_real.clEnqueueCopyBuffer(P->qs->run, G->frames, F->frames,
+			cl_int err = vrt_real.clEnqueueCopyBuffer(P->qs->run, G->frames[G->fr.buf[s]],
+			                                          F->frames[F->fr.buf[s]],
 			                                          (size_t)tg[p] << sh, (size_t)tf[p] << sh,
 			                                          (q - p) << sh, 1, &after, &e);
 			if (err)
@@ -488,7 +568,9 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	memset(F->u, 0, rb);
 	for (size_t r = R->first_row; r <= R->last_row; r++)
 		vrt_pas_or(F->u, P->rows + r * rb, rb);
-	vrt_lpt_build(lay, F->u, F->lpt, F->first, F->nframes);
+	/* place_frames laid out every range: this one fits. */
+	if (vrt_lpt_build(lay, F->u, P->per_buf, F->lpt, &F->fr))
+		return CL_OUT_OF_RESOURCES;
 	if ((err = stage_layout(L, P, F)) != CL_SUCCESS)
 		return err;
 	double t1 = vrt_now_ms();
@@ -506,9 +588,10 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	 * slots already in place from the set's previous range. */
 	F->in_bytes = F->out_bytes = 0;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		if (!F->nframes[s])
+		if (!F->fr.count[s])
 			continue;
-		if (F->used && !(L->slot_mode[s] & VAST_MODE_W) && F->prev_first[s] == F->first[s] &&
+		if (F->used && !(L->slot_mode[s] & VAST_MODE_W) && F->prev_fr.first[s] == F->fr.first[s] &&
+		    F->prev_fr.buf[s] == F->fr.buf[s] &&
 		    !memcmp(F->u + lay->slot_off[s], F->prev_u + lay->slot_off[s], lay->slot_pages[s]))
 			continue;
 		if ((err = move_frames(L, P, F, s, 0)) != CL_SUCCESS)
@@ -539,10 +622,14 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	cl_uint n = L->k->nargs;
 	/* Arguments are captured at enqueue (OpenCL 1.2 §5.7.2), so one
 	 * kernel object serves every range. */
-	if ((err = set(P->kp, n, sizeof F->frames, &F->frames)) ||
-	    (err = set(P->kp, n + 1, sizeof F->lptbuf, &F->lptbuf)) ||
-	    (err = set(P->kp, n + 2, sizeof F->fault, &F->fault)) ||
-	    (err = set(P->kp, n + 7, sizeof first, &first)))
+	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++) {
+		cl_mem *fb = F->frames[b] ? &F->frames[b] : &P->dummy;
+		if ((err = set(P->kp, n + VAST_TAIL_FRAMES + b, sizeof *fb, fb)))
+			return err;
+	}
+	if ((err = set(P->kp, n + VAST_TAIL_LPT, sizeof F->lptbuf, &F->lptbuf)) ||
+	    (err = set(P->kp, n + VAST_TAIL_FAULT, sizeof F->fault, &F->fault)) ||
+	    (err = set(P->kp, n + VAST_TAIL_FIRST_GROUP, sizeof first, &first)))
 		return err;
 	size_t lwg = L->lsize[0] * L->lsize[1] * L->lsize[2];
 	size_t global = (g1 - g0) * lwg;
@@ -567,7 +654,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	 * copies): a failure now must refuse the written buffers (launch.c). */
 	L->partial = 1;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->nframes[s])
+		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->fr.count[s])
 			continue;
 		if ((err = move_frames(L, P, F, s, 1)) != CL_SUCCESS)
 			return err;
@@ -605,13 +692,13 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 	double t0 = vrt_now_ms();
 	unsigned long long bytes = 0;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->nframes[s] || P->direct[s])
+		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->fr.count[s] || P->direct[s])
 			continue;
 		vrt_span *sp;
 		size_t nsp = staged_spans(P, F, s, &sp);
 		if (nsp == (size_t)-1)
 			return CL_OUT_OF_HOST_MEMORY;
-		size_t n = F->nframes[s] << lay->page_shift;
+		size_t n = F->fr.count[s] << lay->page_shift;
 		span_job job = {lay, sp, L->slot_mem[s]->host, F->stage + F->stage_off[s]};
 		vrt_parallel(nsp, n, scatter_share, &job);
 		vrt_free(sp);
@@ -619,7 +706,7 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 	}
 	vrt_trace_host("scatter", kn, t0, vrt_now_ms(), (long)j, bytes);
 	memcpy(F->prev_u, F->u, lay->row_bytes);
-	memcpy(F->prev_first, F->first, sizeof F->prev_first);
+	F->prev_fr = F->fr;
 	F->used = 1;
 	F->range = -1;
 	drop_events(F);
@@ -628,10 +715,37 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 	return CL_SUCCESS;
 }
 
-static cl_int make_sets(vrt_launch *L, paged *P, size_t fbytes)
+/* A device buffer of `bytes`, backed now: NVIDIA's driver allocates a
+ * buffer's memory at its first use, so a one-byte write makes an
+ * out-of-memory show here, before any range has run, rather than in
+ * the middle of the launch. VAST_FAIL_DEVICE_MEM (a testing knob) fails
+ * the buffers past that many bytes of a launch in the same way. */
+static cl_mem backed_buffer(vrt_launch *L, paged *P, size_t bytes, cl_int *err)
+{
+	static const unsigned char zero;
+	cl_mem m = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE, bytes, NULL, err);
+	if (!m)
+		return NULL;
+	P->device_bytes += bytes;
+	if (vrt_cfg.fail_device_mem && P->device_bytes > vrt_cfg.fail_device_mem)
+		*err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+	else
+		*err = vrt_real.clEnqueueWriteBuffer(P->qs->in, m, CL_TRUE, bytes - 1, 1, &zero,
+		                                     0, NULL, NULL);
+	if (*err) {
+		vrt_real.clReleaseMemObject(m);
+		return NULL;
+	}
+	return m;
+}
+
+static cl_int make_sets(vrt_launch *L, paged *P)
 {
 	size_t rb = P->lay.row_bytes, lb = vrt_lpt_bytes(&P->lay);
+	unsigned sh = P->lay.page_shift;
 	cl_int err = CL_SUCCESS;
+	if (!(P->dummy = backed_buffer(L, P, (size_t)1 << sh, &err)))
+		return err;
 	for (unsigned i = 0; i < P->nsets; i++) {
 		fset *F = &P->set[i];
 		F->range = -1;
@@ -640,12 +754,76 @@ static cl_int make_sets(vrt_launch *L, paged *P, size_t fbytes)
 		F->lpt = vrt_malloc(lb);
 		if (!F->u || !F->prev_u || !F->lpt)
 			return CL_OUT_OF_HOST_MEMORY;
-		if (!(F->frames = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE, fbytes, NULL, &err)) ||
-		    !(F->lptbuf = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_ONLY, lb, NULL, &err)) ||
+		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+			if (P->buf_frames[b] &&
+			    !(F->frames[b] = backed_buffer(L, P, P->buf_frames[b] << sh, &err)))
+				return err;
+		if (!(F->lptbuf = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_ONLY, lb, NULL, &err)) ||
 		    !(F->fault = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err)))
 			return err;
 	}
 	return err;
+}
+
+/* Releases the frame sets, and leaves them as new. */
+static void drop_sets(paged *P)
+{
+	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
+		fset *F = &P->set[i];
+		drop_events(F);
+		if (F->reader)
+			clReleaseEvent(F->reader);
+		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+			if (F->frames[b])
+				vrt_real.clReleaseMemObject(F->frames[b]);
+		if (F->lptbuf)
+			vrt_real.clReleaseMemObject(F->lptbuf);
+		if (F->fault)
+			vrt_real.clReleaseMemObject(F->fault);
+		vrt_free(F->u);
+		vrt_free(F->prev_u);
+		vrt_free(F->lpt);
+		memset(F, 0, sizeof *F);
+	}
+	if (P->dummy)
+		vrt_real.clReleaseMemObject(P->dummy);
+	P->dummy = NULL;
+	P->device_bytes = 0;
+}
+
+/* Plans the launch and makes its frame sets. A device out of memory
+ * (CL_MEM_OBJECT_ALLOCATION_FAILURE, or CL_OUT_OF_RESOURCES) before any
+ * range ran costs a quarter of the budget, remembered for the device,
+ * and a new plan: the program does not fail because the device holds
+ * less than it reports. */
+static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
+{
+	for (;;) {
+		cl_int err = inspect_and_reduce(L, P);
+		if (err != CL_SUCCESS)
+			return err;
+		/* The inspector may have placed index buffers on the device;
+		 * the frames need that room. They are clean: eviction is free. */
+		if ((err = vrt_mem_evict_all(L->ctx)) != CL_SUCCESS)
+			return err;
+		size_t bufs = 0;
+		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+			bufs += P->buf_frames[b] != 0;
+		vrt_log(VRT_LOG_INFO, "kernel '%s': %zu ranges, %u frame sets of %zu buffers, %zu groups per PAS row, page %u bytes",
+		        L->k->name, P->nranges, P->nsets, bufs, P->wpp, 1u << P->lay.page_shift);
+		double t0 = vrt_now_ms();
+		if ((err = choose_direct(L, P)) == CL_SUCCESS)
+			err = make_sets(L, P);
+		vrt_trace_host("setup", L->k->name, t0, vrt_now_ms(), -1, 0);
+		if (err != CL_MEM_OBJECT_ALLOCATION_FAILURE && err != CL_OUT_OF_RESOURCES)
+			return err;
+		drop_sets(P);
+		unsigned long long less = L->budget - L->budget / 4;
+		vrt_log(VRT_LOG_INFO, "kernel '%s': the device is out of memory under a budget of %llu bytes; planning again with %llu",
+		        L->k->name, L->budget, less);
+		vrt_budget_shrink(L->dev, less);
+		L->budget = less;
+	}
 }
 
 /* Runs every range through the pipeline: range i waits for its set,
@@ -676,46 +854,40 @@ cl_int vrt_paged_run(vrt_launch *L)
 	 * the whole budget: bring every resident buffer home first. */
 	if ((err = vrt_mem_evict_all(L->ctx)) != CL_SUCCESS)
 		goto out;
-	vrt_real.clGetDeviceInfo(L->dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof P->maxalloc,
-	                         &P->maxalloc, NULL);
+	cl_ulong maxalloc = 0;
+	vrt_real.clGetDeviceInfo(L->dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof maxalloc, &maxalloc,
+	                         NULL);
+	if (vrt_cfg.max_alloc && (!maxalloc || maxalloc > vrt_cfg.max_alloc))
+		maxalloc = vrt_cfg.max_alloc;
+	P->maxalloc = maxalloc;
 	P->nsets = vrt_cfg.pipeline;
 	P->lay.nslots = L->nslots;
-	P->lay.page_shift = choose_shift(L->budget / P->nsets);
+	unsigned long long share = L->budget / P->nsets;
+	P->lay.page_shift = choose_shift(maxalloc && maxalloc < share ? maxalloc : share);
 	for (unsigned s = 1; s <= L->nslots; s++)
 		P->lay.slot_size[s] = L->slot_mem[s]->size;
 	vrt_layout_init(&P->lay);
+	/* LPT entries are 32-bit, VAST_NO_FRAME the largest. */
+	P->per_buf = maxalloc ? maxalloc >> P->lay.page_shift : VAST_NO_FRAME;
+	if (P->per_buf >= VAST_NO_FRAME)
+		P->per_buf = VAST_NO_FRAME - 1;
 
-	if ((err = inspect_and_reduce(L, P)) != CL_SUCCESS)
-		goto out;
-	/* The inspector may have placed index buffers on the device; the
-	 * frames need that room. They are clean: eviction is free. */
-	if ((err = vrt_mem_evict_all(L->ctx)) != CL_SUCCESS)
-		goto out;
 	if ((err = vrt_kernel_variant(k, "paged", &P->kp)) != CL_SUCCESS)
 		goto out;
 	if (!(P->qs = queues_for(L->ctx, L->dev, &err)))
 		goto out;
-
-	size_t maxframes = 1;
-	for (size_t i = 0; i < P->nranges; i++)
-		if (P->ranges[i].pages + 1 > maxframes)
-			maxframes = P->ranges[i].pages + 1;
-	vrt_log(VRT_LOG_INFO, "kernel '%s': %zu ranges, %u frame sets, %zu groups per PAS row, page %u bytes, %zu frames",
-	        k->name, P->nranges, P->nsets, P->wpp, 1u << P->lay.page_shift, maxframes);
-	double t0 = vrt_now_ms();
-	if ((err = choose_direct(L, P)) != CL_SUCCESS ||
-	    (err = make_sets(L, P, maxframes << P->lay.page_shift)) != CL_SUCCESS)
+	if ((err = plan_and_make_sets(L, P)) != CL_SUCCESS)
 		goto out;
-	vrt_trace_host("setup", k->name, t0, vrt_now_ms(), -1, 0);
-
 	if ((err = vrt_set_user_args(L, P->kp)) != CL_SUCCESS)
 		goto out;
 	cl_uint n = k->nargs, shift = P->lay.page_shift;
 	cl_ulong4 gs = { { L->gsize[0], L->gsize[1], L->gsize[2], L->dim } };
 	cl_ulong4 ls = { { L->lsize[0], L->lsize[1], L->lsize[2], 0 } };
 	cl_ulong4 go = { { L->goff[0], L->goff[1], L->goff[2], 0 } };
-	if ((err = set(P->kp, n + 3, sizeof shift, &shift)) || (err = set(P->kp, n + 4, sizeof gs, &gs)) ||
-	    (err = set(P->kp, n + 5, sizeof ls, &ls)) || (err = set(P->kp, n + 6, sizeof go, &go)))
+	if ((err = set(P->kp, n + VAST_TAIL_PAGE_SHIFT, sizeof shift, &shift)) ||
+	    (err = set(P->kp, n + VAST_TAIL_GSIZE, sizeof gs, &gs)) ||
+	    (err = set(P->kp, n + VAST_TAIL_LSIZE, sizeof ls, &ls)) ||
+	    (err = set(P->kp, n + VAST_TAIL_GOFF, sizeof go, &go)))
 		goto out;
 	err = run_ranges(L, P);
 	/* Written slots are current on the host only (the device copies
@@ -728,21 +900,7 @@ out:
 		vrt_real.clFinish(P->qs->run);
 		vrt_real.clFinish(P->qs->out);
 	}
-	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
-		fset *F = &P->set[i];
-		drop_events(F);
-		if (F->reader)
-			clReleaseEvent(F->reader);
-		if (F->frames)
-			vrt_real.clReleaseMemObject(F->frames);
-		if (F->lptbuf)
-			vrt_real.clReleaseMemObject(F->lptbuf);
-		if (F->fault)
-			vrt_real.clReleaseMemObject(F->fault);
-		vrt_free(F->u);
-		vrt_free(F->prev_u);
-		vrt_free(F->lpt);
-	}
+	drop_sets(P);
 	vrt_free(P->rows);
 	vrt_free(P->ranges);
 	vrt_free(P);

@@ -108,6 +108,8 @@ typedef struct vrt_config {
 	unsigned pipeline;     /* VAST_PIPELINE: frame sets in flight, 1..VRT_MAX_SETS */
 	const char *trace;     /* VAST_TRACE: the trace file, NULL: off */
 	int pipeline_forced;   /* VAST_PIPELINE was given: never fewer sets */
+	unsigned long long max_alloc;       /* VAST_MAX_ALLOC, 0: unset */
+	unsigned long long fail_device_mem; /* VAST_FAIL_DEVICE_MEM, 0: unset */
 } vrt_config;
 /* Frame sets a paged launch may keep in flight (VAST_PIPELINE). */
 #define VRT_MAX_SETS 8
@@ -116,6 +118,10 @@ void vrt_config_load(void);
 /* "64M", "2G", "4096", "1.5G": bytes, or a percentage "50%" (*percent
  * set, return 0). Returns -1 on malformed input. */
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent);
+/* The device budget of a launch whose buffers take `footprint` bytes. */
+unsigned long long vrt_budget(cl_device_id dev, unsigned long long footprint);
+/* Caps every later budget on dev at `bytes` (it ran out of memory). */
+void vrt_budget_shrink(cl_device_id dev, unsigned long long bytes);
 static inline int vrt_native_mode(void) { return vrt_cfg.mode == VRT_RUN_NATIVE; }
 
 /* --- registry.c: the programs registered by stubs ----------------------- */
@@ -476,14 +482,22 @@ typedef struct vrt_span {
 	unsigned slot;
 	size_t page, npages, frame;
 } vrt_span;
-/* Builds the LPT of a range from the union row `u` (0/1 per page): frames
- * from 1 (0 is scratch), slot by slot, pages ascending, no gaps.
- * lpt has vrt_lpt_bytes(l)/4 entries. Returns the frames used including
- * frame 0. slot_first[s]/slot_frames[s]: the slot's first frame and count. */
+/* Where a range's frames lie: slot s has count[s] frames from frame
+ * first[s] of device buffer buf[s]; buffer b holds used[b] frames. */
+typedef struct vrt_frames {
+	size_t first[VAST_MAX_SLOTS + 1], count[VAST_MAX_SLOTS + 1];
+	unsigned buf[VAST_MAX_SLOTS + 1];
+	size_t used[VAST_FRAME_BUFS];
+} vrt_frames;
 /* Index in the LPT of the run table (docs/generated-kernels.md). */
 size_t vrt_lpt_runs_index(unsigned nslots);
-size_t vrt_lpt_build(const vrt_layout *l, const unsigned char *u,
-                     uint32_t *lpt, size_t *slot_first, size_t *slot_frames);
+/* Builds the LPT of a range from the union row `u` (0/1 per page): frames
+ * slot by slot, pages ascending, no gaps, each slot's within one buffer
+ * of at most per_buf frames (frame 0 of buffer 0 is scratch). lpt has
+ * vrt_lpt_bytes(l)/4 entries. Returns 0, or -1 when the frames do not fit
+ * VAST_FRAME_BUFS such buffers. */
+int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, size_t per_buf,
+                  uint32_t *lpt, vrt_frames *fr);
 /* Spans of slot s in u; returns the count, *spans (vrt_free) or NULL. */
 size_t vrt_spans(const vrt_layout *l, const unsigned char *u,
                  const uint32_t *lpt, unsigned s, vrt_span **spans);

@@ -16,6 +16,7 @@
  */
 #include <string.h>
 #include "rewrite.h"
+#include "vast/stub.h"
 
 static int is_buffer(const an_param *pa)
 {
@@ -151,17 +152,34 @@ static void put_attributes(rw_buf *out, const char *s, unsigned b, unsigned e)
 	}
 }
 
-/* The common tail (docs/generated-kernels.md) as type, name pairs, each
- * name spelled after the program's prefix: its buffers, then the
- * geometry. */
-static const char *const tail[2][6] = {
+/* The common tail (docs/generated-kernels.md, the VAST_TAIL_* indices of
+ * vast/stub.h) as type, name pairs, each name spelled after the program's
+ * prefix: its buffers, then the geometry. Paged and merge kernels take
+ * VAST_FRAME_BUFS frame buffers first, named frames0, frames1, ... */
+static const char *const tail[2][4] = {
 	/* paged, merge */
-	{ "__global uchar *", "frames", "__global const uint *", "lpt",
-	  "__global uint *", "fault" },
+	{ "__global const uint *", "lpt", "__global uint *", "fault" },
 	/* inspector */
-	{ "__global uchar *", "pas", "__global const ulong *", "pasinfo",
-	  "__global uint *", "fault" },
+	{ "__global const ulong *", "pasinfo", "__global uint *", "fault" },
 };
+
+/* One parameter per frame buffer: fmt takes the prefix and the buffer's
+ * number. */
+static void put_frame_params(rw_buf *out, const char *fmt, const char *pfx)
+{
+	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+		rw_buf_printf(out, fmt, pfx, b);
+}
+
+/* "\tPFXc->FIELD[0] = PFXFIELD0; ..." on one line. */
+static void put_frame_init(rw_buf *out, const char *pfx, const char *field)
+{
+	rw_buf_puts(out, "\t");
+	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+		rw_buf_printf(out, "%s%sc->%s[%u] = %s%s%u;", b ? " " : "", pfx,
+		              field, b, pfx, field, b);
+	rw_buf_puts(out, "\n");
+}
 
 static const char *const geometry[10] = {
 	"uint", "page_shift", "ulong4", "gsize", "ulong4", "lsize",
@@ -197,13 +215,17 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 			           pa->range.end - pa->range.begin);
 		rw_buf_puts(out, ", ");
 	}
-	for (unsigned i = 0; i < 6; i += 2)
+	if (v == RW_INSPECT)
+		rw_buf_printf(out, "__global uchar *%spas, ", pfx);
+	else
+		put_frame_params(out, "__global uchar *%sframes%u, ", pfx);
+	for (unsigned i = 0; i < 4; i += 2)
 		rw_buf_printf(out, "%s%s%s, ", t[i], pfx, t[i + 1]);
 	for (unsigned i = 0; i < 10; i += 2)
 		rw_buf_printf(out, "%s %s%s%s", geometry[i], pfx, geometry[i + 1],
 		              i < 8 ? ", " : "");
 	if (v == RW_MERGE)
-		rw_buf_printf(out, ", __global uchar *%sdst", pfx);
+		put_frame_params(out, ", __global uchar *%sdst%u", pfx);
 	if (v == RW_INSPECT)
 		for (unsigned i = 0; i < k->nparams; i++)
 			if (is_buffer(&k->params[i]) && k->params[i].inspect_reads &&
@@ -211,8 +233,11 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 				rw_buf_printf(out, ", __global uchar *%sdata_%s", pfx,
 				              k->params[i].name);
 	rw_buf_printf(out, ")\n{\n\t%1$sctx %1$sc_; %1$sctx *%1$sc = &%1$sc_;\n"
-	              "\t%1$sinit_%2$s(%1$sc, %1$s%3$s, %1$s%4$s, %1$sfault",
-	              pfx, v == RW_INSPECT ? "inspect" : "paged", t[1], t[3]);
+	              "\t%1$sinit_%2$s(%1$sc, ", pfx,
+	              v == RW_INSPECT ? "inspect" : "paged");
+	if (v == RW_INSPECT)
+		rw_buf_printf(out, "%spas, ", pfx);
+	rw_buf_printf(out, "%s%s, %s%s", pfx, t[1], pfx, t[3]);
 	for (unsigned i = 1; i < 10; i += 2)
 		rw_buf_printf(out, ", %s%s", pfx, geometry[i]);
 	rw_buf_puts(out, ");\n");
@@ -225,13 +250,14 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 				              pfx, pa->name);
 		}
 	} else {
+		put_frame_init(out, pfx, "frames");
 		if (v == RW_MERGE)
-			rw_buf_printf(out, "\t%1$sc->dst = %1$sdst;\n", pfx);
+			put_frame_init(out, pfx, "dst");
 		/* Each buffer's run, loaded once: accesses known to reach only
 		 * that buffer translate through it (render.c, vast_trp). */
 		for (unsigned i = 0; v == RW_PAGED && i < k->nparams; i++)
 			if (rw_hoists_run(&k->params[i]))
-				rw_buf_printf(out, "\tulong4 %1$srun_%2$s = %1$srun("
+				rw_buf_printf(out, "\t%1$sprun %1$srun_%2$s = %1$srun("
 				              "%1$sc, %1$sva_%2$s);\n", pfx,
 				              k->params[i].name);
 	}

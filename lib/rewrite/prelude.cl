@@ -5,6 +5,7 @@
 #define VAST_VA_MASK ((1UL << VAST_VA_SHIFT) - 1)
 #define VAST_MAX_SLOTS 32
 #define VAST_NO_FRAME 0xffffffffu
+#define VAST_FRAME_BUFS 8
 
 typedef struct vast_ctx {
 	/* The original NDRange, rebuilt for this work-item. */
@@ -12,11 +13,13 @@ typedef struct vast_ctx {
 	uint dim;
 	uint page_shift;
 	ulong flat_group;
-	/* Paged and merge kernels. */
-	__global uchar *frames;
-	__global uchar *dst;
+	/* Paged and merge kernels: a frame set spans VAST_FRAME_BUFS device
+	 * buffers (each within CL_DEVICE_MAX_MEM_ALLOC_SIZE). */
+	__global uchar *frames[VAST_FRAME_BUFS];
+	__global uchar *dst[VAST_FRAME_BUFS];
 	__global const uint *lpt;
-	__global const ulong4 *runs; /* per slot: one contiguous run, or len 0 */
+	/* Per slot: one contiguous run (or len 0) and the slot's buffer. */
+	__global const ulong4 *runs;
 	uint nslots;
 	__global uint *fault;
 	/* Inspector. */
@@ -95,62 +98,86 @@ size_t vast_get_global_linear_id(vast_ctx *c)
 size_t vast_get_local_linear_id(vast_ctx *c)
 { return (c->lid[2] * c->lsz[1] + c->lid[1]) * c->lsz[0] + c->lid[0]; }
 
-/* Paged and merge kernels: virtual address -> byte in the frame buffer.
+/* Frame buffer b of a set. A select chain, not bufs[b]: a private array
+ * indexed at run time may leave registers for scratch memory. */
+__global uchar *vast_buf(__global uchar *const *bufs, uint b)
+{
+	__global uchar *p = bufs[0];
+	for (uint i = 1; i < VAST_FRAME_BUFS; i++)
+		if (b == i)
+			p = bufs[i];
+	return p;
+}
+
+/* Paged and merge kernels: virtual address -> byte in a frame buffer.
  * lpt[0] = slots; slot s (1-based): lpt[2s-1] = first entry of its table,
  * lpt[2s] = its pages; lpt[2*slots+1] = where the run table starts (a
- * ulong4 per slot: first byte, length in bytes, frame byte of its run).
- * A page with no frame is a fault: recorded, and the access goes to frame
- * 0, which the runtime keeps as scratch. */
-__global uchar *vast_tr_in(vast_ctx *c, __global uchar *frames, ulong v)
+ * ulong4 per slot: first byte, length in bytes, frame byte of its run,
+ * frame buffer of the slot). A slot's frames of one range lie in one
+ * buffer, so an element that straddles two resident pages is contiguous
+ * there too. A page with no frame is a fault: recorded, and the access
+ * goes to frame 0 of buffer 0, which the runtime keeps as scratch. */
+__global uchar *vast_tr_in(vast_ctx *c, __global uchar *const *bufs, ulong v)
 {
 	uint s = (uint)(v >> VAST_VA_SHIFT);
 	ulong off = v & VAST_VA_MASK;
-	/* The fast path: the slot's resident pages are one run, in
-	 * consecutive frames, so translation is one add. */
+	ulong page = off >> c->page_shift;
+	uint f = VAST_NO_FRAME, b = 0;
 	if (s - 1 < c->nslots) {
 		ulong4 r = c->runs[s - 1];
+		b = (uint)r.w;
+		/* The fast path: the slot's resident pages are one run, in
+		 * consecutive frames, so translation is one add. */
 		if (off - r.x < r.y)
-			return frames + r.z + (off - r.x);
+			return vast_buf(bufs, b) + r.z + (off - r.x);
+		__global const uint *lpt = c->lpt;
+		if (page < lpt[2 * s])
+			f = lpt[lpt[2 * s - 1] + page];
 	}
-	__global const uint *lpt = c->lpt;
-	ulong page = off >> c->page_shift;
-	uint f = VAST_NO_FRAME;
-	if (s >= 1 && s <= c->nslots && page < lpt[2 * s])
-		f = lpt[lpt[2 * s - 1] + page];
 	if (f == VAST_NO_FRAME) {
 		*c->fault = 1;
-		f = 0;
+		f = b = 0;
 	}
-	return frames + ((ulong)f << c->page_shift) +
+	return vast_buf(bufs, b) + ((ulong)f << c->page_shift) +
 	       (off & ((1UL << c->page_shift) - 1));
 }
 
 __global uchar *vast_tr(vast_ctx *c, ulong v)
 { return vast_tr_in(c, c->frames, v); }
 
-/* The run of the slot of virtual address va, with .w = the slot: loaded
- * once per work-item for each buffer parameter in the paged kernel's
- * prologue, so an access known to reach that parameter translates with a
- * compare and an add and no load (vast_trp). Length 0 when va is 0 (a NULL
- * buffer) or the slot's pages are not one run. */
-ulong4 vast_run(vast_ctx *c, ulong va)
+/* A buffer parameter's run: its slot's run with the run's first byte in
+ * its frame buffer already resolved. */
+typedef struct vast_prun {
+	__global uchar *base; /* where byte `lo` of the slot lies */
+	ulong lo, len;
+	uint slot;
+} vast_prun;
+
+/* The run of the slot of virtual address va: loaded once per work-item
+ * for each buffer parameter in the paged kernel's prologue, so an access
+ * known to reach that parameter translates with a compare and an add and
+ * no load (vast_trp). Length 0 when va is 0 (a NULL buffer) or the slot's
+ * pages are not one run. */
+vast_prun vast_run(vast_ctx *c, ulong va)
 {
 	uint s = (uint)(va >> VAST_VA_SHIFT);
-	ulong4 r = (ulong4)(0, 0, 0, s);
+	vast_prun r = { c->frames[0], 0, 0, s };
 	if (s - 1 < c->nslots) {
-		r = c->runs[s - 1];
-		r.w = s;
+		ulong4 q = c->runs[s - 1];
+		r.base = vast_buf(c->frames, (uint)q.w) + q.z;
+		r.lo = q.x;
+		r.len = q.y;
 	}
 	return r;
 }
 
 /* vast_tr with the run of the access's parameter already at hand. The slot
  * check keeps it exact even if v is not in that parameter's buffer. */
-__global uchar *vast_trp(vast_ctx *c, ulong v, ulong4 r)
+__global uchar *vast_trp(vast_ctx *c, ulong v, vast_prun r)
 {
 	ulong off = v & VAST_VA_MASK;
-	if ((v >> VAST_VA_SHIFT) == r.w && off - r.x < r.y)
-		return c->frames + r.z + (off - r.x);
+	if ((v >> VAST_VA_SHIFT) == r.slot && off - r.lo < r.len)
+		return r.base + (off - r.lo);
 	return vast_tr(c, v);
 }
 
@@ -190,14 +217,14 @@ __global uchar *vast_load(vast_ctx *c, ulong v, uint n)
 	return c->data[(v >> VAST_VA_SHIFT) - 1] + (v & VAST_VA_MASK);
 }
 
-void vast_init_paged(vast_ctx *c, __global uchar *frames,
-                            __global const uint *lpt, __global uint *fault,
-                            uint page_shift, ulong4 gsize, ulong4 lsize,
-                            ulong4 goff, ulong first)
+/* Frame buffers are set by the kernel itself, one line each: they are
+ * VAST_FRAME_BUFS arguments. */
+void vast_init_paged(vast_ctx *c, __global const uint *lpt,
+                            __global uint *fault, uint page_shift,
+                            ulong4 gsize, ulong4 lsize, ulong4 goff,
+                            ulong first)
 {
 	vast_init_ids(c, gsize, lsize, goff, first);
-	c->frames = frames;
-	c->dst = frames;
 	c->lpt = lpt;
 	c->nslots = lpt[0];
 	c->runs = (__global const ulong4 *)(lpt + lpt[2 * c->nslots + 1]);

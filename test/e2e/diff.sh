@@ -16,7 +16,12 @@
 # second time with a deep pipeline of tiny ranges (VAST_PIPELINE=4 frame
 # sets, 4 KiB pages) and VAST_TRACE: same output, and the trace must be
 # valid with at least 3 ranges in flight at once wherever the budget holds
-# 3 frame sets, as it does at 50% (test/tools/check_trace.py).
+# 3 frame sets, as it does at 50% (test/tools/check_trace.py). That run
+# also caps device buffers at 64 KiB (VAST_MAX_ALLOC), so a frame set
+# spans several buffers: at 50%, where a set's share is larger than that,
+# at least one launch must say so (VAST_LOG=info). A slot's pages of one
+# work-group must fit one buffer: spmv's x and stencil2d's rows need more
+# (CMakeLists.txt sets VAST_E2E_DEEP_ALLOC=256K for them).
 #
 # In a sanitizer build (VAST_SANITIZE=ON in VAST_BUILD's CMakeCache.txt) the
 # vastcc build links the sanitizers, and the budgeted runs check for leaks
@@ -25,7 +30,8 @@
 # Environment: VAST_BUILD (required), VAST_CC (the real compiler, default
 # cc), VAST_E2E_MEMS (budgets, default "50% 10%"), VAST_E2E_PIPELINE=0 (skip
 # the deep-pipeline runs), VAST_E2E_DEEP_PAGE (their page size, default 4K;
-# larger pages make neighbouring ranges share written pages), VAST_E2E_TIMEOUT
+# larger pages make neighbouring ranges share written pages),
+# VAST_E2E_DEEP_ALLOC (their largest device buffer, default 64K), VAST_E2E_TIMEOUT
 # (seconds per run, default 120), VAST_E2E_KEEP=1 (keep the directory),
 # VAST_E2E_CORRUPT=1 (flip one byte of a vastcc output: the harness's own
 # test that a difference is caught). To build here and run on another
@@ -67,7 +73,8 @@ else
 fi
 
 # The runtime's knobs must not leak in from the caller's environment.
-unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_DEVICES VAST_PIPELINE
+unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_DEVICES VAST_PIPELINE \
+	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_LOG
 
 # --- build twice ---------------------------------------------------------
 build() { # DIR CC [MAKEVARS...]: DIR/NAME/NAME, log in DIR/NAME.build.log
@@ -155,9 +162,15 @@ for mem in $mems; do
 	done
 	[ "${VAST_E2E_PIPELINE:-1}" = 0 ] && continue
 	# Deep pipeline, tiny ranges: every frame set in flight at once.
+	deep_alloc=${VAST_E2E_DEEP_ALLOC:-64K}
 	run "$label.deep" "$bin/vast/$name/$name" VAST_DEVICE_MEM="$mem" VAST_PIPELINE=4 \
-		VAST_PAGE_SIZE="${VAST_E2E_DEEP_PAGE:-4K}" VAST_TRACE="$tmp/$label.trace.json"
+		VAST_PAGE_SIZE="${VAST_E2E_DEEP_PAGE:-4K}" VAST_TRACE="$tmp/$label.trace.json" \
+		VAST_MAX_ALLOC="$deep_alloc" VAST_LOG=info
 	same "$label.deep"
+	bufs=$(sed -n 's/.* frame sets of \([0-9][0-9]*\) buffers.*/\1/p' "$tmp/$label.deep.err" |
+		sort -n | tail -n 1)
+	[ "$mem" != 50% ] || [ "${bufs:-0}" -ge 2 ] || { cat "$tmp/$label.deep.err" >&2; \
+		fail "VAST_DEVICE_MEM=$mem VAST_MAX_ALLOC=$deep_alloc: no launch's frames spanned several buffers"; }
 	# Every kernel as deep as its frame sets allow; at 50% every example
 	# leaves room for several sets (at 10% a range may need more than a
 	# quarter of the budget, e.g. matmul's B: then fewer sets).
@@ -166,7 +179,7 @@ for mem in $mems; do
 	check=$(python3 "$here/../tools/check_trace.py" "$tmp/$label.trace.json" \
 		--min-inflight 3 --min-sets $minsets 2>&1) ||
 		fail "VAST_DEVICE_MEM=$mem VAST_PIPELINE=4: $check"
-	note "VAST_DEVICE_MEM=$mem VAST_PIPELINE=4 VAST_PAGE_SIZE=${VAST_E2E_DEEP_PAGE:-4K}: identical; $check"
+	note "VAST_DEVICE_MEM=$mem VAST_PIPELINE=4 VAST_PAGE_SIZE=${VAST_E2E_DEEP_PAGE:-4K} VAST_MAX_ALLOC=$deep_alloc: identical, frame sets of up to ${bufs:-?} buffers; $check"
 done
 
 run mode_native "$bin/vast/$name/$name" VAST_MODE=native

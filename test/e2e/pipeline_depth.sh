@@ -19,7 +19,7 @@ sets() { # NAME ARGS ENV...: the frame sets of its paged launch
 	env VAST_LOG=info "$@" "$tmp/vast/$name/$name" -q -o "$tmp/$name.vast" $args \
 		>"$tmp/log" 2>&1 || { cat "$tmp/log" >&2; fail "$name $*: failed"; }
 	cmp -s "$tmp/$name.vast" "$tmp/$name.native" || fail "$name $*: output differs from the native run"
-	sed -n 's/.* ranges, \([0-9]*\) frame sets,.*/\1/p' "$tmp/log" | head -n 1
+	sed -n 's/.* ranges, \([0-9]*\) frame sets.*/\1/p' "$tmp/log" | head -n 1
 }
 check() { # NAME ARGS WANT ENV...
 	local name=$1 args=$2 want=$3

@@ -32,8 +32,9 @@ __kernel void init_paged(__global float *out)
 // CHECK: {{^}}#define VAST1_VA_SHIFT 44
 // CHECK: {{^}}} vast1_ctx;
 // CHECK: {{^}}__kernel void vast_paged_k(__global float *out)
-// CHECK-LABEL: {{^}}__kernel void vast1_paged_k(ulong vast1_va_out, __global uchar *vast1_frames,
-// CHECK: vast1_init_paged(vast1_c, vast1_frames,
+// CHECK-LABEL: {{^}}__kernel void vast1_paged_k(ulong vast1_va_out, __global uchar *vast1_frames0,
+// CHECK: vast1_init_paged(vast1_c, vast1_lpt,
+// CHECK-NEXT: vast1_c->frames[0] = vast1_frames0;
 // CHECK: size_t vast_gsize = vast1_get_global_id(vast1_c, 0);
 // CHECK: (*(__global float *)vast1_trp(vast1_c, (ulong)&(out[vast_gsize]), vast1_run_out)) = vast_c + vast_frames + vast_lpt;
 // CHECK: {{^}}__kernel void vast1_paged_vast_paged_k(

@@ -30,13 +30,21 @@ __kernel void vast_inspect_spmv(ulong vast_va_rowptr, ulong vast_va_col,
 
 __kernel void vast_paged_spmv(ulong vast_va_rowptr, ulong vast_va_col,
 	ulong vast_va_val, ulong vast_va_x, ulong vast_va_y, uint nrows,
-	__global uchar *vast_frames, __global const uint *vast_lpt,
+	__global uchar *vast_frames0, __global uchar *vast_frames1,
+	__global uchar *vast_frames2, __global uchar *vast_frames3,
+	__global uchar *vast_frames4, __global uchar *vast_frames5,
+	__global uchar *vast_frames6, __global uchar *vast_frames7,
+	__global const uint *vast_lpt,
 	__global uint *vast_fault, uint vast_page_shift, ulong4 vast_gsize,
 	ulong4 vast_lsize, ulong4 vast_goff, ulong vast_first_group)
 {
 	vast_ctx vast_c;
-	vast_init_paged(&vast_c, vast_frames, vast_lpt, vast_fault, vast_page_shift,
+	vast_init_paged(&vast_c, vast_lpt, vast_fault, vast_page_shift,
 	                vast_gsize, vast_lsize, vast_goff, vast_first_group);
+	vast_c.frames[0] = vast_frames0; vast_c.frames[1] = vast_frames1;
+	vast_c.frames[2] = vast_frames2; vast_c.frames[3] = vast_frames3;
+	vast_c.frames[4] = vast_frames4; vast_c.frames[5] = vast_frames5;
+	vast_c.frames[6] = vast_frames6; vast_c.frames[7] = vast_frames7;
 	__global const int *rowptr = (__global const int *)vast_va_rowptr;
 	__global const int *col = (__global const int *)vast_va_col;
 	__global const float *val = (__global const float *)vast_va_val;

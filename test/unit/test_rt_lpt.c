@@ -36,9 +36,9 @@ static void test_lpt(void)
 	u[l.slot_off[1] + 1] = u[l.slot_off[1] + 2] = u[l.slot_off[1] + 5] = 1;
 	u[l.slot_off[2] + 0] = u[l.slot_off[2] + 2] = 1;
 	uint32_t lpt[64];
-	size_t first[VAST_MAX_SLOTS + 1], nf[VAST_MAX_SLOTS + 1];
-	size_t frames = vrt_lpt_build(&l, u, lpt, first, nf);
-	CHECK(frames == 6); /* 5 pages + scratch */
+	vrt_frames fs;
+	CHECK(vrt_lpt_build(&l, u, 1000, lpt, &fs) == 0);
+	CHECK(fs.used[0] == 6 && fs.used[1] == 0); /* 5 pages + scratch */
 	CHECK(lpt[0] == 2);
 	/* Header: 2 slots, then the run table at 8 (32-byte aligned, 8
 	 * words per slot), then the page tables at 8 + 16 = 24. */
@@ -50,7 +50,8 @@ static void test_lpt(void)
 	uint32_t want2[3] = { 4, VAST_NO_FRAME, 5 };
 	CHECK(!memcmp(lpt + 24, want1, sizeof want1));
 	CHECK(!memcmp(lpt + 30, want2, sizeof want2));
-	CHECK(first[1] == 1 && nf[1] == 3 && first[2] == 4 && nf[2] == 2);
+	CHECK(fs.first[1] == 1 && fs.count[1] == 3 && fs.first[2] == 4 && fs.count[2] == 2);
+	CHECK(fs.buf[1] == 0 && fs.buf[2] == 0);
 	for (int i = 0; i < 6; i++)
 		CHECK(lpt[24 + i] != 0); /* frame 0 is never handed out */
 	/* Neither slot's pages are one run: no fast path (length 0). */
@@ -102,24 +103,83 @@ static void test_lpt(void)
 
 	/* A slot with no pages: no spans. */
 	unsigned char z[16] = { 0 };
-	vrt_lpt_build(&l, z, lpt, first, nf);
+	vrt_lpt_build(&l, z, 1000, lpt, &fs);
 	CHECK(vrt_spans(&l, z, lpt, 2, &sp) == 0 && sp == NULL);
-	CHECK(nf[1] == 0 && nf[2] == 0);
+	CHECK(fs.count[1] == 0 && fs.count[2] == 0 && fs.used[0] == 1);
 
 	/* Slot 1 pages 2..4 (one run in frames 1..3), slot 2 page 1. */
 	unsigned char r[16] = { 0 };
 	r[l.slot_off[1] + 2] = r[l.slot_off[1] + 3] = r[l.slot_off[1] + 4] = 1;
 	r[l.slot_off[2] + 1] = 1;
-	vrt_lpt_build(&l, r, lpt, first, nf);
+	vrt_lpt_build(&l, r, 1000, lpt, &fs);
 	CHECK(lpt[8] == 2 * PG && lpt[9] == 0);      /* first byte */
 	CHECK(lpt[10] == 3 * PG && lpt[11] == 0);    /* length */
 	CHECK(lpt[12] == 1 * PG && lpt[13] == 0);    /* frame byte */
 	CHECK(lpt[16] == 1 * PG && lpt[18] == PG && lpt[20] == 4 * PG);
 }
 
+/* Frames in several device buffers of per_buf frames: a slot that does
+ * not fit the rest of a buffer starts the next (its elements may straddle
+ * any two of its pages), its frames count within its buffer, and its run
+ * names the buffer; a slot larger than a buffer, or more buffers than
+ * VAST_FRAME_BUFS, do not fit. */
+static void test_lpt_buffers(void)
+{
+	vrt_layout l;
+	memset(&l, 0, sizeof l);
+	l.nslots = 3;
+	l.page_shift = 8;
+	l.slot_size[1] = l.slot_size[2] = l.slot_size[3] = 4 * PG;
+	vrt_layout_init(&l);
+	unsigned char u[64] = { 0 };
+	for (unsigned s = 1; s <= 3; s++)
+		for (unsigned p = 0; p < 3; p++)
+			u[l.slot_off[s] + p] = 1; /* pages 0..2 of each slot */
+	uint32_t lpt[128];
+	vrt_frames fr;
+	/* 4 frames a buffer: slot 1 in frames 1..3 of buffer 0 (0 is
+	 * scratch), slot 2 in 0..2 of buffer 1, slot 3 in 0..2 of buffer 2. */
+	CHECK(vrt_lpt_build(&l, u, 4, lpt, &fr) == 0);
+	CHECK(fr.buf[1] == 0 && fr.first[1] == 1 && fr.count[1] == 3);
+	CHECK(fr.buf[2] == 1 && fr.first[2] == 0 && fr.count[2] == 3);
+	CHECK(fr.buf[3] == 2 && fr.first[3] == 0 && fr.count[3] == 3);
+	CHECK(fr.used[0] == 4 && fr.used[1] == 3 && fr.used[2] == 3 && fr.used[3] == 0);
+	size_t runs = vrt_lpt_runs_index(3);
+	for (unsigned s = 1; s <= 3; s++) {
+		const uint32_t *r = lpt + runs + 8 * (s - 1);
+		CHECK(r[2] == 3 * PG);                /* one run of 3 pages */
+		CHECK(r[4] == fr.first[s] * PG);      /* its frame byte, in its buffer */
+		CHECK(r[6] == fr.buf[s] && r[7] == 0); /* its buffer */
+		const uint32_t *tab = lpt + lpt[2 * s - 1];
+		for (unsigned p = 0; p < 3; p++)
+			CHECK(tab[p] == fr.first[s] + p);
+	}
+	/* 7 frames a buffer: slot 2 fits after slot 1 (frames 4..6). */
+	CHECK(vrt_lpt_build(&l, u, 7, lpt, &fr) == 0);
+	CHECK(fr.buf[2] == 0 && fr.first[2] == 4 && fr.buf[3] == 1 && fr.first[3] == 0);
+	/* A slot larger than a buffer. */
+	CHECK(vrt_lpt_build(&l, u, 2, lpt, &fr) == -1);
+	/* More buffers than VAST_FRAME_BUFS: one page a slot, and with one
+	 * frame a buffer one buffer a slot after the scratch frame's. */
+	vrt_layout m;
+	memset(&m, 0, sizeof m);
+	m.nslots = VAST_FRAME_BUFS + 2;
+	m.page_shift = 8;
+	for (unsigned s = 1; s <= m.nslots; s++)
+		m.slot_size[s] = PG;
+	vrt_layout_init(&m);
+	unsigned char w[8 * (VAST_FRAME_BUFS + 2)] = { 0 };
+	uint32_t big[512];
+	for (unsigned s = 1; s <= m.nslots; s++)
+		w[m.slot_off[s]] = 1;
+	CHECK(vrt_lpt_build(&m, w, 1, big, &fr) == -1);
+	CHECK(vrt_lpt_build(&m, w, 3, big, &fr) == 0);
+}
+
 int main(void)
 {
 	test_lpt();
+	test_lpt_buffers();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
 	return failures != 0;

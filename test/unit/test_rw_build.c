@@ -20,6 +20,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include "test_rw_model.h"
+#include "vast/stub.h"
 
 static cl_context ctx;
 static cl_device_id dev;
@@ -70,6 +71,15 @@ static cl_mem buffer(size_t n, void *host)
 
 #define ARG(k, i, v) CHECK(clSetKernelArg(k, i, sizeof(v), &(v)) == CL_SUCCESS)
 
+/* Frame buffer 0 of a paged kernel whose own arguments are n; the others
+ * (vast/stub.h: VAST_FRAME_BUFS) bound to `spare`, which no LPT names. */
+static void set_frames(cl_kernel k, cl_uint n, cl_mem frames, cl_mem spare)
+{
+	ARG(k, n + VAST_TAIL_FRAMES, frames);
+	for (cl_uint b = 1; b < VAST_FRAME_BUFS; b++)
+		ARG(k, n + VAST_TAIL_FRAMES + b, spare);
+}
+
 enum { NPTS = 1000, PAGE_SHIFT = 8, PAGE = 1 << PAGE_SHIFT, LOCAL = 10 };
 
 typedef struct { float x, y, z; } pt;
@@ -119,19 +129,19 @@ static void run_s(cl_program prog)
 	cl_ulong4 goff = {{0, 0, 0, 0}};
 	ARG(k, 0, va_pts);
 	ARG(k, 1, va_o);
-	ARG(k, 2, mframes);
-	ARG(k, 3, mlpt);
-	ARG(k, 4, mfault);
-	ARG(k, 5, shift);
-	ARG(k, 6, gsize);
-	ARG(k, 7, lsize);
-	ARG(k, 8, goff);
+	set_frames(k, 2, mframes, mfault);
+	ARG(k, 2 + VAST_TAIL_LPT, mlpt);
+	ARG(k, 2 + VAST_TAIL_FAULT, mfault);
+	ARG(k, 2 + VAST_TAIL_PAGE_SHIFT, shift);
+	ARG(k, 2 + VAST_TAIL_GSIZE, gsize);
+	ARG(k, 2 + VAST_TAIL_LSIZE, lsize);
+	ARG(k, 2 + VAST_TAIL_GOFF, goff);
 	/* two partial launches: groups [0, 37) and [37, 100) */
 	cl_ulong first[2] = {0, 37};
 	size_t count[2] = {37, NPTS / LOCAL - 37};
 	for (int r = 0; r < 2; r++) {
 		size_t global = count[r] * LOCAL, local = LOCAL;
-		ARG(k, 9, first[r]);
+		ARG(k, 2 + VAST_TAIL_FIRST_GROUP, first[r]);
 		CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0,
 		                             NULL, NULL) == CL_SUCCESS);
 	}
@@ -344,19 +354,19 @@ static void run_two(cl_program prog)
 		ARG(k, 1, va[1]);
 		ARG(k, 2, va[2]);
 		ARG(k, 3, w);
-		ARG(k, 4, mframes);
-		ARG(k, 5, mlpt);
-		ARG(k, 6, mfault);
-		ARG(k, 7, shift);
-		ARG(k, 8, g4);
-		ARG(k, 9, l4);
-		ARG(k, 10, o4);
+		set_frames(k, 4, mframes, mfault);
+		ARG(k, 4 + VAST_TAIL_LPT, mlpt);
+		ARG(k, 4 + VAST_TAIL_FAULT, mfault);
+		ARG(k, 4 + VAST_TAIL_PAGE_SHIFT, shift);
+		ARG(k, 4 + VAST_TAIL_GSIZE, g4);
+		ARG(k, 4 + VAST_TAIL_LSIZE, l4);
+		ARG(k, 4 + VAST_TAIL_GOFF, o4);
 		/* 16 groups in three ranges */
 		cl_ulong first[3] = {0, 5, 11};
 		size_t count[3] = {5, 6, 5};
 		for (int r = 0; r < 3; r++) {
 			size_t global = count[r] * LX * LY, local = LX * LY;
-			ARG(k, 11, first[r]);
+			ARG(k, 4 + VAST_TAIL_FIRST_GROUP, first[r]);
 			CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0,
 			                             NULL, NULL) == CL_SUCCESS);
 		}

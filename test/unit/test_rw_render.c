@@ -184,30 +184,32 @@ static void test_program(const an_program *p)
 	             ">> 44) - 1] = vast_data_idx;\n");
 	CHECK_HAS(s, "__kernel void vast_paged_k(ulong vast_va_out, ulong vast_va_in, "
 	             "ulong vast_va_idx, const int n, __local float *tmp, "
-	             "__global uchar *vast_frames, __global const uint *vast_lpt, "
+	             "__global uchar *vast_frames0, __global uchar *vast_frames1, __global uchar *vast_frames2, __global uchar *vast_frames3, __global uchar *vast_frames4, __global uchar *vast_frames5, __global uchar *vast_frames6, __global uchar *vast_frames7, "
+	             "__global const uint *vast_lpt, "
 	             "__global uint *vast_fault, uint vast_page_shift, "
 	             "ulong4 vast_gsize, ulong4 vast_lsize, ulong4 vast_goff, "
 	             "ulong vast_first_group)\n{\n"
 	             "\tvast_ctx vast_c_; vast_ctx *vast_c = &vast_c_;\n"
-	             "\tvast_init_paged(vast_c, vast_frames, vast_lpt, vast_fault, "
+	             "\tvast_init_paged(vast_c, vast_lpt, vast_fault, "
 	             "vast_page_shift, vast_gsize, vast_lsize, vast_goff, "
 	             "vast_first_group);\n"
-	             "\tulong4 vast_run_out = vast_run(vast_c, vast_va_out);\n"
-	             "\tulong4 vast_run_in = vast_run(vast_c, vast_va_in);\n"
-	             "\tulong4 vast_run_idx = vast_run(vast_c, vast_va_idx);\n"
+	             "\tvast_c->frames[0] = vast_frames0; vast_c->frames[1] = vast_frames1; vast_c->frames[2] = vast_frames2; vast_c->frames[3] = vast_frames3; vast_c->frames[4] = vast_frames4; vast_c->frames[5] = vast_frames5; vast_c->frames[6] = vast_frames6; vast_c->frames[7] = vast_frames7;\n"
+	             "\tvast_prun vast_run_out = vast_run(vast_c, vast_va_out);\n"
+	             "\tvast_prun vast_run_in = vast_run(vast_c, vast_va_in);\n"
+	             "\tvast_prun vast_run_idx = vast_run(vast_c, vast_va_idx);\n"
 	             "\t__global float *restrict out = (__global float *)vast_va_out;\n"
 	             "\t__global const float *in = (__global const float *)vast_va_in;\n");
-	CHECK_HAS(s, "ulong vast_first_group, __global uchar *vast_dst)\n{\n"
+	CHECK_HAS(s, "ulong vast_first_group, __global uchar *vast_dst0, __global uchar *vast_dst1, __global uchar *vast_dst2, __global uchar *vast_dst3, __global uchar *vast_dst4, __global uchar *vast_dst5, __global uchar *vast_dst6, __global uchar *vast_dst7)\n{\n"
 	             "\tvast_ctx vast_c_; vast_ctx *vast_c = &vast_c_;\n"
-	             "\tvast_init_paged(vast_c, vast_frames, vast_lpt, vast_fault, "
+	             "\tvast_init_paged(vast_c, vast_lpt, vast_fault, "
 	             "vast_page_shift, vast_gsize, vast_lsize, vast_goff, "
-	             "vast_first_group);\n\tvast_c->dst = vast_dst;\n");
+	             "vast_first_group);\n\tvast_c->frames[0] = vast_frames0; vast_c->frames[1] = vast_frames1; vast_c->frames[2] = vast_frames2; vast_c->frames[3] = vast_frames3; vast_c->frames[4] = vast_frames4; vast_c->frames[5] = vast_frames5; vast_c->frames[6] = vast_frames6; vast_c->frames[7] = vast_frames7;\n\tvast_c->dst[0] = vast_dst0; vast_c->dst[1] = vast_dst1; vast_c->dst[2] = vast_dst2; vast_c->dst[3] = vast_dst3; vast_c->dst[4] = vast_dst4; vast_c->dst[5] = vast_dst5; vast_c->dst[6] = vast_dst6; vast_c->dst[7] = vast_dst7;\n");
 	CHECK_HAS(s, "vast_va_idx;\n#line 8 \"k.cl\"\n\n\tint i = vast_get_global_id");
 	CHECK_HAS(s, "__kernel void vast_merge_red(");
 	/* __local declarations stay in the kernel's outermost block */
 	CHECK_HAS(s, "vast_va_sum;\n#line 29 \"k.cl\"\n\n\t__local float part[4];\n");
 	CHECK_HAS(s, "#line 21 \"k.cl\"\n__kernel void vast_paged_s(ulong vast_va_pts, "
-	             "ulong vast_va_o, __global uchar *vast_frames");
+	             "ulong vast_va_o, __global uchar *vast_frames0");
 	/* the original kernels are still there, unchanged */
 	CHECK_HAS(s, "__kernel void k(__global float *restrict out");
 	free(s);

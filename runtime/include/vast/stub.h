@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define VAST_STUB_ABI_VERSION 2
+#define VAST_STUB_ABI_VERSION 3
 
 /* Virtual addresses: buffer slot s (1-based, assigned by the runtime per
  * distinct buffer of a launch) starts at s << VAST_VA_SHIFT. */
@@ -30,6 +30,26 @@ extern "C" {
 #define VAST_MAX_SLOTS 32
 /* LPT entry of a page that is not resident in this range. */
 #define VAST_NO_FRAME 0xffffffffu
+/* Device buffers one frame set spans: a device caps each buffer at
+ * CL_DEVICE_MAX_MEM_ALLOC_SIZE (OpenCL 1.2 §4.2: as little as a quarter
+ * of its memory). A slot's frames of one range lie in one of them, the
+ * buffer named by the slot's run-table entry; unused ones are bound to a
+ * one-page buffer. */
+#define VAST_FRAME_BUFS 8
+
+/* The tail of the paged and merge kernels' arguments, after the kernel's
+ * own n: argument n + VAST_TAIL_x (docs/generated-kernels.md). */
+enum vast_tail {
+	VAST_TAIL_FRAMES = 0, /* VAST_FRAME_BUFS of __global uchar * */
+	VAST_TAIL_LPT = VAST_FRAME_BUFS,
+	VAST_TAIL_FAULT,
+	VAST_TAIL_PAGE_SHIFT,
+	VAST_TAIL_GSIZE,
+	VAST_TAIL_LSIZE,
+	VAST_TAIL_GOFF,
+	VAST_TAIL_FIRST_GROUP,
+	VAST_TAIL_DST /* merge only: VAST_FRAME_BUFS destination buffers */
+};
 
 enum vast_param_kind {
 	VAST_PARAM_GLOBAL,   /* __global T *    : a buffer */
