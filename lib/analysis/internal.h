@@ -13,6 +13,7 @@
  *   taint.c       what depends on data loaded from global memory
  *   pattern.c     the address pattern of every access
  *   slice.c       keep flags and roles per variant (analysis.h header)
+ *   footprint.c   per kernel and access, the bytes it touches
  *   report.c      the JSON report
  * Memory: everything the public an_program points to is owned by it and
  * freed by an_program_destroy(); the analysis context (an_ctx) and the
@@ -233,6 +234,10 @@ int an_passes_private_ptr(an_ctx *c, int call);
 /* pattern.c */
 void an_patterns(an_ctx *c);
 int an_in_loop(an_ctx *c, int n);
+
+/* footprint.c */
+void an_footprints(an_ctx *c);
+void an_footprints_free(an_func *fn); /* by an_program_destroy() */
 
 /* slice.c */
 void an_slice(an_ctx *c);

@@ -343,6 +343,7 @@ an_program *an_program_create(const char *path, const an_options *opt)
 	an_patterns(&c);
 	an_slice(&c);
 	an_finish_kernels(&c);
+	an_footprints(&c);
 	if (c.errors)
 		goto fail;
 	im->kacc = an_xcalloc((size_t)p->nfuncs * p->naccesses + 1, sizeof *im->kacc);
@@ -376,6 +377,7 @@ void an_program_destroy(an_program *p)
 		free(fn->name);
 		free(fn->ret_type);
 		free(fn->reason);
+		an_footprints_free(fn);
 	}
 	free(p->funcs);
 	for (unsigned a = 0; a < p->naccesses; a++)
