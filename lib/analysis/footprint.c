@@ -217,8 +217,13 @@ static int var_form(fp_state *s, int n, fp_form *out, int depth)
 			add_term(out, name_term(1, VAST_FP_NAME(VAST_FP_LOOP, k), VAST_FP_ONE));
 			return 1;
 		}
-	if (v->func < 0 || v->addr_taken || v->is_array || v->ndefs)
-		return fail(s, n, "'%s' is not a value vastcc can follow", v->name);
+	if (v->func < 0)
+		return fail(s, n, "program-scope variable '%s'", v->name);
+	if (v->addr_taken || v->is_array)
+		return fail(s, n, "'%s' lives in memory (an array, or its address is taken)", v->name);
+	if (v->ndefs)
+		return fail(s, n, "'%s' changes and is not the counter of a for loop around the access",
+		            v->name);
 	if (v->param >= 0) {
 		an_param *pa = &c->p->funcs[v->func].params[v->param];
 		if (v->func != s->kern || pa->kind != VAST_PARAM_SCALAR || v->param > 255)
@@ -312,6 +317,8 @@ static int int_form(fp_state *s, int n, fp_form *out, int depth)
 		return ok;
 	}
 	default:
+		if (x->access >= 0)
+			return fail(s, n, "a value loaded from memory", NULL);
 		return fail(s, n, "an expression that is not affine", NULL);
 	}
 }
