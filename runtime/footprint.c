@@ -15,7 +15,9 @@
  * over one base variable clips its range exactly; one over several is
  * dropped (superset). The offset is then origin + sum(a_b * b): one box,
  * its dimensions sorted and folded into the contiguous run where a pitch
- * does not exceed it. All arithmetic is checked: an overflow is -1.
+ * does not exceed it. All arithmetic is checked: an overflow is -1, and
+ * so is a form of the source's narrow arithmetic (a uint index) that
+ * leaves its type's range: the source would wrap where the form does not.
  */
 #include <string.h>
 #include "footprint.h"
@@ -241,6 +243,29 @@ static int space_box(space *s, const vast_footprint *fp, vrt_box *box)
 	return 1;
 }
 
+/* Checks [from, to) of fp hold over the ranges of s (C99 6.2.5p9,
+ * 6.3.1.3: where they do not, the source wraps and the form is wrong). */
+static void check_range(space *s, const vast_footprint *fp, unsigned from, unsigned to)
+{
+	for (unsigned b = 0; b < s->nb; b++)
+		if (s->hi[b] <= s->lo[b])
+			return; /* no points */
+	for (unsigned i = from; i < to && s->ok; i++) {
+		const vast_fp_check *c = &s->k->checks[fp->first_check + i];
+		int bits = c->bits > 0 ? c->bits : -c->bits;
+		if (bits < 1 || bits > 63) {
+			s->ok = 0;
+			return;
+		}
+		lin f = form_value(s, c->form);
+		long long lo = c->bits > 0 ? 0 : -(1ll << (bits - 1));
+		long long hi = c->bits > 0 ? (long long)((1ull << bits) - 1)
+		                           : (1ll << (bits - 1)) - 1;
+		if (extreme(s, &f, 0) < lo || extreme(s, &f, 1) > hi)
+			s->ok = 0;
+	}
+}
+
 /* Most values of the outer variable a two-variable guard splits off. */
 #define SPLIT_MAX 4
 
@@ -255,6 +280,7 @@ static void guards_from(space *s, const vast_footprint *fp, unsigned i, vrt_box 
 	if (!s->ok)
 		return;
 	if (i == fp->nguards) {
+		check_range(s, fp, fp->nchecks - fp->noffset_checks, fp->nchecks);
 		vrt_box b;
 		if (space_box(s, fp, &b)) {
 			if (*nbox < max)
@@ -321,6 +347,7 @@ static void rect_boxes(space *s, const vast_footprint *fp, vrt_box *out, int max
 	s->nb = 6;
 	for (unsigned k = 0; k < fp->nloops; k++)
 		add_loop(s, &s->k->loops[fp->first_loop + k], k);
+	check_range(s, fp, 0, fp->nchecks - fp->noffset_checks);
 	guards_from(s, fp, 0, out, max, nbox);
 }
 
@@ -328,7 +355,8 @@ int vrt_fp_boxes(const vast_kernel_footprints *k, const vast_footprint *fp,
                  const vrt_fp_launch *l, size_t g0, size_t g1, vrt_box *out, int max,
                  int *exact)
 {
-	if (!fp->affine || fp->nloops > VAST_FP_MAX_LOOPS || l->work_dim < 1 || l->work_dim > 3)
+	if (!fp->affine || fp->nloops > VAST_FP_MAX_LOOPS || l->work_dim < 1 || l->work_dim > 3 ||
+	    fp->noffset_checks > fp->nchecks)
 		return -1;
 	space s;
 	memset(&s, 0, sizeof s);

@@ -172,6 +172,7 @@ typedef struct an_footprint {
 	vast_fp_loop *loops; unsigned nloops;
 	char **loop_names;
 	vast_fp_form *guards; unsigned nguards;
+	vast_fp_check *checks; unsigned nchecks, noffset_checks;
 } an_footprint;
 
 typedef struct an_func {

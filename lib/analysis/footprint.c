@@ -42,6 +42,9 @@ typedef struct fp_state {
 	int kern;
 	int loopvar[VAST_FP_MAX_LOOPS]; /* the loops' counters, outermost first */
 	unsigned nloops, visible;     /* counters usable in the form being built */
+	fp_form checks[16];           /* forms that must not wrap, and their widths */
+	int check_bits[16];
+	unsigned nchecks;
 	char why[200];                /* the first reason it is not affine */
 } fp_state;
 
@@ -103,6 +106,29 @@ static void add_form(fp_form *dst, const fp_form *src, long long scale)
 		t.coef *= scale;
 		add_term(dst, t);
 	}
+}
+
+static int same_form(const fp_form *a, const fp_form *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (unsigned i = 0; i < a->n; i++) {
+		unsigned j = 0;
+		while (j < b->n && (b->t[j].var != a->t[i].var || !same_syms(&b->t[j], &a->t[i]) ||
+		                    b->t[j].coef != a->t[i].coef))
+			j++;
+		if (j == b->n)
+			return 0;
+	}
+	return 1;
+}
+
+static int has_names(const fp_form *f)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		if (f->t[i].var != VAST_FP_ONE || f->t[i].sym[0] != VAST_FP_ONE)
+			return 1;
+	return 0;
 }
 
 static int has_var(const fp_form *f)
@@ -237,8 +263,42 @@ static int var_form(fp_state *s, int n, fp_form *out, int depth)
 	return int_form(s, e, out, depth + 1);
 }
 
-/* The form of integer expression n. */
+static int node_form(fp_state *s, int n, fp_form *out, int depth);
+
+/* The form of integer expression n, and a check where its value may
+ * wrap: an unsigned operation, or a conversion, narrower than 64 bits. */
 static int int_form(fp_state *s, int n, fp_form *out, int depth)
+{
+	an_ctx *c = s->c;
+	fp_form f = {0};
+	int ok = node_form(s, n, &f, depth);
+	an_node *x = ok ? &c->nodes[n] : NULL;
+	CXType t = ok ? an_node_type(c, n) : (CXType){0};
+	long long bits = ok ? clang_Type_getSizeOf(t) * 8 : 64;
+	int conv = x && (x->kind == CXCursor_CStyleCastExpr || x->kind == CXCursor_UnexposedExpr) &&
+	           x->nkids && clang_Type_getSizeOf(an_node_type(c, x->kids[x->nkids - 1])) * 8 >
+	                       bits;
+	int arith = x && unsigned_type(t) &&
+	            (x->kind == CXCursor_BinaryOperator || x->kind == CXCursor_UnaryOperator);
+	int bits_c = ok && unsigned_type(t) ? (int)bits : -(int)bits, seen = 0;
+	for (unsigned i = 0; i < s->nchecks; i++)
+		seen |= s->check_bits[i] == bits_c && same_form(&s->checks[i], &f);
+	if (ok && bits > 0 && bits < 64 && (conv || arith) && has_names(&f) && !seen) {
+		if (s->nchecks == 16) {
+			ok = fail(s, n, "more than 16 operations that may wrap", NULL);
+		} else {
+			fp_form *k = &s->checks[s->nchecks];
+			memset(k, 0, sizeof *k);
+			add_form(k, &f, 1);
+			s->check_bits[s->nchecks++] = bits_c;
+		}
+	}
+	add_form(out, &f, 1);
+	form_free(&f);
+	return ok;
+}
+
+static int node_form(fp_state *s, int n, fp_form *out, int depth)
 {
 	an_ctx *c = s->c;
 	if (n < 0 || depth > 64)
@@ -362,12 +422,12 @@ static int ptr_form(fp_state *s, int n, fp_form *out, int *param, int depth)
 	case CXCursor_CStyleCastExpr: {
 		if (!x->nkids)
 			return fail(s, n, "a pointer vastcc cannot follow", NULL);
-		int ch = x->kids[x->nkids - 1];
+		int ch = x->kids[x->nkids - 1], lv = an_strip(c, ch);
 		if (an_node_is_ptr(c, ch))
 			return ptr_form(s, ch, out, param, depth + 1);
-		if (c->nodes[an_strip(c, ch)].kind == CXCursor_ArraySubscriptExpr ||
-		    c->nodes[an_strip(c, ch)].kind == CXCursor_MemberRefExpr)
-			return lval_form(s, an_strip(c, ch), out, param, depth + 1); /* decay */
+		if (lv >= 0 && (c->nodes[lv].kind == CXCursor_ArraySubscriptExpr ||
+		                c->nodes[lv].kind == CXCursor_MemberRefExpr))
+			return lval_form(s, lv, out, param, depth + 1); /* decay */
 		return fail(s, n, "a pointer made from an integer", NULL);
 	}
 	case CXCursor_BinaryOperator: {
@@ -516,7 +576,10 @@ static int loop_form(fp_state *s, int f, fp_form *lo, fp_form *hi, long long *st
 	if (v < 0 || loe < 0 || !counter_of(c, v, x->stmt))
 		return -1;
 	/* cond: v < hi, v <= hi, hi > v, hi >= v */
-	an_node *cd = &c->nodes[an_strip(c, h[1])];
+	int cn = an_strip(c, h[1]), in_ = an_strip(c, h[2]);
+	if (cn < 0 || in_ < 0)
+		return -1;
+	an_node *cd = &c->nodes[cn];
 	if (cd->kind != CXCursor_BinaryOperator || cd->nkids != 2)
 		return -1;
 	int left = ref_var(c, cd->kids[0]) == v, hie;
@@ -529,7 +592,7 @@ static int loop_form(fp_state *s, int f, fp_form *lo, fp_form *hi, long long *st
 	else
 		return -1;
 	/* inc: v++, ++v, v += c, v = v + c */
-	an_node *ic = &c->nodes[an_strip(c, h[2])];
+	an_node *ic = &c->nodes[in_];
 	long long st = 0;
 	if (ic->kind == CXCursor_UnaryOperator && ic->nkids == 1 && ref_var(c, ic->kids[0]) == v &&
 	    (ic->op == CXUnaryOperator_PostInc || ic->op == CXUnaryOperator_PreInc))
@@ -665,6 +728,7 @@ static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
 	fp_state s = { .c = c, .kern = kern };
 	fp_build b = {0};
 	int exact = 1, param = -1;
+	unsigned pre_checks = 0;
 	if (a->func != kern) {
 		fail(&s, n, "an access in helper function '%s'", p->funcs[a->func].name);
 		goto done;
@@ -683,8 +747,9 @@ static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
 			from[nchain++] = m;
 		} else if (y->kind == CXCursor_WhileStmt || y->kind == CXCursor_DoStmt ||
 		           y->kind == CXCursor_SwitchStmt || y->kind == CXCursor_ForStmt ||
-		           (y->kind == CXCursor_ConditionalOperator && m != y->kids[0]) ||
-		           (y->kind == CXCursor_BinaryOperator && m == y->kids[1] &&
+		           (y->kind == CXCursor_ConditionalOperator && y->nkids == 3 &&
+		            m != y->kids[0]) ||
+		           (y->kind == CXCursor_BinaryOperator && y->nkids == 2 && m == y->kids[1] &&
 		            (y->op == CXBinaryOperator_LAnd || y->op == CXBinaryOperator_LOr))) {
 			exact = 0;
 		}
@@ -723,7 +788,7 @@ static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
 		an_node *y = &c->nodes[chain[i]];
 		s.visible = s.nloops;
 		if (y->kind == CXCursor_IfStmt) {
-			if (!cond_guards(&s, y->kids[0], y->nkids == 3 && from[i] == y->kids[2], &b.g,
+			if (y->nkids < 2 || !cond_guards(&s, y->kids[0], y->nkids == 3 && from[i] == y->kids[2], &b.g,
 			                 &b.ng, &b.capg))
 				exact = 0;
 			continue;
@@ -744,9 +809,10 @@ static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
 		s.nloops++;
 	}
 	s.visible = s.nloops;
+	pre_checks = s.nchecks;
 	if (!access_form(&s, n, a, &b.off, &param))
 		goto done;
-	if (param < 0 || fp->params != 1u << param) {
+	if (param < 0 || param >= 32 || fp->params != 1u << param) {
 		fail(&s, n, "a pointer that may reach several buffers", NULL);
 		goto done;
 	}
@@ -770,6 +836,13 @@ done:
 		fp->guards = an_xcalloc(b.ng + 1, sizeof *fp->guards);
 		for (unsigned i = 0; i < b.ng; i++)
 			fp->guards[i] = keep_form(fp, &cap, &b.g[i]);
+		fp->nchecks = s.nchecks;
+		fp->noffset_checks = s.nchecks - pre_checks;
+		fp->checks = an_xcalloc(s.nchecks + 1, sizeof *fp->checks);
+		for (unsigned i = 0; i < s.nchecks; i++) {
+			fp->checks[i].form = keep_form(fp, &cap, &s.checks[i]);
+			fp->checks[i].bits = s.check_bits[i];
+		}
 		fp->exact = exact;
 		fp->must_write = exact && (a->mode & VAST_MODE_W) && !(a->mode & VAST_MODE_ATOMIC) &&
 		                 !c->nodes[n].partial;
@@ -782,6 +855,8 @@ done:
 	for (unsigned i = 0; i < b.ng; i++)
 		form_free(&b.g[i]);
 	free(b.g);
+	for (unsigned i = 0; i < s.nchecks; i++)
+		form_free(&s.checks[i]);
 }
 
 void an_footprints(an_ctx *c)
@@ -816,6 +891,7 @@ void an_footprints_free(an_func *fn)
 			free(fp->loop_names[k]);
 		free(fp->loop_names);
 		free(fp->guards);
+		free(fp->checks);
 	}
 	free(fn->fps);
 }

@@ -105,6 +105,17 @@ static cJSON *footprint_json(const an_func *fn, const an_footprint *fp)
 	cJSON *gs = cJSON_AddArrayToObject(o, "guards"); /* each >= 0 */
 	for (unsigned i = 0; i < fp->nguards; i++)
 		cJSON_AddItemToArray(gs, form_json(fn, fp, fp->guards[i]));
+	/* forms that must stay in their C type's range: "form:u32" */
+	cJSON *cs = cJSON_AddArrayToObject(o, "checks");
+	for (unsigned i = 0; i < fp->nchecks; i++) {
+		cJSON *f = form_json(fn, fp, fp->checks[i].form);
+		char buf[1100];
+		int bits = fp->checks[i].bits;
+		snprintf(buf, sizeof buf, "%s:%c%d", cJSON_GetStringValue(f), bits > 0 ? 'u' : 'i',
+		         bits > 0 ? bits : -bits);
+		cJSON_Delete(f);
+		cJSON_AddItemToArray(cs, cJSON_CreateString(buf));
+	}
 	cJSON_AddBoolToObject(o, "exact", fp->exact);
 	cJSON_AddBoolToObject(o, "must_write", fp->must_write);
 	return o;

@@ -106,17 +106,19 @@ static void put_fp_form(rw_buf *out, vast_fp_form f, unsigned base)
 }
 
 /* A kernel's footprint tables, in vast_kernel_footprints' order. */
-enum { FP_TAB_FPS, FP_TAB_TERMS, FP_TAB_LOOPS, FP_TAB_GUARDS, FP_NTAB };
-static const char *const fp_tab[FP_NTAB] = { "fps", "fpterms", "fploops", "fpguards" };
+enum { FP_TAB_FPS, FP_TAB_TERMS, FP_TAB_LOOPS, FP_TAB_GUARDS, FP_TAB_CHECKS, FP_NTAB };
+static const char *const fp_tab[FP_NTAB] = { "fps", "fpterms", "fploops", "fpguards",
+                                             "fpchecks" };
 
 static void fp_counts(const an_func *k, unsigned n[FP_NTAB])
 {
 	n[FP_TAB_FPS] = k->nfps;
-	n[FP_TAB_TERMS] = n[FP_TAB_LOOPS] = n[FP_TAB_GUARDS] = 0;
+	n[FP_TAB_TERMS] = n[FP_TAB_LOOPS] = n[FP_TAB_GUARDS] = n[FP_TAB_CHECKS] = 0;
 	for (unsigned i = 0; i < k->nfps; i++) {
 		n[FP_TAB_TERMS] += k->fps[i].nterms;
 		n[FP_TAB_LOOPS] += k->fps[i].nloops;
 		n[FP_TAB_GUARDS] += k->fps[i].nguards;
+		n[FP_TAB_CHECKS] += k->fps[i].nchecks;
 	}
 }
 
@@ -169,11 +171,22 @@ static void put_footprints(rw_buf *out, const an_program *p, unsigned f, const c
 			}
 		rw_buf_puts(out, "};\n");
 	}
+	if (have[FP_TAB_CHECKS]) {
+		rw_buf_printf(out, "static const vast_fp_check vast_stub_%s_%s_%u[] = {\n",
+		              fp_tab[FP_TAB_CHECKS], sfx, f);
+		for (unsigned i = 0, base = 0; i < k->nfps; base += k->fps[i++].nterms)
+			for (unsigned j = 0; j < k->fps[i].nchecks; j++) {
+				rw_buf_puts(out, "\t{ ");
+				put_fp_form(out, k->fps[i].checks[j].form, base);
+				rw_buf_printf(out, ", %d },\n", k->fps[i].checks[j].bits);
+			}
+		rw_buf_puts(out, "};\n");
+	}
 	if (!k->nfps)
 		return;
 	rw_buf_printf(out, "static const vast_footprint vast_stub_%s_%s_%u[] = {\n",
 	              fp_tab[FP_TAB_FPS], sfx, f);
-	unsigned base = 0, loop = 0, guard = 0;
+	unsigned base = 0, loop = 0, guard = 0, check = 0;
 	for (unsigned i = 0; i < k->nfps; i++) {
 		const an_footprint *fp = &k->fps[i];
 		const an_access *a = &p->accesses[fp->access];
@@ -185,12 +198,15 @@ static void put_footprints(rw_buf *out, const an_program *p, unsigned f, const c
 		rw_buf_puts(out, ",\n\t  .offset = ");
 		put_fp_form(out, fp->offset, base);
 		rw_buf_printf(out, ", .first_loop = %u, .nloops = %u, .first_guard = %u, "
-		              ".nguards = %u,\n\t  .exact = %u, .must_write = %u },\n",
+		              ".nguards = %u,\n\t  .first_check = %u, .nchecks = %u, "
+		              ".noffset_checks = %u, .exact = %u, .must_write = %u },\n",
 		              fp->nloops ? loop : 0, fp->nloops, fp->nguards ? guard : 0,
-		              fp->nguards, fp->exact ? 1u : 0u, fp->must_write ? 1u : 0u);
+		              fp->nguards, fp->nchecks ? check : 0, fp->nchecks,
+		              fp->noffset_checks, fp->exact ? 1u : 0u, fp->must_write ? 1u : 0u);
 		base += fp->nterms;
 		loop += fp->nloops;
 		guard += fp->nguards;
+		check += fp->nchecks;
 	}
 	rw_buf_puts(out, "};\n\n");
 }

@@ -11,10 +11,10 @@ __kernel void atx(__global const float *A, __global const float *x, __global flo
 	if (j < ny) {
 		float s = 0;
 		for (int i = 0; i < nx; i++)
-// CHECK: footprint atx [[@LINE+2]]:9: affine=true offset="4*ny*i + 4*lsz0*grp0 + 4*lid0 + 4*goff0" loops=i=[0..nx):1 guards="ny - lsz0*grp0 - lid0 - goff0 - 1" exact=true must_write=false
-// CHECK: footprint atx [[@LINE+1]]:25: affine=true offset=4*i loops=i=[0..nx):1 guards="ny - lsz0*grp0 - lid0 - goff0 - 1" exact=true must_write=false
+// CHECK: footprint atx [[@LINE+2]]:9: affine=true offset="4*ny*i + 4*lsz0*grp0 + 4*lid0 + 4*goff0" loops=i=[0..nx):1 guards="ny - lsz0*grp0 - lid0 - goff0 - 1" checks={{.*}} exact=true must_write=false
+// CHECK: footprint atx [[@LINE+1]]:25: affine=true offset=4*i loops=i=[0..nx):1 guards="ny - lsz0*grp0 - lid0 - goff0 - 1" checks={{.*}} exact=true must_write=false
 			s += A[i * ny + j] * x[i];
-// CHECK: footprint atx [[@LINE+1]]:3: affine=true offset="4*lsz0*grp0 + 4*lid0 + 4*goff0" loops= guards="ny - lsz0*grp0 - lid0 - goff0 - 1" exact=true must_write=true
+// CHECK: footprint atx [[@LINE+1]]:3: affine=true offset="4*lsz0*grp0 + 4*lid0 + 4*goff0" loops= guards="ny - lsz0*grp0 - lid0 - goff0 - 1" checks={{.*}} exact=true must_write=true
 		y[j] = s;
 	}
 }

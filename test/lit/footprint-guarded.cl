@@ -10,14 +10,14 @@ __kernel void guarded(__global const float *in, __global float *out, __global in
 	int gid = get_global_id(0);
 	if (gid >= n)
 		return;
-// CHECK: footprint guarded [[@LINE+2]]:2: affine=true offset="4*lsz0*grp0 + 4*lid0 + 4*goff0" loops= guards="n - lsz0*grp0 - lid0 - goff0 - 1" exact=true must_write=true
+// CHECK: footprint guarded [[@LINE+2]]:2: affine=true offset="4*lsz0*grp0 + 4*lid0 + 4*goff0" loops= guards="n - lsz0*grp0 - lid0 - goff0 - 1" checks={{.*}} exact=true must_write=true
 // CHECK: footprint guarded [[@LINE+1]]:13: affine=true {{.*}} exact=true must_write=false
 	out[gid] = in[gid];
 	if (in[gid] > 0)
-// CHECK: footprint guarded [[@LINE+1]]:3: affine=true offset="4*lsz0*grp0 + 4*lid0 + 4*goff0" loops= guards="n - lsz0*grp0 - lid0 - goff0 - 1" exact=false must_write=false
+// CHECK: footprint guarded [[@LINE+1]]:3: affine=true offset="4*lsz0*grp0 + 4*lid0 + 4*goff0" loops= guards="n - lsz0*grp0 - lid0 - goff0 - 1" checks={{.*}} exact=false must_write=false
 		flag[gid] = 1;
 	if (get_global_id(0) < m)
-// CHECK: footprint guarded [[@LINE+1]]:3: affine=true offset="4*lsz0*grp0 + 4*lid0 + 4*goff0 + 4*n" loops= guards="n - lsz0*grp0 - lid0 - goff0 - 1","m - lsz0*grp0 - lid0 - goff0 - 1" exact=true must_write=true
+// CHECK: footprint guarded [[@LINE+1]]:3: affine=true offset="4*lsz0*grp0 + 4*lid0 + 4*goff0 + 4*n" loops= guards="n - lsz0*grp0 - lid0 - goff0 - 1","m - lsz0*grp0 - lid0 - goff0 - 1" checks={{.*}} exact=true must_write=true
 		flag[gid + n] = 2;
 }
 
@@ -26,7 +26,7 @@ __kernel void wraps(__global float *a, uint m)
 {
 	uint x = get_global_id(0);
 	if (x - 1 < m)
-// CHECK: footprint wraps [[@LINE+1]]:3: affine=true offset="4*lsz0*grp0 + 4*lid0 + 4*goff0" loops= guards= exact=false must_write=false
+// CHECK: footprint wraps [[@LINE+1]]:3: affine=true offset="4*lsz0*grp0 + 4*lid0 + 4*goff0" loops= guards= checks={{.*}} exact=false must_write=false
 		a[x] = 0;
 }
 

@@ -9,7 +9,7 @@ __kernel void band(__global const float *a, __global float *out, int lo, int hi,
 	float s = 0;
 	for (int i = lo; i <= hi; i++)
 		for (int j = i; j < i + 4; j += 2)
-// CHECK: footprint band [[@LINE+1]]:9: affine=true offset="4*stride*i + 4*j + 4*lsz0*grp0 + 4*lid0 + 4*goff0" loops=i=[lo..hi + 1):1,j=[i..i + 4):2 guards= exact=true must_write=false
+// CHECK: footprint band [[@LINE+1]]:9: affine=true offset="4*stride*i + 4*j + 4*lsz0*grp0 + 4*lid0 + 4*goff0" loops=i=[lo..hi + 1):1,j=[i..i + 4):2 guards= checks={{.*}} exact=true must_write=false
 			s += a[i * stride + j + g];
 	out[g] = s;
 }

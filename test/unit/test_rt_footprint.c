@@ -201,8 +201,9 @@ static const vast_fp_form guards[] = {
 	{ 71, 2 }, /* 5: 2 * grp0 <= ny */
 };
 
-#define FP(off, noff, l0, nl, g0, ng, sz) \
-	{ 1, VAST_MODE_R, sz, 1, NULL, { off, noff }, l0, nl, g0, ng, 1, 0 }
+#define FP(off, noff, l0, nl, g0, ng, sz)                                       \
+	{ .params = 1, .mode = VAST_MODE_R, .size = sz, .affine = 1, .offset = { off, noff }, \
+	  .first_loop = l0, .nloops = nl, .first_guard = g0, .nguards = ng, .exact = 1 }
 static const vast_footprint fps[] = {
 	FP(0, 3, 0, 0, 0, 0, 4),   /* row walk */
 	FP(0, 3, 0, 0, 0, 1, 4),   /* row walk, guarded */
@@ -270,7 +271,7 @@ int main(void)
 {
 	vast_fp_loop lp[sizeof loops / sizeof *loops];
 	memcpy(lp, loops, sizeof lp);
-	vast_kernel_footprints k = { sizeof fps / sizeof *fps, fps, terms, lp, guards };
+	vast_kernel_footprints k = { sizeof fps / sizeof *fps, fps, terms, lp, guards, NULL };
 	unsigned exact_seen[sizeof fps / sizeof *fps] = { 0 };
 	srand(9);
 	for (unsigned round = 0; round < 300; round++)
@@ -292,6 +293,19 @@ int main(void)
 	CHECK(vrt_fp_boxes(&k, &bad, &l, 0, 2, out, 4, &exact) == -1);
 	/* A missing argument is refused too. */
 	CHECK(vrt_fp_boxes(&k, &fps[2], &l, 0, 2, out, 4, &exact) == -1);
+	/* A form of narrow arithmetic (the row walk's index as a uchar: 4 *
+	 * gid, 8 bits) holds only while it stays in range: refused past it. */
+	static const vast_fp_check checks[] = { { { 0, 3 }, 8 } };
+	vast_kernel_footprints kc = k;
+	kc.checks = checks;
+	vast_footprint narrow = fps[0];
+	narrow.first_check = 0;
+	narrow.nchecks = narrow.noffset_checks = 1;
+	vrt_fp_launch small = { 1, { 64 }, { 8 }, { 0 }, NULL, 0 };
+	vrt_fp_launch big = { 1, { 72 }, { 8 }, { 0 }, NULL, 0 };
+	CHECK(vrt_fp_boxes(&kc, &narrow, &small, 0, 8, out, 4, &exact) == 1); /* 4 * 63 < 256 */
+	CHECK(vrt_fp_boxes(&kc, &narrow, &big, 0, 8, out, 4, &exact) == 1);   /* groups 0-7 */
+	CHECK(vrt_fp_boxes(&kc, &narrow, &big, 0, 9, out, 4, &exact) == -1);  /* 4 * 64 wraps */
 	if (failures)
 		fprintf(stderr, "%d failures\n", failures);
 	return failures != 0;

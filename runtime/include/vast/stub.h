@@ -144,6 +144,15 @@ typedef struct vast_fp_loop {
 	long long step;
 } vast_fp_loop;
 
+/* A form the descriptor holds only while it stays in range: an unsigned
+ * operation or a conversion narrower than 64 bits in the source, which
+ * would wrap (C99 6.2.5p9, 6.3.1.3). bits > 0: [0, 2^bits); bits < 0:
+ * [-2^(-bits-1), 2^(-bits-1)). The host refuses the descriptor otherwise. */
+typedef struct vast_fp_check {
+	vast_fp_form form;
+	int bits;
+} vast_fp_check;
+
 typedef struct vast_footprint {
 	unsigned params;      /* bit set of the parameters it may touch */
 	unsigned mode;        /* enum vast_mode of the access */
@@ -154,6 +163,10 @@ typedef struct vast_footprint {
 	/* its loops, outermost first: counter d is loops[first_loop + d] */
 	unsigned first_loop, nloops;
 	unsigned first_guard, nguards; /* guards[first_guard ..] */
+	/* checks[first_check ..]: the first nchecks - noffset_checks come
+	 * from loop bounds and guards (hold before any guard), the rest from
+	 * the offset (hold where the access runs) */
+	unsigned first_check, nchecks, noffset_checks;
 	/* Every condition the access runs under is a loop or guard here, so
 	 * the bytes computed are exact, not only a superset. */
 	unsigned exact;
@@ -168,6 +181,7 @@ typedef struct vast_kernel_footprints {
 	const vast_fp_term *terms;
 	const vast_fp_loop *loops;
 	const vast_fp_form *guards;
+	const vast_fp_check *checks;
 } vast_kernel_footprints;
 
 typedef struct vast_program_info {
