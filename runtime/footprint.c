@@ -266,6 +266,13 @@ static void check_range(space *s, const vast_footprint *fp, unsigned from, unsig
 	}
 }
 
+/* What a part of s found: inexact or refused is so for all of s. */
+static void merge(space *s, const space *part)
+{
+	s->exact &= part->exact;
+	s->ok &= part->ok;
+}
+
 /* Most values of the outer variable a two-variable guard splits off. */
 #define SPLIT_MAX 4
 
@@ -312,13 +319,13 @@ static void guards_from(space *s, const vast_footprint *fp, unsigned i, vrt_box 
 	space all = *s, part = *s;
 	clip(&all, x, g.c[x], lo); /* holds for every y */
 	guards_from(&all, fp, i + 1, out, max, nbox);
+	merge(s, &all);
 	clip(&part, x, g.c[x], hi);              /* holds for some y */
 	clip(&part, x, -g.c[x], add(s, -lo, -1)); /* not for every y */
-	s->ok &= all.ok & part.ok;
 	if (part.hi[x] - part.lo[x] > SPLIT_MAX) {
 		part.exact = 0;
 		guards_from(&part, fp, i + 1, out, max, nbox);
-		s->exact &= part.exact;
+		merge(s, &part);
 		return;
 	}
 	for (long long at = part.lo[x]; at < part.hi[x]; at++) {
@@ -326,11 +333,8 @@ static void guards_from(space *s, const vast_footprint *fp, unsigned i, vrt_box 
 		one.lo[x] = at;
 		one.hi[x] = at + 1;
 		guards_from(&one, fp, i, out, max, nbox);
-		s->exact &= one.exact;
-		s->ok &= one.ok;
+		merge(s, &one);
 	}
-	s->exact &= all.exact;
-	s->ok &= all.ok;
 }
 
 /* The boxes of one rectangle of groups. */

@@ -181,6 +181,10 @@ static const vast_fp_term terms[] = {
 	GID(16, 0, ONE),
 	/* 71: group guard: ny - 2 * grp0 >= 0 */
 	T(1, ONE, ARG(1), ONE), T(-2, GRP(0), ONE, ONE),
+	/* 73: upper triangle of an nx * nx matrix: a[i * nx + j], j >= i */
+	T(4, LOOP(0), ARG(0), ONE), T(4, LOOP(1), ONE, ONE),
+	/* 75: j - i >= 0 */
+	T(1, LOOP(1), ONE, ONE), T(-1, LOOP(0), ONE, ONE),
 };
 
 static const vast_fp_loop loops[] = {
@@ -190,6 +194,8 @@ static const vast_fp_loop loops[] = {
 	{ { 51, 1 }, { 52, 1 }, 1 },    /* 3: dy in [-1, 2) */
 	{ { 51, 1 }, { 52, 1 }, 1 },    /* 4: dx in [-1, 2) */
 	{ { 65, 3 }, { 12, 1 }, 1 },    /* 5: j in [i, nx) */
+	{ { 0, 0 }, { 12, 1 }, 1 },     /* 6: i in [0, nx) */
+	{ { 0, 0 }, { 12, 1 }, 1 },     /* 7: j in [0, nx) */
 };
 
 static const vast_fp_form guards[] = {
@@ -199,6 +205,7 @@ static const vast_fp_form guards[] = {
 	{ 53, 4 }, /* 3: gid0 >= 1 */
 	{ 57, 4 }, /* 4: gid1 >= 1 */
 	{ 71, 2 }, /* 5: 2 * grp0 <= ny */
+	{ 75, 2 }, /* 6: j >= i */
 };
 
 #define FP(off, noff, l0, nl, g0, ng, sz)                                       \
@@ -214,9 +221,11 @@ static const vast_footprint fps[] = {
 	FP(43, 8, 3, 2, 3, 2, 4),  /* stencil halo */
 	FP(61, 4, 5, 1, 0, 0, 4),  /* triangular (bounds vary: superset) */
 	FP(68, 3, 0, 0, 5, 1, 16), /* group guard */
+	FP(73, 2, 6, 2, 6, 1, 4),  /* a guard over two loops: exact for small nx */
 };
 static const char *const fp_names[] = { "row", "row guarded", "column", "gemm A", "gemm B",
-                                        "gemm C", "stencil", "triangular", "group guard" };
+                                        "gemm C", "stencil", "triangular", "group guard",
+                                        "upper triangle" };
 
 static unsigned rnd(unsigned n)
 {
@@ -279,11 +288,13 @@ int main(void)
 			lp[1].step = 1 + rnd(4); /* the tile, as the loop's step */
 			trial(&k, f, exact_seen);
 		}
-	/* Every form but the triangular loop is exact where vastcc says its
-	 * bounds and guards are affine. */
+	/* Every form but the triangular loop and the upper triangle is exact
+	 * where vastcc says its bounds and guards are affine. */
 	for (unsigned f = 0; f < sizeof fps / sizeof *fps; f++)
-		if (f != 7)
+		if (f < 7 || f == 8)
 			CHECK(exact_seen[f] == 300);
+	/* The upper triangle splits i exactly while few rows are partial. */
+	CHECK(exact_seen[9] > 0 && exact_seen[9] < 300);
 	/* A descriptor that is not affine is refused, not guessed. */
 	vast_footprint bad = fps[0];
 	bad.affine = 0;
