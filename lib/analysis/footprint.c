@@ -546,6 +546,8 @@ static int counter_of(an_ctx *c, int v, int stmt)
 	return 1;
 }
 
+static int nonneg(fp_state *s, const fp_form *f);
+
 /* A for statement node as `for (v = lo; v < hi; v += step)`: returns v
  * and fills the bounds' forms, or -1. */
 static int loop_form(fp_state *s, int f, fp_form *lo, fp_form *hi, long long *step)
@@ -603,6 +605,11 @@ static int loop_form(fp_state *s, int f, fp_form *lo, fp_form *hi, long long *st
 	if (st <= 0)
 		return -1;
 	if (!int_form(s, loe, lo, 0) || !int_form(s, hie, hi, 0))
+		return -1;
+	/* an unsigned comparison agrees with the integers' only where both
+	 * sides are never negative (C99 6.3.1.8) */
+	if ((unsigned_type(an_node_type(c, cd->kids[0])) ||
+	     unsigned_type(an_node_type(c, cd->kids[1]))) && !(nonneg(s, lo) && nonneg(s, hi)))
 		return -1;
 	if (incl)
 		add_term(hi, name_term(1, VAST_FP_ONE, VAST_FP_ONE));

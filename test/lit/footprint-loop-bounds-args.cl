@@ -22,3 +22,15 @@ __kernel void down(__global float *a, int n)
 // CHECK: footprint down [[@LINE+1]]:3: affine=false reason="'i' changes and is not the counter of a for loop around the access at line [[@LINE+1]]"
 		a[i] = 0;
 }
+
+// An unsigned comparison is a loop bound only where both sides are never
+// negative: `i < m` with i from -2 compares -2 as a huge unsigned value.
+__kernel void u(__global float *a, uint m)
+{
+	for (int i = -2; i < m; i++)
+// CHECK: footprint u [[@LINE+1]]:3: affine=false reason="'i' changes and is not the counter of a for loop around the access at line [[@LINE+1]]"
+		a[i + 2] = 0;
+	for (uint j = 0; j < m; j++)
+// CHECK: footprint u [[@LINE+1]]:3: affine=true offset=4*j loops=j=[0..m):1 guards= checks= exact=true must_write=true
+		a[j] = 1;
+}
