@@ -158,6 +158,23 @@ typedef struct an_param {
 	an_loc loc;
 } an_param;
 
+/* The footprint of one access of a kernel (footprint.c), the stub's
+ * vast_footprint with its own tables: offset, loop bounds and guards
+ * index terms; loop_names name the counters for the report. */
+typedef struct an_footprint {
+	unsigned access;     /* index into an_program.accesses */
+	unsigned params;     /* the kernel's buffer parameters it may reach */
+	int affine;
+	char *reason;        /* why not affine, one line; NULL when affine */
+	int exact, must_write;
+	vast_fp_term *terms; unsigned nterms;
+	vast_fp_form offset;
+	vast_fp_loop *loops; unsigned nloops;
+	char **loop_names;
+	vast_fp_form *guards; unsigned nguards;
+	vast_fp_check *checks; unsigned nchecks, noffset_checks;
+} an_footprint;
+
 typedef struct an_func {
 	char *name;
 	int is_kernel;
@@ -183,6 +200,8 @@ typedef struct an_func {
 	                        vector element (v[i].y = ..), and the merge
 	                        kernel loads nothing from a buffer the kernel
 	                        writes */
+	/* one per access the kernel reaches, in access order */
+	an_footprint *fps; unsigned nfps;
 	an_loc loc;
 } an_func;
 

@@ -8,7 +8,8 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
-#include "analysis.h"
+#include <string.h>
+#include "internal.h"
 
 static void emit(an_loc loc, const char *kind, const char *fmt, va_list ap)
 {
@@ -43,5 +44,16 @@ void an_diag_note(an_loc loc, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	emit(loc, "note", fmt, ap);
+	va_end(ap);
+}
+
+void an_diag_internal(const char *file, int line, const char *fmt, ...)
+{
+	const char *base = strrchr(file, '/');
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "vastcc: internal error at %s:%d: ", base ? base + 1 : file, line);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
 	va_end(ap);
 }

@@ -8,8 +8,12 @@
  *                 into a flat node array with parent links (an_node)
  *   model.c       functions, parameters, variables, statements, calls
  *   access.c      every global access and its mode
- *   pattern.c     points-to per kernel, taint, patterns, reasons
+ *   pointsto.c    points-to per kernel (and reasons.c: why a kernel
+ *                 cannot be virtualized, as points-to shows it)
+ *   taint.c       what depends on data loaded from global memory
+ *   pattern.c     the address pattern of every access
  *   slice.c       keep flags and roles per variant (analysis.h header)
+ *   footprint.c   per kernel and access, the bytes it touches
  *   report.c      the JSON report
  * Memory: everything the public an_program points to is owned by it and
  * freed by an_program_destroy(); the analysis context (an_ctx) and the
@@ -143,7 +147,21 @@ typedef struct an_ctx {
 	CXFile main_file;     /* the preprocessed buffer, in the TU */
 	an_devmacro *predef;  /* device-dependent macros as predefined */
 	unsigned npredef, cappredef;
+	/* model.c, while it builds the model: text offset -> variable + 1,
+	 * and -> function + 1 */
+	int *var_at, *fn_at;
+	/* taint.c, per function: its return value is tainted, it runs under
+	 * a tainted condition, it may store tainted data through a private
+	 * or local pointer (into its callers' variables) */
+	int *ret_taint, *fn_ctl_taint, *store_taint;
 } an_ctx;
+
+/* An internal error: a bug of vastcc, never of the user's program. The
+ * analysis goes on to its end and an_program_create() fails. */
+void an_diag_internal(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define AN_INTERNAL(c, ...) \
+	((c)->errors++, an_diag_internal(__FILE__, __LINE__, __VA_ARGS__))
 
 /* preprocess.c */
 int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
@@ -186,6 +204,8 @@ int an_build_model(an_ctx *c);
 int an_var_of_cursor(an_ctx *c, CXCursor decl);
 int an_var_init(an_ctx *c, int vardecl); /* its initializer node or -1 */
 int an_in(const an_range *r, unsigned b, unsigned e);
+unsigned an_func_end(an_ctx *c, int f); /* f's nodes: [func_node[f], end) */
+int an_param_var(an_ctx *c, int f, unsigned i); /* variable of parameter i */
 
 /* access.c */
 void an_find_accesses(an_ctx *c);
@@ -193,14 +213,31 @@ int an_access_base(an_ctx *c, int n); /* pointer operand node of an access */
 
 void an_add_bad(an_ctx *c, int node, const char *reason);
 
-/* pattern.c */
+/* pointsto.c */
 void an_points_to(an_ctx *c);
-void an_patterns(an_ctx *c);
 uint64_t an_pts_expr(an_ctx *c, an_kfacts *k, int kern, int n);
+/* The private variable an assignment to lhs defines, or -1 with *mem set
+ * when it stores into memory. */
+int an_lhs_var(an_ctx *c, int lhs, int *mem);
+
+/* reasons.c */
 void an_not_virtualizable(an_ctx *c, int kern, an_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-int an_in_loop(an_ctx *c, int n);
+void an_kernel_refusals(an_ctx *c, int kern); /* after its points-to */
+
+/* taint.c */
+void an_taint(an_ctx *c);
+int an_expr_tainted(an_ctx *c, int n, int self); /* n's value, less node self */
+int an_ctl_tainted(an_ctx *c, int n); /* the conditions that decide n runs */
 int an_passes_private_ptr(an_ctx *c, int call);
+
+/* pattern.c */
+void an_patterns(an_ctx *c);
+int an_in_loop(an_ctx *c, int n);
+
+/* footprint.c */
+void an_footprints(an_ctx *c);
+void an_footprints_free(an_func *fn); /* by an_program_destroy() */
 
 /* slice.c */
 void an_slice(an_ctx *c);

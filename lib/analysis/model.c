@@ -72,9 +72,6 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
 
 /* ---- variables -------------------------------------------------------- */
 
-static int *var_at; /* offset -> var + 1; valid during an_build_model's pass */
-static int *fn_at;  /* offset -> function + 1 */
-
 int an_var_of_cursor(an_ctx *c, CXCursor decl)
 {
 	CXSourceLocation l = clang_getCursorLocation(decl);
@@ -83,14 +80,14 @@ int an_var_of_cursor(an_ctx *c, CXCursor decl)
 	unsigned off = an_offset(l);
 	if (off > c->p->len)
 		return -1;
-	return var_at[off] - 1;
+	return c->var_at[off] - 1;
 }
 
 static int add_var(an_ctx *c, CXCursor decl, int func, int param, int node)
 {
 	unsigned off = an_offset(clang_getCursorLocation(decl));
-	if (off <= c->p->len && var_at[off])
-		return var_at[off] - 1;
+	if (off <= c->p->len && c->var_at[off])
+		return c->var_at[off] - 1;
 	an_var *v = AN_PUSH(c->vars, c->nvars, c->capvars);
 	memset(v, 0, sizeof *v);
 	v->name = an_cxstr(clang_getCursorSpelling(decl));
@@ -115,7 +112,7 @@ static int add_var(an_ctx *c, CXCursor decl, int func, int param, int node)
 	}
 	v->is_local_mem = v->as == AN_AS_LOCAL || (v->is_ptr && v->pointee_as == AN_AS_LOCAL);
 	if (off <= c->p->len)
-		var_at[off] = (int)c->nvars;
+		c->var_at[off] = (int)c->nvars;
 	return (int)c->nvars - 1;
 }
 
@@ -560,7 +557,7 @@ static void resolve_ref(an_ctx *c, int n)
 			    clang_Location_isFromMainFile(clang_getCursorLocation(def))) {
 				unsigned off = an_offset(clang_getCursorLocation(def));
 				if (off <= c->p->len)
-					x->fn_ref = fn_at[off] - 1;
+					x->fn_ref = c->fn_at[off] - 1;
 			}
 		}
 	}
@@ -619,7 +616,7 @@ static enum CXChildVisitResult top_visit(CXCursor cur, CXCursor parent, CXClient
 		free(v.open);
 		unsigned off = an_offset(clang_getCursorLocation(cur));
 		if (off <= p->len)
-			fn_at[off] = fi + 1;
+			c->fn_at[off] = fi + 1;
 	} else if (k == CXCursor_VarDecl) {
 		/* program-scope variables: __constant tables, CL2.0 __global */
 		add_var(c, cur, -1, -1, -1);
@@ -712,8 +709,8 @@ static void build_func(an_ctx *c, int fi)
 int an_build_model(an_ctx *c)
 {
 	an_program *p = c->p;
-	var_at = an_xcalloc(p->len + 2, sizeof *var_at);
-	fn_at = an_xcalloc(p->len + 2, sizeof *fn_at);
+	c->var_at = an_xcalloc(p->len + 2, sizeof *c->var_at);
+	c->fn_at = an_xcalloc(p->len + 2, sizeof *c->fn_at);
 	clang_visitChildren(clang_getTranslationUnitCursor(c->tu), top_visit, c);
 	/* pre-order: a node's subtree is [n, last]; children come after
 	 * their parent, so one backward pass finds every last */
@@ -748,10 +745,26 @@ int an_build_model(an_ctx *c)
 			if (c->vars[v].func == f && c->vars[v].addr_taken)
 				add_def(c, (int)v, (int)n);
 	}
-	free(var_at);
-	free(fn_at);
-	var_at = fn_at = NULL;
+	free(c->var_at);
+	free(c->fn_at);
+	c->var_at = c->fn_at = NULL;
 	return 1;
+}
+
+unsigned an_func_end(an_ctx *c, int f)
+{
+	return (unsigned)f + 1 < c->p->nfuncs ? (unsigned)c->func_node[f + 1] : c->nnodes;
+}
+
+int an_param_var(an_ctx *c, int f, unsigned i)
+{
+	an_node *x = &c->nodes[c->func_node[f]];
+	for (unsigned k = 0; k < x->nkids; k++) {
+		an_node *y = &c->nodes[x->kids[k]];
+		if (y->kind == CXCursor_ParmDecl && y->var >= 0 && c->vars[y->var].param == (int)i)
+			return y->var;
+	}
+	return -1;
 }
 
 int an_in(const an_range *r, unsigned b, unsigned e)

@@ -294,6 +294,9 @@ static void free_ctx(an_ctx *c)
 		free(c->predef[i].value);
 	}
 	free(c->predef);
+	free(c->ret_taint);
+	free(c->fn_ctl_taint);
+	free(c->store_taint);
 	if (c->kf) {
 		for (unsigned f = 0; f < c->p->nfuncs; f++) {
 			free(c->kf[f].pts);
@@ -340,6 +343,9 @@ an_program *an_program_create(const char *path, const an_options *opt)
 	an_patterns(&c);
 	an_slice(&c);
 	an_finish_kernels(&c);
+	an_footprints(&c);
+	if (c.errors)
+		goto fail;
 	im->kacc = an_xcalloc((size_t)p->nfuncs * p->naccesses + 1, sizeof *im->kacc);
 	for (unsigned f = 0; f < p->nfuncs; f++)
 		if (c.kf[f].acc_bits)
@@ -371,6 +377,7 @@ void an_program_destroy(an_program *p)
 		free(fn->name);
 		free(fn->ret_type);
 		free(fn->reason);
+		an_footprints_free(fn);
 	}
 	free(p->funcs);
 	for (unsigned a = 0; a < p->naccesses; a++)

@@ -5,7 +5,9 @@
  * line, never made absolute.
  */
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "internal.h"
 
 static const char *kind_name(unsigned k)
@@ -42,6 +44,81 @@ static const char *role_name(unsigned r)
 {
 	static const char *const n[] = { "drop", "touch", "load", "copy", "effect" };
 	return r < 5 ? n[r] : "?";
+}
+
+/* A footprint form as text: "4*ny*lid0 + 4*grp0*lsz0 - 8". */
+static void put_name(char *buf, size_t cap, size_t *len, const an_func *fn,
+                     const an_footprint *fp, unsigned name)
+{
+	static const char *const pfx[] = { "", "grp", "lid", "", "", "lsz", "gsz",
+	                                   "ngrp", "goff" };
+	unsigned k = VAST_FP_KIND(name), d = VAST_FP_INDEX(name);
+	const char *s = k == VAST_FP_LOOP && d < fp->nloops ? fp->loop_names[d]
+	              : k == VAST_FP_ARG && d < fn->nparams ? fn->params[d].name : NULL;
+	if (*len < cap)
+		*len += (size_t)(s ? snprintf(buf + *len, cap - *len, "*%s", s)
+		                   : snprintf(buf + *len, cap - *len, "*%s%u",
+		                              k < 9 ? pfx[k] : "?", d));
+}
+
+static cJSON *form_json(const an_func *fn, const an_footprint *fp, vast_fp_form f)
+{
+	char buf[1024];
+	size_t len = 0;
+	for (unsigned i = 0; i < f.n && len < sizeof buf; i++) {
+		const vast_fp_term *t = &fp->terms[f.first + i];
+		long long m = t->coef < 0 ? -t->coef : t->coef;
+		len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%lld",
+		                        i ? (t->coef < 0 ? " - " : " + ") : t->coef < 0 ? "-" : "", m);
+		size_t mark = len;
+		for (int k = 0; k < VAST_FP_MAX_SYMS; k++)
+			if (t->sym[k] != VAST_FP_ONE)
+				put_name(buf, sizeof buf, &len, fn, fp, t->sym[k]);
+		if (t->var != VAST_FP_ONE)
+			put_name(buf, sizeof buf, &len, fn, fp, t->var);
+		if (m == 1 && len > mark && len < sizeof buf) /* 1*x is x */
+			memmove(buf + mark - 1, buf + mark + 1, len - mark), len -= 2;
+	}
+	if (!f.n)
+		snprintf(buf, sizeof buf, "0");
+	return cJSON_CreateString(buf);
+}
+
+static cJSON *footprint_json(const an_func *fn, const an_footprint *fp)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddBoolToObject(o, "affine", fp->affine);
+	if (!fp->affine) {
+		cJSON_AddStringToObject(o, "reason", fp->reason);
+		return o;
+	}
+	cJSON_AddItemToObject(o, "offset", form_json(fn, fp, fp->offset));
+	cJSON *ls = cJSON_AddArrayToObject(o, "loops");
+	for (unsigned k = 0; k < fp->nloops; k++) {
+		cJSON *l = cJSON_CreateObject();
+		cJSON_AddStringToObject(l, "var", fp->loop_names[k]);
+		cJSON_AddItemToObject(l, "from", form_json(fn, fp, fp->loops[k].lo));
+		cJSON_AddItemToObject(l, "to", form_json(fn, fp, fp->loops[k].hi));
+		cJSON_AddNumberToObject(l, "step", (double)fp->loops[k].step);
+		cJSON_AddItemToArray(ls, l);
+	}
+	cJSON *gs = cJSON_AddArrayToObject(o, "guards"); /* each >= 0 */
+	for (unsigned i = 0; i < fp->nguards; i++)
+		cJSON_AddItemToArray(gs, form_json(fn, fp, fp->guards[i]));
+	/* forms that must stay in their C type's range: "form:u32" */
+	cJSON *cs = cJSON_AddArrayToObject(o, "checks");
+	for (unsigned i = 0; i < fp->nchecks; i++) {
+		cJSON *f = form_json(fn, fp, fp->checks[i].form);
+		char buf[1100];
+		int bits = fp->checks[i].bits;
+		snprintf(buf, sizeof buf, "%s:%c%d", cJSON_GetStringValue(f), bits > 0 ? 'u' : 'i',
+		         bits > 0 ? bits : -bits);
+		cJSON_Delete(f);
+		cJSON_AddItemToArray(cs, cJSON_CreateString(buf));
+	}
+	cJSON_AddBoolToObject(o, "exact", fp->exact);
+	cJSON_AddBoolToObject(o, "must_write", fp->must_write);
+	return o;
 }
 
 static cJSON *kernel_json(const an_program *p, unsigned f)
@@ -113,6 +190,9 @@ static cJSON *kernel_json(const an_program *p, unsigned f)
 		cJSON_AddStringToObject(o, "merge", role_name(a->role[AN_V_MERGE]));
 		if (a->part_size) /* where in the element the bytes written lie */
 			cJSON_AddNumberToObject(o, "offset", a->part_off);
+		for (unsigned i = 0; i < fn->nfps; i++)
+			if (fn->fps[i].access == ai)
+				cJSON_AddItemToObject(o, "footprint", footprint_json(fn, &fn->fps[i]));
 		cJSON_AddItemToArray(accs, o);
 	}
 	free(reach);

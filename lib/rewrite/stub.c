@@ -85,6 +85,132 @@ static void put_enum(rw_buf *out, const char *const *names, unsigned n,
 		rw_buf_printf(out, "%uu", v);
 }
 
+static void put_fp_name(rw_buf *out, unsigned name)
+{
+	static const char *const kind[] = {
+		"VAST_FP_ONE", "VAST_FP_GROUP", "VAST_FP_LOCAL", "VAST_FP_LOOP",
+		"VAST_FP_ARG", "VAST_FP_LOCAL_SIZE", "VAST_FP_GLOBAL_SIZE",
+		"VAST_FP_NUM_GROUPS", "VAST_FP_GLOBAL_OFFSET"};
+	unsigned k = VAST_FP_KIND(name);
+	if (name == VAST_FP_ONE)
+		rw_buf_puts(out, "VAST_FP_ONE");
+	else if (k < sizeof kind / sizeof *kind)
+		rw_buf_printf(out, "VAST_FP_NAME(%s, %u)", kind[k], VAST_FP_INDEX(name));
+	else
+		rw_buf_printf(out, "%uu", name);
+}
+
+static void put_fp_form(rw_buf *out, vast_fp_form f, unsigned base)
+{
+	rw_buf_printf(out, "{ %u, %u }", f.n ? f.first + base : 0, f.n);
+}
+
+/* A kernel's footprint tables, in vast_kernel_footprints' order. */
+enum { FP_TAB_FPS, FP_TAB_TERMS, FP_TAB_LOOPS, FP_TAB_GUARDS, FP_TAB_CHECKS, FP_NTAB };
+static const char *const fp_tab[FP_NTAB] = { "fps", "fpterms", "fploops", "fpguards",
+                                             "fpchecks" };
+
+static void fp_counts(const an_func *k, unsigned n[FP_NTAB])
+{
+	n[FP_TAB_FPS] = k->nfps;
+	n[FP_TAB_TERMS] = n[FP_TAB_LOOPS] = n[FP_TAB_GUARDS] = n[FP_TAB_CHECKS] = 0;
+	for (unsigned i = 0; i < k->nfps; i++) {
+		n[FP_TAB_TERMS] += k->fps[i].nterms;
+		n[FP_TAB_LOOPS] += k->fps[i].nloops;
+		n[FP_TAB_GUARDS] += k->fps[i].nguards;
+		n[FP_TAB_CHECKS] += k->fps[i].nchecks;
+	}
+}
+
+/* Kernel f's footprint tables (vast_kernel_footprints): the footprints'
+ * own term, loop and guard tables concatenated, their indices moved. */
+static void put_footprints(rw_buf *out, const an_program *p, unsigned f, const char *sfx)
+{
+	const an_func *k = &p->funcs[f];
+	unsigned have[FP_NTAB];
+	fp_counts(k, have);
+	unsigned nterms = have[FP_TAB_TERMS], nloops = have[FP_TAB_LOOPS];
+	unsigned nguards = have[FP_TAB_GUARDS];
+	if (nterms) {
+		rw_buf_printf(out, "static const vast_fp_term vast_stub_%s_%s_%u[] = {\n",
+		              fp_tab[FP_TAB_TERMS], sfx, f);
+		for (unsigned i = 0; i < k->nfps; i++)
+			for (unsigned j = 0; j < k->fps[i].nterms; j++) {
+				const vast_fp_term *t = &k->fps[i].terms[j];
+				rw_buf_printf(out, "\t{ %lldll, ", t->coef);
+				put_fp_name(out, t->var);
+				for (int m = 0; m < VAST_FP_MAX_SYMS; m++) {
+					rw_buf_puts(out, m ? ", " : ", { ");
+					put_fp_name(out, t->sym[m]);
+				}
+				rw_buf_puts(out, " } },\n");
+			}
+		rw_buf_puts(out, "};\n");
+	}
+	if (nloops) {
+		rw_buf_printf(out, "static const vast_fp_loop vast_stub_%s_%s_%u[] = {\n",
+		              fp_tab[FP_TAB_LOOPS], sfx, f);
+		for (unsigned i = 0, base = 0; i < k->nfps; base += k->fps[i++].nterms)
+			for (unsigned j = 0; j < k->fps[i].nloops; j++) {
+				rw_buf_puts(out, "\t{ ");
+				put_fp_form(out, k->fps[i].loops[j].lo, base);
+				rw_buf_puts(out, ", ");
+				put_fp_form(out, k->fps[i].loops[j].hi, base);
+				rw_buf_printf(out, ", %lldll },\n", k->fps[i].loops[j].step);
+			}
+		rw_buf_puts(out, "};\n");
+	}
+	if (nguards) {
+		rw_buf_printf(out, "static const vast_fp_form vast_stub_%s_%s_%u[] = {\n",
+		              fp_tab[FP_TAB_GUARDS], sfx, f);
+		for (unsigned i = 0, base = 0; i < k->nfps; base += k->fps[i++].nterms)
+			for (unsigned j = 0; j < k->fps[i].nguards; j++) {
+				rw_buf_puts(out, "\t");
+				put_fp_form(out, k->fps[i].guards[j], base);
+				rw_buf_puts(out, ",\n");
+			}
+		rw_buf_puts(out, "};\n");
+	}
+	if (have[FP_TAB_CHECKS]) {
+		rw_buf_printf(out, "static const vast_fp_check vast_stub_%s_%s_%u[] = {\n",
+		              fp_tab[FP_TAB_CHECKS], sfx, f);
+		for (unsigned i = 0, base = 0; i < k->nfps; base += k->fps[i++].nterms)
+			for (unsigned j = 0; j < k->fps[i].nchecks; j++) {
+				rw_buf_puts(out, "\t{ ");
+				put_fp_form(out, k->fps[i].checks[j].form, base);
+				rw_buf_printf(out, ", %d },\n", k->fps[i].checks[j].bits);
+			}
+		rw_buf_puts(out, "};\n");
+	}
+	if (!k->nfps)
+		return;
+	rw_buf_printf(out, "static const vast_footprint vast_stub_%s_%s_%u[] = {\n",
+	              fp_tab[FP_TAB_FPS], sfx, f);
+	unsigned base = 0, loop = 0, guard = 0, check = 0;
+	for (unsigned i = 0; i < k->nfps; i++) {
+		const an_footprint *fp = &k->fps[i];
+		const an_access *a = &p->accesses[fp->access];
+		rw_buf_printf(out, "\t{ .params = %#xu, .mode = ", fp->params);
+		put_mode(out, a->mode);
+		rw_buf_printf(out, ", .size = %u, .affine = %u, .reason = ", a->size,
+		              fp->affine ? 1u : 0u);
+		put_string(out, fp->affine ? NULL : fp->reason);
+		rw_buf_puts(out, ",\n\t  .offset = ");
+		put_fp_form(out, fp->offset, base);
+		rw_buf_printf(out, ", .first_loop = %u, .nloops = %u, .first_guard = %u, "
+		              ".nguards = %u,\n\t  .first_check = %u, .nchecks = %u, "
+		              ".noffset_checks = %u, .exact = %u, .must_write = %u },\n",
+		              fp->nloops ? loop : 0, fp->nloops, fp->nguards ? guard : 0,
+		              fp->nguards, fp->nchecks ? check : 0, fp->nchecks,
+		              fp->noffset_checks, fp->exact ? 1u : 0u, fp->must_write ? 1u : 0u);
+		base += fp->nterms;
+		loop += fp->nloops;
+		guard += fp->nguards;
+		check += fp->nchecks;
+	}
+	rw_buf_puts(out, "};\n\n");
+}
+
 static const char too_deep_reason[] =
 	"its code nests more than 256 parentheses, brackets or braces deep "
 	"once accesses are translated, more than device compilers accept";
@@ -145,6 +271,9 @@ char *rw_emit_stub(const an_program *p, const char *program_text)
 		}
 		rw_buf_puts(&out, "};\n\n");
 	}
+	for (unsigned f = 0; f < p->nfuncs; f++)
+		if (p->funcs[f].is_kernel)
+			put_footprints(&out, p, f, sfx);
 
 	if (nkernels) {
 		rw_buf_printf(&out, "static const vast_kernel_info "
@@ -187,6 +316,27 @@ char *rw_emit_stub(const an_program *p, const char *program_text)
 		rw_buf_puts(&out, "};\n\n");
 	}
 
+	if (nkernels) {
+		rw_buf_printf(&out, "static const vast_kernel_footprints "
+		              "vast_stub_footprints_%s[] = {\n", sfx);
+		for (unsigned f = 0; f < p->nfuncs; f++) {
+			const an_func *k = &p->funcs[f];
+			if (!k->is_kernel)
+				continue;
+			unsigned have[FP_NTAB];
+			fp_counts(k, have);
+			rw_buf_printf(&out, "\t{ %u, ", k->nfps);
+			for (int t = 0; t < FP_NTAB; t++) {
+				if (have[t])
+					rw_buf_printf(&out, "vast_stub_%s_%s_%u", fp_tab[t], sfx, f);
+				else
+					rw_buf_puts(&out, "NULL");
+				rw_buf_puts(&out, t + 1 < FP_NTAB ? ", " : " },\n");
+			}
+		}
+		rw_buf_puts(&out, "};\n\n");
+	}
+
 	if (p->ndevmacros) {
 		rw_buf_printf(&out, "static const vast_device_macro "
 		              "vast_stub_devmacros_%s[] = {\n", sfx);
@@ -220,9 +370,13 @@ char *rw_emit_stub(const an_program *p, const char *program_text)
 	rw_buf_printf(&out, "\t.prefix = \"%s\",\n\t.ndevice_macros = %u,\n"
 	              "\t.device_macros = ", pfx, p->ndevmacros);
 	if (p->ndevmacros)
-		rw_buf_printf(&out, "vast_stub_devmacros_%s,\n};\n\n", sfx);
+		rw_buf_printf(&out, "vast_stub_devmacros_%s,\n", sfx);
 	else
-		rw_buf_puts(&out, "NULL,\n};\n\n");
+		rw_buf_puts(&out, "NULL,\n");
+	if (nkernels)
+		rw_buf_printf(&out, "\t.footprints = vast_stub_footprints_%s,\n};\n\n", sfx);
+	else
+		rw_buf_puts(&out, "\t.footprints = NULL,\n};\n\n");
 
 	rw_buf_printf(&out, "__attribute__((constructor)) static void "
 	              "vast_stub_register_%s(void)\n{\n"

@@ -10,7 +10,7 @@
 // CHECK-NEXT: "cl_options":{{[[:space:]]+}}"",
 // CHECK-NEXT: "kernels":{{[[:space:]]+}}[{
 // CHECK-NEXT: "name":{{[[:space:]]+}}"scale",
-// CHECK-NEXT: "line":{{[[:space:]]+}}[[@LINE+38]],
+// CHECK-NEXT: "line":{{[[:space:]]+}}[[@LINE+47]],
 // CHECK-NEXT: "col":{{[[:space:]]+}}1,
 // CHECK-NEXT: "virtualizable":{{[[:space:]]+}}true,
 // CHECK-NEXT: "merge_exact":{{[[:space:]]+}}true,
@@ -30,7 +30,7 @@
 // CHECK-NEXT: "name":{{[[:space:]]+}}"k",
 // CHECK-NEXT: "kind":{{[[:space:]]+}}"scalar",
 // CHECK: "accesses":{{[[:space:]]+}}[{
-// CHECK-NEXT: "line":{{[[:space:]]+}}[[@LINE+20]],
+// CHECK-NEXT: "line":{{[[:space:]]+}}[[@LINE+29]],
 // CHECK-NEXT: "col":{{[[:space:]]+}}2,
 // CHECK-NEXT: "form":{{[[:space:]]+}}"subscript",
 // CHECK-NEXT: "mode":{{[[:space:]]+}}"RW",
@@ -39,7 +39,16 @@
 // CHECK-NEXT: "pattern":{{[[:space:]]+}}"affine",
 // CHECK-NEXT: "function":{{[[:space:]]+}}"scale",
 // CHECK-NEXT: "inspect":{{[[:space:]]+}}"touch",
-// CHECK-NEXT: "merge":{{[[:space:]]+}}"copy"
+// CHECK-NEXT: "merge":{{[[:space:]]+}}"copy",
+// CHECK-NEXT: "footprint":{{[[:space:]]+}}{
+// CHECK-NEXT: "affine":{{[[:space:]]+}}true,
+// CHECK-NEXT: "offset":{{[[:space:]]+}}"4*lsz0*grp0 + 4*lid0 + 4*goff0",
+// CHECK-NEXT: "loops":{{[[:space:]]+}}[],
+// CHECK-NEXT: "guards":{{[[:space:]]+}}[],
+// CHECK-NEXT: "checks":{{[[:space:]]+}}[],
+// CHECK-NEXT: "exact":{{[[:space:]]+}}true,
+// CHECK-NEXT: "must_write":{{[[:space:]]+}}true
+// CHECK-NEXT: }
 // CHECK-NEXT: }]
 // CHECK-NEXT: }],
 // CHECK-NEXT: "helpers":{{[[:space:]]+}}[]

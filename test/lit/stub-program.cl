@@ -26,6 +26,7 @@ __kernel void k(__global int *a)
 // CHECK-NEXT: .prefix = "vast_",
 // CHECK-NEXT: .ndevice_macros = 0,
 // CHECK-NEXT: .device_macros = NULL,
+// CHECK-NEXT: .footprints = vast_stub_footprints_[[SFX]],
 // CHECK-NEXT: };
 // CHECK: {{^}}__attribute__((constructor)) static void vast_stub_register_[[SFX]](void)
 // CHECK-NEXT: {

@@ -18,7 +18,7 @@ static const vast_kernel_info kernels[] = {
 	{ "spmv", 6, spmv_params, VAST_HAS_INSPECT | VAST_HAS_PAGED, 1, NULL, NULL, 1 },
 };
 static vast_program_info program = {
-	VAST_STUB_ABI_VERSION, "spmv.cl", 0, 0, "", NULL, 1, kernels, "vast_", 0, NULL
+	VAST_STUB_ABI_VERSION, "spmv.cl", 0, 0, "", NULL, 1, kernels, "vast_", 0, NULL, NULL
 };
 
 __attribute__((constructor)) static void register_spmv(void)

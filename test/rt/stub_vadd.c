@@ -26,7 +26,7 @@ static const vast_kernel_info kernels[] = {
 	{ "copy1", 2, copy1_params, VAST_HAS_INSPECT | VAST_HAS_PAGED, 1, NULL, NULL, 1 },
 };
 static vast_program_info program = {
-	VAST_STUB_ABI_VERSION, "vadd.cl", 0, 0, RT_CL_OPTIONS, NULL, 3, kernels, "vast_", 0, NULL
+	VAST_STUB_ABI_VERSION, "vadd.cl", 0, 0, RT_CL_OPTIONS, NULL, 3, kernels, "vast_", 0, NULL, NULL
 };
 
 __attribute__((constructor)) static void register_vadd(void)

@@ -118,6 +118,92 @@ typedef struct vast_device_macro {
 	const char *value;
 } vast_device_macro;
 
+/* ---- Footprints (issue 9) ------------------------------------------------
+ * Per kernel, one descriptor per global access it reaches. For an access
+ * whose byte offset is affine, the host computes from the descriptor, the
+ * launch geometry and the scalar arguments (in time independent of the
+ * data size) the bytes a range of work-groups touches; docs/footprints.md.
+ *
+ * A form is a sum of terms  coef * sym[0] * sym[1] * sym[2] * var  over
+ * names: variables range over the launch (group and local ids, the
+ * counters of the loops around the access), symbols are fixed per launch
+ * (integer scalar arguments, work-group and NDRange sizes, offsets). A
+ * guard is a form >= 0, all guards holding where the access runs. */
+enum vast_fp_name_kind {
+	VAST_FP_ONE,           /* no name: the constant 1 */
+	VAST_FP_GROUP,         /* get_group_id(d)         variable */
+	VAST_FP_LOCAL,         /* get_local_id(d)         variable */
+	VAST_FP_LOOP,          /* counter of loop d       variable */
+	VAST_FP_ARG,           /* scalar argument d       symbol */
+	VAST_FP_LOCAL_SIZE,    /* get_local_size(d)       symbol */
+	VAST_FP_GLOBAL_SIZE,   /* get_global_size(d)      symbol */
+	VAST_FP_NUM_GROUPS,    /* get_num_groups(d)       symbol */
+	VAST_FP_GLOBAL_OFFSET  /* get_global_offset(d)    symbol */
+};
+#define VAST_FP_NAME(kind, d) ((unsigned)(kind) << 8 | (unsigned)(d))
+#define VAST_FP_KIND(name) ((name) >> 8)
+#define VAST_FP_INDEX(name) ((name) & 0xffu)
+#define VAST_FP_MAX_SYMS 3
+#define VAST_FP_MAX_LOOPS 6
+
+typedef struct vast_fp_term {
+	long long coef;
+	unsigned var;                   /* a variable, or VAST_FP_ONE */
+	unsigned sym[VAST_FP_MAX_SYMS]; /* symbols, VAST_FP_ONE where unused */
+} vast_fp_term;
+
+/* terms[first, first + n) of the kernel's term table; n = 0 is 0 */
+typedef struct vast_fp_form {
+	unsigned first, n;
+} vast_fp_form;
+
+/* for (i = lo; i < hi; i += step), step > 0: lo and hi in symbols, ids
+ * and the counters of the loops outside it */
+typedef struct vast_fp_loop {
+	vast_fp_form lo, hi;
+	long long step;
+} vast_fp_loop;
+
+/* A form the descriptor holds only while it stays in range: an unsigned
+ * operation or a conversion narrower than 64 bits in the source, which
+ * would wrap (C99 6.2.5p9, 6.3.1.3). bits > 0: [0, 2^bits); bits < 0:
+ * [-2^(-bits-1), 2^(-bits-1)). The host refuses the descriptor otherwise. */
+typedef struct vast_fp_check {
+	vast_fp_form form;
+	int bits;
+} vast_fp_check;
+
+typedef struct vast_footprint {
+	unsigned params;      /* bit set of the parameters it may touch */
+	unsigned mode;        /* enum vast_mode of the access */
+	unsigned size;        /* bytes at each offset */
+	unsigned affine;      /* 0: no descriptor; reason says why */
+	const char *reason;   /* NULL when affine */
+	vast_fp_form offset;  /* bytes from the base of its parameter */
+	/* its loops, outermost first: counter d is loops[first_loop + d] */
+	unsigned first_loop, nloops;
+	unsigned first_guard, nguards; /* guards[first_guard ..] */
+	/* checks[first_check ..]: the first nchecks - noffset_checks come
+	 * from loop bounds and guards (hold before any guard), the rest from
+	 * the offset (hold where the access runs) */
+	unsigned first_check, nchecks, noffset_checks;
+	/* Every condition the access runs under is a loop or guard here, so
+	 * the bytes computed are exact, not only a superset. */
+	unsigned exact;
+	/* exact, and a plain store of the whole size: every byte of the
+	 * footprint is written */
+	unsigned must_write;
+} vast_footprint;
+
+typedef struct vast_kernel_footprints {
+	unsigned nfootprints;
+	const vast_footprint *footprints;
+	const vast_fp_term *terms;
+	const vast_fp_loop *loops;
+	const vast_fp_form *guards;
+	const vast_fp_check *checks;
+} vast_kernel_footprints;
+
 typedef struct vast_program_info {
 	unsigned abi_version;          /* VAST_STUB_ABI_VERSION */
 	const char *file;              /* the .cl file as named to vastcc */
@@ -132,6 +218,8 @@ typedef struct vast_program_info {
 	const char *prefix;
 	unsigned ndevice_macros;
 	const vast_device_macro *device_macros;
+	/* Per kernel, parallel to kernels: its footprints. */
+	const vast_kernel_footprints *footprints;
 } vast_program_info;
 
 /* Called by each stub's constructor. Defined in libvastrt. */

@@ -5,6 +5,7 @@
 #   kernel vadd: line=1 col=1 virtualizable=true merge_exact=true
 #   param vadd.c: index=2 kind=global type="__global float *" ... mode=W
 #   access vadd 6:3: form=subscript mode=W size=4 params=c ...
+#   footprint vadd 6:3: affine=true offset="4*lsz0*grp0 + 4*lid0" loops=...
 #   helper get: cloned=true
 # Reads the report on stdin (or the file named as the first argument).
 import json
@@ -12,10 +13,12 @@ import sys
 
 
 def val(v):
+    if isinstance(v, dict):  # a footprint's loop: var=from..to:step
+        return "%s=[%s..%s):%s" % (v["var"], v["from"], v["to"], v["step"])
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, list):
-        return ",".join(str(x) for x in v)
+        return ",".join(val(x) if isinstance(x, (dict, str)) else str(x) for x in v)
     if isinstance(v, str):
         return v if v and " " not in v and '"' not in v else json.dumps(v)
     return str(v)
@@ -44,7 +47,10 @@ def main():
                 print("param %s.%s: %s" % (k["name"], p["name"], fields(p, ("name",))))
             for a in k.get("accesses", []):
                 print("access %s %d:%d: %s" % (k["name"], a["line"], a["col"],
-                                              fields(a, ("line", "col"))))
+                                              fields(a, ("line", "col", "footprint"))))
+                if "footprint" in a:
+                    print("footprint %s %d:%d: %s" % (k["name"], a["line"], a["col"],
+                                                     fields(a["footprint"], ())))
         for h in doc.get("helpers", []):
             print("helper %s: %s" % (h["name"], fields(h, ("name",))))
 

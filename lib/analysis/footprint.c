@@ -1,0 +1,904 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * footprint.c - per kernel and access, the descriptor of the bytes it
+ * touches (issue 9; vast_footprint in vast/stub.h, docs/footprints.md).
+ *
+ * The byte offset of an access from its parameter's base is built as an
+ * affine form (a sum of terms coef * symbols * variable) by one walk down
+ * the address expression: pointer arithmetic scales by the pointee's size
+ * (C99 6.5.6), a subscript by the element's, a member adds its offset;
+ * get_global_id(d) is get_group_id(d) * get_local_size(d) +
+ * get_local_id(d) + get_global_offset(d) (OpenCL C 6.15.1, uniform
+ * work-groups as in OpenCL 1.2); a variable never assigned after its
+ * declaration stands for its initializer; an integer scalar argument never
+ * assigned is a symbol; the counter of an enclosing
+ * `for (i = lo; i < hi; i += step)` whose only definitions are in that
+ * header is a variable ranging over [lo, hi). A product is affine when
+ * one side has no variable. Anything else (division, a value loaded from
+ * memory, a call, a while loop's counter, an access in a helper) leaves
+ * the access without a descriptor, with the reason.
+ *
+ * The conditions around the access become guards where they are affine
+ * comparisons: the `if`s around it (their then or else arm) and the
+ * `if (c) return;` statements at the top of the kernel before it. Any
+ * other condition (a ?: or && arm, a while loop, a loop that is not of
+ * the form above, a non-affine test, a return, break or goto elsewhere)
+ * only ever removes points, so the descriptor is still a superset and is
+ * marked inexact; must-write needs exact.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+typedef struct fp_form {
+	vast_fp_term *t;
+	unsigned n, cap;
+} fp_form;
+
+/* The state of one access's descriptor. */
+typedef struct fp_state {
+	an_ctx *c;
+	int kern;
+	int loopvar[VAST_FP_MAX_LOOPS]; /* the loops' counters, outermost first */
+	unsigned nloops, visible;     /* counters usable in the form being built */
+	fp_form checks[16];           /* forms that must not wrap, and their widths */
+	int check_bits[16];
+	unsigned nchecks;
+	char why[200];                /* the first reason it is not affine */
+} fp_state;
+
+static int fail(fp_state *s, int n, const char *fmt, const char *name)
+{
+	if (!s->why[0]) {
+		char msg[160];
+		snprintf(msg, sizeof msg, fmt, name ? name : "");
+		an_loc l = an_node_loc(s->c, n);
+		snprintf(s->why, sizeof s->why, "%s at line %u", msg, l.line);
+	}
+	return 0;
+}
+
+static void form_free(fp_form *f)
+{
+	free(f->t);
+	f->t = NULL;
+	f->n = f->cap = 0;
+}
+
+static int same_syms(const vast_fp_term *a, const vast_fp_term *b)
+{
+	return !memcmp(a->sym, b->sym, sizeof a->sym);
+}
+
+/* Add a term, merging it with one of the same names; symbols sorted. */
+static void add_term(fp_form *f, vast_fp_term t)
+{
+	for (int i = 0; i < VAST_FP_MAX_SYMS; i++)
+		for (int j = i + 1; j < VAST_FP_MAX_SYMS; j++)
+			if (t.sym[j] > t.sym[i]) {
+				unsigned x = t.sym[i];
+				t.sym[i] = t.sym[j];
+				t.sym[j] = x;
+			}
+	if (!t.coef)
+		return;
+	for (unsigned i = 0; i < f->n; i++)
+		if (f->t[i].var == t.var && same_syms(&f->t[i], &t)) {
+			f->t[i].coef += t.coef;
+			if (!f->t[i].coef)
+				f->t[i] = f->t[--f->n];
+			return;
+		}
+	*AN_PUSH(f->t, f->n, f->cap) = t;
+}
+
+static vast_fp_term name_term(long long coef, unsigned var, unsigned sym)
+{
+	vast_fp_term t = { coef, var, { sym, VAST_FP_ONE, VAST_FP_ONE } };
+	return t;
+}
+
+static void add_form(fp_form *dst, const fp_form *src, long long scale)
+{
+	for (unsigned i = 0; i < src->n; i++) {
+		vast_fp_term t = src->t[i];
+		t.coef *= scale;
+		add_term(dst, t);
+	}
+}
+
+static int same_form(const fp_form *a, const fp_form *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (unsigned i = 0; i < a->n; i++) {
+		unsigned j = 0;
+		while (j < b->n && (b->t[j].var != a->t[i].var || !same_syms(&b->t[j], &a->t[i]) ||
+		                    b->t[j].coef != a->t[i].coef))
+			j++;
+		if (j == b->n)
+			return 0;
+	}
+	return 1;
+}
+
+static int has_names(const fp_form *f)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		if (f->t[i].var != VAST_FP_ONE || f->t[i].sym[0] != VAST_FP_ONE)
+			return 1;
+	return 0;
+}
+
+static int has_var(const fp_form *f)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		if (f->t[i].var != VAST_FP_ONE)
+			return 1;
+	return 0;
+}
+
+/* a * b, a without variables; 0 when a term would need more symbols. */
+static int mul_form(fp_form *out, const fp_form *a, const fp_form *b)
+{
+	for (unsigned i = 0; i < a->n; i++)
+		for (unsigned j = 0; j < b->n; j++) {
+			vast_fp_term t = b->t[j];
+			t.coef *= a->t[i].coef;
+			unsigned k = 0;
+			while (k < VAST_FP_MAX_SYMS && t.sym[k] != VAST_FP_ONE)
+				k++;
+			for (unsigned m = 0; m < VAST_FP_MAX_SYMS; m++) {
+				if (a->t[i].sym[m] == VAST_FP_ONE)
+					continue;
+				if (k == VAST_FP_MAX_SYMS)
+					return 0;
+				t.sym[k++] = a->t[i].sym[m];
+			}
+			add_term(out, t);
+		}
+	return 1;
+}
+
+static int int_type(CXType t)
+{
+	enum CXTypeKind k = clang_getCanonicalType(t).kind;
+	return (k >= CXType_Bool && k <= CXType_Int128) || k == CXType_Enum;
+}
+
+static int unsigned_type(CXType t)
+{
+	enum CXTypeKind k = clang_getCanonicalType(t).kind;
+	return k >= CXType_Bool && k <= CXType_UInt128;
+}
+
+/* The value of an integer constant expression node. */
+static int const_value(an_ctx *c, int n, long long *v)
+{
+	n = an_strip(c, n);
+	if (n < 0)
+		return 0;
+	CXEvalResult r = clang_Cursor_Evaluate(c->nodes[n].cur);
+	if (!r)
+		return 0;
+	int ok = clang_EvalResult_getKind(r) == CXEval_Int;
+	if (ok)
+		*v = clang_EvalResult_getAsLongLong(r);
+	clang_EvalResult_dispose(r);
+	return ok;
+}
+
+static int int_form(fp_state *s, int n, fp_form *out, int depth);
+
+/* A work-item function: its dimension must be a constant below 3. */
+static int builtin_form(fp_state *s, int n, fp_form *out)
+{
+	an_ctx *c = s->c;
+	an_node *x = &c->nodes[n];
+	enum an_builtin bi = c->p->calls[x->call].builtin;
+	long long d;
+	if (x->nkids != 2 || !const_value(c, x->kids[1], &d) || d < 0 || d > 2)
+		return fail(s, n, "a work-item function of a dimension that is not a constant", NULL);
+	switch (bi) {
+	case AN_BI_GLOBAL_ID: {
+		vast_fp_term t = name_term(1, VAST_FP_NAME(VAST_FP_GROUP, d),
+		                           VAST_FP_NAME(VAST_FP_LOCAL_SIZE, d));
+		add_term(out, t);
+		add_term(out, name_term(1, VAST_FP_NAME(VAST_FP_LOCAL, d), VAST_FP_ONE));
+		add_term(out, name_term(1, VAST_FP_ONE, VAST_FP_NAME(VAST_FP_GLOBAL_OFFSET, d)));
+		return 1;
+	}
+	case AN_BI_LOCAL_ID:
+		add_term(out, name_term(1, VAST_FP_NAME(VAST_FP_LOCAL, d), VAST_FP_ONE));
+		return 1;
+	case AN_BI_GROUP_ID:
+		add_term(out, name_term(1, VAST_FP_NAME(VAST_FP_GROUP, d), VAST_FP_ONE));
+		return 1;
+	case AN_BI_LOCAL_SIZE:
+	case AN_BI_ENQUEUED_LOCAL_SIZE:
+		add_term(out, name_term(1, VAST_FP_ONE, VAST_FP_NAME(VAST_FP_LOCAL_SIZE, d)));
+		return 1;
+	case AN_BI_GLOBAL_SIZE:
+		add_term(out, name_term(1, VAST_FP_ONE, VAST_FP_NAME(VAST_FP_GLOBAL_SIZE, d)));
+		return 1;
+	case AN_BI_NUM_GROUPS:
+		add_term(out, name_term(1, VAST_FP_ONE, VAST_FP_NAME(VAST_FP_NUM_GROUPS, d)));
+		return 1;
+	case AN_BI_GLOBAL_OFFSET:
+		add_term(out, name_term(1, VAST_FP_ONE, VAST_FP_NAME(VAST_FP_GLOBAL_OFFSET, d)));
+		return 1;
+	default:
+		return fail(s, n, "a linear work-item id", NULL);
+	}
+}
+
+static int var_form(fp_state *s, int n, fp_form *out, int depth)
+{
+	an_ctx *c = s->c;
+	int vi = c->nodes[n].var;
+	an_var *v = &c->vars[vi];
+	for (unsigned k = 0; k < s->visible; k++)
+		if (s->loopvar[k] == vi) {
+			add_term(out, name_term(1, VAST_FP_NAME(VAST_FP_LOOP, k), VAST_FP_ONE));
+			return 1;
+		}
+	if (v->func < 0)
+		return fail(s, n, "program-scope variable '%s'", v->name);
+	if (v->addr_taken || v->is_array)
+		return fail(s, n, "'%s' lives in memory (an array, or its address is taken)", v->name);
+	if (v->ndefs)
+		return fail(s, n, "'%s' changes and is not the counter of a for loop around the access",
+		            v->name);
+	if (v->param >= 0) {
+		an_param *pa = &c->p->funcs[v->func].params[v->param];
+		if (v->func != s->kern || pa->kind != VAST_PARAM_SCALAR || v->param > 255)
+			return fail(s, n, "'%s' is not a scalar argument of the kernel", v->name);
+		add_term(out, name_term(1, VAST_FP_ONE, VAST_FP_NAME(VAST_FP_ARG, v->param)));
+		return 1;
+	}
+	int e = v->node >= 0 && v->has_init ? an_var_init(c, v->node) : -1;
+	if (e < 0)
+		return fail(s, n, "'%s' has no initializer", v->name);
+	return int_form(s, e, out, depth + 1);
+}
+
+static int node_form(fp_state *s, int n, fp_form *out, int depth);
+
+/* The form of integer expression n, and a check where its value may
+ * wrap: an unsigned operation, or a conversion, narrower than 64 bits. */
+static int int_form(fp_state *s, int n, fp_form *out, int depth)
+{
+	an_ctx *c = s->c;
+	fp_form f = {0};
+	int ok = node_form(s, n, &f, depth);
+	an_node *x = ok ? &c->nodes[n] : NULL;
+	CXType t = ok ? an_node_type(c, n) : (CXType){0};
+	long long bits = ok ? clang_Type_getSizeOf(t) * 8 : 64;
+	int conv = x && (x->kind == CXCursor_CStyleCastExpr || x->kind == CXCursor_UnexposedExpr) &&
+	           x->nkids && clang_Type_getSizeOf(an_node_type(c, x->kids[x->nkids - 1])) * 8 >
+	                       bits;
+	int arith = x && unsigned_type(t) &&
+	            (x->kind == CXCursor_BinaryOperator || x->kind == CXCursor_UnaryOperator);
+	int bits_c = ok && unsigned_type(t) ? (int)bits : -(int)bits, seen = 0;
+	for (unsigned i = 0; i < s->nchecks; i++)
+		seen |= s->check_bits[i] == bits_c && same_form(&s->checks[i], &f);
+	if (ok && bits > 0 && bits < 64 && (conv || arith) && has_names(&f) && !seen) {
+		if (s->nchecks == 16) {
+			ok = fail(s, n, "more than 16 operations that may wrap", NULL);
+		} else {
+			fp_form *k = &s->checks[s->nchecks];
+			memset(k, 0, sizeof *k);
+			add_form(k, &f, 1);
+			s->check_bits[s->nchecks++] = bits_c;
+		}
+	}
+	add_form(out, &f, 1);
+	form_free(&f);
+	return ok;
+}
+
+static int node_form(fp_state *s, int n, fp_form *out, int depth)
+{
+	an_ctx *c = s->c;
+	if (n < 0 || depth > 64)
+		return fail(s, n < 0 ? 0 : n, "an expression too deep", NULL);
+	an_node *x = &c->nodes[n];
+	if (!int_type(an_node_type(c, n)))
+		return fail(s, n, "an offset that is not an integer", NULL);
+	long long v;
+	switch (x->kind) {
+	case CXCursor_IntegerLiteral:
+	case CXCursor_CharacterLiteral:
+	case CXCursor_UnaryExpr:
+		if (!const_value(c, n, &v))
+			return fail(s, n, "a constant vastcc cannot evaluate", NULL);
+		add_term(out, name_term(v, VAST_FP_ONE, VAST_FP_ONE));
+		return 1;
+	case CXCursor_DeclRefExpr:
+		if (x->var < 0) {
+			if (!const_value(c, n, &v)) /* an enumerator */
+				return fail(s, n, "a name vastcc cannot evaluate", NULL);
+			add_term(out, name_term(v, VAST_FP_ONE, VAST_FP_ONE));
+			return 1;
+		}
+		return var_form(s, n, out, depth);
+	case CXCursor_ParenExpr:
+	case CXCursor_UnexposedExpr:
+	case CXCursor_CStyleCastExpr:
+		if (!x->nkids)
+			return fail(s, n, "an expression vastcc cannot follow", NULL);
+		return int_form(s, x->kids[x->nkids - 1], out, depth + 1);
+	case CXCursor_CallExpr:
+		if (x->call < 0 || c->p->calls[x->call].builtin == AN_BI_NONE)
+			return fail(s, n, "a function call", NULL);
+		return builtin_form(s, n, out);
+	case CXCursor_UnaryOperator:
+		if (x->nkids == 1 && (x->op == CXUnaryOperator_Plus || x->op == CXUnaryOperator_Minus)) {
+			fp_form a = {0};
+			int ok = int_form(s, x->kids[0], &a, depth + 1);
+			add_form(out, &a, x->op == CXUnaryOperator_Minus ? -1 : 1);
+			form_free(&a);
+			return ok;
+		}
+		return fail(s, n, "an operator that is not affine", NULL);
+	case CXCursor_BinaryOperator: {
+		if (x->nkids != 2)
+			return fail(s, n, "an expression vastcc cannot follow", NULL);
+		fp_form a = {0}, b = {0};
+		int ok = int_form(s, x->kids[0], &a, depth + 1) &&
+		         int_form(s, x->kids[1], &b, depth + 1);
+		switch (ok ? x->op : -1) {
+		case CXBinaryOperator_Add:
+		case CXBinaryOperator_Sub:
+			add_form(out, &a, 1);
+			add_form(out, &b, x->op == CXBinaryOperator_Sub ? -1 : 1);
+			break;
+		case CXBinaryOperator_Mul:
+			if (has_var(&a) && has_var(&b))
+				ok = fail(s, n, "a product of two values that vary", NULL);
+			else if (!mul_form(out, has_var(&a) ? &b : &a, has_var(&a) ? &a : &b))
+				ok = fail(s, n, "a product of more than 3 symbols", NULL);
+			break;
+		case CXBinaryOperator_Shl:
+			if (!const_value(c, x->kids[1], &v) || v < 0 || v > 62)
+				ok = fail(s, n, "a shift by an amount that is not a constant", NULL);
+			else
+				add_form(out, &a, 1ll << v);
+			break;
+		case -1:
+			break;
+		default:
+			ok = fail(s, n, "an operator that is not affine (division, modulo, bit operation)",
+			          NULL);
+		}
+		form_free(&a);
+		form_free(&b);
+		return ok;
+	}
+	default:
+		if (x->access >= 0)
+			return fail(s, n, "a value loaded from memory", NULL);
+		return fail(s, n, "an expression that is not affine", NULL);
+	}
+}
+
+static long long pointee_size(an_ctx *c, int n)
+{
+	long long sz = clang_Type_getSizeOf(an_node_pointee(c, n));
+	return sz > 0 ? sz : 0;
+}
+
+static int lval_form(fp_state *s, int n, fp_form *out, int *param, int depth);
+
+/* Byte offset of pointer expression n from the base of *param. */
+static int ptr_form(fp_state *s, int n, fp_form *out, int *param, int depth)
+{
+	an_ctx *c = s->c;
+	if (n < 0 || depth > 64)
+		return fail(s, n < 0 ? 0 : n, "a pointer expression too deep", NULL);
+	an_node *x = &c->nodes[n];
+	switch (x->kind) {
+	case CXCursor_DeclRefExpr: {
+		if (x->var < 0)
+			return fail(s, n, "a pointer vastcc cannot follow", NULL);
+		an_var *v = &c->vars[x->var];
+		if (v->func != s->kern || v->addr_taken || v->ndefs)
+			return fail(s, n, "pointer '%s' is assigned or not the kernel's", v->name);
+		if (v->param >= 0) {
+			unsigned kind = c->p->funcs[s->kern].params[v->param].kind;
+			if (kind != VAST_PARAM_GLOBAL && kind != VAST_PARAM_CONSTANT)
+				return fail(s, n, "'%s' is not a buffer", v->name);
+			*param = v->param;
+			return 1;
+		}
+		int e = v->node >= 0 && v->has_init ? an_var_init(c, v->node) : -1;
+		if (e < 0 || v->is_array)
+			return fail(s, n, "pointer '%s' has no initializer", v->name);
+		return ptr_form(s, e, out, param, depth + 1);
+	}
+	case CXCursor_ParenExpr:
+	case CXCursor_UnexposedExpr:
+	case CXCursor_CStyleCastExpr: {
+		if (!x->nkids)
+			return fail(s, n, "a pointer vastcc cannot follow", NULL);
+		int ch = x->kids[x->nkids - 1], lv = an_strip(c, ch);
+		if (an_node_is_ptr(c, ch))
+			return ptr_form(s, ch, out, param, depth + 1);
+		if (lv >= 0 && (c->nodes[lv].kind == CXCursor_ArraySubscriptExpr ||
+		                c->nodes[lv].kind == CXCursor_MemberRefExpr))
+			return lval_form(s, lv, out, param, depth + 1); /* decay */
+		return fail(s, n, "a pointer made from an integer", NULL);
+	}
+	case CXCursor_BinaryOperator: {
+		if (x->nkids != 2 || (x->op != CXBinaryOperator_Add && x->op != CXBinaryOperator_Sub))
+			return fail(s, n, "pointer arithmetic vastcc cannot follow", NULL);
+		int pk = an_node_is_ptr(c, x->kids[0]) ? 0 : 1;
+		fp_form i = {0};
+		int ok = ptr_form(s, x->kids[pk], out, param, depth + 1) &&
+		         int_form(s, x->kids[1 - pk], &i, depth + 1);
+		add_form(out, &i, (x->op == CXBinaryOperator_Sub ? -1 : 1) *
+		                  pointee_size(c, x->kids[pk]));
+		form_free(&i);
+		return ok;
+	}
+	case CXCursor_UnaryOperator:
+		if (x->op == CXUnaryOperator_AddrOf && x->nkids)
+			return lval_form(s, an_strip(c, x->kids[0]), out, param, depth + 1);
+		return fail(s, n, "a pointer vastcc cannot follow", NULL);
+	default:
+		return fail(s, n, "a pointer vastcc cannot follow", NULL);
+	}
+}
+
+/* Byte offset of the lvalue n. */
+static int lval_form(fp_state *s, int n, fp_form *out, int *param, int depth)
+{
+	an_ctx *c = s->c;
+	if (n < 0 || depth > 64)
+		return fail(s, n < 0 ? 0 : n, "an lvalue vastcc cannot follow", NULL);
+	an_node *x = &c->nodes[n];
+	if (x->kind == CXCursor_ArraySubscriptExpr && x->nkids == 2) {
+		int pk = an_node_is_ptr(c, x->kids[0]) ? 0 : an_node_is_ptr(c, x->kids[1]) ? 1 : -1;
+		long long esz = clang_Type_getSizeOf(an_node_type(c, n));
+		fp_form i = {0};
+		int ok = esz > 0 && int_form(s, x->kids[pk < 0 ? 1 : 1 - pk], &i, depth + 1) &&
+		         (pk >= 0 ? ptr_form(s, x->kids[pk], out, param, depth + 1)
+		                  : lval_form(s, an_strip(c, x->kids[0]), out, param, depth + 1));
+		add_form(out, &i, esz);
+		form_free(&i);
+		return ok || fail(s, n, "a subscript vastcc cannot follow", NULL);
+	}
+	if (x->kind == CXCursor_MemberRefExpr && x->nkids) {
+		long long bits = clang_Cursor_getOffsetOfField(clang_getCursorReferenced(x->cur));
+		if (bits < 0 || bits % 8)
+			return fail(s, n, "a member at an offset vastcc cannot tell", NULL);
+		add_term(out, name_term(bits / 8, VAST_FP_ONE, VAST_FP_ONE));
+		if (an_node_is_ptr(c, x->kids[0]))
+			return ptr_form(s, x->kids[0], out, param, depth + 1);
+		return lval_form(s, an_strip(c, x->kids[0]), out, param, depth + 1);
+	}
+	if (x->kind == CXCursor_UnaryOperator && x->op == CXUnaryOperator_Deref && x->nkids)
+		return ptr_form(s, x->kids[0], out, param, depth + 1);
+	return fail(s, n, "an lvalue vastcc cannot follow", NULL);
+}
+
+/* The element a vector component access (v[i].y, v[i].s01, v[i][1]) is in. */
+static int element_node(an_ctx *c, int n)
+{
+	for (;;) {
+		an_node *x = &c->nodes[n];
+		if ((x->kind != CXCursor_MemberRefExpr && x->kind != CXCursor_ArraySubscriptExpr) ||
+		    !x->nkids)
+			return n;
+		int k = an_strip(c, x->kids[0]);
+		if (k < 0 || clang_getCanonicalType(an_node_type(c, k)).kind != CXType_ExtVector)
+			return n;
+		n = k;
+	}
+}
+
+/* The byte offset of access node n. */
+static int access_form(fp_state *s, int n, const an_access *a, fp_form *out, int *param)
+{
+	an_ctx *c = s->c;
+	an_node *x = &c->nodes[n];
+	if (x->kind != CXCursor_CallExpr)
+		return lval_form(s, element_node(c, n), out, param, 0);
+	int pn = -1, on = -1;
+	for (unsigned i = 1; i < x->nkids; i++) {
+		an_node *y = &c->nodes[x->kids[i]];
+		if (y->begin == a->ptr.begin && y->end == a->ptr.end)
+			pn = x->kids[i];
+		else if (a->off.end && y->begin == a->off.begin && y->end == a->off.end)
+			on = x->kids[i];
+	}
+	if (pn < 0 || !ptr_form(s, pn, out, param, 0))
+		return fail(s, n, "a builtin's pointer vastcc cannot follow", NULL);
+	if (a->form == AN_FORM_ATOMIC)
+		return 1;
+	fp_form o = {0};
+	int ok = on >= 0 && int_form(s, on, &o, 0);
+	add_form(out, &o, (long long)a->vec * pointee_size(c, pn));
+	form_free(&o);
+	return ok || fail(s, n, "a vector load or store offset vastcc cannot follow", NULL);
+}
+
+/* ---- loops and guards ------------------------------------------------- */
+
+/* The variable of n (through casts), or -1. */
+static int ref_var(an_ctx *c, int n)
+{
+	n = an_strip(c, n);
+	return n >= 0 && c->nodes[n].kind == CXCursor_DeclRefExpr ? c->nodes[n].var : -1;
+}
+
+/* Is every definition of v in the header of the for statement `stmt`? */
+static int counter_of(an_ctx *c, int v, int stmt)
+{
+	if (v < 0 || c->vars[v].addr_taken || c->vars[v].is_array || c->vars[v].param >= 0)
+		return 0;
+	for (unsigned d = 0; d < c->ndefs; d++) {
+		an_node *x = &c->nodes[c->defs[d].node];
+		if (c->defs[d].var == v && (!x->header || x->stmt != stmt))
+			return 0;
+	}
+	return 1;
+}
+
+static int nonneg(fp_state *s, const fp_form *f);
+
+/* A for statement node as `for (v = lo; v < hi; v += step)`: returns v
+ * and fills the bounds' forms, or -1. */
+static int loop_form(fp_state *s, int f, fp_form *lo, fp_form *hi, long long *step)
+{
+	an_ctx *c = s->c;
+	an_node *x = &c->nodes[f];
+	int h[3], nh = 0;
+	for (unsigned i = 0; i < x->nkids; i++)
+		if (c->nodes[x->kids[i]].header) {
+			if (nh == 3)
+				return -1;
+			h[nh++] = x->kids[i];
+		}
+	if (nh != 3)
+		return -1;
+	/* init: `T v = lo` or `v = lo` */
+	an_node *in = &c->nodes[h[0]];
+	int v = -1, loe = -1;
+	if (in->kind == CXCursor_DeclStmt && in->nkids == 1 &&
+	    c->nodes[in->kids[0]].kind == CXCursor_VarDecl) {
+		v = c->nodes[in->kids[0]].var;
+		loe = an_var_init(c, in->kids[0]);
+	} else if (in->kind == CXCursor_BinaryOperator && in->op == CXBinaryOperator_Assign &&
+	           in->nkids == 2) {
+		v = ref_var(c, in->kids[0]);
+		loe = in->kids[1];
+	}
+	if (v < 0 || loe < 0 || !counter_of(c, v, x->stmt))
+		return -1;
+	/* cond: v < hi, v <= hi, hi > v, hi >= v */
+	int cn = an_strip(c, h[1]), in_ = an_strip(c, h[2]);
+	if (cn < 0 || in_ < 0)
+		return -1;
+	an_node *cd = &c->nodes[cn];
+	if (cd->kind != CXCursor_BinaryOperator || cd->nkids != 2)
+		return -1;
+	int left = ref_var(c, cd->kids[0]) == v, hie;
+	int incl;
+	if (left && (cd->op == CXBinaryOperator_LT || cd->op == CXBinaryOperator_LE))
+		hie = cd->kids[1], incl = cd->op == CXBinaryOperator_LE;
+	else if (ref_var(c, cd->kids[1]) == v &&
+	         (cd->op == CXBinaryOperator_GT || cd->op == CXBinaryOperator_GE))
+		hie = cd->kids[0], incl = cd->op == CXBinaryOperator_GE;
+	else
+		return -1;
+	/* inc: v++, ++v, v += c, v = v + c */
+	an_node *ic = &c->nodes[in_];
+	long long st = 0;
+	if (ic->kind == CXCursor_UnaryOperator && ic->nkids == 1 && ref_var(c, ic->kids[0]) == v &&
+	    (ic->op == CXUnaryOperator_PostInc || ic->op == CXUnaryOperator_PreInc))
+		st = 1;
+	else if (ic->kind == CXCursor_CompoundAssignOperator && ic->nkids == 2 &&
+	         ic->op == CXBinaryOperator_AddAssign && ref_var(c, ic->kids[0]) == v)
+		const_value(c, ic->kids[1], &st);
+	if (st <= 0)
+		return -1;
+	if (!int_form(s, loe, lo, 0) || !int_form(s, hie, hi, 0))
+		return -1;
+	/* an unsigned comparison agrees with the integers' only where both
+	 * sides are never negative (C99 6.3.1.8) */
+	if ((unsigned_type(an_node_type(c, cd->kids[0])) ||
+	     unsigned_type(an_node_type(c, cd->kids[1]))) && !(nonneg(s, lo) && nonneg(s, hi)))
+		return -1;
+	if (incl)
+		add_term(hi, name_term(1, VAST_FP_ONE, VAST_FP_ONE));
+	*step = st;
+	return v;
+}
+
+/* Every value of f is >= 0: positive coefficients over ids, sizes and
+ * unsigned arguments. */
+static int nonneg(fp_state *s, const fp_form *f)
+{
+	an_func *fn = &s->c->p->funcs[s->kern];
+	for (unsigned i = 0; i < f->n; i++) {
+		const vast_fp_term *t = &f->t[i];
+		if (t->coef < 0 || VAST_FP_KIND(t->var) == VAST_FP_LOOP)
+			return 0;
+		for (int k = 0; k < VAST_FP_MAX_SYMS; k++)
+			if (VAST_FP_KIND(t->sym[k]) == VAST_FP_ARG) {
+				int v = an_param_var(s->c, s->kern, VAST_FP_INDEX(t->sym[k]));
+				if (v < 0 || fn->params[VAST_FP_INDEX(t->sym[k])].kind != VAST_PARAM_SCALAR ||
+				    !unsigned_type(an_node_type(s->c, s->c->vars[v].node)))
+					return 0;
+			}
+	}
+	return 1;
+}
+
+/* Guards equivalent to condition n (negated when neg), appended to g;
+ * 0 when it is not a conjunction of affine comparisons. */
+static int cond_guards(fp_state *s, int n, int neg, fp_form **g, unsigned *ng, unsigned *cap)
+{
+	an_ctx *c = s->c;
+	n = an_strip(c, n);
+	if (n < 0)
+		return 0;
+	an_node *x = &c->nodes[n];
+	if (x->kind == CXCursor_UnaryOperator && x->op == CXUnaryOperator_LNot && x->nkids == 1)
+		return cond_guards(s, x->kids[0], !neg, g, ng, cap);
+	if (x->kind != CXCursor_BinaryOperator || x->nkids != 2)
+		return 0;
+	if ((x->op == CXBinaryOperator_LAnd && !neg) || (x->op == CXBinaryOperator_LOr && neg))
+		return cond_guards(s, x->kids[0], neg, g, ng, cap) &&
+		       cond_guards(s, x->kids[1], neg, g, ng, cap);
+	int op = x->op;
+	if (op < CXBinaryOperator_LT || op > CXBinaryOperator_NE)
+		return 0;
+	if (neg) {
+		static const int inv[] = { [CXBinaryOperator_LT] = CXBinaryOperator_GE,
+		                           [CXBinaryOperator_GT] = CXBinaryOperator_LE,
+		                           [CXBinaryOperator_LE] = CXBinaryOperator_GT,
+		                           [CXBinaryOperator_GE] = CXBinaryOperator_LT,
+		                           [CXBinaryOperator_EQ] = CXBinaryOperator_NE,
+		                           [CXBinaryOperator_NE] = CXBinaryOperator_EQ };
+		op = inv[op];
+	}
+	if (op == CXBinaryOperator_NE)
+		return 0;
+	char saved[sizeof s->why];
+	memcpy(saved, s->why, sizeof saved);
+	fp_form a = {0}, b = {0};
+	int ok = int_form(s, x->kids[0], &a, 0) && int_form(s, x->kids[1], &b, 0);
+	memcpy(s->why, saved, sizeof saved); /* a guard that fails is no reason */
+	/* An unsigned comparison (C99 6.3.1.8) agrees with the integers'
+	 * only where both sides are never negative. */
+	if (ok && (unsigned_type(an_node_type(c, x->kids[0])) ||
+	           unsigned_type(an_node_type(c, x->kids[1]))))
+		ok = nonneg(s, &a) && nonneg(s, &b);
+	if (ok) {
+		/* integers: a < b is b - a - 1 >= 0, a <= b is b - a >= 0 */
+		int gt = op == CXBinaryOperator_GT || op == CXBinaryOperator_GE;
+		for (int k = 0; k < (op == CXBinaryOperator_EQ ? 2 : 1); k++) {
+			fp_form *d = AN_PUSH(*g, *ng, *cap);
+			memset(d, 0, sizeof *d);
+			int flip = op == CXBinaryOperator_EQ ? k : gt;
+			add_form(d, flip ? &a : &b, 1);
+			add_form(d, flip ? &b : &a, -1);
+			if (op == CXBinaryOperator_LT || op == CXBinaryOperator_GT)
+				add_term(d, name_term(-1, VAST_FP_ONE, VAST_FP_ONE));
+		}
+	}
+	form_free(&a);
+	form_free(&b);
+	return ok;
+}
+
+/* `if (c) return;` with no else. */
+static int early_return(an_ctx *c, int n, int *cond)
+{
+	an_node *x = &c->nodes[n];
+	if (x->kind != CXCursor_IfStmt || x->nkids != 2)
+		return 0;
+	int t = x->kids[1];
+	if (c->nodes[t].kind == CXCursor_CompoundStmt && c->nodes[t].nkids == 1)
+		t = c->nodes[t].kids[0];
+	if (c->nodes[t].kind != CXCursor_ReturnStmt || c->nodes[t].nkids)
+		return 0;
+	*cond = x->kids[0];
+	return 1;
+}
+
+/* ---- one access ------------------------------------------------------- */
+
+typedef struct fp_build {
+	fp_form off;
+	fp_form lo[VAST_FP_MAX_LOOPS], hi[VAST_FP_MAX_LOOPS];
+	long long step[VAST_FP_MAX_LOOPS];
+	fp_form *g;
+	unsigned ng, capg;
+} fp_build;
+
+static vast_fp_form keep_form(an_footprint *fp, unsigned *cap, const fp_form *f)
+{
+	vast_fp_form r = { fp->nterms, f->n };
+	for (unsigned i = 0; i < f->n; i++)
+		*AN_PUSH(fp->terms, fp->nterms, *cap) = f->t[i];
+	return r;
+}
+
+static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
+{
+	an_program *p = c->p;
+	const an_access *a = &p->accesses[fp->access];
+	fp_state s = { .c = c, .kern = kern };
+	fp_build b = {0};
+	int exact = 1, param = -1;
+	unsigned pre_checks = 0;
+	if (a->func != kern) {
+		fail(&s, n, "an access in helper function '%s'", p->funcs[a->func].name);
+		goto done;
+	}
+	/* the statements around the access, innermost first */
+	int chain[256], from[256], nchain = 0;
+	for (int m = n, q = c->nodes[n].parent; q >= 0; m = q, q = c->nodes[q].parent) {
+		an_node *y = &c->nodes[q];
+		if ((y->kind == CXCursor_ForStmt || y->kind == CXCursor_IfStmt) &&
+		    !c->nodes[m].header) {
+			if (nchain == 256) {
+				fail(&s, n, "an access nested too deep", NULL);
+				goto done;
+			}
+			chain[nchain] = q;
+			from[nchain++] = m;
+		} else if (y->kind == CXCursor_WhileStmt || y->kind == CXCursor_DoStmt ||
+		           y->kind == CXCursor_SwitchStmt || y->kind == CXCursor_ForStmt ||
+		           (y->kind == CXCursor_ConditionalOperator && y->nkids == 3 &&
+		            m != y->kids[0]) ||
+		           (y->kind == CXCursor_BinaryOperator && y->nkids == 2 && m == y->kids[1] &&
+		            (y->op == CXBinaryOperator_LAnd || y->op == CXBinaryOperator_LOr))) {
+			exact = 0;
+		}
+		if (q == c->func_node[kern])
+			break;
+	}
+	/* early returns at the top of the kernel, before any loop */
+	int body = -1, folded[64], nfolded = 0;
+	for (unsigned i = 0; i < c->nodes[c->func_node[kern]].nkids; i++)
+		if (c->nodes[c->nodes[c->func_node[kern]].kids[i]].kind == CXCursor_CompoundStmt)
+			body = c->nodes[c->func_node[kern]].kids[i];
+	for (unsigned i = 0; body >= 0 && i < c->nodes[body].nkids; i++) {
+		int st = c->nodes[body].kids[i], cond;
+		if (c->nodes[st].last >= n)
+			break;
+		if (nfolded < 64 && early_return(c, st, &cond) &&
+		    cond_guards(&s, cond, 1, &b.g, &b.ng, &b.capg))
+			folded[nfolded++] = st;
+	}
+	/* any other jump may skip the access */
+	for (unsigned m = (unsigned)c->func_node[kern]; m < an_func_end(c, kern); m++) {
+		enum CXCursorKind k = c->nodes[m].kind;
+		if (k != CXCursor_ReturnStmt && k != CXCursor_BreakStmt &&
+		    k != CXCursor_ContinueStmt && k != CXCursor_GotoStmt)
+			continue;
+		int ok = 0;
+		for (int i = 0; i < nfolded; i++)
+			ok |= (int)m > folded[i] && (int)m <= c->nodes[folded[i]].last;
+		if (!ok)
+			exact = 0;
+	}
+	/* outermost first: a loop of the supported form is a loop, another
+	 * is only a condition (fatal if the offset names its counter); an if
+	 * gives guards over the loops outside it */
+	for (int i = nchain - 1; i >= 0; i--) {
+		an_node *y = &c->nodes[chain[i]];
+		s.visible = s.nloops;
+		if (y->kind == CXCursor_IfStmt) {
+			if (y->nkids < 2 || !cond_guards(&s, y->kids[0], y->nkids == 3 && from[i] == y->kids[2], &b.g,
+			                 &b.ng, &b.capg))
+				exact = 0;
+			continue;
+		}
+		unsigned k = s.nloops;
+		int v = k < VAST_FP_MAX_LOOPS ? loop_form(&s, chain[i], &b.lo[k], &b.hi[k], &b.step[k])
+		                              : -1;
+		if (v < 0) {
+			if (k < VAST_FP_MAX_LOOPS) {
+				form_free(&b.lo[k]);
+				form_free(&b.hi[k]);
+			}
+			s.why[0] = 0;
+			exact = 0;
+			continue;
+		}
+		s.loopvar[k] = v;
+		s.nloops++;
+	}
+	s.visible = s.nloops;
+	pre_checks = s.nchecks;
+	if (!access_form(&s, n, a, &b.off, &param))
+		goto done;
+	if (param < 0 || param >= 32 || fp->params != 1u << param) {
+		fail(&s, n, "a pointer that may reach several buffers", NULL);
+		goto done;
+	}
+	fp->affine = 1;
+done:
+	if (!fp->affine) {
+		fp->reason = an_xstrdup(s.why[0] ? s.why : "an offset vastcc cannot follow");
+	} else {
+		unsigned cap = 0;
+		fp->offset = keep_form(fp, &cap, &b.off);
+		fp->nloops = s.nloops;
+		fp->loops = an_xcalloc(s.nloops + 1, sizeof *fp->loops);
+		fp->loop_names = an_xcalloc(s.nloops + 1, sizeof *fp->loop_names);
+		for (unsigned k = 0; k < s.nloops; k++) {
+			fp->loops[k].lo = keep_form(fp, &cap, &b.lo[k]);
+			fp->loops[k].hi = keep_form(fp, &cap, &b.hi[k]);
+			fp->loops[k].step = b.step[k];
+			fp->loop_names[k] = an_xstrdup(c->vars[s.loopvar[k]].name);
+		}
+		fp->nguards = b.ng;
+		fp->guards = an_xcalloc(b.ng + 1, sizeof *fp->guards);
+		for (unsigned i = 0; i < b.ng; i++)
+			fp->guards[i] = keep_form(fp, &cap, &b.g[i]);
+		fp->nchecks = s.nchecks;
+		fp->noffset_checks = s.nchecks - pre_checks;
+		fp->checks = an_xcalloc(s.nchecks + 1, sizeof *fp->checks);
+		for (unsigned i = 0; i < s.nchecks; i++) {
+			fp->checks[i].form = keep_form(fp, &cap, &s.checks[i]);
+			fp->checks[i].bits = s.check_bits[i];
+		}
+		fp->exact = exact;
+		fp->must_write = exact && (a->mode & VAST_MODE_W) && !(a->mode & VAST_MODE_ATOMIC) &&
+		                 !c->nodes[n].partial;
+	}
+	form_free(&b.off);
+	for (unsigned k = 0; k < VAST_FP_MAX_LOOPS; k++) {
+		form_free(&b.lo[k]);
+		form_free(&b.hi[k]);
+	}
+	for (unsigned i = 0; i < b.ng; i++)
+		form_free(&b.g[i]);
+	free(b.g);
+	for (unsigned i = 0; i < s.nchecks; i++)
+		form_free(&s.checks[i]);
+}
+
+void an_footprints(an_ctx *c)
+{
+	an_program *p = c->p;
+	for (unsigned f = 0; f < p->nfuncs; f++) {
+		an_func *fn = &p->funcs[f];
+		an_kfacts *k = &c->kf[f];
+		if (!fn->is_kernel)
+			continue;
+		fn->fps = an_xcalloc(p->naccesses + 1, sizeof *fn->fps);
+		for (unsigned n = 0; n < c->nnodes; n++) {
+			int ai = c->nodes[n].access;
+			if (ai < 0 || !k->reach[c->nodes[n].func])
+				continue;
+			an_footprint *fp = &fn->fps[fn->nfps++];
+			fp->access = (unsigned)ai;
+			fp->params = k->acc_bits[ai];
+			describe(c, (int)f, (int)n, fp);
+		}
+	}
+}
+
+void an_footprints_free(an_func *fn)
+{
+	for (unsigned i = 0; i < fn->nfps; i++) {
+		an_footprint *fp = &fn->fps[i];
+		free(fp->reason);
+		free(fp->terms);
+		free(fp->loops);
+		for (unsigned k = 0; k < fp->nloops; k++)
+			free(fp->loop_names[k]);
+		free(fp->loop_names);
+		free(fp->guards);
+		free(fp->checks);
+	}
+	free(fn->fps);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * footprint.h - the bytes a range of work-groups touches through one
+ * access, from its footprint descriptor (vast/stub.h, issue 9), the
+ * launch geometry and the scalar arguments: a union of strided boxes,
+ * computed in time independent of the data size (footprint.c).
+ *
+ * Not yet called by the runtime's planner. Thread-safe: no state.
+ */
+#ifndef VRT_FOOTPRINT_H
+#define VRT_FOOTPRINT_H
+
+#include <stddef.h>
+#include "vast/stub.h"
+
+#pragma GCC visibility push(hidden)
+
+/* One variable per id and dimension, one per loop. */
+#define VRT_BOX_MAX_DIMS (6 + VAST_FP_MAX_LOOPS)
+
+/* The bytes origin + sum(k_i * pitch_i) + [0, run), 0 <= k_i < count_i;
+ * pitches ascending and positive, each larger than run. */
+typedef struct vrt_box {
+	long long origin;
+	unsigned long long run;
+	unsigned ndims;
+	struct {
+		long long pitch;
+		unsigned long long count;
+	} dim[VRT_BOX_MAX_DIMS];
+} vrt_box;
+
+typedef struct vrt_fp_launch {
+	unsigned work_dim;
+	size_t global[3], local[3], offset[3]; /* as given to clEnqueueNDRangeKernel */
+	const long long *args; /* per kernel parameter: integer scalar values */
+	unsigned nargs;
+} vrt_fp_launch;
+
+/* The boxes of footprint fp of kernel table k for the flattened
+ * work-groups [g0, g1) (OpenCL 1.2 §3.2: dimension 0 varies fastest):
+ * stores up to max boxes in out and returns how many there are (when more
+ * than max, call again with room for all), or -1 when the descriptor
+ * cannot be evaluated (not affine, an argument missing, an overflow).
+ * The count depends on the range's shape and the guards, never on the
+ * data size. *exact: the boxes hold exactly the bytes touched; else a
+ * superset. Boxes may overlap. */
+int vrt_fp_boxes(const vast_kernel_footprints *k, const vast_footprint *fp,
+                 const vrt_fp_launch *l, size_t g0, size_t g1, vrt_box *out, int max,
+                 int *exact);
+
+#pragma GCC visibility pop
+#endif

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_rt_footprint.c - vrt_fp_boxes against brute force: for descriptors
+ * of the forms vastcc emits (row walk, column walk, tiled gemm's A, B and
+ * C, a stencil's halo, loop bounds from arguments, guarded accesses, a
+ * triangular loop), random small geometries, arguments and ranges of
+ * work-groups, the bytes of the boxes are the bytes every work-item of
+ * the range touches, running the descriptor's loops and guards one point
+ * at a time: equal when the evaluator says exact, a superset otherwise.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "footprint.h"
+
+static int failures;
+#define CHECK(c)                                                           \
+	do {                                                               \
+		if (!(c)) {                                                \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
+			        __LINE__, #c);                             \
+			failures++;                                        \
+		}                                                          \
+	} while (0)
+
+#define ONE VAST_FP_ONE
+#define GRP(d) VAST_FP_NAME(VAST_FP_GROUP, d)
+#define LID(d) VAST_FP_NAME(VAST_FP_LOCAL, d)
+#define LOOP(d) VAST_FP_NAME(VAST_FP_LOOP, d)
+#define ARG(d) VAST_FP_NAME(VAST_FP_ARG, d)
+#define LSZ(d) VAST_FP_NAME(VAST_FP_LOCAL_SIZE, d)
+#define GOFF(d) VAST_FP_NAME(VAST_FP_GLOBAL_OFFSET, d)
+/* coef * s0 * s1 * var */
+#define T(c, var, s0, s1) { c, var, { s0, s1, ONE } }
+/* the terms of get_global_id(d) times c (times symbol s) */
+#define GID(c, d, s) T(c, GRP(d), LSZ(d), s), T(c, LID(d), s, ONE), T(c, ONE, GOFF(d), s)
+
+/* ---- brute force ------------------------------------------------------ */
+
+#define SPAN 65536 /* bytes [-SPAN/2, SPAN/2) around the base */
+static unsigned char touched[SPAN], boxed[SPAN];
+
+typedef struct point {
+	long long grp[3], lid[3], loop[VAST_FP_MAX_LOOPS];
+} point;
+
+static long long name_value(const vrt_fp_launch *l, const point *p, unsigned name)
+{
+	unsigned d = VAST_FP_INDEX(name);
+	int in = d < l->work_dim;
+	switch (VAST_FP_KIND(name)) {
+	case VAST_FP_ONE: return 1;
+	case VAST_FP_GROUP: return p->grp[d];
+	case VAST_FP_LOCAL: return p->lid[d];
+	case VAST_FP_LOOP: return p->loop[d];
+	case VAST_FP_ARG: return l->args[d];
+	case VAST_FP_LOCAL_SIZE: return in ? (long long)l->local[d] : 1;
+	case VAST_FP_GLOBAL_SIZE: return in ? (long long)l->global[d] : 1;
+	case VAST_FP_NUM_GROUPS: return in ? (long long)(l->global[d] / l->local[d]) : 1;
+	case VAST_FP_GLOBAL_OFFSET: return in ? (long long)l->offset[d] : 0;
+	}
+	abort();
+}
+
+static long long eval(const vast_kernel_footprints *k, const vrt_fp_launch *l,
+                      const point *p, vast_fp_form f)
+{
+	long long v = 0;
+	for (unsigned i = 0; i < f.n; i++) {
+		const vast_fp_term *t = &k->terms[f.first + i];
+		long long m = t->coef * name_value(l, p, t->var);
+		for (int j = 0; j < VAST_FP_MAX_SYMS; j++)
+			m *= name_value(l, p, t->sym[j]);
+		v += m;
+	}
+	return v;
+}
+
+static void mark(unsigned char *map, long long off, unsigned long long n)
+{
+	for (unsigned long long b = 0; b < n; b++) {
+		long long at = off + (long long)b + SPAN / 2;
+		if (at < 0 || at >= SPAN) {
+			fprintf(stderr, "byte %lld out of the test's span\n", off);
+			abort();
+		}
+		map[at] = 1;
+	}
+}
+
+static void run_loops(const vast_kernel_footprints *k, const vast_footprint *fp,
+                      const vrt_fp_launch *l, point *p, unsigned depth)
+{
+	if (depth == fp->nloops) {
+		for (unsigned g = 0; g < fp->nguards; g++)
+			if (eval(k, l, p, k->guards[fp->first_guard + g]) < 0)
+				return;
+		mark(touched, eval(k, l, p, fp->offset), fp->size);
+		return;
+	}
+	const vast_fp_loop *lp = &k->loops[fp->first_loop + depth];
+	long long hi = eval(k, l, p, lp->hi);
+	for (p->loop[depth] = eval(k, l, p, lp->lo); p->loop[depth] < hi;
+	     p->loop[depth] += lp->step)
+		run_loops(k, fp, l, p, depth + 1);
+}
+
+static void brute(const vast_kernel_footprints *k, const vast_footprint *fp,
+                  const vrt_fp_launch *l, size_t g0, size_t g1)
+{
+	size_t n[3], ls[3];
+	for (unsigned d = 0; d < 3; d++) {
+		n[d] = d < l->work_dim ? l->global[d] / l->local[d] : 1;
+		ls[d] = d < l->work_dim ? l->local[d] : 1;
+	}
+	for (size_t g = g0; g < g1; g++) {
+		point p;
+		memset(&p, 0, sizeof p);
+		p.grp[0] = (long long)(g % n[0]);
+		p.grp[1] = (long long)(g / n[0] % n[1]);
+		p.grp[2] = (long long)(g / (n[0] * n[1]));
+		for (p.lid[2] = 0; p.lid[2] < (long long)ls[2]; p.lid[2]++)
+			for (p.lid[1] = 0; p.lid[1] < (long long)ls[1]; p.lid[1]++)
+				for (p.lid[0] = 0; p.lid[0] < (long long)ls[0]; p.lid[0]++)
+					run_loops(k, fp, l, &p, 0);
+	}
+}
+
+static void mark_box(const vrt_box *b, unsigned d, long long at)
+{
+	if (d == b->ndims) {
+		mark(boxed, at, b->run);
+		return;
+	}
+	for (unsigned long long i = 0; i < b->dim[d].count; i++)
+		mark_box(b, d + 1, at + (long long)i * b->dim[d].pitch);
+}
+
+/* ---- the descriptors -------------------------------------------------- */
+
+/* Arguments: 0 nx, 1 ny (matrix sides), 2 n (gemm), 3 T (tile). */
+static const vast_fp_term terms[] = {
+	/* 0: row walk y[gid] */
+	GID(4, 0, ONE),
+	/* 3: guard ny - gid - 1 >= 0 */
+	T(1, ONE, ARG(1), ONE), GID(-1, 0, ONE), T(-1, ONE, ONE, ONE),
+	/* 8: column walk A[i * ny + j], j = gid: offset */
+	T(4, LOOP(0), ARG(1), ONE), GID(4, 0, ONE),
+	/* 12: loop to nx */
+	T(1, ONE, ARG(0), ONE),
+	/* 13: gemm A[row * n + k + kk] with row = gid(1), k over tiles, kk < T */
+	GID(4, 1, ARG(2)), T(4, LOOP(0), ONE, ONE), T(4, LOOP(1), ONE, ONE),
+	/* 18: k < n (step T: in the loop) */
+	T(1, ONE, ARG(2), ONE),
+	/* 19: kk from k to k + T */
+	T(1, LOOP(0), ONE, ONE),
+	/* 20: */
+	T(1, LOOP(0), ONE, ONE), T(1, ONE, ARG(3), ONE),
+	/* 22: gemm B[(k + kk) * n + col], col = gid(0) */
+	T(4, LOOP(0), ARG(2), ONE), T(4, LOOP(1), ARG(2), ONE), GID(4, 0, ONE),
+	/* 27: gemm C[row * n + col] */
+	GID(4, 1, ARG(2)), GID(4, 0, ONE),
+	/* 33: guards row < n, col < n */
+	T(1, ONE, ARG(2), ONE), GID(-1, 1, ONE), T(-1, ONE, ONE, ONE),
+	/* 38: */
+	T(1, ONE, ARG(2), ONE), GID(-1, 0, ONE), T(-1, ONE, ONE, ONE),
+	/* 43: stencil in[(y + dy) * nx + x + dx], dy, dx in [-1, 2) */
+	GID(4, 1, ARG(0)), T(4, LOOP(0), ARG(0), ONE), GID(4, 0, ONE), T(4, LOOP(1), ONE, ONE),
+	/* 51: -1 .. 2 */
+	T(-1, ONE, ONE, ONE), T(2, ONE, ONE, ONE),
+	/* 53: guards x >= 1, y >= 1 (inner points only) */
+	GID(1, 0, ONE), T(-1, ONE, ONE, ONE),
+	/* 57: */
+	GID(1, 1, ONE), T(-1, ONE, ONE, ONE),
+	/* 61: triangular: a[i * nx + j], j in [i, nx), i = gid */
+	GID(4, 0, ARG(0)), T(4, LOOP(0), ONE, ONE),
+	/* 65: lo of j: i */
+	GID(1, 0, ONE),
+	/* 68: vload4-like row of 16 bytes at 16 * gid with a guard by group */
+	GID(16, 0, ONE),
+	/* 71: group guard: ny - 2 * grp0 >= 0 */
+	T(1, ONE, ARG(1), ONE), T(-2, GRP(0), ONE, ONE),
+	/* 73: upper triangle of an nx * nx matrix: a[i * nx + j], j >= i */
+	T(4, LOOP(0), ARG(0), ONE), T(4, LOOP(1), ONE, ONE),
+	/* 75: j - i >= 0 */
+	T(1, LOOP(1), ONE, ONE), T(-1, LOOP(0), ONE, ONE),
+};
+
+static const vast_fp_loop loops[] = {
+	{ { 0, 0 }, { 12, 1 }, 1 },     /* 0: i in [0, nx) */
+	{ { 0, 0 }, { 18, 1 }, 0 },     /* 1: k in [0, n) step T (set below) */
+	{ { 19, 1 }, { 20, 2 }, 1 },    /* 2: kk in [k, k + T) */
+	{ { 51, 1 }, { 52, 1 }, 1 },    /* 3: dy in [-1, 2) */
+	{ { 51, 1 }, { 52, 1 }, 1 },    /* 4: dx in [-1, 2) */
+	{ { 65, 3 }, { 12, 1 }, 1 },    /* 5: j in [i, nx) */
+	{ { 0, 0 }, { 12, 1 }, 1 },     /* 6: i in [0, nx) */
+	{ { 0, 0 }, { 12, 1 }, 1 },     /* 7: j in [0, nx) */
+};
+
+static const vast_fp_form guards[] = {
+	{ 3, 5 },  /* 0: gid0 < ny */
+	{ 33, 5 }, /* 1: gid1 < n */
+	{ 38, 5 }, /* 2: gid0 < n */
+	{ 53, 4 }, /* 3: gid0 >= 1 */
+	{ 57, 4 }, /* 4: gid1 >= 1 */
+	{ 71, 2 }, /* 5: 2 * grp0 <= ny */
+	{ 75, 2 }, /* 6: j >= i */
+};
+
+#define FP(off, noff, l0, nl, g0, ng, sz)                                       \
+	{ .params = 1, .mode = VAST_MODE_R, .size = sz, .affine = 1, .offset = { off, noff }, \
+	  .first_loop = l0, .nloops = nl, .first_guard = g0, .nguards = ng, .exact = 1 }
+static const vast_footprint fps[] = {
+	FP(0, 3, 0, 0, 0, 0, 4),   /* row walk */
+	FP(0, 3, 0, 0, 0, 1, 4),   /* row walk, guarded */
+	FP(8, 4, 0, 1, 0, 1, 4),   /* column walk, bound from an argument */
+	FP(13, 5, 1, 2, 1, 1, 4),  /* gemm A */
+	FP(22, 5, 1, 2, 2, 1, 4),  /* gemm B */
+	FP(27, 6, 0, 0, 1, 2, 4),  /* gemm C */
+	FP(43, 8, 3, 2, 3, 2, 4),  /* stencil halo */
+	FP(61, 4, 5, 1, 0, 0, 4),  /* triangular (bounds vary: superset) */
+	FP(68, 3, 0, 0, 5, 1, 16), /* group guard */
+	FP(73, 2, 6, 2, 6, 1, 4),  /* a guard over two loops: exact for small nx */
+};
+static const char *const fp_names[] = { "row", "row guarded", "column", "gemm A", "gemm B",
+                                        "gemm C", "stencil", "triangular", "group guard",
+                                        "upper triangle" };
+
+static unsigned rnd(unsigned n)
+{
+	return (unsigned)rand() % n;
+}
+
+static void trial(const vast_kernel_footprints *k, unsigned f, unsigned *exact_seen)
+{
+	vrt_fp_launch l;
+	memset(&l, 0, sizeof l);
+	l.work_dim = 1 + rnd(3);
+	for (unsigned d = 0; d < l.work_dim; d++) {
+		l.local[d] = 1 + rnd(4);
+		l.global[d] = l.local[d] * (1 + rnd(4));
+		l.offset[d] = rnd(3);
+	}
+	long long args[4] = { 1 + rnd(12), 1 + rnd(12), 1 + rnd(12), 1 + rnd(4) };
+	l.args = args;
+	l.nargs = 4;
+	size_t ng = 1;
+	for (unsigned d = 0; d < l.work_dim; d++)
+		ng *= l.global[d] / l.local[d];
+	size_t g0 = rnd((unsigned)ng), g1 = g0 + 1 + rnd((unsigned)(ng - g0));
+	memset(touched, 0, sizeof touched);
+	memset(boxed, 0, sizeof boxed);
+	brute(k, &fps[f], &l, g0, g1);
+	vrt_box out[64];
+	int exact = -1;
+	int n = vrt_fp_boxes(k, &fps[f], &l, g0, g1, out, 64, &exact);
+	CHECK(n >= 0 && n <= 64);
+	if (n < 0 || n > 64)
+		return;
+	for (int i = 0; i < n; i++) {
+		for (unsigned d = 0; d < out[i].ndims; d++)
+			CHECK((unsigned long long)out[i].dim[d].pitch > out[i].run);
+		mark_box(&out[i], 0, out[i].origin);
+	}
+	int same = 1, super = 1;
+	for (size_t b = 0; b < SPAN; b++) {
+		same &= touched[b] == boxed[b];
+		super &= !touched[b] || boxed[b];
+	}
+	if (!(exact ? same : super))
+		fprintf(stderr, "%s: dim %u groups [%zu, %zu) args %lld %lld %lld %lld: %s\n",
+		        fp_names[f], l.work_dim, g0, g1, args[0], args[1], args[2], args[3],
+		        exact ? "not exact" : "not a superset");
+	CHECK(exact ? same : super);
+	exact_seen[f] += exact == 1;
+}
+
+int main(void)
+{
+	vast_fp_loop lp[sizeof loops / sizeof *loops];
+	memcpy(lp, loops, sizeof lp);
+	vast_kernel_footprints k = { sizeof fps / sizeof *fps, fps, terms, lp, guards, NULL };
+	unsigned exact_seen[sizeof fps / sizeof *fps] = { 0 };
+	srand(9);
+	for (unsigned round = 0; round < 300; round++)
+		for (unsigned f = 0; f < sizeof fps / sizeof *fps; f++) {
+			lp[1].step = 1 + rnd(4); /* the tile, as the loop's step */
+			trial(&k, f, exact_seen);
+		}
+	/* Every form but the triangular loop and the upper triangle is exact
+	 * where vastcc says its bounds and guards are affine. */
+	for (unsigned f = 0; f < sizeof fps / sizeof *fps; f++)
+		if (f < 7 || f == 8)
+			CHECK(exact_seen[f] == 300);
+	/* The upper triangle splits i exactly while few rows are partial. */
+	CHECK(exact_seen[9] > 0 && exact_seen[9] < 300);
+	/* A descriptor that is not affine is refused, not guessed. */
+	vast_footprint bad = fps[0];
+	bad.affine = 0;
+	vrt_fp_launch l = { 1, { 8 }, { 4 }, { 0 }, NULL, 0 };
+	vrt_box out[4];
+	int exact;
+	CHECK(vrt_fp_boxes(&k, &bad, &l, 0, 2, out, 4, &exact) == -1);
+	/* A missing argument is refused too. */
+	CHECK(vrt_fp_boxes(&k, &fps[2], &l, 0, 2, out, 4, &exact) == -1);
+	/* A form of narrow arithmetic (the row walk's index as a uchar: 4 *
+	 * gid, 8 bits) holds only while it stays in range: refused past it. */
+	static const vast_fp_check checks[] = { { { 0, 3 }, 8 } };
+	vast_kernel_footprints kc = k;
+	kc.checks = checks;
+	vast_footprint narrow = fps[0];
+	narrow.first_check = 0;
+	narrow.nchecks = narrow.noffset_checks = 1;
+	vrt_fp_launch small = { 1, { 64 }, { 8 }, { 0 }, NULL, 0 };
+	vrt_fp_launch big = { 1, { 72 }, { 8 }, { 0 }, NULL, 0 };
+	CHECK(vrt_fp_boxes(&kc, &narrow, &small, 0, 8, out, 4, &exact) == 1); /* 4 * 63 < 256 */
+	CHECK(vrt_fp_boxes(&kc, &narrow, &big, 0, 8, out, 4, &exact) == 1);   /* groups 0-7 */
+	CHECK(vrt_fp_boxes(&kc, &narrow, &big, 0, 9, out, 4, &exact) == -1);  /* 4 * 64 wraps */
+	if (failures)
+		fprintf(stderr, "%d failures\n", failures);
+	return failures != 0;
+}
