@@ -297,6 +297,10 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 		argv[na++] = version;
 	argv[na++] = (char *)path;
 	argv[na++] = "-dD"; /* macro names, for the user's columns (colmap.c) */
+	/* clang stops after 20 errors with "fatal error: too many errors
+	 * emitted", which has no location: print every error, each located
+	 * (the analysis relocates that message itself, parse.c). */
+	argv[na++] = "-ferror-limit=0";
 	argv[na] = NULL;
 	*std_out = an_xstrdup(std ? std + 8 : "CL1.2");
 
