@@ -146,10 +146,15 @@ static void *executor(void *p)
 	return NULL;
 }
 
-/* The marker on the program's queue, with the wait list `w`. */
+/* The marker on the program's queue, with the wait list `w`, flushed:
+ * the executor (another thread) waits for it, and a driver need not
+ * submit a command nobody flushed (OpenCL 1.2 §5.13; NVIDIA's does not,
+ * so a program's clFinish, which drains the executor first, waited for
+ * ever behind a non-blocking write). */
 static cl_int marker(cl_command_queue q, cl_uint n, const cl_event *w, cl_event *out)
 {
-	return vrt_real.clEnqueueMarkerWithWaitList(q, n, w, out);
+	cl_int err = vrt_real.clEnqueueMarkerWithWaitList(q, n, w, out);
+	return err == CL_SUCCESS ? vrt_real.clFlush(q) : err;
 }
 
 cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool blocking,
