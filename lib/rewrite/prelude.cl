@@ -98,16 +98,17 @@ size_t vast_get_global_linear_id(vast_ctx *c)
 size_t vast_get_local_linear_id(vast_ctx *c)
 { return (c->lid[2] * c->lsz[1] + c->lid[1]) * c->lsz[0] + c->lid[0]; }
 
-/* Frame buffer b of a set. A select chain, not bufs[b]: a private array
- * indexed at run time may leave registers for scratch memory. */
-__global uchar *vast_buf(__global uchar *const *bufs, uint b)
-{
-	__global uchar *p = bufs[0];
-	for (uint i = 1; i < VAST_FRAME_BUFS; i++)
-		if (b == i)
-			p = bufs[i];
-	return p;
-}
+/* Frame buffer b of the set (dst: the merge's destination set). Fields
+ * read with constant indices only: a private array indexed at run time,
+ * or its address taken, moves the whole context from registers to
+ * scratch memory (the paged blackscholes ran 12x slower on the H100). */
+#define VAST_PICK(a, b) \
+	((b) == 0 ? (a)[0] : (b) == 1 ? (a)[1] : (b) == 2 ? (a)[2] : \
+	 (b) == 3 ? (a)[3] : (b) == 4 ? (a)[4] : (b) == 5 ? (a)[5] : \
+	 (b) == 6 ? (a)[6] : (a)[7])
+typedef char vast_pick_covers_every_buffer[VAST_FRAME_BUFS == 8 ? 1 : -1];
+__global uchar *vast_buf(vast_ctx *c, int dst, uint b)
+{ return dst ? VAST_PICK(c->dst, b) : VAST_PICK(c->frames, b); }
 
 /* Paged and merge kernels: virtual address -> byte in a frame buffer.
  * lpt[0] = slots; slot s (1-based): lpt[2s-1] = first entry of its table,
@@ -117,7 +118,7 @@ __global uchar *vast_buf(__global uchar *const *bufs, uint b)
  * buffer, so an element that straddles two resident pages is contiguous
  * there too. A page with no frame is a fault: recorded, and the access
  * goes to frame 0 of buffer 0, which the runtime keeps as scratch. */
-__global uchar *vast_tr_in(vast_ctx *c, __global uchar *const *bufs, ulong v)
+__global uchar *vast_tr_in(vast_ctx *c, int dst, ulong v)
 {
 	uint s = (uint)(v >> VAST_VA_SHIFT);
 	ulong off = v & VAST_VA_MASK;
@@ -129,7 +130,7 @@ __global uchar *vast_tr_in(vast_ctx *c, __global uchar *const *bufs, ulong v)
 		/* The fast path: the slot's resident pages are one run, in
 		 * consecutive frames, so translation is one add. */
 		if (off - r.x < r.y)
-			return vast_buf(bufs, b) + r.z + (off - r.x);
+			return vast_buf(c, dst, b) + r.z + (off - r.x);
 		__global const uint *lpt = c->lpt;
 		if (page < lpt[2 * s])
 			f = lpt[lpt[2 * s - 1] + page];
@@ -138,12 +139,12 @@ __global uchar *vast_tr_in(vast_ctx *c, __global uchar *const *bufs, ulong v)
 		*c->fault = 1;
 		f = b = 0;
 	}
-	return vast_buf(bufs, b) + ((ulong)f << c->page_shift) +
+	return vast_buf(c, dst, b) + ((ulong)f << c->page_shift) +
 	       (off & ((1UL << c->page_shift) - 1));
 }
 
 __global uchar *vast_tr(vast_ctx *c, ulong v)
-{ return vast_tr_in(c, c->frames, v); }
+{ return vast_tr_in(c, 0, v); }
 
 /* A buffer parameter's run: its slot's run with the run's first byte in
  * its frame buffer already resolved. */
@@ -164,7 +165,7 @@ vast_prun vast_run(vast_ctx *c, ulong va)
 	vast_prun r = { c->frames[0], 0, 0, s };
 	if (s - 1 < c->nslots) {
 		ulong4 q = c->runs[s - 1];
-		r.base = vast_buf(c->frames, (uint)q.w) + q.z;
+		r.base = vast_buf(c, 0, (uint)q.w) + q.z;
 		r.lo = q.x;
 		r.len = q.y;
 	}
@@ -184,8 +185,8 @@ __global uchar *vast_trp(vast_ctx *c, ulong v, vast_prun r)
 /* Merge: copy the n bytes at v from the source frames to the destination. */
 void vast_copy(vast_ctx *c, ulong v, uint n)
 {
-	__global uchar *s = vast_tr_in(c, c->frames, v);
-	__global uchar *d = vast_tr_in(c, c->dst, v);
+	__global uchar *s = vast_tr_in(c, 0, v);
+	__global uchar *d = vast_tr_in(c, 1, v);
 	for (uint i = 0; i < n; i++)
 		d[i] = s[i];
 }
