@@ -157,6 +157,16 @@ static cl_int marker(cl_command_queue q, cl_uint n, const cl_event *w, cl_event 
 	return err == CL_SUCCESS ? vrt_real.clFlush(q) : err;
 }
 
+/* c was never queued: its objects go back, as if never enqueued. */
+static cl_int abandon(vrt_cmd *c, cl_int err)
+{
+	vrt_lock();
+	c->drop(c);
+	vrt_unlock();
+	vrt_free(c);
+	return err;
+}
+
 cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool blocking,
                   cl_uint nw, const cl_event *w, cl_event *event)
 {
@@ -167,13 +177,8 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 		if (!c->wait)
 			err = CL_OUT_OF_HOST_MEMORY;
 	}
-	if (err != CL_SUCCESS) {
-		vrt_lock();
-		c->drop(c);
-		vrt_unlock();
-		vrt_free(c);
-		return err;
-	}
+	if (err != CL_SUCCESS)
+		return abandon(c, err);
 	clRetainCommandQueue(q);
 	c->q = q;
 	for (cl_uint i = 0; i < nw; i++) {
@@ -185,11 +190,7 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 	c->ev = event ? vrt_event_new(q, type) : NULL;
 	if (event && !c->ev) {
 		release_captures(c);
-		vrt_lock();
-		c->drop(c);
-		vrt_unlock();
-		vrt_free(c);
-		return CL_OUT_OF_HOST_MEMORY;
+		return abandon(c, CL_OUT_OF_HOST_MEMORY);
 	}
 	/* After the program's earlier commands on q. Not with the wait list:
 	 * the driver would fail the marker, and with it every later command
@@ -228,12 +229,8 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 			vrt_real.clReleaseEvent(c->user);
 		}
 		vrt_event_ended(c->ev, err);
-		vrt_lock();
-		c->drop(c);
-		vrt_unlock();
 		release_captures(c);
-		vrt_free(c);
-		return err;
+		return abandon(c, err);
 	}
 	pthread_mutex_lock(&x->mu);
 	if (!x->thread_live) {
