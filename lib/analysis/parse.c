@@ -71,8 +71,15 @@ int an_parse(an_ctx *c, const char *cl_std)
 		c->index, c->path, args, sizeof args / sizeof *args, &uf, 1,
 		CXTranslationUnit_KeepGoing, &c->tu);
 	if (err != CXError_Success || !c->tu) {
-		an_diag_error((an_loc){0}, "cannot parse '%s' (libclang error %d)",
-		              c->path, (int)err);
+		/* No translation unit, so none of clang's diagnostics: the
+		 * error belongs to the whole file. Clang 19 crashes on a few
+		 * invalid programs (an unparsable operand of as_uint()); its
+		 * crash recovery returns CXError_Crashed. */
+		an_loc file = { an_intern_name(c->p, c->path), 1, 1 };
+		if (err == CXError_Crashed)
+			an_diag_error(file, "clang crashed while parsing this file; vastcc cannot compile it (clang -fsyntax-only shows its errors)");
+		else
+			an_diag_error(file, "cannot parse this file (libclang error %d)", (int)err);
 		return 0;
 	}
 	int bad = 0;
