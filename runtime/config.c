@@ -26,7 +26,7 @@
 
 #include "vrt.h"
 
-vrt_config vrt_cfg = { VRT_RUN_AUTO, VRT_LOG_WARN, 0, 0, 0, 0, 1, 3, NULL, 0, 0, 0 };
+vrt_config vrt_cfg = { VRT_RUN_AUTO, VRT_LOG_WARN, 0, 0, 0, 0, 1, 3, NULL, 0, 0, 0, VRT_FP_ON };
 
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent)
 {
@@ -137,6 +137,14 @@ void vrt_config_load(void)
 	config_size("VAST_FAIL_DEVICE_MEM", &vrt_cfg.fail_device_mem);
 	if ((s = getenv("VAST_TRACE")) && *s)
 		vrt_cfg.trace = s;
+	if ((s = getenv("VAST_FOOTPRINTS")) && *s) {
+		if (!strcmp(s, "0"))
+			vrt_cfg.footprints = VRT_FP_OFF;
+		else if (!strcmp(s, "check"))
+			vrt_cfg.footprints = VRT_FP_CHECK;
+		else if (strcmp(s, "1"))
+			vrt_log(VRT_LOG_WARN, "ignoring VAST_FOOTPRINTS='%s' (want 1, 0 or check)", s);
+	}
 	if ((s = getenv("VAST_PAGE_SIZE")) && *s) {
 		unsigned long long b;
 		unsigned pct;

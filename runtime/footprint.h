@@ -5,7 +5,8 @@
  * launch geometry and the scalar arguments: a union of strided boxes,
  * computed in time independent of the data size (footprint.c).
  *
- * Not yet called by the runtime's planner. Thread-safe: no state.
+ * The planner uses them for kernels whose accesses all have descriptors
+ * (fprows.c). Thread-safe: no state.
  */
 #ifndef VRT_FOOTPRINT_H
 #define VRT_FOOTPRINT_H
@@ -48,6 +49,13 @@ typedef struct vrt_fp_launch {
 int vrt_fp_boxes(const vast_kernel_footprints *k, const vast_footprint *fp,
                  const vrt_fp_launch *l, size_t g0, size_t g1, vrt_box *out, int max,
                  int *exact);
+
+/* Sets part[p] = 1 for every page p < npages (of 2^shift bytes) that a
+ * byte of box b falls in; bytes outside the pages are ignored. Work in
+ * proportion to the pages marked: inner dimensions whose blocks leave
+ * gaps under a page are one interval. Returns 0, with part partly
+ * marked, when the box is larger than 2^62 bytes (fprows.c). */
+int vrt_box_mark(unsigned char *part, size_t npages, unsigned shift, const vrt_box *b);
 
 #pragma GCC visibility pop
 #endif

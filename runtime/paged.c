@@ -237,11 +237,58 @@ static int resends_too_much(const paged *P)
 	return (double)moved > VRT_MAX_RESEND * (double)touched;
 }
 
+/* VAST_FOOTPRINTS=check: the inspector's rows too; refuses the launch
+ * when it marks a page the descriptors did not. */
+static cl_int check_rows(vrt_launch *L, const paged *P)
+{
+	size_t n = P->nrows * P->lay.row_bytes;
+	unsigned char *insp = vrt_malloc(n);
+	if (!insp)
+		return CL_OUT_OF_HOST_MEMORY;
+	cl_int err = vrt_inspect_run(L, &P->lay, P->wpp, insp, P->nrows);
+	if (err == CL_SUCCESS) {
+		vrt_pas_normalize(insp, n);
+		for (size_t i = 0; i < n; i++)
+			if (insp[i] && !P->rows[i]) {
+				vrt_log(VRT_LOG_WARN, "kernel '%s': its footprint descriptors miss a page its inspector marks (row %zu, byte %zu); refusing the launch",
+				        L->k->name, i / P->lay.row_bytes, i % P->lay.row_bytes);
+				err = CL_INVALID_OPERATION;
+				break;
+			}
+	}
+	vrt_free(insp);
+	return err;
+}
+
+/* The launch's PAS rows: from the footprint descriptors when they cover
+ * the kernel (*from_fp set), else from its inspector. */
+static cl_int fill_rows(vrt_launch *L, paged *P, int *from_fp)
+{
+	double t0 = vrt_now_ms();
+	int got = *from_fp ? vrt_fp_rows(L, &P->lay, P->wpp, P->rows, P->nrows) : 0;
+	cl_int err = CL_SUCCESS;
+	if (got < 0)
+		return CL_OUT_OF_HOST_MEMORY;
+	*from_fp = got;
+	if (got && vrt_cfg.footprints == VRT_FP_CHECK)
+		err = check_rows(L, P);
+	else if (!got)
+		err = vrt_inspect_run(L, &P->lay, P->wpp, P->rows, P->nrows);
+	double t1 = vrt_now_ms();
+	L->st->inspect_ms += t1 - t0;
+	vrt_trace_host(got ? "footprints" : "inspect", L->k->name, t0, t1, -1, 0);
+	if (err == CL_SUCCESS && !got)
+		vrt_pas_normalize(P->rows, P->nrows * P->lay.row_bytes);
+	return err;
+}
+
 static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 {
 	vrt_kernel *k = L->k;
 	size_t G = L->groups;
 	size_t first_wpp = G > 512 ? (G + 511) / 512 : 1;
+	unsigned first_shift = P->lay.page_shift;
+	int from_fp = vrt_cfg.footprints != VRT_FP_OFF;
 	P->wpp = first_wpp;
 	for (;;) {
 		P->nrows = (G + P->wpp - 1) / P->wpp;
@@ -249,14 +296,10 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 		P->rows = vrt_malloc(P->nrows * P->lay.row_bytes);
 		if (!P->rows)
 			return CL_OUT_OF_HOST_MEMORY;
-		double t0 = vrt_now_ms();
-		cl_int err = vrt_inspect_run(L, &P->lay, P->wpp, P->rows, P->nrows);
-		double t1 = vrt_now_ms();
-		L->st->inspect_ms += t1 - t0;
-		vrt_trace_host("inspect", k->name, t0, t1, -1, 0);
+		cl_int err = fill_rows(L, P, &from_fp);
 		if (err != CL_SUCCESS)
 			return err;
-		vrt_pas_normalize(P->rows, P->nrows * P->lay.row_bytes);
+		double t1 = vrt_now_ms();
 		size_t bad = 0;
 		int r;
 		/* A row that does not fit budget/k first costs a frame set (no
@@ -278,8 +321,10 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 		vrt_trace_plan(k->name, t1, vrt_now_ms(), r ? 0 : P->nranges, r ? 0 : P->nsets);
 		if (r == -2)
 			return CL_OUT_OF_HOST_MEMORY;
-		if (r == 0)
+		if (r == 0) {
+			L->st->fp_plans += from_fp;
 			return CL_SUCCESS;
+		}
 		if (P->wpp == 1) {
 			size_t lwg = L->lsize[0] * L->lsize[1] * L->lsize[2];
 			if (L->local_free && lwg > 1)
@@ -294,6 +339,16 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 				P->nsets = vrt_cfg.pipeline;
 				vrt_log(VRT_LOG_DEBUG, "kernel '%s': work-group %zu does not fit; trying %u-byte pages",
 				        k->name, bad, 1u << P->lay.page_shift);
+				continue;
+			}
+			if (from_fp) {
+				/* An inexact descriptor is a superset: the
+				 * inspector's exact pages may still fit. */
+				from_fp = 0;
+				P->lay.page_shift = first_shift;
+				vrt_layout_init(&P->lay);
+				P->wpp = first_wpp;
+				P->nsets = vrt_cfg.pipeline;
 				continue;
 			}
 			size_t pages = vrt_pas_count(P->rows + bad * P->lay.row_bytes, P->lay.row_bytes);

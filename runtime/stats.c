@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stats.c - per-kernel counters, printed at exit when VAST_STATS=1:
- *   vast: kernel NAME launches=L native=N ranges=R h2d=BYTES d2h=BYTES inspect_ms=X total_ms=Y
+ *   vast: kernel NAME launches=L native=N ranges=R h2d=BYTES d2h=BYTES inspect_ms=X total_ms=Y fp_plans=F
+ * (inspect_ms: planning, by inspector or descriptors; fp_plans: paged
+ * launches planned from footprint descriptors, with no inspector)
  * Kernels are counted by name across programs. Transfers outside a launch
  * (a read that brings a buffer back) go to the kernel that last ran.
  */
@@ -28,9 +30,9 @@ static void print_stats(void)
 	/* VAST_STATS=1: the documented line; =2 adds the kernels' own time. */
 	for (vrt_kstats *s = all_stats; s; s = s->next) {
 		fprintf(stderr, "vast: kernel %s launches=%llu native=%llu ranges=%llu "
-		        "h2d=%llu d2h=%llu inspect_ms=%.3f total_ms=%.3f",
+		        "h2d=%llu d2h=%llu inspect_ms=%.3f total_ms=%.3f fp_plans=%llu",
 		        s->name, s->launches, s->native, s->ranges, s->h2d, s->d2h,
-		        s->inspect_ms, s->total_ms);
+		        s->inspect_ms, s->total_ms, s->fp_plans);
 		if (vrt_cfg.stats > 1)
 			fprintf(stderr, " kernel_ms=%.3f", s->kernel_ms);
 		fputc('\n', stderr);

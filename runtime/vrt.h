@@ -110,7 +110,10 @@ typedef struct vrt_config {
 	int pipeline_forced;   /* VAST_PIPELINE was given: never fewer sets */
 	unsigned long long max_alloc;       /* VAST_MAX_ALLOC, 0: unset */
 	unsigned long long fail_device_mem; /* VAST_FAIL_DEVICE_MEM, 0: unset */
+	int footprints;        /* VAST_FOOTPRINTS: VRT_FP_* */
 } vrt_config;
+/* How paged launches of affine kernels get their Page Accessed Sets. */
+enum { VRT_FP_OFF, VRT_FP_ON, VRT_FP_CHECK };
 /* Frame sets a paged launch may keep in flight (VAST_PIPELINE). */
 #define VRT_MAX_SETS 8
 extern vrt_config vrt_cfg;
@@ -406,6 +409,7 @@ void vrt_program_release(vrt_program *p);
 struct vrt_kstats {
 	char *name;
 	unsigned long long launches, native, ranges, h2d, d2h;
+	unsigned long long fp_plans; /* paged launches planned from descriptors */
 	double inspect_ms, total_ms;
 	double kernel_ms; /* the original or paged kernel itself, enqueue to finish */
 	vrt_kstats *next;
@@ -539,6 +543,11 @@ typedef struct vrt_launch {
 	vrt_arg *args;              /* k's arguments as at the enqueue (k->nargs) */
 } vrt_launch;
 cl_int vrt_paged_run(vrt_launch *L);
+/* fprows.c: fills rows from the kernel's footprint descriptors, as the
+ * inspector would (or a superset); 1 when done, 0 when the descriptors
+ * cannot plan this launch (the inspector must), -1 out of memory. */
+int vrt_fp_rows(const vrt_launch *L, const vrt_layout *lay, size_t wpp, unsigned char *rows,
+                size_t nrows);
 /* Runs the inspector over groups [first_row*wpp, ...) and fills rows. */
 cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
                        unsigned char *rows, size_t nrows);

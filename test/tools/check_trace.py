@@ -6,7 +6,7 @@
 
 Checks: the file is JSON with a "traceEvents" list; every complete event
 ("ph":"X") has name, cat, pid, tid, ts, dur >= 0 and args with range and
-bytes; the documented phase names appear (inspect, plan, gather, H2D,
+bytes; the documented phase names appear (inspect or footprints, plan, gather, H2D,
 kernel, D2H, scatter); events on one track nest or are disjoint; per range
 (kernel, range id) the phases start in the order gather, H2D, kernel, D2H,
 scatter, and each range has all five (device phases are mapped onto the
@@ -22,7 +22,9 @@ import json
 import sys
 
 PHASES = ["gather", "H2D", "kernel", "D2H", "scatter"]
-NAMES = ["inspect", "plan"] + PHASES
+NAMES = ["plan"] + PHASES
+# A launch's pages come from its inspector or its footprint descriptors.
+PLANNERS = ["inspect", "footprints"]
 # Timestamps are written with 3 decimals (nanoseconds); allow that rounding.
 EPS = 0.002
 
@@ -61,6 +63,8 @@ def main():
     for n in NAMES:
         if n not in names:
             fail("no '%s' event" % n)
+    if not names & set(PLANNERS):
+        fail("no '%s' event" % "' or '".join(PLANNERS))
 
     # One track: sorted by start, each event either ends before the next
     # starts or contains it (a stack of open events).

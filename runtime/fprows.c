@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fprows.c - Page Accessed Sets from footprint descriptors, without an
+ * inspector (issue 9, item 2).
+ *
+ * When every global access of a kernel has a descriptor (all affine,
+ * lib/analysis/footprint.c), the pages a row of work-groups touches follow
+ * from the launch geometry and the scalar arguments alone: each access's
+ * boxes (vrt_fp_boxes) are marked page by page into the row, exactly as
+ * the inspector would mark them, or a superset where a descriptor is
+ * inexact. Nothing runs on the device and no buffer is read.
+ *
+ * A box marks its pages run by run; inner dimensions whose gaps are
+ * shorter than a page are folded first (their pages form one interval),
+ * so the work per row is proportional to the pages it marks, not to the
+ * elements it touches. Bytes outside the buffer's pages are clipped: a kernel
+ * that really reaches there faults in the paged kernel, whose every
+ * translation is checked, and the launch is refused.
+ *
+ * Scalar arguments are read from the bytes the program set. The stub does
+ * not say whether an integer argument is signed, so a value whose top bit
+ * is set (negative, or a large unsigned) makes the descriptors unusable
+ * for the launch: the inspector runs instead, never a guess.
+ */
+#include <string.h>
+
+#include "footprint.h"
+#include "vrt.h"
+
+/* The kernel's descriptors, when the program has them. */
+static const vast_kernel_footprints *kernel_footprints(const vrt_kernel *k)
+{
+	const vast_program_info *p = k->prog ? k->prog->info : NULL;
+	if (!p || !p->footprints || !k->info)
+		return NULL;
+	size_t i = (size_t)(k->info - p->kernels);
+	return i < p->nkernels ? &p->footprints[i] : NULL;
+}
+
+/* The integer value of scalar argument a, 0 when it has none that is the
+ * same read as signed and as unsigned. */
+static int arg_value(const vrt_arg *a, long long *v)
+{
+	if (!a->set || !a->bytes)
+		return 0;
+	switch (a->size) {
+	case 1: { unsigned char x; memcpy(&x, a->bytes, 1); *v = x; return x < 0x80; }
+	case 2: { uint16_t x; memcpy(&x, a->bytes, 2); *v = x; return x < 0x8000; }
+	case 4: { uint32_t x; memcpy(&x, a->bytes, 4); *v = x; return x < 0x80000000u; }
+	case 8: { uint64_t x; memcpy(&x, a->bytes, 8); *v = (long long)x; return x < (1ull << 63); }
+	default: return 0;
+	}
+}
+
+/* Every argument the kernel's descriptors name has a value. The term
+ * table holds the terms of all of them. */
+static int args_known(const vast_kernel_footprints *kf, const unsigned char *known,
+                      unsigned nargs)
+{
+	unsigned nterms = 0;
+	for (unsigned f = 0; f < kf->nfootprints; f++) {
+		/* the table's extent: the furthest form of any descriptor */
+		const vast_footprint *fp = &kf->footprints[f];
+		if (fp->offset.first + fp->offset.n > nterms)
+			nterms = fp->offset.first + fp->offset.n;
+		for (unsigned i = 0; i < fp->nloops; i++) {
+			const vast_fp_loop *lp = &kf->loops[fp->first_loop + i];
+			if (lp->lo.first + lp->lo.n > nterms)
+				nterms = lp->lo.first + lp->lo.n;
+			if (lp->hi.first + lp->hi.n > nterms)
+				nterms = lp->hi.first + lp->hi.n;
+		}
+		for (unsigned i = 0; i < fp->nguards; i++) {
+			vast_fp_form g = kf->guards[fp->first_guard + i];
+			if (g.first + g.n > nterms)
+				nterms = g.first + g.n;
+		}
+		for (unsigned i = 0; i < fp->nchecks; i++) {
+			vast_fp_form c = kf->checks[fp->first_check + i].form;
+			if (c.first + c.n > nterms)
+				nterms = c.first + c.n;
+		}
+	}
+	for (unsigned t = 0; t < nterms; t++)
+		for (int j = 0; j < VAST_FP_MAX_SYMS; j++) {
+			unsigned name = kf->terms[t].sym[j];
+			if (VAST_FP_KIND(name) == VAST_FP_ARG &&
+			    (VAST_FP_INDEX(name) >= nargs || !known[VAST_FP_INDEX(name)]))
+				return 0;
+		}
+	return 1;
+}
+
+/* Marks pages [p0, p1] of a slot's part of a row. */
+static void mark_pages(unsigned char *part, size_t npages, long long b0, long long b1,
+                       size_t size, unsigned shift)
+{
+	/* clip the bytes [b0, b1) to the buffer's pages */
+	if (b0 < 0)
+		b0 = 0;
+	if (b1 > (long long)size)
+		b1 = (long long)size;
+	if (b0 >= b1)
+		return;
+	size_t p0 = (size_t)b0 >> shift, p1 = (size_t)(b1 - 1) >> shift;
+	if (p1 >= npages)
+		p1 = npages - 1;
+	memset(part + p0, 1, p1 - p0 + 1);
+}
+
+typedef struct marker {
+	unsigned char *part;
+	size_t npages, size;
+	unsigned shift;
+	const vrt_box *b;
+	unsigned long long run; /* after folding */
+	unsigned nd;            /* dimensions left after folding */
+	/* inner[d]: bytes from a block's start to the end of dims below d */
+	long long inner[VRT_BOX_MAX_DIMS];
+} marker;
+
+static void mark_dims(const marker *m, unsigned d, long long origin)
+{
+	if (d == 0) {
+		mark_pages(m->part, m->npages, origin, origin + (long long)m->run, m->size, m->shift);
+		return;
+	}
+	const long long pitch = m->b->dim[d - 1].pitch;
+	/* Skip the blocks that lie wholly before the buffer. */
+	unsigned long long i = 0;
+	long long end = origin + m->inner[d - 1];
+	if (end <= 0)
+		i = (unsigned long long)((-end) / pitch + 1);
+	for (; i < m->b->dim[d - 1].count; i++) {
+		long long at = origin + (long long)i * pitch;
+		if (at >= (long long)m->size)
+			break; /* pitches are positive: the rest lies past the end */
+		mark_dims(m, d - 1, at);
+	}
+}
+
+int vrt_box_mark(unsigned char *part, size_t npages, unsigned shift, const vrt_box *b)
+{
+	/* A page is touched when any byte of the box is in it, also past the
+	 * buffer's end in its last page: folded intervals are exact so. */
+	marker m = { .part = part, .npages = npages, .size = npages << shift, .shift = shift,
+	             .b = b, .run = b->run };
+	unsigned f = 0;
+	/* Fold inner dimensions (ascending pitches) whose gap between blocks
+	 * is under a page: their pages are one interval. */
+	for (; f < b->ndims; f++) {
+		unsigned long long n = b->dim[f].count;
+		long long pitch = b->dim[f].pitch;
+		if (n == 0)
+			return 1; /* an empty box */
+		if (pitch <= 0 || (unsigned long long)pitch >= m.run + (1ull << shift))
+			break;
+		unsigned long long span;
+		if (__builtin_mul_overflow((unsigned long long)pitch, n - 1, &span) ||
+		    __builtin_add_overflow(span, m.run, &span) || span > (1ull << 62))
+			return 0;
+		m.run = span;
+	}
+	/* The box's remaining dimensions, outermost last; re-based so that
+	 * dim[0..nd) of a shifted view are the unfolded ones. */
+	vrt_box rest = *b;
+	m.nd = b->ndims - f;
+	for (unsigned i = 0; i < m.nd; i++) {
+		rest.dim[i] = b->dim[f + i];
+		if (rest.dim[i].count == 0)
+			return 1;
+		unsigned long long ext;
+		if (rest.dim[i].pitch <= 0 ||
+		    __builtin_mul_overflow((unsigned long long)rest.dim[i].pitch, rest.dim[i].count, &ext) ||
+		    ext > (1ull << 62))
+			return 0;
+	}
+	m.b = &rest;
+	if (m.run > (1ull << 62) || b->origin < -(1ll << 62) || b->origin > (1ll << 62))
+		return 0;
+	/* The extents below each dimension, summed in 128 bits: a box
+	 * larger than 2^62 bytes is refused, never wrapped. */
+	__int128 e = (__int128)m.run;
+	for (unsigned i = 0; i < m.nd; i++) {
+		m.inner[i] = (long long)e;
+		e += (__int128)rest.dim[i].pitch * (__int128)(rest.dim[i].count - 1);
+		if (e > ((__int128)1 << 62))
+			return 0;
+	}
+	mark_dims(&m, m.nd, b->origin);
+	return 1;
+}
+
+int vrt_fp_rows(const vrt_launch *L, const vrt_layout *lay, size_t wpp, unsigned char *rows,
+                size_t nrows)
+{
+	const vrt_kernel *k = L->k;
+	const vast_kernel_footprints *kf = kernel_footprints(k);
+	if (!kf || !kf->nfootprints || !vrt_cfg.footprints)
+		return 0;
+	/* Uniform work-groups only: the descriptors assume them. */
+	for (unsigned d = 0; d < L->dim; d++)
+		if (!L->lsize[d] || L->gsize[d] % L->lsize[d])
+			return 0;
+	long long args[VRT_MAX_ARGS];
+	unsigned char known[VRT_MAX_ARGS];
+	unsigned nargs = k->nargs < VRT_MAX_ARGS ? k->nargs : VRT_MAX_ARGS;
+	for (unsigned i = 0; i < nargs; i++) {
+		args[i] = 0;
+		known[i] = k->info->params[i].kind == VAST_PARAM_SCALAR &&
+		           arg_value(&L->args[i], &args[i]);
+	}
+	if (!args_known(kf, known, nargs))
+		return 0;
+	for (unsigned f = 0; f < kf->nfootprints; f++) {
+		const vast_footprint *fp = &kf->footprints[f];
+		if (!fp->affine || !fp->params || (fp->params & (fp->params - 1)))
+			return 0;
+		unsigned p = (unsigned)__builtin_ctz(fp->params);
+		if (p >= nargs || !L->arg_slot[p])
+			return 0;
+	}
+	vrt_fp_launch fl = { .work_dim = L->dim, .args = args, .nargs = nargs };
+	for (unsigned d = 0; d < 3; d++) {
+		fl.global[d] = L->gsize[d];
+		fl.local[d] = L->lsize[d];
+		fl.offset[d] = L->goff[d];
+	}
+	int cap = 16;
+	vrt_box *boxes = vrt_malloc((size_t)cap * sizeof *boxes);
+	if (!boxes)
+		return -1;
+	int ok = 1;
+	memset(rows, 0, nrows * lay->row_bytes);
+	for (size_t r = 0; r < nrows && ok == 1; r++) {
+		size_t g0 = r * wpp, g1 = g0 + wpp < L->groups ? g0 + wpp : L->groups;
+		unsigned char *row = rows + r * lay->row_bytes;
+		for (unsigned f = 0; f < kf->nfootprints && ok == 1; f++) {
+			const vast_footprint *fp = &kf->footprints[f];
+			unsigned s = L->arg_slot[__builtin_ctz(fp->params)];
+			int exact, n = vrt_fp_boxes(kf, fp, &fl, g0, g1, boxes, cap, &exact);
+			if (n > cap) {
+				vrt_box *more = vrt_realloc(boxes, (size_t)n * sizeof *boxes);
+				if (!more) {
+					ok = -1;
+					break;
+				}
+				boxes = more;
+				cap = n;
+				n = vrt_fp_boxes(kf, fp, &fl, g0, g1, boxes, cap, &exact);
+			}
+			if (n < 0 || n > cap) {
+				ok = 0;
+				break;
+			}
+			for (int i = 0; i < n && ok == 1; i++)
+				if (!vrt_box_mark(row + lay->slot_off[s], lay->slot_pages[s], lay->page_shift,
+				                  &boxes[i]))
+					ok = 0;
+		}
+	}
+	vrt_free(boxes);
+	return ok;
+}

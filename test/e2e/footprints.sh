@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Planning from footprint descriptors (runtime/fprows.c, issue 9 item 2):
+# kernels whose every access is affine are paged with no inspector. Each
+# example below runs at a quarter of its data three ways, all byte-identical
+# to the native run:
+#   VAST_FOOTPRINTS=check  descriptors plan every launch (fp_plans equals
+#                          launches) and the inspector runs too: a page it
+#                          marks that the descriptors missed refuses the
+#                          launch, so the test fails;
+#   default                descriptors plan, the inspector does not run;
+#   VAST_FOOTPRINTS=0      the inspector plans (fp_plans=0).
+#   VAST_BUILD=build bash test/e2e/footprints.sh
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+fail() { echo "footprints: FAIL: $*" >&2; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-fp.XXXXXX") || fail "mktemp"
+trap 'rm -rf "$tmp"' EXIT
+unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELINE \
+	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_LOG VAST_PINNED VAST_FOOTPRINTS
+
+# example, its kernels planned from descriptors, its arguments
+cases=(
+	"vadd vadd"
+	"matmul matmul 512 128 128"
+	"struct3 cross3 100003"
+	"alias axpy"
+	"reduce_local reduce_local"
+	"blackscholes blackscholes"
+	"nbody nbody"
+)
+for c in "${cases[@]}"; do
+	set -- $c
+	name=$1 kernel=$2
+	shift 2
+	mkdir -p "$tmp/$name"
+	VAST_E2E_BUILD_ONLY=$tmp/$name bash "$here/diff.sh" "$name" >/dev/null 2>&1 ||
+		fail "building $name failed"
+	"$tmp/$name/native/$name/$name" -q -o "$tmp/$name/native.out" "$@" >/dev/null 2>&1 ||
+		fail "$name: the native run failed"
+	for fp in check 1 0; do
+		log=$tmp/$name/log.$fp
+		VAST_FOOTPRINTS=$fp VAST_STATS=1 VAST_DEVICE_MEM=25% \
+			"$tmp/$name/vast/$name/$name" -q -o "$tmp/$name/vast.out" "$@" >"$log" 2>&1 ||
+			{ cat "$log" >&2; fail "$name: VAST_FOOTPRINTS=$fp: the run failed"; }
+		cmp -s "$tmp/$name/native.out" "$tmp/$name/vast.out" ||
+			fail "$name: VAST_FOOTPRINTS=$fp: output differs from the native run"
+		line=$(grep "^vast: kernel $kernel " "$log") || { cat "$log" >&2; fail "$name: no stats"; }
+		launches=$(echo "$line" | sed -E 's/.* launches=([0-9]+).*/\1/')
+		ranges=$(echo "$line" | sed -E 's/.* ranges=([0-9]+).*/\1/')
+		plans=$(echo "$line" | sed -E 's/.* fp_plans=([0-9]+).*/\1/')
+		want=$launches
+		[ "$fp" = 0 ] && want=0
+		[ "$ranges" -ge 2 ] || fail "$name: VAST_FOOTPRINTS=$fp: not paged ($line)"
+		[ "$plans" = "$want" ] || fail "$name: VAST_FOOTPRINTS=$fp: fp_plans=$plans, want $want ($line)"
+	done
+	echo "footprints: $name: identical; $kernel planned from descriptors ($launches launches)"
+done
+echo "footprints: PASS"
