@@ -191,74 +191,164 @@ int vrt_box_mark(unsigned char *part, size_t npages, unsigned shift, const vrt_b
 	return 1;
 }
 
-int vrt_fp_rows(const vrt_launch *L, const vrt_layout *lay, size_t wpp, unsigned char *rows,
-                size_t nrows)
+struct vrt_fp_plan {
+	const vrt_launch *L;
+	const vast_kernel_footprints *kf;
+	vrt_fp_launch fl;
+	long long args[VRT_MAX_ARGS];
+	vrt_box *boxes;
+	int cap;
+};
+
+vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom)
 {
 	const vrt_kernel *k = L->k;
 	const vast_kernel_footprints *kf = kernel_footprints(k);
-	if (!kf || !kf->nfootprints || !vrt_cfg.footprints)
-		return 0;
+	*oom = 0;
+	if (!kf || !kf->nfootprints || vrt_cfg.footprints == VRT_FP_OFF)
+		return NULL;
 	/* Uniform work-groups only: the descriptors assume them. */
 	for (unsigned d = 0; d < L->dim; d++)
 		if (!L->lsize[d] || L->gsize[d] % L->lsize[d])
-			return 0;
-	long long args[VRT_MAX_ARGS];
-	unsigned char known[VRT_MAX_ARGS];
+			return NULL;
 	unsigned nargs = k->nargs < VRT_MAX_ARGS ? k->nargs : VRT_MAX_ARGS;
-	for (unsigned i = 0; i < nargs; i++) {
-		args[i] = 0;
-		known[i] = k->info->params[i].kind == VAST_PARAM_SCALAR &&
-		           arg_value(&L->args[i], &args[i]);
-	}
-	if (!args_known(kf, known, nargs))
-		return 0;
 	for (unsigned f = 0; f < kf->nfootprints; f++) {
 		const vast_footprint *fp = &kf->footprints[f];
 		if (!fp->affine || !fp->params || (fp->params & (fp->params - 1)))
-			return 0;
+			return NULL;
 		unsigned p = (unsigned)__builtin_ctz(fp->params);
 		if (p >= nargs || !L->arg_slot[p])
-			return 0;
+			return NULL;
 	}
-	vrt_fp_launch fl = { .work_dim = L->dim, .args = args, .nargs = nargs };
+	vrt_fp_plan *P = vrt_calloc(1, sizeof *P);
+	if (!P || !(P->boxes = vrt_malloc(16 * sizeof *P->boxes))) {
+		vrt_free(P);
+		*oom = 1;
+		return NULL;
+	}
+	P->cap = 16;
+	unsigned char known[VRT_MAX_ARGS];
+	for (unsigned i = 0; i < nargs; i++)
+		known[i] = k->info->params[i].kind == VAST_PARAM_SCALAR &&
+		           arg_value(&L->args[i], &P->args[i]);
+	if (!args_known(kf, known, nargs)) {
+		vrt_fp_plan_free(P);
+		return NULL;
+	}
+	P->L = L;
+	P->kf = kf;
+	P->fl.work_dim = L->dim;
+	P->fl.args = P->args;
+	P->fl.nargs = nargs;
 	for (unsigned d = 0; d < 3; d++) {
-		fl.global[d] = L->gsize[d];
-		fl.local[d] = L->lsize[d];
-		fl.offset[d] = L->goff[d];
+		P->fl.global[d] = L->gsize[d];
+		P->fl.local[d] = L->lsize[d];
+		P->fl.offset[d] = L->goff[d];
 	}
-	int cap = 16;
-	vrt_box *boxes = vrt_malloc((size_t)cap * sizeof *boxes);
-	if (!boxes)
-		return -1;
-	int ok = 1;
+	return P;
+}
+
+void vrt_fp_plan_free(vrt_fp_plan *P)
+{
+	if (P)
+		vrt_free(P->boxes);
+	vrt_free(P);
+}
+
+/* The boxes of footprint fp for groups [g0, g1) in P->boxes: their count,
+ * -1 when the descriptor cannot be evaluated, -2 out of memory. */
+static int boxes_of(vrt_fp_plan *P, const vast_footprint *fp, size_t g0, size_t g1, int *exact)
+{
+	int n = vrt_fp_boxes(P->kf, fp, &P->fl, g0, g1, P->boxes, P->cap, exact);
+	if (n > P->cap) {
+		vrt_box *more = vrt_realloc(P->boxes, (size_t)n * sizeof *more);
+		if (!more)
+			return -2;
+		P->boxes = more;
+		P->cap = n;
+		n = vrt_fp_boxes(P->kf, fp, &P->fl, g0, g1, P->boxes, P->cap, exact);
+	}
+	return n > P->cap ? -1 : n;
+}
+
+static unsigned slot_of(const vrt_fp_plan *P, const vast_footprint *fp)
+{
+	return P->L->arg_slot[__builtin_ctz(fp->params)];
+}
+
+int vrt_fp_rows(vrt_fp_plan *P, const vrt_layout *lay, size_t wpp, unsigned char *rows,
+                size_t nrows)
+{
+	const vast_kernel_footprints *kf = P->kf;
 	memset(rows, 0, nrows * lay->row_bytes);
-	for (size_t r = 0; r < nrows && ok == 1; r++) {
-		size_t g0 = r * wpp, g1 = g0 + wpp < L->groups ? g0 + wpp : L->groups;
+	for (size_t r = 0; r < nrows; r++) {
+		size_t g0 = r * wpp, g1 = g0 + wpp < P->L->groups ? g0 + wpp : P->L->groups;
 		unsigned char *row = rows + r * lay->row_bytes;
-		for (unsigned f = 0; f < kf->nfootprints && ok == 1; f++) {
+		for (unsigned f = 0; f < kf->nfootprints; f++) {
 			const vast_footprint *fp = &kf->footprints[f];
-			unsigned s = L->arg_slot[__builtin_ctz(fp->params)];
-			int exact, n = vrt_fp_boxes(kf, fp, &fl, g0, g1, boxes, cap, &exact);
-			if (n > cap) {
-				vrt_box *more = vrt_realloc(boxes, (size_t)n * sizeof *boxes);
-				if (!more) {
-					ok = -1;
-					break;
-				}
-				boxes = more;
-				cap = n;
-				n = vrt_fp_boxes(kf, fp, &fl, g0, g1, boxes, cap, &exact);
-			}
-			if (n < 0 || n > cap) {
-				ok = 0;
-				break;
-			}
-			for (int i = 0; i < n && ok == 1; i++)
+			unsigned s = slot_of(P, fp);
+			int exact, n = boxes_of(P, fp, g0, g1, &exact);
+			if (n < 0)
+				return n == -2 ? -1 : 0;
+			for (int i = 0; i < n; i++)
 				if (!vrt_box_mark(row + lay->slot_off[s], lay->slot_pages[s], lay->page_shift,
-				                  &boxes[i]))
-					ok = 0;
+				                  &P->boxes[i]))
+					return 0;
 		}
 	}
-	vrt_free(boxes);
-	return ok;
+	return 1;
+}
+
+/* Pages of one dense interval [b0, b1) of a buffer of `size` bytes that
+ * it covers whole (the last page up to the buffer's end). */
+static void mark_covered(unsigned char *pages, size_t npages, unsigned shift, size_t size,
+                         long long b0, long long b1)
+{
+	long long pg = 1ll << shift;
+	if (b0 < 0 || b1 <= b0)
+		return; /* before the buffer: no descriptor of a valid access */
+	long long p0 = (b0 + pg - 1) >> shift; /* first page starting in it */
+	for (long long p = p0; p < (long long)npages; p++) {
+		long long end = (p + 1) * pg < (long long)size ? (p + 1) * pg : (long long)size;
+		if (end > b1)
+			break;
+		pages[p] = 1;
+	}
+}
+
+int vrt_fp_must_write(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t g0, size_t g1,
+                      unsigned char *pages)
+{
+	const vast_kernel_footprints *kf = P->kf;
+	memset(pages, 0, lay->slot_pages[s]);
+	for (unsigned f = 0; f < kf->nfootprints; f++) {
+		const vast_footprint *fp = &kf->footprints[f];
+		if (!fp->must_write || slot_of(P, fp) != s)
+			continue;
+		int exact, n = boxes_of(P, fp, g0, g1, &exact);
+		if (n == -2)
+			return -1;
+		if (n < 0 || !exact)
+			continue; /* a superset says nothing of what is written */
+		for (int i = 0; i < n; i++) {
+			const vrt_box *b = &P->boxes[i];
+			/* Dense: dimensions whose pitch is at most the run so far
+			 * leave no gap; a box with any other is skipped (its
+			 * blocks could be enumerated, but are rare in outputs). */
+			unsigned long long run = b->run;
+			unsigned d = 0;
+			for (; d < b->ndims; d++) {
+				unsigned long long c = b->dim[d].count;
+				if (c == 0 || b->dim[d].pitch <= 0 || (unsigned long long)b->dim[d].pitch > run)
+					break;
+				if (__builtin_mul_overflow((unsigned long long)b->dim[d].pitch, c - 1, &c) ||
+				    __builtin_add_overflow(c, run, &run) || run > (1ull << 62))
+					return 0;
+			}
+			if (d == b->ndims && b->origin >= 0 && b->origin < (1ll << 62))
+				mark_covered(pages, lay->slot_pages[s], lay->page_shift, lay->slot_size[s],
+				             b->origin, b->origin + (long long)run);
+		}
+	}
+	return 1;
 }

@@ -104,6 +104,7 @@ typedef struct fset {
 	unsigned char *stage;       /* staged slots' frames, one after another */
 	size_t stage_off[VAST_MAX_SLOTS + 1]; /* a staged slot's place in stage */
 	unsigned char *u, *prev_u;  /* union row of its range, of the previous one */
+	unsigned char *fill;        /* the pages of u filled from the host */
 	uint32_t *lpt;
 	vrt_frames fr, prev_fr;     /* where its range's frames lie, the previous one's */
 	long range;                 /* the range in flight on it, -1: none */
@@ -133,6 +134,9 @@ typedef struct paged {
 	queues *qs;
 	cl_kernel kp;
 	int direct[VAST_MAX_SLOTS + 1]; /* slot moves without staging */
+	vrt_fp_plan *fp;            /* the kernel's descriptors, NULL: none usable */
+	unsigned char *written;     /* a slot's pages a range writes whole */
+	size_t written_cap;
 } paged;
 
 /* Lays out every range's frames in the buffers of a set (vrt_lpt_build)
@@ -265,7 +269,7 @@ static cl_int check_rows(vrt_launch *L, const paged *P)
 static cl_int fill_rows(vrt_launch *L, paged *P, int *from_fp)
 {
 	double t0 = vrt_now_ms();
-	int got = *from_fp ? vrt_fp_rows(L, &P->lay, P->wpp, P->rows, P->nrows) : 0;
+	int got = *from_fp ? vrt_fp_rows(P->fp, &P->lay, P->wpp, P->rows, P->nrows) : 0;
 	cl_int err = CL_SUCCESS;
 	if (got < 0)
 		return CL_OUT_OF_HOST_MEMORY;
@@ -288,7 +292,12 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 	size_t G = L->groups;
 	size_t first_wpp = G > 512 ? (G + 511) / 512 : 1;
 	unsigned first_shift = P->lay.page_shift;
-	int from_fp = vrt_cfg.footprints != VRT_FP_OFF;
+	int oom;
+	vrt_fp_plan_free(P->fp);
+	P->fp = vrt_fp_plan_new(L, &oom);
+	if (oom)
+		return CL_OUT_OF_HOST_MEMORY;
+	int from_fp = P->fp != NULL;
 	P->wpp = first_wpp;
 	for (;;) {
 		P->nrows = (G + P->wpp - 1) / P->wpp;
@@ -489,9 +498,10 @@ static cl_int stage_layout(vrt_launch *L, paged *P, fset *F)
 
 /* Spans of staged slot s with frames relative to its place in the
  * staging area; (size_t)-1 when out of memory. */
-static size_t staged_spans(const paged *P, const fset *F, unsigned s, vrt_span **sp)
+static size_t staged_spans(const paged *P, const fset *F, const unsigned char *u, unsigned s,
+                           vrt_span **sp)
 {
-	size_t nsp = vrt_spans(&P->lay, F->u, F->lpt, s, sp);
+	size_t nsp = vrt_spans(&P->lay, u, F->lpt, s, sp);
 	if (nsp == (size_t)-1)
 		return nsp;
 	for (size_t i = 0; i < nsp; i++)
@@ -511,9 +521,10 @@ static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
 	cl_event *ev = out ? F->out : F->in, e;
 	unsigned long long *count = out ? &F->out_bytes : &F->in_bytes;
 	cl_int err = CL_SUCCESS;
+	const unsigned char *u = out ? F->u : F->fill;
 	if (P->direct[s]) {
 		vrt_span *sp;
-		size_t nsp = vrt_spans(lay, F->u, F->lpt, s, &sp);
+		size_t nsp = vrt_spans(lay, u, F->lpt, s, &sp);
 		if (nsp == (size_t)-1)
 			return CL_OUT_OF_HOST_MEMORY;
 		/* Only the buffer's valid bytes: the frames past its end hold
@@ -537,7 +548,7 @@ static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
 		err = vrt_real.clEnqueueReadBuffer(q, fb, CL_FALSE, off, n, img, 0, NULL, &e);
 	} else {
 		vrt_span *sp;
-		size_t nsp = staged_spans(P, F, s, &sp);
+		size_t nsp = staged_spans(P, F, u, s, &sp);
 		if (nsp == (size_t)-1)
 			return CL_OUT_OF_HOST_MEMORY;
 		span_job j = {lay, sp, m->host, img};
@@ -608,6 +619,39 @@ static cl_int forward(vrt_launch *L, paged *P, size_t i, fset *F)
 	return CL_SUCCESS;
 }
 
+/* F->fill: the pages of F->u that go in from the host copies. A slot the
+ * kernel only writes (no reads, no atomics) needs none of the pages its
+ * range certainly writes whole (exact must-write descriptors): every
+ * byte of them comes back from the kernel. Every other page is filled,
+ * so bytes a kernel does not write keep their values. */
+static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t g1)
+{
+	const vrt_layout *lay = &P->lay;
+	memcpy(F->fill, F->u, lay->row_bytes);
+	if (!P->fp)
+		return CL_SUCCESS;
+	for (unsigned s = 1; s <= lay->nslots; s++) {
+		if (L->slot_mode[s] != VAST_MODE_W || !F->fr.count[s])
+			continue;
+		if (P->written_cap < lay->slot_pages[s]) {
+			/* a new plan may have smaller pages: more of them */
+			unsigned char *w = vrt_realloc(P->written, lay->slot_pages[s]);
+			if (!w)
+				return CL_OUT_OF_HOST_MEMORY;
+			P->written = w;
+			P->written_cap = lay->slot_pages[s];
+		}
+		int r = vrt_fp_must_write(P->fp, lay, s, g0, g1, P->written);
+		if (r < 0)
+			return CL_OUT_OF_HOST_MEMORY;
+		unsigned char *fill = F->fill + lay->slot_off[s];
+		for (size_t p = 0; r && p < lay->slot_pages[s]; p++)
+			if (P->written[p])
+				fill[p] = 0;
+	}
+	return CL_SUCCESS;
+}
+
 /* Plans range i on its frame set (free: its previous range finished),
  * gathers and enqueues its H2D, kernel and D2H. */
 static cl_int start_range(vrt_launch *L, paged *P, size_t i)
@@ -639,11 +683,18 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 		if (err)
 			return err;
 	}
+	size_t g0 = R->first_row * P->wpp;
+	size_t g1 = (R->last_row + 1) * P->wpp;
+	if (g1 > L->groups)
+		g1 = L->groups;
+	if ((err = pages_to_fill(L, P, F, g0, g1)) != CL_SUCCESS)
+		return err;
 	/* Frames in: every touched page of every slot, except read-only
-	 * slots already in place from the set's previous range. */
+	 * slots already in place from the set's previous range and pages
+	 * the range writes whole. */
 	F->in_bytes = F->out_bytes = 0;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		if (!F->fr.count[s])
+		if (!F->fr.count[s] || !vrt_pas_count(F->fill + lay->slot_off[s], lay->slot_pages[s]))
 			continue;
 		if (F->used && !(L->slot_mode[s] & VAST_MODE_W) && F->prev_fr.first[s] == F->fr.first[s] &&
 		    F->prev_fr.buf[s] == F->fr.buf[s] &&
@@ -669,10 +720,6 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	if ((err = vrt_real.clFlush(qs->in)) || (err = forward(L, P, i, F)))
 		return err;
 
-	size_t g0 = R->first_row * P->wpp;
-	size_t g1 = (R->last_row + 1) * P->wpp;
-	if (g1 > L->groups)
-		g1 = L->groups;
 	cl_ulong first = g0;
 	cl_uint n = L->k->nargs;
 	/* Arguments are captured at enqueue (OpenCL 1.2 §5.7.2), so one
@@ -750,7 +797,7 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->fr.count[s] || P->direct[s])
 			continue;
 		vrt_span *sp;
-		size_t nsp = staged_spans(P, F, s, &sp);
+		size_t nsp = staged_spans(P, F, F->u, s, &sp);
 		if (nsp == (size_t)-1)
 			return CL_OUT_OF_HOST_MEMORY;
 		size_t n = F->fr.count[s] << lay->page_shift;
@@ -806,8 +853,9 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 		F->range = -1;
 		F->u = vrt_calloc(1, rb);
 		F->prev_u = vrt_calloc(1, rb);
+		F->fill = vrt_calloc(1, rb);
 		F->lpt = vrt_malloc(lb);
-		if (!F->u || !F->prev_u || !F->lpt)
+		if (!F->u || !F->prev_u || !F->fill || !F->lpt)
 			return CL_OUT_OF_HOST_MEMORY;
 		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
 			if (P->buf_frames[b] &&
@@ -837,6 +885,7 @@ static void drop_sets(paged *P)
 			vrt_real.clReleaseMemObject(F->fault);
 		vrt_free(F->u);
 		vrt_free(F->prev_u);
+		vrt_free(F->fill);
 		vrt_free(F->lpt);
 		memset(F, 0, sizeof *F);
 	}
@@ -956,6 +1005,8 @@ out:
 		vrt_real.clFinish(P->qs->out);
 	}
 	drop_sets(P);
+	vrt_fp_plan_free(P->fp);
+	vrt_free(P->written);
 	vrt_free(P->rows);
 	vrt_free(P->ranges);
 	vrt_free(P);

@@ -543,11 +543,23 @@ typedef struct vrt_launch {
 	vrt_arg *args;              /* k's arguments as at the enqueue (k->nargs) */
 } vrt_launch;
 cl_int vrt_paged_run(vrt_launch *L);
-/* fprows.c: fills rows from the kernel's footprint descriptors, as the
- * inspector would (or a superset); 1 when done, 0 when the descriptors
- * cannot plan this launch (the inspector must), -1 out of memory. */
-int vrt_fp_rows(const vrt_launch *L, const vrt_layout *lay, size_t wpp, unsigned char *rows,
+/* fprows.c: planning from footprint descriptors. A plan exists when every
+ * global access of L's kernel has a descriptor and the arguments they
+ * name are known; NULL otherwise (*oom set when out of memory). */
+typedef struct vrt_fp_plan vrt_fp_plan;
+vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom);
+void vrt_fp_plan_free(vrt_fp_plan *P);
+/* Fills rows as the inspector would (or a superset); 1 when done, 0 when
+ * a descriptor cannot be evaluated for this launch (the inspector must),
+ * -1 out of memory. */
+int vrt_fp_rows(vrt_fp_plan *P, const vrt_layout *lay, size_t wpp, unsigned char *rows,
                 size_t nrows);
+/* pages[p] = 1 (of slot s's slot_pages) for each page whose every byte
+ * in the buffer groups [g0, g1) certainly write (exact must-write
+ * descriptors); 1 when done, 0 when nothing is known (ignore pages), -1
+ * out of memory. */
+int vrt_fp_must_write(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t g0, size_t g1,
+                      unsigned char *pages);
 /* Runs the inspector over groups [first_row*wpp, ...) and fills rows. */
 cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
                        unsigned char *rows, size_t nrows);
