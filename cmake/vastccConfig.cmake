@@ -53,12 +53,14 @@ function(vastcc_add_kernels target)
   if(DEFINED _vk_CL_OPTIONS)
     set(_opts "--cl-options=${_vk_CL_OPTIONS}")
   endif()
+  set(_dir "${CMAKE_CURRENT_BINARY_DIR}/vastcc_kernels/${target}")
+  file(MAKE_DIRECTORY "${_dir}")
   set(_i 0)
   foreach(_cl IN LISTS _vk_UNPARSED_ARGUMENTS)
     get_filename_component(_src "${_cl}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     get_filename_component(_name "${_cl}" NAME_WE)
     # The index keeps a.cl and sub/a.cl apart.
-    set(_obj "${CMAKE_CURRENT_BINARY_DIR}/vastcc_kernels/${target}/${_i}_${_name}.o")
+    set(_obj "${_dir}/${_i}_${_name}.o")
     add_custom_command(OUTPUT "${_obj}"
       COMMAND "${VASTCC_EXECUTABLE}" -c "${_src}" -o "${_obj}" ${_opts}
       DEPENDS "${_src}" "${VASTCC_EXECUTABLE}"
