@@ -7,7 +7,8 @@
 #     VAST_STATS=1 lines, which the plain run never prints) and the output
 #     identical to the plain run's; the same for the program started as a
 #     child of a shell started by vastrun (the environment carries the
-#     preload); VAST_MODE=native (the runtime only forwards) identical; a missing program exits
+#     preload); VAST_MODE=native (the runtime only forwards) identical;
+#     an LD_PRELOAD already set is kept after the runtime; a missing program exits
 #     127 as in a shell.
 #   MODE=paged: at a 50% budget KERNEL must page (ranges >= 2) and the
 #     output be identical. NEEDS compile-at-clBuildProgram (issue 11 item 1,
@@ -55,6 +56,11 @@ forward)
 		n=$(grep -c "^vast: kernel $kernel " "$tmp/child.err")
 		[ "$n" -eq 2 ] || { echo "FAIL: child: $n stats lines for '$kernel', want 2 (one per child)"; fail=1; }
 	fi
+	# The runtime goes first; what LD_PRELOAD held stays after it.
+	lib=$(cd "$(dirname "$vastrun")/../lib" && pwd)/libvastrt.so
+	got=$(LD_PRELOAD=libm.so.6 "$vastrun" -- sh -c 'echo "$LD_PRELOAD"')
+	[ "$got" = "$lib:libm.so.6" ] ||
+		{ echo "FAIL: LD_PRELOAD='$got', want '$lib:libm.so.6'"; fail=1; }
 	"$vastrun" "$tmp/no-such-program" 2>"$tmp/missing.err"
 	rc=$?
 	[ $rc -eq 127 ] || { echo "FAIL: a missing program: exit status $rc, want 127"; fail=1; }
