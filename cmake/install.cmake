@@ -8,8 +8,11 @@
 # lie, so the build tree's copies work as well as the installed ones.
 include(CMakePackageConfigHelpers)
 set(VAST_PACKAGE_DIR ${CMAKE_BINARY_DIR}/lib/cmake/vastcc)
-configure_file(${PROJECT_SOURCE_DIR}/cmake/vastccConfig.cmake
-  ${VAST_PACKAGE_DIR}/vastccConfig.cmake COPYONLY)
+# Both name libvastrt's own libraries: VAST_RUNTIME_LINK_FLAGS
+# (runtime/CMakeLists.txt).
+list(JOIN VAST_RUNTIME_LINK_FLAGS " " VAST_RUNTIME_LIBS)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/vastccConfig.cmake.in
+  ${VAST_PACKAGE_DIR}/vastccConfig.cmake @ONLY)
 # 0.x: a minor version may change the stub ABI (runtime/include/vast/stub.h).
 write_basic_package_version_file(${VAST_PACKAGE_DIR}/vastccConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
