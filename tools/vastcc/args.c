@@ -4,9 +4,10 @@
  *
  * vastcc takes what cc takes, vastc++ what c++ takes. Inputs are
  * classified by suffix: .cl is analysed and rewritten, anything else (.c,
- * .cpp, .o, .a, .so) is handed to the real compiler, as cc would. vastcc's own flags are --emit-kernels=,
- * --report=, --cl-options=; every other flag is passed to the real compiler
- * unchanged, with its argument when it takes a separate one.
+ * .cpp, .o, .a, .so) is handed to the real compiler. vastcc's own flags
+ * are --emit-kernels=, --report=, --cl-options=; every other flag is
+ * passed to the real compiler unchanged, with its argument when it takes a
+ * separate one.
  */
 #include <stdio.h>
 #include <stdlib.h>
