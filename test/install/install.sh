@@ -10,7 +10,9 @@
 #   aot        P/bin/vastcc host.c vadd.cl (examples/vadd)
 #   cxx        P/bin/vastc++ host.cpp saxpy.cl (test/rt/cxx, a C++ host)
 #   cmake      a project using find_package(vastcc) and vastcc_add_kernels,
-#              configured with CMAKE_PREFIX_PATH=P (test/install/cmake)
+#              configured with CMAKE_PREFIX_PATH=P (test/install/cmake):
+#              vadd, and test/rt/foreign/rebuild with CL_OPTIONS (its
+#              clBuildProgram passes -D options)
 #   pkgconfig  `pkg-config --variable=vastcc vastrt` -c vadd.cl, then
 #              cc host.c vadd.o $(pkg-config --cflags --libs vastrt)
 #   vastrun    P/bin/vastrun on examples/vadd built with plain cc
@@ -62,7 +64,8 @@ paged_run() {
 
 # The references: examples/vadd and the C++ host built with plain cc / c++.
 w=$tmp/work
-mkdir -p "$w" && cp -r "$example" "$root/examples/common" "$w/" && cp -r "$cxxdir" "$w/cxx" || exit 1
+mkdir -p "$w" && cp -r "$example" "$root/examples/common" "$w/" && cp -r "$cxxdir" "$w/cxx" &&
+	cp -r "$root/test/rt/foreign/rebuild" "$w/rebuild" || exit 1
 cc -O2 -I"$w/common" -o "$w/native" "$w/vadd/host.c" -lOpenCL -lm ||
 	{ echo "FAIL: the native build with cc"; exit 1; }
 "$w/native" -q -o "$tmp/ref.bin" -k "$w/vadd/vadd.cl" || { echo "FAIL: the native run"; exit 1; }
@@ -108,12 +111,18 @@ route_cxx() {
 
 route_cmake() {
 	cmake -S "$here/cmake" -B "$w/cmake-build" -DCMAKE_PREFIX_PATH="$P" \
-		-DVAST_EXAMPLE="$w/vadd" > "$tmp/cmake.log" 2>&1 &&
+		-DVAST_EXAMPLE="$w/vadd" -DVAST_REBUILD="$w/rebuild" > "$tmp/cmake.log" 2>&1 &&
 		cmake --build "$w/cmake-build" >> "$tmp/cmake.log" 2>&1 ||
 		{ cat "$tmp/cmake.log"; fail "find_package(vastcc) project did not build"; return 1; }
 	grep -q "vastcc: compiling kernels" "$tmp/cmake.log" ||
 		{ cat "$tmp/cmake.log"; fail "vastcc_add_kernels did not compile vadd.cl"; return 1; }
-	vadd_run cmake "$w/cmake-build/vadd"
+	vadd_run cmake "$w/cmake-build/vadd" || return 1
+	# rebuild opens kernels.cl in its working directory.
+	cc -O1 -w -o "$w/rebuild-native" "$w/rebuild/host.c" -lOpenCL -lm &&
+		(cd "$w/rebuild" && "$w/rebuild-native" "$tmp/rebuild-ref.bin" > /dev/null 2>&1) ||
+		fail "the native build and run of rebuild" || return 1
+	(cd "$w/rebuild" && paged_run rebuild "$tmp/rebuild-ref.bin" "axpy_every_other rows_sum" \
+		"$w/cmake-build/rebuild" "$tmp/rebuild.bin")
 }
 
 route_pkgconfig() {
