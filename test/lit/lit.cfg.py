@@ -5,6 +5,7 @@
 # Substitutions:
 #   %vastcc    the vastcc of the build tree
 #   %vastcxx   the same, invoked as vastc++
+#   %vastrun   the vastrun of the build tree
 #   %flatjson  `vastcc --report` JSON as one stable line per kernel,
 #              parameter, access and helper (Inputs/flatjson.py)
 import os
@@ -22,6 +23,7 @@ build = os.path.abspath(build)
 config.test_exec_root = os.path.join(build, "test", "lit")
 
 llvm_bin = "/usr/lib/llvm-19/bin"
+config.substitutions.append(("%vastrun", os.path.join(build, "bin", "vastrun")))
 config.substitutions.append(("%vastcxx", os.path.join(build, "bin", "vastc++")))
 config.substitutions.append(("%vastcc", os.path.join(build, "bin", "vastcc")))
 config.substitutions.append(("%flatjson", "%s %s" % (
