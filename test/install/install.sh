@@ -42,17 +42,15 @@ cmake --install "$build" --prefix "$P" > "$tmp/install.log" 2>&1 ||
 
 fail() { echo "FAIL: install/$route: $*"; return 1; }
 
-# paged_run LABEL REF.bin KERNELS CMD...: CMD at a 50% budget writes
-# $tmp/LABEL.bin (CMD names it through $out), equal to REF.bin, every
-# kernel of KERNELS paged.
+# paged_run LABEL REF.bin KERNELS CMD...: CMD, run at a 50% budget, must
+# write $tmp/LABEL.bin equal to REF.bin, with every kernel of KERNELS paged.
 paged_run() {
 	local label=$1 ref=$2 kernels=$3 k r
 	shift 3
-	out=$tmp/$label.bin
 	if ! env VAST_DEVICE_MEM=50% VAST_STATS=1 "$@" > "$tmp/$label.log" 2>&1; then
 		cat "$tmp/$label.log"; fail "exit status of $*"; return 1
 	fi
-	cmp "$ref" "$out" || { cat "$tmp/$label.log"; fail "output differs from the native run"; return 1; }
+	cmp "$ref" "$tmp/$label.bin" || { cat "$tmp/$label.log"; fail "output differs from the native run"; return 1; }
 	for k in $kernels; do
 		r=$(sed -n "s/^vast: kernel $k .* ranges=\([0-9]*\) .*/\1/p" "$tmp/$label.log")
 		if [ -z "$r" ] || [ "$r" -lt 2 ]; then
@@ -72,7 +70,6 @@ cc -O2 -I"$w/common" -o "$w/native" "$w/vadd/host.c" -lOpenCL -lm ||
 vadd_run() { # LABEL EXE [LAUNCHER...]: examples/vadd's binary at 50%
 	local label=$1 exe=$2
 	shift 2
-	out=$tmp/$label.bin
 	paged_run "$label" "$tmp/ref.bin" vadd "$@" "$exe" -q -o "$tmp/$label.bin" -k "$w/vadd/vadd.cl"
 }
 
