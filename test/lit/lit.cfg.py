@@ -4,6 +4,8 @@
 #   python3 /usr/lib/llvm-19/build/utils/lit/lit.py --param vast_build=build test/lit
 # Substitutions:
 #   %vastcc    the vastcc of the build tree
+#   %vastcxx   the same, invoked as vastc++
+#   %vastrun   the vastrun of the build tree
 #   %flatjson  `vastcc --report` JSON as one stable line per kernel,
 #              parameter, access and helper (Inputs/flatjson.py)
 import os
@@ -21,12 +23,14 @@ build = os.path.abspath(build)
 config.test_exec_root = os.path.join(build, "test", "lit")
 
 llvm_bin = "/usr/lib/llvm-19/bin"
+config.substitutions.append(("%vastrun", os.path.join(build, "bin", "vastrun")))
+config.substitutions.append(("%vastcxx", os.path.join(build, "bin", "vastc++")))
 config.substitutions.append(("%vastcc", os.path.join(build, "bin", "vastcc")))
 config.substitutions.append(("%flatjson", "%s %s" % (
     sys.executable, os.path.join(config.test_source_root, "Inputs", "flatjson.py"))))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))
 config.environment["PATH"] = os.pathsep.join([llvm_bin, os.environ.get("PATH", "")])
-for var in ("VAST_CC", "VAST_CLANG", "TMPDIR", "HOME"):
+for var in ("VAST_CC", "VAST_CXX", "VAST_CLANG", "TMPDIR", "HOME"):
     if var in os.environ:
         config.environment[var] = os.environ[var]

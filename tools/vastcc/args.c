@@ -2,11 +2,12 @@
 /*
  * args.c - the gcc/clang-compatible command line.
  *
- * vastcc takes what cc takes. Inputs are classified by suffix: .c goes to
- * the real compiler, .cl is analysed and rewritten, anything else (.o, .a,
- * .so) is handed to the link. vastcc's own flags are --emit-kernels=,
- * --report=, --cl-options=; every other flag is passed to the real compiler
- * unchanged, with its argument when it takes a separate one.
+ * vastcc takes what cc takes, vastc++ what c++ takes. Inputs are
+ * classified by suffix: .cl is analysed and rewritten, anything else (.c,
+ * .cpp, .o, .a, .so) is handed to the real compiler. vastcc's own flags
+ * are --emit-kernels=, --report=, --cl-options=; every other flag is
+ * passed to the real compiler unchanged, with its argument when it takes a
+ * separate one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,9 @@ static bool own_option(const char *name, int argc, char **argv, int *i,
 bool parse_args(int argc, char **argv, options *opt)
 {
 	memset(opt, 0, sizeof *opt);
+	/* vastc++, or any name ending in "++" (as g++, clang++). */
+	size_t len = strlen(argv[0]);
+	opt->cxx = len >= 2 && !strcmp(argv[0] + len - 2, "++");
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *val;
@@ -191,11 +195,13 @@ void print_help(void)
 "OVERVIEW: vastcc - compile OpenCL programs whose data may exceed the device\n"
 "\n"
 "USAGE: vastcc [options] file...\n"
+"       vastc++ [options] file...\n"
 "\n"
-"Use vastcc in place of cc. C files go to the real compiler ($VAST_CC, default\n"
-"cc) with every flag; .cl files are analysed and rewritten into inspector,\n"
-"paged-access and merge kernels plus a host stub, compiled into an object.\n"
-"Linking adds libvastrt and -lOpenCL.\n"
+"Use vastcc in place of cc and vastc++ in place of c++. Sources and flags go to\n"
+"the real compiler ($VAST_CC, default cc; under vastc++ $VAST_CXX, default c++),\n"
+"which also links, adding libvastrt and -lOpenCL. .cl files are analysed and\n"
+"rewritten into inspector, paged-access and merge kernels plus a host stub,\n"
+"which $VAST_CC compiles into an object.\n"
 "\n"
 "OPTIONS:\n"
 "  -c                     compile only; `vastcc -c k.cl -o k.o` yields the stub object\n"
@@ -214,6 +220,7 @@ void print_help(void)
 "\n"
 "ENVIRONMENT:\n"
 "  VAST_CC     the real C compiler (default: cc)\n"
+"  VAST_CXX    the real C++ compiler of vastc++ (default: c++)\n"
 "  VAST_CLANG  the clang used to preprocess kernels (default: clang 19)\n",
 		stdout);
 }

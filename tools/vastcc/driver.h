@@ -43,6 +43,7 @@ typedef struct options {
 	bool verbose;           /* -v */
 	bool dry_run;           /* -### */
 	bool help, version;
+	bool cxx;               /* invoked as vastc++: the C++ compiler links */
 	const char *emit_kernels_dir; /* --emit-kernels=DIR */
 	const char *report;           /* --report=FILE|- */
 	const char *cl_options;       /* --cl-options="..." */
@@ -68,6 +69,9 @@ const char *temp_dir(void);
 /* --- paths.c: where vastcc finds its runtime --- */
 
 const char *real_cc(void);       /* $VAST_CC, default "cc" */
+/* The compiler that compiles the program's own sources and links:
+ * real_cc(), or under vastc++ $VAST_CXX (default "c++"). */
+const char *real_compiler(const options *opt);
 const char *runtime_lib(void);   /* <prefix>/lib/libvastrt.a */
 const char *include_dir(void);   /* <prefix>/include */
 

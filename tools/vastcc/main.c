@@ -52,7 +52,7 @@ static size_t count_kind(const options *opt, enum input_kind kind)
 static int compile_only(const options *opt)
 {
 	strv cmd = {0};
-	strv_push(&cmd, real_cc());
+	strv_push(&cmd, real_compiler(opt));
 	strv_append(&cmd, &opt->cc_flags);
 	strv_push(&cmd, "-c");
 	size_t others = 0;
@@ -85,7 +85,7 @@ static int compile_only(const options *opt)
 static int compile_and_link(const options *opt)
 {
 	strv cmd = {0}, objs = {0}; /* objs: the temporary objects, owned */
-	strv_push(&cmd, real_cc());
+	strv_push(&cmd, real_compiler(opt));
 	strv_append(&cmd, &opt->cc_flags);
 	int rc = 0;
 	for (size_t i = 0; i < opt->ninputs && !rc; i++) {
@@ -115,9 +115,10 @@ static int compile_and_link(const options *opt)
 	strv_push(&cmd, "-Wl,--whole-archive");
 	strv_push(&cmd, runtime_lib());
 	strv_push(&cmd, "-Wl,--no-whole-archive");
-	strv_push(&cmd, "-ldl");
-	strv_push(&cmd, "-lpthread");
-	strv_push(&cmd, "-lOpenCL");
+	/* What libvastrt needs (runtime/CMakeLists.txt). */
+	static const char *const runtime_libs[] = { VAST_RUNTIME_LIBS };
+	for (size_t i = 0; i < sizeof runtime_libs / sizeof *runtime_libs; i++)
+		strv_push(&cmd, runtime_libs[i]);
 	rc = run_command(&cmd, opt) ? 1 : 0;
 done:
 	for (size_t i = 0; i < objs.n; i++)
@@ -158,7 +159,7 @@ static int drive(const options *opt)
 	}
 	if (opt->preprocess_only) {
 		strv cmd = {0};
-		strv_push(&cmd, real_cc());
+		strv_push(&cmd, real_compiler(opt));
 		strv_append(&cmd, &opt->cc_flags);
 		for (size_t i = 0; i < opt->ninputs; i++)
 			if (opt->inputs[i].kind != IN_LINK)

@@ -4,15 +4,20 @@
  *
  * The runtime library and headers are found relative to the vastcc
  * executable itself (<prefix>/bin/vastcc -> <prefix>/lib/libvastrt.a and
- * <prefix>/include/vast/stub.h), which holds both in the build tree and
- * after `cmake --install`.
+ * <prefix>/include/vast/stub.h; tools/common/prefix.c), which holds both
+ * in the build tree and after `cmake --install`.
+ *
+ * Invoked as vastc++ (any name ending in "++", usually a link to vastcc),
+ * the driver compiles and links with the C++ compiler ($VAST_CXX, default
+ * c++), so a C++ host links with the C++ runtime library; the stubs of
+ * .cl files are C and still go to $VAST_CC.
  */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "driver.h"
+#include "prefix.h"
 
 const char *real_cc(void)
 {
@@ -20,21 +25,21 @@ const char *real_cc(void)
 	return cc && *cc ? cc : "cc";
 }
 
+const char *real_compiler(const options *opt)
+{
+	if (!opt->cxx)
+		return real_cc();
+	const char *cxx = getenv("VAST_CXX");
+	return cxx && *cxx ? cxx : "c++";
+}
+
 static const char *prefix(void)
 {
 	static char dir[PATH_MAX];
-	if (dir[0])
-		return dir;
-	ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-	if (n <= 0) {
+	static bool found;
+	if (!found && !(found = tool_prefix(dir, sizeof dir))) {
 		fprintf(stderr, "vastcc: error: cannot locate the vastcc executable\n");
 		exit(1);
-	}
-	dir[n] = '\0';
-	for (int up = 0; up < 2; up++) { /* strip "/vastcc", then "/bin" */
-		char *slash = strrchr(dir, '/');
-		if (slash)
-			*slash = '\0';
 	}
 	return dir;
 }
