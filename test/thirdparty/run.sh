@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# run.sh - one third-party program through one route into vastcc, compared
+# byte for byte with the program's native run (issue 11, "Checks").
+#
+#   VAST_BUILD=build bash test/thirdparty/run.sh PROGRAM ROUTE
+#
+# PROGRAM is a directory here (sgemm, scan, fir, atx): a host program with
+# its own Makefile that never names vastcc nor a .cl file, loading its
+# kernels at run time and building them with -D options. The program is
+# copied to a temporary directory (the sources stay untouched), built with
+# plain `make` and run natively; then, for ROUTE:
+#
+#   native  nothing more: the plain build must run and write its output
+#   vastrun the plain build again, run under $VAST_BUILD/bin/vastrun
+#   make-cc `make CC=vastcc` (C) or `make CXX=vastc++` (C++), the build
+#           tree's bin/ first on PATH: kernels compiled at clBuildProgram
+#   aot     (C programs) the kernel source compiled ahead of time with
+#           `vastcc -c --cl-options=...` and the object added to the link
+#           through a variable the Makefile already uses (LDLIBS, LDFLAGS);
+#           run with VAST_JIT=0, so only the ahead-of-time stub can page it
+#
+# Every route but native runs at VAST_DEVICE_MEM=50% with VAST_STATS=1: the
+# output must equal the native one (cmp), and every kernel of the program
+# must have run in two ranges or more (a quiet native run is no pass). The
+# compile-at-build cache lives in the temporary directory (XDG_CACHE_HOME),
+# so runs never share it. A route whose tool is missing fails, naming it.
+#
+# Environment: VAST_BUILD (required), VAST_THIRDPARTY_TIMEOUT (seconds per
+# run, default 120), VAST_THIRDPARTY_KEEP=1 (keep the directory).
+set -u
+
+me="thirdparty/${1:-?}/${2:-?}"
+fail() { echo "$me: FAIL: $*" >&2; exit 1; }
+note() { echo "$me: $*"; }
+
+[ $# -eq 2 ] || { echo "usage: run.sh PROGRAM native|vastrun|make-cc|aot" >&2; exit 2; }
+prog=$1
+route=$2
+here=$(cd "$(dirname "$0")" && pwd)
+src=$here/$prog
+[ -f "$src/Makefile" ] || fail "no program '$prog' in $here"
+[ -n "${VAST_BUILD:-}" ] || fail "VAST_BUILD is not set (the cmake build directory)"
+bin=$(cd "$VAST_BUILD" 2>/dev/null && pwd)/bin
+timeout=${VAST_THIRDPARTY_TIMEOUT:-120}
+
+# What the harness knows of each program, as its user would: the
+# executable, its arguments (a few MiB of data; OUT is the output file),
+# its kernels, the language of its host, and for the ahead-of-time route
+# where its kernel source is and the options it passes to clBuildProgram.
+case $prog in
+sgemm) lang=c; args="768 OUT"; kernels="sgemm"
+	kernel_src="file:sgemm.cl"; cl_options="-DTILE=16 -DREAL=float -cl-mad-enable"
+	link_var=LDLIBS ;;
+scan) lang=c; args="2097152 OUT"; kernels="chunk_scan add_offsets"
+	kernel_src="string:scan.c:kernel_source"; cl_options="-D T=uint -D CHUNK=32"
+	link_var=LDFLAGS ;;
+fir) lang=c++; args="1048576 OUT"; kernels="fir" ;;
+atx) lang=c++; args="64 65536 OUT"; kernels="atx" ;;
+*) fail "run.sh does not know program '$prog'" ;;
+esac
+# The route's tool must have been built: missing, the test fails.
+need() { # TOOL WHY
+	[ -f "$bin/$1" ] || fail "$bin/$1 not found: the $route route needs it ($2)"
+}
+case $route in
+native) ;;
+vastrun)
+	need vastrun "the launcher of unmodified binaries, issue 11 item 2"
+	need ../lib/libvastrt.so "the shared runtime vastrun preloads" ;;
+make-cc)
+	if [ "$lang" = c ]; then
+		need vastcc "the driver"
+	else
+		need vastc++ "the C++ driver, issue 11 item 3"
+	fi ;;
+aot)
+	[ "$lang" = c ] || fail "the aot route is for the C programs; '$prog' is C++"
+	need vastcc "the driver" ;;
+*) fail "unknown route '$route' (native, vastrun, make-cc, aot)" ;;
+esac
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-thirdparty-$prog.XXXXXX") || fail "mktemp"
+if [ "${VAST_THIRDPARTY_KEEP:-0}" = 1 ]; then
+	note "keeping $tmp"
+else
+	trap 'rm -rf "$tmp"' EXIT
+fi
+
+# The runtime's knobs must not leak in from the caller's environment.
+unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_DEVICES VAST_PIPELINE \
+	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_LOG VAST_JIT VAST_CACHE VAST_CACHE_DIR
+export XDG_CACHE_HOME=$tmp/cache
+
+build() { # DIR [MAKE ARGS...]: a fresh copy of the program in DIR, built
+	local dir=$1
+	shift
+	cp -r "$src" "$dir" || return 1
+	make -C "$dir" "$@" >"$dir.build.log" 2>&1 || { cat "$dir.build.log" >&2; return 1; }
+}
+
+run() { # LABEL DIR [LAUNCHER...]: runs DIR's program, output in $tmp/LABEL.out
+	local label=$1 dir=$2
+	shift 2
+	local exe
+	exe=$(find "$dir" -maxdepth 1 -type f -name "$prog" -perm -u+x)
+	[ -n "$exe" ] || fail "$label: the build made no executable '$prog'"
+	local a=()
+	for w in $args; do
+		[ "$w" = OUT ] && w=$tmp/$label.out
+		a+=("$w")
+	done
+	timeout "$timeout" "$@" "$exe" "${a[@]}" >"$tmp/$label.log" 2>"$tmp/$label.err"
+	local rc=$?
+	if [ $rc -ne 0 ]; then
+		cat "$tmp/$label.log" "$tmp/$label.err" >&2
+		[ $rc -eq 124 ] && fail "$label: timed out after ${timeout}s"
+		fail "$label: exit status $rc"
+	fi
+	[ -s "$tmp/$label.out" ] || fail "$label: wrote no output"
+}
+
+# Extracts the kernel source as the program passes it to
+# clCreateProgramWithSource: a file as it is, or a C string literal's
+# value (concatenated pieces; \n, \t, \", \\ escapes).
+kernel_file() { # OUT.cl
+	case $kernel_src in
+	file:*) cp "$src/${kernel_src#file:}" "$1" ;;
+	string:*)
+		local spec=${kernel_src#string:}
+		python3 - "$src/${spec%%:*}" "${spec#*:}" "$1" <<'EOF'
+import ast, re, sys
+text = open(sys.argv[1]).read()
+m = re.search(r'\b' + sys.argv[2] + r'\s*=((?:\s*"(?:[^"\\\n]|\\.)*")+)\s*;', text)
+if not m:
+    sys.exit("no string literal '%s' in %s" % (sys.argv[2], sys.argv[1]))
+pieces = re.findall(r'"((?:[^"\\\n]|\\.)*)"', m.group(1))
+open(sys.argv[3], "w").write("".join(ast.literal_eval('"' + p + '"') for p in pieces))
+EOF
+		;;
+	esac
+}
+
+# --- the native reference ----------------------------------------------------
+build "$tmp/native" || fail "plain make failed"
+run native "$tmp/native"
+bytes=$(stat -c %s "$tmp/native.out")
+if [ "$route" = native ]; then
+	note "native run wrote $bytes bytes"
+	note "PASS"
+	exit 0
+fi
+
+# --- the route -----------------------------------------------------------------
+env=(VAST_DEVICE_MEM=50% VAST_STATS=1)
+launcher=()
+case $route in
+vastrun)
+	build "$tmp/route" || fail "plain make failed"
+	launcher=("$bin/vastrun")
+	;;
+make-cc)
+	if [ "$lang" = c ]; then
+		PATH="$bin:$PATH" build "$tmp/route" CC=vastcc || fail "make CC=vastcc failed"
+	else
+		PATH="$bin:$PATH" build "$tmp/route" CXX=vastc++ || fail "make CXX=vastc++ failed"
+	fi
+	;;
+aot)
+	kernel_file "$tmp/$prog.kernels.cl" || fail "cannot extract the kernel source ($kernel_src)"
+	"$bin/vastcc" -c --cl-options="$cl_options" "$tmp/$prog.kernels.cl" \
+		-o "$tmp/$prog.kernels.o" 2>"$tmp/aot.err" ||
+		{ cat "$tmp/aot.err" >&2; fail "vastcc -c of the kernel source failed"; }
+	# The object is the runtime's only way to page this program.
+	build "$tmp/route" CC="$bin/vastcc" "$link_var=$tmp/$prog.kernels.o" ||
+		fail "make CC=vastcc $link_var=$prog.kernels.o failed"
+	env+=(VAST_JIT=0)
+	;;
+esac
+run "$route" "$tmp/route" env "${env[@]}" ${launcher[@]+"${launcher[@]}"}
+
+if ! d=$(cmp "$tmp/native.out" "$tmp/$route.out" 2>&1); then
+	cat "$tmp/$route.err" >&2
+	fail "${env[*]}: output differs from the native run: ${d//$tmp\//}"
+fi
+for k in $kernels; do
+	line=$(grep -E "^vast: kernel $k " "$tmp/$route.err" | tail -n 1)
+	[ -n "$line" ] || { cat "$tmp/$route.err" >&2; \
+		fail "no VAST_STATS line for kernel '$k': the program did not run through libvastrt"; }
+	ranges=$(echo "$line" | sed -n 's/.* ranges=\([0-9][0-9]*\).*/\1/p')
+	[ "${ranges:-0}" -ge 2 ] || { cat "$tmp/$route.err" >&2; \
+		fail "kernel '$k' ran in ${ranges:-0} range(s), expected >= 2 (not paged): $line"; }
+	note "${env[*]}: identical ($bytes bytes); $line"
+done
+note "PASS"
