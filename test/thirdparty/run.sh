@@ -31,39 +31,13 @@
 # run, default 120), VAST_THIRDPARTY_KEEP=1 (keep the directory).
 set -u
 
-me="thirdparty/${1:-?}/${2:-?}"
-fail() { echo "$me: FAIL: $*" >&2; exit 1; }
-note() { echo "$me: $*"; }
-
 [ $# -eq 2 ] || { echo "usage: run.sh PROGRAM native|vastrun|make-cc|aot" >&2; exit 2; }
+me="thirdparty/$1/$2"
 prog=$1
 route=$2
-here=$(cd "$(dirname "$0")" && pwd)
-src=$here/$prog
-[ -f "$src/Makefile" ] || fail "no program '$prog' in $here"
-[ -n "${VAST_BUILD:-}" ] || fail "VAST_BUILD is not set (the cmake build directory)"
-bin=$(cd "$VAST_BUILD" 2>/dev/null && pwd)/bin
-timeout=${VAST_THIRDPARTY_TIMEOUT:-120}
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
 
-# What the harness knows of each program, as its user would: the
-# executable, its arguments (a few MiB of data; OUT is the output file),
-# its kernels, the language of its host, and for the ahead-of-time route
-# where its kernel source is and the options it passes to clBuildProgram.
-case $prog in
-sgemm) lang=c; args="768 OUT"; kernels="sgemm"
-	kernel_src="file:sgemm.cl"; cl_options="-DTILE=16 -DREAL=float -cl-mad-enable"
-	link_var=LDLIBS ;;
-scan) lang=c; args="2097152 OUT"; kernels="chunk_scan add_offsets"
-	kernel_src="string:scan.c:kernel_source"; cl_options="-D T=uint -D CHUNK=32"
-	link_var=LDFLAGS ;;
-fir) lang=c++; args="1048576 OUT"; kernels="fir" ;;
-atx) lang=c++; args="64 65536 OUT"; kernels="atx" ;;
-*) fail "run.sh does not know program '$prog'" ;;
-esac
-# The route's tool must have been built: missing, the test fails.
-need() { # TOOL WHY
-	[ -f "$bin/$1" ] || fail "$bin/$1 not found: the $route route needs it ($2)"
-}
 case $route in
 native) ;;
 vastrun)
@@ -80,46 +54,6 @@ aot)
 	need vastcc "the driver" ;;
 *) fail "unknown route '$route' (native, vastrun, make-cc, aot)" ;;
 esac
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-thirdparty-$prog.XXXXXX") || fail "mktemp"
-if [ "${VAST_THIRDPARTY_KEEP:-0}" = 1 ]; then
-	note "keeping $tmp"
-else
-	trap 'rm -rf "$tmp"' EXIT
-fi
-
-# The runtime's knobs must not leak in from the caller's environment.
-unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_DEVICES VAST_PIPELINE \
-	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_LOG VAST_JIT VAST_CACHE VAST_CACHE_DIR
-export XDG_CACHE_HOME=$tmp/cache
-
-build() { # DIR [MAKE ARGS...]: a fresh copy of the program in DIR, built
-	local dir=$1
-	shift
-	cp -r "$src" "$dir" || return 1
-	make -C "$dir" "$@" >"$dir.build.log" 2>&1 || { cat "$dir.build.log" >&2; return 1; }
-}
-
-run() { # LABEL DIR [LAUNCHER...]: runs DIR's program, output in $tmp/LABEL.out
-	local label=$1 dir=$2
-	shift 2
-	local exe
-	exe=$(find "$dir" -maxdepth 1 -type f -name "$prog" -perm -u+x)
-	[ -n "$exe" ] || fail "$label: the build made no executable '$prog'"
-	local a=()
-	for w in $args; do
-		[ "$w" = OUT ] && w=$tmp/$label.out
-		a+=("$w")
-	done
-	timeout "$timeout" "$@" "$exe" "${a[@]}" >"$tmp/$label.log" 2>"$tmp/$label.err"
-	local rc=$?
-	if [ $rc -ne 0 ]; then
-		cat "$tmp/$label.log" "$tmp/$label.err" >&2
-		[ $rc -eq 124 ] && fail "$label: timed out after ${timeout}s"
-		fail "$label: exit status $rc"
-	fi
-	[ -s "$tmp/$label.out" ] || fail "$label: wrote no output"
-}
 
 # Extracts the kernel source as the program passes it to
 # clCreateProgramWithSource: a file as it is, or a C string literal's
@@ -180,17 +114,5 @@ aot)
 esac
 run "$route" "$tmp/route" env "${env[@]}" ${launcher[@]+"${launcher[@]}"}
 
-if ! d=$(cmp "$tmp/native.out" "$tmp/$route.out" 2>&1); then
-	cat "$tmp/$route.err" >&2
-	fail "${env[*]}: output differs from the native run: ${d//$tmp\//}"
-fi
-for k in $kernels; do
-	line=$(grep -E "^vast: kernel $k " "$tmp/$route.err" | tail -n 1)
-	[ -n "$line" ] || { cat "$tmp/$route.err" >&2; \
-		fail "no VAST_STATS line for kernel '$k': the program did not run through libvastrt"; }
-	ranges=$(echo "$line" | sed -n 's/.* ranges=\([0-9][0-9]*\).*/\1/p')
-	[ "${ranges:-0}" -ge 2 ] || { cat "$tmp/$route.err" >&2; \
-		fail "kernel '$k' ran in ${ranges:-0} range(s), expected >= 2 (not paged): $line"; }
-	note "${env[*]}: identical ($bytes bytes); $line"
-done
+exact_and_paged "$route"
 note "PASS"
