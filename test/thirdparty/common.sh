@@ -89,6 +89,9 @@ wait_run() { # LABEL PID
 	if [ $rc -ne 0 ]; then
 		cat "$tmp/$1.log" "$tmp/$1.err" >&2
 		[ $rc -eq 124 ] && fail "$1: timed out after ${timeout}s"
+		grep -q 'not compiled by vastcc' "$tmp/$1.err" &&
+			fail "$1: exit status $rc: the runtime had no vastcc compilation of the program" \
+				"(no ahead-of-time stub matched it, and it was not compiled at clBuildProgram)"
 		fail "$1: exit status $rc"
 	fi
 	[ -s "$tmp/$1.out" ] || fail "$1: wrote no output"
