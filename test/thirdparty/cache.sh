@@ -25,7 +25,7 @@ set -u
 
 prog=${1:-sgemm}
 me="thirdparty/cache/$prog"
-# shellcheck source=common.sh
+# shellcheck source-path=SCRIPTDIR source=common.sh
 . "$(dirname "$0")/common.sh"
 
 [ "$lang" = c ] || fail "cache.sh builds with make CC=vastcc: '$prog' is C++"
@@ -46,8 +46,8 @@ use_cache() { # CACHE: $with, the launcher of a run that uses cache directory CA
 	with=(env XDG_CACHE_HOME="$1" VAST_CACHE_DIR="$1/vastcc" VAST_COMPILER="$tmp/vastcc-logged"
 		VAST_DEVICE_MEM=50% VAST_STATS=1)
 }
-entries() { # CACHE: how many files the cache holds
-	find "$1" -type f 2>/dev/null | wc -l
+entries() { # CACHE: how many files vastcc's cache holds (not the driver's)
+	find "$1/vastcc" -type f 2>/dev/null | wc -l
 }
 
 # --- (a) two processes, one empty cache ------------------------------------------

@@ -7,8 +7,8 @@
 #
 # Sets: here, src, bin (the build tree's bin/), timeout, tmp (removed at
 # exit unless VAST_THIRDPARTY_KEEP=1), and the program's description (see
-# describe). Exports XDG_CACHE_HOME=$tmp/cache, so the compile-at-build
-# cache of every run starts empty and is never the user's.
+# the table below). Exports XDG_CACHE_HOME=$tmp/cache, so the
+# compile-at-build cache of every run starts empty and is never the user's.
 
 fail() { echo "$me: FAIL: $*" >&2; exit 1; }
 note() { echo "$me: $*"; }
@@ -53,6 +53,8 @@ fi
 # The runtime's knobs must not leak in from the caller's environment.
 unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_DEVICES VAST_PIPELINE \
 	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_LOG VAST_JIT VAST_CACHE VAST_CACHE_DIR VAST_COMPILER
+# PoCL keeps its own cache under XDG_CACHE_HOME too: leave it where it was.
+export POCL_CACHE_DIR=${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pocl}
 export XDG_CACHE_HOME=$tmp/cache
 
 build() { # DIR [MAKE ARGS...]: a fresh copy of the program in DIR, built

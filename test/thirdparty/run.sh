@@ -35,7 +35,7 @@ set -u
 me="thirdparty/$1/$2"
 prog=$1
 route=$2
-# shellcheck source=common.sh
+# shellcheck source-path=SCRIPTDIR source=common.sh
 . "$(dirname "$0")/common.sh"
 
 case $route in
