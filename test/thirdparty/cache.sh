@@ -17,7 +17,7 @@
 #
 # Whether a run compiled is read from the compiler itself, not from the
 # runtime's messages: VAST_COMPILER names a wrapper of the build tree's
-# vastcc that logs each call. Every run is at VAST_DEVICE_MEM=50% with
+# vastcc that logs each compile (each call with --emit-json=FILE). Every run is at VAST_DEVICE_MEM=50% with
 # VAST_STATS=1; the cache is $XDG_CACHE_HOME/vastcc, XDG_CACHE_HOME a fresh
 # directory per case (VAST_CACHE_DIR names the same directory, for a
 # runtime that takes it).
@@ -35,10 +35,15 @@ build "$tmp/native" || fail "plain make failed"
 run native "$tmp/native"
 PATH="$bin:$PATH" build "$tmp/vast" CC=vastcc || fail "make CC=vastcc failed"
 
-# The compiler the runtime runs: the real one, each call logged.
+# The compiler the runtime runs: the real one, each compile logged (a call
+# with --emit-json, the runtime's interface; not, say, --version).
 compiles=$tmp/compiles.log
 : >"$compiles"
-printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$compiles" "$bin/vastcc" >"$tmp/vastcc-logged"
+cat >"$tmp/vastcc-logged" <<EOF
+#!/bin/sh
+case " \$* " in *" --emit-json="*) echo "\$*" >>"$compiles" ;; esac
+exec "$bin/vastcc" "\$@"
+EOF
 chmod +x "$tmp/vastcc-logged"
 ncompiles() { wc -l <"$compiles"; }
 

@@ -28,7 +28,9 @@
 # so runs never share it. A route whose tool is missing fails, naming it.
 #
 # Environment: VAST_BUILD (required), VAST_THIRDPARTY_TIMEOUT (seconds per
-# run, default 120), VAST_THIRDPARTY_KEEP=1 (keep the directory).
+# run, default 120), VAST_THIRDPARTY_KEEP=1 (keep the directory),
+# VAST_THIRDPARTY_CORRUPT=1 (flip a byte of the route's output before the
+# comparison: corrupt.sh's test that the harness catches a difference).
 set -u
 
 [ $# -eq 2 ] || { echo "usage: run.sh PROGRAM native|vastrun|make-cc|aot" >&2; exit 2; }
