@@ -15,9 +15,10 @@
 #
 #   VAST_BUILD=build bash test/thirdparty/cache.sh [PROGRAM]   (default sgemm)
 #
-# Whether a run compiled is read from the compiler itself, not from the
-# runtime's messages: VAST_COMPILER names a wrapper of the build tree's
-# vastcc that logs each compile (each call with --emit-json=FILE). Every run is at VAST_DEVICE_MEM=50% with
+# Whether a run compiled is read from the compiler itself: VAST_COMPILER
+# names a wrapper of the build tree's vastcc that logs each compile (each
+# call with --emit-json=FILE); the runtime's own count must agree (the
+# VAST_STATS line "vast: programs jit=N cache_hits=H", docs/jit.md). Every run is at VAST_DEVICE_MEM=50% with
 # VAST_STATS=1; the cache is $XDG_CACHE_HOME/vastcc, XDG_CACHE_HOME a fresh
 # directory per case (VAST_CACHE_DIR names the same directory, for a
 # runtime that takes it).
@@ -54,6 +55,14 @@ use_cache() { # CACHE: $with, the launcher of a run that uses cache directory CA
 entries() { # CACHE: how many files vastcc's cache holds (not the driver's)
 	find "$1/vastcc" -type f 2>/dev/null | wc -l
 }
+# The runtime's own account, docs/jit.md: VAST_STATS=1 prints
+# "vast: programs jit=N cache_hits=H" when anything was compiled at build.
+hits() { # LABEL: H of that line
+	local h
+	h=$(sed -n 's/^vast: programs jit=[0-9][0-9]* cache_hits=\([0-9][0-9]*\).*/\1/p' "$tmp/$1.err")
+	[ -n "$h" ] || { cat "$tmp/$1.err" >&2; fail "$1: no 'vast: programs jit=N cache_hits=H' line"; }
+	echo "$h"
+}
 
 # --- (a) two processes, one empty cache ------------------------------------------
 use_cache "$tmp/a"
@@ -71,6 +80,7 @@ n=$(ncompiles)
 run after "$tmp/vast" "${with[@]}"
 exact_and_paged after
 [ "$(ncompiles)" -eq "$n" ] || fail "(a) a run after the two ran the compiler again: what they cached was not used"
+[ "$(hits after)" -ge 1 ] || fail "(a) the run after the two ran no compiler but reports no cache hit"
 note "(a) two processes at once with an empty cache: both exact and paged ($n compile(s)); the next run hit the cache"
 
 # --- (b) a second run hits the cache ---------------------------------------------
@@ -80,12 +90,13 @@ run first "$tmp/vast" "${with[@]}"
 exact_and_paged first
 [ "$(ncompiles)" -gt "$n" ] || fail "(b) the first run with an empty cache ran no compiler"
 [ "$(entries "$tmp/b")" -ge 1 ] || fail "(b) the first run left no cache under \$XDG_CACHE_HOME/vastcc"
+[ "$(hits first)" -eq 0 ] || fail "(b) the first run, with an empty cache, reports a cache hit"
 n=$(ncompiles)
 run second "$tmp/vast" "${with[@]}"
 exact_and_paged second
 [ "$(ncompiles)" -eq "$n" ] || fail "(b) the second run ran the compiler again: no cache hit"
-note "(b) second run: cache hit (no compile), exact and paged"
-grep -i 'cache' "$tmp/second.err" | sed "s|^|$me: (b) second run says: |"
+[ "$(hits second)" -ge 1 ] || fail "(b) the second run ran no compiler but reports no cache hit"
+note "(b) second run: cache hit (no compile; $(grep '^vast: programs' "$tmp/second.err")), exact and paged"
 
 # --- (c) VAST_CACHE=0 -------------------------------------------------------------
 n=$(ncompiles)
@@ -94,5 +105,6 @@ run nocache "$tmp/vast" "${with[@]}" VAST_CACHE=0
 exact_and_paged nocache
 [ "$(ncompiles)" -gt "$n" ] || fail "(c) with VAST_CACHE=0 the run did not compile"
 [ "$(entries "$tmp/c")" -eq 0 ] || fail "(c) with VAST_CACHE=0 the run wrote a cache"
+[ "$(hits nocache)" -eq 0 ] || fail "(c) with VAST_CACHE=0 the run reports a cache hit"
 note "(c) VAST_CACHE=0: compiled, nothing cached"
 note "PASS"
