@@ -220,6 +220,8 @@ static cl_int jit_build(vrt_program *p, const char *opts, cl_uint ndev,
 	char *log = NULL;
 	const vast_program_info *prog = NULL;
 	vrt_lock();
+	vrt_free(p->build_log); /* the last build's */
+	p->build_log = NULL;
 	int need = vrt_cfg.jit && (!p->stub || stub_holds(p, opts, ndev, devs, why, n) == 0);
 	vrt_unlock();
 	if (!need)
@@ -232,8 +234,6 @@ static cl_int jit_build(vrt_program *p, const char *opts, cl_uint ndev,
 		snprintf(why, n, "cannot list its context's devices");
 	cl_int err = CL_SUCCESS;
 	vrt_lock();
-	vrt_free(p->build_log);
-	p->build_log = NULL;
 	if (res == VRT_JIT_OK) {
 		p->stub = prog;
 	} else if (res == VRT_JIT_SOURCE_ERROR) {
