@@ -224,8 +224,8 @@ static int compile(const char *compiler, const char *source, size_t len, const c
 	if (!base || base[0] != '/')
 		base = "/tmp";
 	size_t dl = strlen(base) + 32;
-	char *dir = vrt_malloc(dl), *src = vrt_malloc(dl + 16), *json = vrt_malloc(dl + 16);
-	char *diag = vrt_malloc(dl + 16), *copt = vrt_malloc(strlen(opts) + 16);
+	char *dir = vrt_malloc(dl), *src = vrt_malloc(dl + 32), *json = vrt_malloc(dl + 32);
+	char *diag = vrt_malloc(dl + 32), *copt = vrt_malloc(strlen(opts) + 16);
 	char *fl = vrt_strdup(flags), **argv = vrt_calloc(strlen(flags) + 8, sizeof *argv);
 	char *d = NULL;
 	int res = VRT_JIT_UNAVAILABLE, made = 0;
@@ -329,14 +329,24 @@ int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_
 		goto out;
 	}
 	vrt_cache_key key = { source, len, opts, flags, ident };
-	if (vrt_cfg.cache && (cache = vrt_cache_dir()))
-		text = vrt_cache_get(cache, &key, &tlen);
-	hit = text != NULL;
-	if (!hit &&
-	    (res = compile(compiler, source, len, opts, flags, &text, &tlen, log, why, n)) != VRT_JIT_OK)
-		goto out;
-	res = VRT_JIT_UNAVAILABLE;
-	if (!(prog = vrt_stub_from_json(text, tlen, &error))) {
+	if (vrt_cfg.cache && (cache = vrt_cache_dir()) &&
+	    (text = vrt_cache_get(cache, &key, &tlen))) {
+		/* An entry this reader cannot take is as good as none. */
+		if ((prog = vrt_stub_from_json(text, tlen, &error)))
+			hit = 1;
+		free(error);
+		error = NULL;
+	}
+	if (!hit) {
+		vrt_free(text);
+		text = NULL;
+		if ((res = compile(compiler, source, len, opts, flags, &text, &tlen, log, why, n)) !=
+		    VRT_JIT_OK)
+			goto out;
+		res = VRT_JIT_UNAVAILABLE;
+		prog = vrt_stub_from_json(text, tlen, &error);
+	}
+	if (!prog) {
 		snprintf(why, n, "cannot read what '%s' compiled: %s", compiler,
 		         error ? error : "out of memory");
 		goto out;
