@@ -226,10 +226,11 @@ static int compile(const char *compiler, const char *source, size_t len, const c
 	size_t dl = strlen(base) + 32;
 	char *dir = vrt_malloc(dl), *src = vrt_malloc(dl + 32), *json = vrt_malloc(dl + 32);
 	char *diag = vrt_malloc(dl + 32), *copt = vrt_malloc(strlen(opts) + 16);
+	char *prefix = vrt_malloc(dl + 2);
 	char *fl = vrt_strdup(flags), **argv = vrt_calloc(strlen(flags) + 8, sizeof *argv);
 	char *d = NULL;
 	int res = VRT_JIT_UNAVAILABLE, made = 0;
-	if (!dir || !src || !json || !diag || !copt || !fl || !argv) {
+	if (!dir || !src || !json || !diag || !copt || !prefix || !fl || !argv) {
 		snprintf(why, n, "out of memory");
 		goto out;
 	}
@@ -258,18 +259,18 @@ static int compile(const char *compiler, const char *source, size_t len, const c
 	 * in the options mean what they mean to the driver. */
 	int st = run_compiler(argv, diag, why, n);
 	size_t dn = 0;
-	if ((d = vrt_read_file(diag, &dn))) {
-		char *prefix = vrt_malloc(strlen(dir) + 2);
-		if (prefix) {
-			sprintf(prefix, "%s/", dir);
-			strip(d, prefix);
-			vrt_free(prefix);
-		}
-	}
+	sprintf(prefix, "%s/", dir);
+	if ((d = vrt_read_file(diag, &dn)))
+		strip(d, prefix);
 	if (st == 0) {
-		if ((*text = vrt_read_file(json + strlen("--emit-json="), tlen)))
+		/* The program's name (its #line directives, the kernels'
+		 * locations) is program.cl too: the same in every process, so
+		 * cache entries do not depend on the directory. */
+		if ((*text = vrt_read_file(json + strlen("--emit-json="), tlen))) {
+			strip(*text, prefix);
+			*tlen = strlen(*text);
 			res = VRT_JIT_OK;
-		else
+		} else
 			snprintf(why, n, "'%s' succeeded but wrote no program", compiler);
 		if (d && *d)
 			vrt_log(VRT_LOG_INFO, "vastcc said:\n%s", d);
@@ -295,6 +296,7 @@ out:
 	}
 	vrt_free(d);
 	vrt_free(dir), vrt_free(src), vrt_free(json), vrt_free(diag), vrt_free(copt);
+	vrt_free(prefix);
 	vrt_free(fl), vrt_free(argv);
 	return res;
 }
