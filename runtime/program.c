@@ -349,6 +349,17 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
 	/* Built synchronously; the callback (OpenCL 1.2 §5.6.2) then sees
 	 * the program handle the caller knows. */
 	err = vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL);
+	if (err != CL_SUCCESS && p->info) {
+		/* The generated program does not build where the original may
+		 * (a driver's limit, a generator's bug): the original, natively. */
+		snprintf(why, sizeof why, "the program vastcc generated for '%s' does not build (%s); running natively",
+		         p->info->file, vrt_cl_error_name(err));
+		vrt_lock();
+		err = switch_source(p, 0);
+		vrt_unlock();
+		if (err == CL_SUCCESS)
+			err = vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL);
+	}
 	/* Said once the build succeeded: a failed build that the program
 	 * then repeats with vastcc's options is no reason to warn. */
 	if (err == CL_SUCCESS && !p->info && why[0])

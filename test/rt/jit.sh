@@ -93,4 +93,25 @@ if grep -q '^build failed: -11$' err.err && grep -Eq "^program\.cl:$line:[0-9]+:
 else
 	echo "FAIL: syntax error: want -11 and 'program.cl:$line:COL: error:'"; cat err.err; fail=1
 fi
+# 9. A generated program the driver cannot build (a compiler standing in
+# for a generator's bug): the original source, natively, one warning.
+cat >broken-vastcc <<EOF
+#!/bin/bash
+"$vastcc" "\$@" || exit
+for a; do case \$a in --emit-json=*) out=\${a#--emit-json=};; esac; done
+python3 - "\$out" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["generated_source"] += "\n#error broken on purpose\n"
+json.dump(doc, open(sys.argv[1], "w"))
+PY
+EOF
+chmod +x broken-vastcc
+if env VAST_COMPILER="$tmp/broken-vastcc" VAST_CACHE=0 ./app broken.bin jit.cl "$opts" 2>broken.err &&
+	cmp ref2.bin broken.bin &&
+	[ "$(grep -c "warning: the program vastcc generated for 'program.cl' does not build" broken.err)" = 1 ]; then
+	echo "ok: broken"
+else
+	echo "FAIL: broken: want native bytes and one warning"; cat broken.err; fail=1
+fi
 exit $fail
