@@ -3,7 +3,7 @@
  * vrt.h - the one internal header of libvastrt.
  *
  * Sections follow the files: icd.c (the real entry points), alloc.c,
- * log.c, config.c, registry.c, event.c, mem.c (host-backed buffers and
+ * log.c, config.c, registry.c, stubjson.c, event.c, mem.c (host-backed buffers and
  * their device copies), program.c, kernel.c, pas.c (PAS reduction),
  * lpt.c (page tables, frames, recovery), inspect.c, paged.c, launch.c,
  * stats.c. Everything here is internal: symbols carry the vrt_ prefix
@@ -140,6 +140,15 @@ const vast_program_info *vrt_registry_find_compiled(const char *options, const c
 /* Takes p (from vrt_stub_from_json); 0, or -1 when out of memory (p is
  * then the caller's). Lock held. */
 int vrt_registry_add_compiled(vast_program_info *p, const char *options, const char *device);
+
+/* --- stubjson.c: a program read back from `vastcc --emit-json` ---------- */
+/* What `vastcc --emit-json` wrote, as a program the registry can hold;
+ * NULL and a malloc'd *error when the text is not such a file. Everything
+ * it points to is owned by the result: free it with vrt_stub_json_free().
+ * Every table is checked (docs/json.md), so a damaged file is an error,
+ * never an out-of-bounds table. Thread-safe (no shared state). */
+vast_program_info *vrt_stub_from_json(const char *text, size_t len, char **error);
+void vrt_stub_json_free(vast_program_info *p);
 
 /* --- event.c: the events of the runtime's commands ---------------------- */
 /* Checks the queue (CL_INVALID_COMMAND_QUEUE; CL_INVALID_CONTEXT when
@@ -413,11 +422,6 @@ int vrt_program_is_generated_name(const vrt_program *p, const char *name);
 /* Drops a reference (the program's or a kernel's); the caller holds the
  * lock. */
 void vrt_program_release(vrt_program *p);
-
-/* --- stubjson.c: what `vastcc --emit-json` writes ---------------------- */
-/* What `vastcc --emit-json` wrote, as a program the registry can hold; NULL and a malloc'd *error when the text is not such a file. Everything it points to is owned by the result: free it with vrt_stub_json_free(). */
-vast_program_info *vrt_stub_from_json(const char *text, size_t len, char **error);
-void vrt_stub_json_free(vast_program_info *p);
 
 /* --- cache.c: programs compiled at clBuildProgram, on disk -------------- */
 /* What a cached program was compiled from; every field is compared on a

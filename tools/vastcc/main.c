@@ -116,6 +116,7 @@ static int compile_and_link(const options *opt)
 	strv_push(&cmd, "-Wl,--whole-archive");
 	strv_push(&cmd, runtime_lib());
 	strv_push(&cmd, "-Wl,--no-whole-archive");
+	strv_push(&cmd, VAST_CJSON_LIB); /* stubjson.c; CMakeLists.txt says why a path */
 	strv_push(&cmd, "-ldl");
 	strv_push(&cmd, "-lpthread");
 	strv_push(&cmd, "-lOpenCL");
