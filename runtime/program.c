@@ -128,8 +128,8 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx,
 		p->real = vrt_real.clCreateProgramWithSource(ctx, 1, &gen, NULL, &err);
 		vrt_log(VRT_LOG_INFO, "program '%s' matched its vastcc stub", p->info->file);
 	} else {
-		vrt_log(VRT_LOG_INFO, "program (%zu bytes, hash %016llx) has no vastcc stub: its kernels run natively",
-		        total, h);
+		vrt_log(VRT_LOG_INFO, "program (%zu bytes, hash %016llx) has no vastcc stub: %s", total, h,
+		        vrt_cfg.jit ? "vastcc compiles it at its build" : "its kernels run natively");
 		p->real = vrt_real.clCreateProgramWithSource(ctx, count, strings, lengths, &err);
 	}
 	if (!p->real) {
