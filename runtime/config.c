@@ -10,6 +10,10 @@
  * VAST_STATS       1: one line per kernel at exit
  * VAST_PIPELINE    frame sets in flight in a paged launch, 1 to VRT_MAX_SETS
  * VAST_TRACE       FILE.json: a Chrome trace of every phase, written at exit
+ * VAST_JIT         0: no compiling at clBuildProgram (jit.c)
+ * VAST_CACHE       0: no on-disk cache of what it compiled (cache.c)
+ * VAST_CACHE_MAX   a size: the cache's bound (default 256M)
+ * VAST_CACHE_DIR, VAST_COMPILER: read where used (cache.c, jit.c)
  * Testing knobs (docs/runtime.md):
  * VAST_MAX_ALLOC   a size: the largest device buffer the runtime makes, when
  *                  smaller than CL_DEVICE_MAX_MEM_ALLOC_SIZE (frame sets
@@ -26,7 +30,8 @@
 
 #include "vrt.h"
 
-vrt_config vrt_cfg = { VRT_RUN_AUTO, VRT_LOG_WARN, 0, 0, 0, 0, 1, 3, NULL, 0, 0, 0, VRT_FP_ON };
+vrt_config vrt_cfg = { VRT_RUN_AUTO, VRT_LOG_WARN, 0, 0, 0, 0, 1, 3, NULL, 0, 0, 0,
+                        VRT_FP_ON, 1, 1, 256ull << 20 };
 
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent)
 {
@@ -132,6 +137,16 @@ void vrt_config_load(void)
 			vrt_cfg.pipeline = (unsigned)n;
 			vrt_cfg.pipeline_forced = 1;
 		}
+	}
+	vrt_cfg.jit = !((s = getenv("VAST_JIT")) && !strcmp(s, "0"));
+	vrt_cfg.cache = !((s = getenv("VAST_CACHE")) && !strcmp(s, "0"));
+	if ((s = getenv("VAST_CACHE_MAX")) && *s) {
+		unsigned long long b;
+		unsigned pct;
+		if (vrt_parse_size(s, &b, &pct) || pct)
+			vrt_log(VRT_LOG_WARN, "ignoring VAST_CACHE_MAX='%s' (want a size like 256M)", s);
+		else
+			vrt_cfg.cache_max = b;
 	}
 	config_size("VAST_MAX_ALLOC", &vrt_cfg.max_alloc);
 	config_size("VAST_FAIL_DEVICE_MEM", &vrt_cfg.fail_device_mem);

@@ -37,8 +37,7 @@ static unsigned version_of(const char *s, const char *skip)
 	return major * 100 + minor * 10;
 }
 
-/* A device info string, malloc'd; NULL on failure. */
-static char *info_str(cl_device_id d, cl_device_info what)
+char *vrt_device_info_str(cl_device_id d, cl_device_info what)
 {
 	size_t n = 0;
 	if (vrt_real.clGetDeviceInfo(d, what, 0, NULL, &n) != CL_SUCCESS)
@@ -62,17 +61,15 @@ static int has_word(const char *list, const char *w)
 	return 0;
 }
 
-/* The value device d's compiler predefines for `name` under build
- * options opts, in *val ("" when undefined); 0 if we cannot tell. */
-static int device_value(cl_device_id d, const char *name, const char *opts,
-                        char *val, size_t n)
+int vrt_device_macro_value(cl_device_id d, const char *name, const char *opts, char *val,
+                           size_t n)
 {
 	cl_bool b = CL_FALSE;
 	char *s = NULL;
 	unsigned v = 0;
 	val[0] = '\0';
 	if (!strncmp(name, "cl_", 3)) {
-		if (!(s = info_str(d, CL_DEVICE_EXTENSIONS)))
+		if (!(s = vrt_device_info_str(d, CL_DEVICE_EXTENSIONS)))
 			return 0;
 		if (has_word(s, name))
 			snprintf(val, n, "1");
@@ -84,19 +81,19 @@ static int device_value(cl_device_id d, const char *name, const char *opts,
 		if (b)
 			snprintf(val, n, "1");
 	} else if (!strcmp(name, "__EMBEDDED_PROFILE__")) {
-		if (!(s = info_str(d, CL_DEVICE_PROFILE)))
+		if (!(s = vrt_device_info_str(d, CL_DEVICE_PROFILE)))
 			return 0;
 		if (!strcmp(s, "EMBEDDED_PROFILE"))
 			snprintf(val, n, "1");
 	} else if (!strcmp(name, "__OPENCL_VERSION__")) {
-		if (!(s = info_str(d, CL_DEVICE_VERSION)) || !(v = version_of(s, "OpenCL ")))
+		if (!(s = vrt_device_info_str(d, CL_DEVICE_VERSION)) || !(v = version_of(s, "OpenCL ")))
 			goto unknown;
 		snprintf(val, n, "%u", v);
 	} else if (!strcmp(name, "__OPENCL_C_VERSION__")) {
 		const char *std = opts ? strstr(opts, "-cl-std=") : NULL;
 		if (std)
 			v = version_of(std, "-cl-std=CL");
-		else if ((s = info_str(d, CL_DEVICE_OPENCL_C_VERSION)) &&
+		else if ((s = vrt_device_info_str(d, CL_DEVICE_OPENCL_C_VERSION)) &&
 		         (v = version_of(s, "OpenCL C ")) > 120)
 			v = 120;
 		if (!v)
@@ -134,8 +131,8 @@ int vrt_device_macros_match(const vast_program_info *stub, cl_context ctx, cl_ui
 			const vast_device_macro *dm = &stub->device_macros[m];
 			const char *want = dm->value ? dm->value : "";
 			char have[32];
-			char *dev = info_str(devs[i], CL_DEVICE_NAME);
-			int known = device_value(devs[i], dm->name, opts, have, sizeof have);
+			char *dev = vrt_device_info_str(devs[i], CL_DEVICE_NAME);
+			int known = vrt_device_macro_value(devs[i], dm->name, opts, have, sizeof have);
 			if (!known || strcmp(want, have)) {
 				if (!known)
 					snprintf(why, n, "program '%s' tests '%s', which vastcc cannot check on device '%s'; running natively",

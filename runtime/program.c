@@ -13,7 +13,14 @@
  * natively; so does a device that predefines a macro the program tests
  * otherwise than vastcc assumed (devmacros.c). The choice is made at every build (a program whose first
  * build failed may be rebuilt with vastcc's options and page). Programs from binaries or IL are the real ones, untouched.
+ *
+ * A build that has no stub, or none for its options and devices, first
+ * compiles the program with vastcc (jit.c, docs/jit.md); its result then
+ * serves as the stub. When vastcc rejects the source and so does the
+ * driver, the build fails (CL_BUILD_PROGRAM_FAILURE, OpenCL 1.2 §5.6.2)
+ * and CL_PROGRAM_BUILD_LOG holds vastcc's diagnostics.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,8 +128,8 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx,
 		p->real = vrt_real.clCreateProgramWithSource(ctx, 1, &gen, NULL, &err);
 		vrt_log(VRT_LOG_INFO, "program '%s' matched its vastcc stub", p->info->file);
 	} else {
-		vrt_log(VRT_LOG_INFO, "program (%zu bytes, hash %016llx) has no vastcc stub: its kernels run natively",
-		        total, h);
+		vrt_log(VRT_LOG_INFO, "program (%zu bytes, hash %016llx) has no vastcc stub: %s", total, h,
+		        vrt_cfg.jit ? "vastcc compiles it at its build" : "its kernels run natively");
 		p->real = vrt_real.clCreateProgramWithSource(ctx, count, strings, lengths, &err);
 	}
 	if (!p->real) {
@@ -156,28 +163,103 @@ static cl_int switch_source(vrt_program *p, int gen)
 	return CL_SUCCESS;
 }
 
-/* Picks what this build compiles: the generated program when the options
- * mean what vastcc compiled, else the original source (native kernels).
- * Decided per build, so a program rebuilt with other options (a failed
- * first build, a second configuration) follows its latest options. */
+/* Whether p's stub holds for a build with options opts on devs: the
+ * options mean what vastcc compiled, and the devices agree with the
+ * macros it assumed (else why says so). 1, 0, or -1 out of memory. */
+static int stub_holds(vrt_program *p, const char *opts, cl_uint ndev,
+                      const cl_device_id *devs, char *why, size_t n)
+{
+	char *a = canonical_options(opts), *b = canonical_options(p->stub->cl_options);
+	int holds = !a || !b ? -1
+	            : !strcmp(a, b) && vrt_device_macros_match(p->stub, p->ctx, ndev, devs, opts,
+	                                                       why, n);
+	vrt_free(a);
+	vrt_free(b);
+	return holds;
+}
+
+/* Picks what this build compiles: the generated program when the stub
+ * holds for it, else the original source (native kernels). Decided per
+ * build, so a program rebuilt with other options (a failed first build,
+ * a second configuration) follows its latest options. */
 static cl_int choose_source(vrt_program *p, const char *opts, cl_uint ndev,
                             const cl_device_id *devs, char *why, size_t n)
 {
-	char *a = canonical_options(opts), *b = canonical_options(p->stub->cl_options);
+	int holds = stub_holds(p, opts, ndev, devs, why, n);
+	if (holds < 0)
+		return CL_OUT_OF_HOST_MEMORY;
+	if (!holds)
+		return p->info ? switch_source(p, 0) : CL_SUCCESS;
+	if (p->info == p->stub)
+		return CL_SUCCESS;
+	vrt_log(VRT_LOG_INFO, "program '%s' built with the options vastcc compiled it with: paging enabled",
+	        p->stub->file);
+	return switch_source(p, 1);
+}
+
+/* The device a compile at build is for: the first of the build's, else
+ * of the context's (the others are checked against it, choose_source). */
+static cl_device_id jit_device(vrt_program *p, const cl_device_id *devs)
+{
+	cl_device_id d = NULL;
+	if (devs)
+		return devs[0];
+	if (clGetContextInfo(p->ctx, CL_CONTEXT_DEVICES, sizeof d, &d, NULL) != CL_SUCCESS)
+		return NULL;
+	return d;
+}
+
+/* Compiles p with vastcc for this build when no stub holds for it
+ * (jit.c): then p->stub is the result. Called without the lock; p's
+ * source never changes. CL_BUILD_PROGRAM_FAILURE when vastcc and the
+ * driver both reject the source; otherwise CL_SUCCESS, with why[] set
+ * when the program is to run natively for a reason worth a warning. */
+static cl_int jit_build(vrt_program *p, const char *opts, cl_uint ndev,
+                        const cl_device_id *devs, char *why, size_t n)
+{
+	char *log = NULL;
+	const vast_program_info *prog = NULL;
+	vrt_lock();
+	vrt_free(p->build_log); /* the last build's */
+	p->build_log = NULL;
+	int need = vrt_cfg.jit && (!p->stub || stub_holds(p, opts, ndev, devs, why, n) == 0);
+	vrt_unlock();
+	if (!need)
+		return CL_SUCCESS;
+	why[0] = '\0';
+	cl_device_id dev = jit_device(p, devs);
+	int res = dev ? vrt_jit_program(p->source, p->source_len, opts, dev, &prog, &log, why, n)
+	              : VRT_JIT_UNAVAILABLE;
+	if (!dev)
+		snprintf(why, n, "cannot list its context's devices");
 	cl_int err = CL_SUCCESS;
-	if (!a || !b) {
-		err = CL_OUT_OF_HOST_MEMORY;
-	} else if (strcmp(a, b) ||
-	           !vrt_device_macros_match(p->stub, p->ctx, ndev, devs, opts, why, n)) {
-		if (p->info)
-			err = switch_source(p, 0);
-	} else if (!p->info) {
-		vrt_log(VRT_LOG_INFO, "program '%s' rebuilt with vastcc's options: paging enabled again",
-		        p->stub->file);
-		err = switch_source(p, 1);
+	vrt_lock();
+	if (res == VRT_JIT_OK) {
+		p->stub = prog;
+	} else if (res == VRT_JIT_SOURCE_ERROR) {
+		/* The driver has the last word on what compiles: only when it
+		 * rejects the source too is the build a failure. */
+		err = p->info ? switch_source(p, 0) : CL_SUCCESS;
+		if (err == CL_SUCCESS &&
+		    vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL) != CL_SUCCESS) {
+			p->build_log = log;
+			log = NULL;
+			err = CL_BUILD_PROGRAM_FAILURE;
+		} else if (err == CL_SUCCESS) {
+			char *nl = strchr(log, '\n');
+			if (nl)
+				*nl = '\0';
+			snprintf(why, n, "vastcc rejected a program the driver builds (%s); running natively",
+			         log);
+		}
+	} else {
+		char r[512];
+		snprintf(r, sizeof r, "%s", why);
+		snprintf(why, n, "program (%zu bytes) could not be compiled by vastcc: %s; running natively",
+		         p->source_len, r);
 	}
-	vrt_free(a);
-	vrt_free(b);
+	vrt_unlock();
+	vrt_free(log);
 	return err;
 }
 
@@ -228,13 +310,25 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
 	if ((ndev == 0) != (devs == NULL) || (!notify && user))
 		return CL_INVALID_VALUE;
 	cl_int err = CL_SUCCESS;
-	char why[512] = "";
+	char why[1024] = "";
 	vrt_lock();
 	cpu_join(p);
 	if (p->nkernels)
 		err = CL_INVALID_OPERATION; /* §5.6.2: kernels are attached */
-	else if (p->stub)
+	vrt_unlock();
+	if (err == CL_SUCCESS && !vrt_native_mode())
+		err = jit_build(p, opts, ndev, devs, why, sizeof why);
+	if (err == CL_BUILD_PROGRAM_FAILURE && notify)
+		notify(prog, user);
+	if (err != CL_SUCCESS)
+		return err;
+	vrt_lock();
+	if (p->nkernels)
+		err = CL_INVALID_OPERATION; /* made by another thread meanwhile */
+	else if (p->stub && !why[0])
 		err = choose_source(p, opts, ndev, devs, why, sizeof why);
+	else if (p->stub && p->info)
+		err = switch_source(p, 0);
 	if (err == CL_SUCCESS && p->cpu_prog) {
 		/* The CPU inspector's copy was built with the old options. */
 		vrt_real.clReleaseProgram(p->cpu_prog);
@@ -255,9 +349,20 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
 	/* Built synchronously; the callback (OpenCL 1.2 §5.6.2) then sees
 	 * the program handle the caller knows. */
 	err = vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL);
+	if (err != CL_SUCCESS && p->info) {
+		/* The generated program does not build where the original may
+		 * (a driver's limit, a generator's bug): the original, natively. */
+		snprintf(why, sizeof why, "the program vastcc generated for '%s' does not build (%s); running natively",
+		         p->info->file, vrt_cl_error_name(err));
+		vrt_lock();
+		err = switch_source(p, 0);
+		vrt_unlock();
+		if (err == CL_SUCCESS)
+			err = vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL);
+	}
 	/* Said once the build succeeded: a failed build that the program
 	 * then repeats with vastcc's options is no reason to warn. */
-	if (err == CL_SUCCESS && p->stub && !p->info && why[0])
+	if (err == CL_SUCCESS && !p->info && why[0])
 		vrt_log(VRT_LOG_WARN, "%s", why);
 	else if (err == CL_SUCCESS && p->stub && !p->info)
 		vrt_log(VRT_LOG_WARN, "program built with options '%s' but vastcc compiled it with '%s'; running natively",
@@ -384,6 +489,16 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program prog, cl_device
 	vrt_program *p = vrt_program_of(prog);
 	if (!p && vrt_object_ours(prog))
 		return CL_INVALID_PROGRAM;
+	if (p && param == CL_PROGRAM_BUILD_LOG) {
+		/* vastcc's diagnostics of a build it failed, clang-style. */
+		vrt_lock();
+		int ours = p->build_log != NULL;
+		cl_int err = ours ? vrt_info_out(p->build_log, strlen(p->build_log) + 1, size, value, ret)
+		                  : CL_SUCCESS;
+		vrt_unlock();
+		if (ours)
+			return err;
+	}
 	return vrt_real.clGetProgramBuildInfo(p ? p->real : prog, d, param, size, value, ret);
 }
 
@@ -459,5 +574,6 @@ void vrt_program_release(vrt_program *p)
 		clReleaseContext(p->cpu_ctx);
 	vrt_free(p->source);
 	vrt_free(p->options);
+	vrt_free(p->build_log);
 	vrt_object_retire(p);
 }

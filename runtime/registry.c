@@ -6,6 +6,11 @@
  * A fixed array: a program links a handful of .cl files. Lookup is by the
  * original source's hash and size (vast_hash_bytes), then by kernel name.
  * The vast_program_info tables are the stubs' static data, never freed.
+ *
+ * Programs compiled at clBuildProgram (jit.c) are kept apart, in a list
+ * under the runtime's lock, with the exact options and device flags they
+ * were compiled for: a later build of the same source and options reuses
+ * one. They live until exit (a cl_program may point at one until then).
  */
 #include <string.h>
 
@@ -50,4 +55,38 @@ const vast_kernel_info *vrt_program_kernel(const vast_program_info *p,
 		if (!strcmp(p->kernels[i].name, name))
 			return &p->kernels[i];
 	return NULL;
+}
+
+typedef struct compiled {
+	vast_program_info *program;
+	char *options, *device;
+	struct compiled *next;
+} compiled;
+static compiled *all_compiled;
+
+const vast_program_info *vrt_registry_find_compiled(const char *options, const char *device,
+                                                    unsigned long long hash,
+                                                    unsigned long long size)
+{
+	for (compiled *c = all_compiled; c; c = c->next)
+		if (c->program->source_hash == hash && c->program->source_size == size &&
+		    !strcmp(c->options, options) && !strcmp(c->device, device))
+			return c->program;
+	return NULL;
+}
+
+int vrt_registry_add_compiled(vast_program_info *p, const char *options, const char *device)
+{
+	compiled *c = vrt_malloc(sizeof *c);
+	char *o = vrt_strdup(options), *d = vrt_strdup(device);
+	if (!c || !o || !d) {
+		vrt_free(c), vrt_free(o), vrt_free(d);
+		return -1;
+	}
+	c->program = p;
+	c->options = o;
+	c->device = d;
+	c->next = all_compiled;
+	all_compiled = c;
+	return 0;
 }

@@ -6,6 +6,9 @@
  * launches planned from footprint descriptors, with no inspector)
  * Kernels are counted by name across programs. Transfers outside a launch
  * (a read that brings a buffer back) go to the kernel that last ran.
+ * When clBuildProgram compiled programs (jit.c), one more line:
+ *   vast: programs jit=N cache_hits=H
+ * N programs compiled at build, H of them found in the on-disk cache.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 static vrt_kstats *all_stats;
 static vrt_kstats *last_used;
 static int registered;
+static unsigned long long jit_programs, jit_cache_hits;
 
 double vrt_now_ms(void)
 {
@@ -37,6 +41,9 @@ static void print_stats(void)
 			fprintf(stderr, " kernel_ms=%.3f", s->kernel_ms);
 		fputc('\n', stderr);
 	}
+	if (jit_programs)
+		fprintf(stderr, "vast: programs jit=%llu cache_hits=%llu\n", jit_programs,
+		        jit_cache_hits);
 	while (all_stats) {
 		vrt_kstats *s = all_stats;
 		all_stats = s->next;
@@ -44,6 +51,15 @@ static void print_stats(void)
 		vrt_free(s);
 	}
 	last_used = NULL;
+}
+
+static void register_report(void)
+{
+	if (!registered) {
+		registered = 1;
+		if (vrt_cfg.stats)
+			atexit(print_stats);
+	}
 }
 
 vrt_kstats *vrt_stats_for(const char *name)
@@ -68,12 +84,15 @@ vrt_kstats *vrt_stats_for(const char *name)
 		while (*tail)
 			tail = &(*tail)->next;
 		*tail = s;
-		if (!registered) {
-			registered = 1;
-			if (vrt_cfg.stats)
-				atexit(print_stats);
-		}
+		register_report();
 	}
 	last_used = s;
 	return s;
+}
+
+void vrt_stats_jit(int cache_hit)
+{
+	jit_programs++;
+	jit_cache_hits += cache_hit != 0;
+	register_report();
 }

@@ -3,7 +3,7 @@
  * vrt.h - the one internal header of libvastrt.
  *
  * Sections follow the files: icd.c (the real entry points), alloc.c,
- * log.c, config.c, registry.c, event.c, mem.c (host-backed buffers and
+ * log.c, config.c, registry.c, stubjson.c, event.c, mem.c (host-backed buffers and
  * their device copies), program.c, kernel.c, pas.c (PAS reduction),
  * lpt.c (page tables, frames, recovery), inspect.c, paged.c, launch.c,
  * stats.c. Everything here is internal: symbols carry the vrt_ prefix
@@ -111,6 +111,9 @@ typedef struct vrt_config {
 	unsigned long long max_alloc;       /* VAST_MAX_ALLOC, 0: unset */
 	unsigned long long fail_device_mem; /* VAST_FAIL_DEVICE_MEM, 0: unset */
 	int footprints;        /* VAST_FOOTPRINTS: VRT_FP_* */
+	int jit;               /* VAST_JIT: compile programs at clBuildProgram */
+	int cache;             /* VAST_CACHE: keep them on disk (cache.c) */
+	unsigned long long cache_max; /* VAST_CACHE_MAX: the cache's bytes */
 } vrt_config;
 /* How paged launches of affine kernels get their Page Accessed Sets. */
 enum { VRT_FP_OFF, VRT_FP_ON, VRT_FP_CHECK };
@@ -132,6 +135,23 @@ const vast_program_info *vrt_registry_find(unsigned long long hash,
                                            unsigned long long size);
 const vast_kernel_info *vrt_program_kernel(const vast_program_info *p,
                                            const char *name);
+/* Programs compiled at run time (jit.c), by their source and exact
+ * build options and device flags; they live until exit. Lock held. */
+const vast_program_info *vrt_registry_find_compiled(const char *options, const char *device,
+                                                    unsigned long long hash,
+                                                    unsigned long long size);
+/* Takes p (from vrt_stub_from_json); 0, or -1 when out of memory (p is
+ * then the caller's). Lock held. */
+int vrt_registry_add_compiled(vast_program_info *p, const char *options, const char *device);
+
+/* --- stubjson.c: a program read back from `vastcc --emit-json` ---------- */
+/* What `vastcc --emit-json` wrote, as a program the registry can hold;
+ * NULL and a malloc'd *error when the text is not such a file. Everything
+ * it points to is owned by the result: free it with vrt_stub_json_free().
+ * Every table is checked (docs/json.md), so a damaged file is an error,
+ * never an out-of-bounds table. Thread-safe (no shared state). */
+vast_program_info *vrt_stub_from_json(const char *text, size_t len, char **error);
+void vrt_stub_json_free(vast_program_info *p);
 
 /* --- event.c: the events of the runtime's commands ---------------------- */
 /* Checks the queue (CL_INVALID_COMMAND_QUEUE; CL_INVALID_CONTEXT when
@@ -350,6 +370,7 @@ typedef struct vrt_program {
 	char *source;                  /* the original source */
 	size_t source_len;
 	char *options;                 /* the last build's options */
+	char *build_log;               /* vastcc's diagnostics when it failed the last build */
 	/* The generated program built for the CPU inspector, lazily. */
 	cl_context cpu_ctx;
 	cl_command_queue cpu_queue;
@@ -405,6 +426,45 @@ int vrt_program_is_generated_name(const vrt_program *p, const char *name);
  * lock. */
 void vrt_program_release(vrt_program *p);
 
+/* --- cache.c: programs compiled at clBuildProgram, on disk -------------- */
+/* What a cached program was compiled from; every field is compared on a
+ * lookup. Strings NUL-terminated (NULL: empty) but the source. */
+typedef struct vrt_cache_key {
+	const char *source;
+	size_t source_len;
+	const char *options;  /* clBuildProgram's options, as given */
+	const char *device;   /* the device flags the compiler ran with */
+	const char *compiler; /* the compiler's version and identity */
+} vrt_cache_key;
+/* The key's file name hash. */
+unsigned long long vrt_cache_hash(const vrt_cache_key *k);
+/* The payload stored for k in dir (malloc'd, NUL-terminated, its length
+ * in *len), or NULL: a miss, whatever went wrong. Thread- and
+ * process-safe. */
+char *vrt_cache_get(const char *dir, const vrt_cache_key *k, size_t *len);
+/* Stores data for k in dir (made if missing), atomically, then evicts
+ * the least recently used entries beyond max bytes; 0 or -1. */
+int vrt_cache_put(const char *dir, const vrt_cache_key *k, const char *data,
+                  size_t len, unsigned long long max);
+void vrt_cache_evict(const char *dir, unsigned long long max);
+/* $VAST_CACHE_DIR, else $XDG_CACHE_HOME/vastcc, else ~/.cache/vastcc;
+ * malloc'd, NULL when none can be named. */
+char *vrt_cache_dir(void);
+/* The whole file at path, malloc'd and NUL-terminated, its size in *len;
+ * NULL when it cannot be read. */
+char *vrt_read_file(const char *path, size_t *len);
+
+/* --- jit.c: compile a program at clBuildProgram ------------------------- */
+enum { VRT_JIT_OK, VRT_JIT_SOURCE_ERROR, VRT_JIT_UNAVAILABLE };
+/* Compiles source with build options opts for device dev by running the
+ * vastcc compiler (or finds it compiled before, in this process or the
+ * cache). VRT_JIT_OK: *out is a registered program, held until exit.
+ * VRT_JIT_SOURCE_ERROR: the compiler rejected the source; *log is its
+ * diagnostics (malloc'd). VRT_JIT_UNAVAILABLE: why[] says why it could
+ * not compile. Takes the runtime's lock only briefly: call without it. */
+int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_id dev,
+                    const vast_program_info **out, char **log, char *why, size_t n);
+
 /* --- stats.c ------------------------------------------------------------- */
 struct vrt_kstats {
 	char *name;
@@ -415,6 +475,9 @@ struct vrt_kstats {
 	vrt_kstats *next;
 };
 vrt_kstats *vrt_stats_for(const char *kernel_name);
+/* A program compiled at clBuildProgram (jit.c), from the cache or not;
+ * printed at exit with the kernels'. Lock held. */
+void vrt_stats_jit(int cache_hit);
 double vrt_now_ms(void);
 
 /* --- trace.c: VAST_TRACE, Chrome trace events ---------------------------- */
@@ -571,6 +634,14 @@ cl_int vrt_set_user_args(vrt_launch *L, cl_kernel k);
 int vrt_device_macros_match(const vast_program_info *stub, cl_context ctx, cl_uint ndev,
                             const cl_device_id *devs, const char *opts, char *why,
                             size_t n);
+/* A device info string (CL_DEVICE_EXTENSIONS, ...), malloc'd; NULL on
+ * failure. */
+char *vrt_device_info_str(cl_device_id d, cl_device_info what);
+/* The value device d's compiler predefines for `name` (one of the
+ * macros devmacros.c knows) under options opts, in val ("" when
+ * undefined); 0 when it cannot tell. */
+int vrt_device_macro_value(cl_device_id d, const char *name, const char *opts, char *val,
+                           size_t n);
 /* The name of k's generated variant <what> ("inspect", "paged"):
  * "<prefix><what>_<name>", the prefix the stub records. */
 void vrt_variant_name(const vrt_kernel *k, const char *what, char *name, size_t n);

@@ -209,7 +209,18 @@ typedef struct an_options {
 	const char *cl_options; /* "-DN=4 -I inc -cl-std=CL2.0", may be NULL */
 	const char *clang;      /* clang executable for preprocessing */
 	int verbose;            /* print the preprocessor command line */
+	/* The device to preprocess for in place of the generic one
+	 * (devmacros.c): its extensions, comma or space separated, NULL to
+	 * keep clang's spir64 set; and "NAME=VALUE" / "-NAME" for the fixed
+	 * device macros (__OPENCL_VERSION__, __IMAGE_SUPPORT__, ...). */
+	const char *device_extensions;
+	const char *const *device_macros;
+	unsigned ndevice_macros;
 } an_options;
+
+/* 1 when opt's device options are well-formed; else prints
+ * "vastcc: error: invalid value ..." naming the flag and returns 0. */
+int an_device_options_valid(const an_options *opt);
 
 /* A device-dependent predefined macro the user's files name (cl_khr_fp64,
  * __IMAGE_SUPPORT__, __OPENCL_VERSION__, ...: devmacros.c), and the value

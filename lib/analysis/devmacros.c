@@ -117,3 +117,127 @@ void an_devmacro_finish(an_ctx *c)
 		d->value = v && v->value ? an_xstrdup(v->value) : NULL;
 	}
 }
+
+/* ---- Preprocessing for a known device ---------------------------------
+ * vastcc --device-extensions=LIST and --device-macro=NAME=VALUE|-NAME
+ * (the runtime passes the device's CL_DEVICE_EXTENSIONS and version when
+ * it compiles at clBuildProgram) replace the spir64 guesses by the
+ * device's values: each becomes -U (and -D) words that follow the spir64
+ * predefines on clang's command line, which clang applies, in order,
+ * after its built-in ones; -U before -D so that no redefinition is
+ * warned about. An extension macro is defined to 1 iff it is listed
+ * (OpenCL C 1.2 §9.1: a device defines the macro of each extension it
+ * supports), so every cl_* macro clang predefines and the list leaves out
+ * is undefined. What opencl-c-base.h itself defines for OpenCL C 3.0
+ * (cl_khr_subgroup_*, from the __opencl_c_* features) is not undone. */
+
+static int is_fixed(const char *s, size_t n)
+{
+	for (unsigned i = 0; i < sizeof fixed / sizeof *fixed; i++)
+		if (strlen(fixed[i]) == n && !memcmp(s, fixed[i], n))
+			return 1;
+	return 0;
+}
+
+static int is_ext(const char *s, size_t n)
+{
+	return n > 3 && !memcmp(s, "cl_", 3) && an_is_device_macro(s, n);
+}
+
+/* The next item of an extension list at *s (comma or space separated);
+ * its length, 0 at the end. */
+static size_t next_item(const char **s)
+{
+	while (**s == ',' || **s == ' ' || **s == '\t' || **s == '\n')
+		(*s)++;
+	size_t n = 0;
+	while ((*s)[n] && !strchr(", \t\n", (*s)[n]))
+		n++;
+	return n;
+}
+
+static int invalid(const char *flag, const char *value, const char *why)
+{
+	fprintf(stderr, "vastcc: error: invalid value '%s' in '%s%s': %s\n", value, flag,
+	        value, why);
+	return 0;
+}
+
+int an_device_options_valid(const an_options *opt)
+{
+	if (opt->device_extensions) {
+		const char *s = opt->device_extensions;
+		for (size_t n; (n = next_item(&s)); s += n)
+			if (!is_ext(s, n))
+				return invalid("--device-extensions=", opt->device_extensions,
+				               "not an extension name (cl_<vendor>_<name>)");
+	}
+	for (unsigned i = 0; i < opt->ndevice_macros; i++) {
+		const char *m = opt->device_macros[i];
+		const char *eq = strchr(m, '=');
+		size_t n = eq ? (size_t)(eq - m) : strlen(m);
+		const char *name = eq ? m : m + 1;
+		if (!eq && m[0] != '-')
+			return invalid("--device-macro=", m, "expected NAME=VALUE or -NAME");
+		if (!eq)
+			n--;
+		if (!is_fixed(name, n))
+			return invalid("--device-macro=", m, "not one of __OPENCL_VERSION__, "
+			               "__OPENCL_C_VERSION__, __IMAGE_SUPPORT__, "
+			               "__ENDIAN_LITTLE__, __EMBEDDED_PROFILE__");
+		/* every one of them is a number (OpenCL C 1.2 §6.10) */
+		if (eq && (!eq[1] || eq[1 + strspn(eq + 1, "0123456789")]))
+			return invalid("--device-macro=", m, "the value is not a decimal number");
+	}
+	return 1;
+}
+
+static void push_word(char ***w, unsigned *nw, unsigned *cap, const char *a,
+                      const char *name, size_t n, const char *b)
+{
+	size_t len = strlen(a) + n + strlen(b) + 1;
+	char *s = an_xmalloc(len);
+	snprintf(s, len, "%s%.*s%s", a, (int)n, name, b);
+	*AN_PUSH(*w, *nw, *cap) = s;
+}
+
+static int listed(const char *list, const char *name, size_t n)
+{
+	for (size_t m; (m = next_item(&list)); list += m)
+		if (m == n && !memcmp(list, name, n))
+			return 1;
+	return 0;
+}
+
+void an_devmacro_args(const an_options *opt, const char *predefs, size_t len,
+                      char ***w, unsigned *nw, unsigned *cap)
+{
+	/* `#define NAME VALUE` lines of clang -dM: drop each unlisted
+	 * extension */
+	for (size_t i = 0; opt->device_extensions && i < len;) {
+		const char *l = predefs + i, *nl = memchr(l, '\n', len - i);
+		size_t ln = nl ? (size_t)(nl - l) : len - i;
+		i += ln + 1;
+		if (ln < 8 || memcmp(l, "#define ", 8))
+			continue;
+		size_t e = 8;
+		while (e < ln && is_id((unsigned char)l[e]))
+			e++;
+		if (is_ext(l + 8, e - 8) && !listed(opt->device_extensions, l + 8, e - 8))
+			push_word(w, nw, cap, "-U", l + 8, e - 8, "");
+	}
+	const char *s = opt->device_extensions;
+	for (size_t n; s && (n = next_item(&s)); s += n) {
+		push_word(w, nw, cap, "-U", s, n, "");
+		push_word(w, nw, cap, "-D", s, n, "=1");
+	}
+	for (unsigned i = 0; i < opt->ndevice_macros; i++) {
+		const char *m = opt->device_macros[i], *eq = strchr(m, '=');
+		if (!eq) {
+			push_word(w, nw, cap, "-U", m + 1, strlen(m + 1), "");
+			continue;
+		}
+		push_word(w, nw, cap, "-U", m, (size_t)(eq - m), "");
+		push_word(w, nw, cap, "-D", m, strlen(m), "");
+	}
+}

@@ -176,6 +176,11 @@ void an_devmacro_predef(an_ctx *c, const char *name, size_t n, const char *value
                         size_t vn);
 void an_devmacro_scan(an_ctx *c, const char *s, size_t n);
 void an_devmacro_finish(an_ctx *c);
+/* The -U/-D words for opt's device options, appended to w; predefs is
+ * the `clang -dM -E` output of an empty file (only read when
+ * opt->device_extensions is set). */
+void an_devmacro_args(const an_options *opt, const char *predefs, size_t len,
+                      char ***w, unsigned *nw, unsigned *cap);
 
 /* colmap.c: user columns of preprocessed-text locations */
 void an_colmap_start(an_ctx *c);

@@ -249,6 +249,79 @@ static int needs_preprocessor(const unsigned char *src, size_t n, char **w,
 	return 0;
 }
 
+/* Runs argv (fork/exec, no shell) and reads its stdout into *out (malloc'd,
+ * *n bytes); 1 when it exited with status 0. */
+static int capture(const char *clang, char **argv, char **out, size_t *np)
+{
+	int fd[2];
+	size_t n = 0, cap = 0;
+	if (pipe(fd) != 0) {
+		an_diag_error((an_loc){0}, "cannot create a pipe: %s", strerror(errno));
+		return 0;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		an_diag_error((an_loc){0}, "cannot fork: %s", strerror(errno));
+		close(fd[0]);
+		close(fd[1]);
+		return 0;
+	}
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execvp(clang, argv);
+		fprintf(stderr, "vastcc: error: cannot run '%s': %s\n", clang,
+		        strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	for (;;) {
+		if (n + 65536 > cap) {
+			cap = (n + 65536) * 2;
+			*out = realloc(*out, cap);
+			if (!*out) {
+				fputs("vastcc: error: out of memory\n", stderr);
+				exit(1);
+			}
+		}
+		ssize_t r = read(fd[0], *out + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	*np = n;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* The words of opt's device options (devmacros.c) appended to *w; the extension macros to drop are those clang
+ * predefines for this -cl-std and target, asked with -dM of an empty
+ * file. 0 when that fails. */
+static int device_args(const char *clang, const an_options *opt, const char *std,
+                       char ***w, unsigned *nw, unsigned *cap)
+{
+	char *predefs = NULL;
+	size_t n = 0;
+	if (opt->device_extensions) {
+		char *probe[] = { (char *)clang, "-E", "-dM", "-x", "cl", (char *)std,
+		                  "-target", "spir64", "/dev/null", NULL };
+		if (!capture(clang, probe, &predefs, &n)) {
+			free(predefs);
+			return 0;
+		}
+	}
+	an_devmacro_args(opt, predefs, n, w, nw, cap);
+	free(predefs);
+	return 1;
+}
+
 /* Runs clang -E; returns the filtered text or NULL (diagnostics printed).
  * *std_out receives the -cl-std= value given, or NULL. */
 int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
@@ -264,6 +337,8 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 	int ok = 0;
 	char *out = NULL;
 	const char *std = NULL;
+	char **dev = NULL; /* the device options' words */
+	unsigned ndev = 0, capdev = 0;
 	argv[na++] = (char *)clang;
 	argv[na++] = "-E";
 	argv[na++] = "-x";
@@ -295,13 +370,6 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 	snprintf(version, sizeof version, "-D__OPENCL_VERSION__=%u", v);
 	if (v)
 		argv[na++] = version;
-	argv[na++] = (char *)path;
-	argv[na++] = "-dD"; /* macro names, for the user's columns (colmap.c) */
-	/* clang stops after 20 errors with "fatal error: too many errors
-	 * emitted", which has no location: print every error, each located
-	 * (the analysis relocates that message itself, parse.c). */
-	argv[na++] = "-ferror-limit=0";
-	argv[na] = NULL;
 	*std_out = an_xstrdup(std ? std + 8 : "CL1.2");
 
 	/* A device macro's value is the preprocessor's to say. */
@@ -326,57 +394,31 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 		goto done;
 	}
 
+	/* the device's macros after the spir64 ones, so they take their place */
+	if (opt && !device_args(clang, opt, std ? std : "-cl-std=CL1.2", &dev, &ndev, &capdev))
+		goto done;
+	char **full = an_xcalloc(na + ndev + 8, sizeof *full);
+	memcpy(full, argv, na * sizeof *argv);
+	free(argv);
+	argv = full;
+	for (unsigned i = 0; i < ndev; i++)
+		argv[na++] = dev[i];
+	argv[na++] = (char *)path;
+	argv[na++] = "-dD"; /* macro names, for the user's columns (colmap.c) */
+	/* clang stops after 20 errors with "fatal error: too many errors
+	 * emitted", which has no location: print every error, each located
+	 * (the analysis relocates that message itself, parse.c). */
+	argv[na++] = "-ferror-limit=0";
+	argv[na] = NULL;
+
 	if (opt && opt->verbose) {
 		for (unsigned i = 0; i < na; i++)
 			fprintf(stderr, "%s%s", i ? " " : "", argv[i]);
 		fputc('\n', stderr);
 	}
 
-	int fd[2];
-	size_t n = 0, cap = 0;
-	if (pipe(fd) != 0) {
-		an_diag_error((an_loc){0}, "cannot create a pipe: %s", strerror(errno));
-		goto done;
-	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		an_diag_error((an_loc){0}, "cannot fork: %s", strerror(errno));
-		close(fd[0]);
-		close(fd[1]);
-		goto done;
-	}
-	if (pid == 0) {
-		dup2(fd[1], 1);
-		close(fd[0]);
-		close(fd[1]);
-		execvp(clang, argv);
-		fprintf(stderr, "vastcc: error: cannot run '%s': %s\n", clang,
-		        strerror(errno));
-		_exit(127);
-	}
-	close(fd[1]);
-	for (;;) {
-		if (n + 65536 > cap) {
-			cap = (n + 65536) * 2;
-			out = realloc(out, cap);
-			if (!out) {
-				fputs("vastcc: error: out of memory\n", stderr);
-				exit(1);
-			}
-		}
-		ssize_t r = read(fd[0], out + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd[0]);
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+	size_t n = 0;
+	if (capture(clang, argv, &out, &n)) {
 		size_t tl;
 		an_colmap_start(c);
 		c->p->text = filter(c, out, n, &tl);
@@ -389,6 +431,9 @@ done:
 	for (unsigned i = 0; i < nw; i++)
 		free(w[i]);
 	free(w);
+	for (unsigned i = 0; i < ndev; i++)
+		free(dev[i]);
+	free(dev);
 	free(argv);
 	return ok;
 }

@@ -17,7 +17,9 @@
  *   kernels.c  kernel variants vast_inspect_K / vast_paged_K / vast_merge_K
  *              (vast_ standing for the program's prefix, names.c)
  *   program.c  rw_emit_program: the whole generated program
+ *   info.c     the vast_program_info both of these print
  *   stub.c     rw_emit_stub: the host stub C file
+ *   json.c     rw_emit_json: the same as JSON (vastcc --emit-json)
  *
  * The calling convention of the generated kernels is
  * docs/generated-kernels.md; the stub's ABI is runtime/include/vast/stub.h.
@@ -41,6 +43,27 @@ char *rw_emit_program(const an_program *p);
  * (rw_emit_program's result; NULL: generate it here), malloc'd; NULL only
  * on internal errors. */
 char *rw_emit_stub(const an_program *p, const char *program_text);
+
+/* The same program as JSON (docs/json.md): what `vastcc --emit-json`
+ * writes and libvastrt's vrt_stub_from_json reads; malloc'd, NULL only on
+ * internal errors. */
+char *rw_emit_json(const an_program *p, const char *program_text);
+
+/* info.c - the vast_program_info the stub and the JSON hold, built in
+ * memory: both print it, so they cannot disagree. Strings are borrowed
+ * from p and program_text (which must outlive it), except the prefix and
+ * the locations; rw_info_destroy frees what it owns. NULL only after an
+ * internal error. */
+typedef struct rw_info {
+	vast_program_info prog;
+	unsigned *nterms; /* per kernel: its term table's length (implicit in the ABI) */
+} rw_info;
+rw_info *rw_info_create(const an_program *p, const char *program_text);
+void rw_info_destroy(rw_info *info);
+/* Kernel k's footprint tables, in vast_kernel_footprints' order, and
+ * their lengths. */
+enum { RW_FP_FPS, RW_FP_TERMS, RW_FP_LOOPS, RW_FP_GUARDS, RW_FP_CHECKS, RW_FP_NTAB };
+void rw_info_sizes(const rw_info *info, unsigned k, unsigned n[RW_FP_NTAB]);
 
 /* ---- internal ---------------------------------------------------------- */
 

@@ -35,7 +35,7 @@ static int has(const an_program *p, const char *file, unsigned line, unsigned co
 
 int main(void)
 {
-	an_options o = { NULL, NULL, 0 };
+	an_options o = { 0 };
 	an_program *p = an_program_create("inputs/an_colmap.cl", &o);
 	if (!p) {
 		fprintf(stderr, "cannot analyse inputs/an_colmap.cl\n");

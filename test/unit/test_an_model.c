@@ -17,7 +17,7 @@ static int failures;
 
 static an_program *load(const char *file, const char *opts)
 {
-	an_options o = { opts, NULL, 0 };
+	an_options o = { .cl_options = opts };
 	an_program *p = an_program_create(file, &o);
 	if (!p) {
 		fprintf(stderr, "cannot analyse %s\n", file);
@@ -208,7 +208,7 @@ static void test_veclit(void)
 
 static void test_errors(void)
 {
-	an_options o = { NULL, NULL, 0 };
+	an_options o = { 0 };
 	CHECK(an_program_create("inputs/does-not-exist.cl", &o) == NULL);
 	CHECK(an_program_create("inputs/an_syntax_error.cl", &o) == NULL);
 }

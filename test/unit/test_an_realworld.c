@@ -18,7 +18,7 @@ static int failures;
 
 static an_program *load(const char *file, const char *opts)
 {
-	an_options o = { opts, NULL, 0 };
+	an_options o = { .cl_options = opts };
 	an_program *p = an_program_create(file, &o);
 	if (!p) {
 		fprintf(stderr, "cannot analyse %s\n", file);

@@ -37,7 +37,7 @@ static unsigned pat(const an_program *p, const char *k, unsigned i)
 
 int main(void)
 {
-	an_options o = { NULL, NULL, 0 };
+	an_options o = { 0 };
 	an_program *p = an_program_create("inputs/an_sdk.cl", &o);
 	if (!p)
 		return 1;

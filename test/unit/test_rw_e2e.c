@@ -39,7 +39,7 @@ static int is_buffer(const an_param *pa)
 
 static void check_file(const char *path)
 {
-	an_options opt = {NULL, VAST_TEST_CLANG, 0};
+	an_options opt = { .clang = VAST_TEST_CLANG };
 	an_program *p = an_program_create(path, &opt);
 	if (!p) {
 		fprintf(stderr, "%s: analysis failed\n", path);

@@ -5,9 +5,9 @@
  * vastcc takes what cc takes, vastc++ what c++ takes. Inputs are
  * classified by suffix: .cl is analysed and rewritten, anything else (.c,
  * .cpp, .o, .a, .so) is handed to the real compiler. vastcc's own flags
- * are --emit-kernels=, --report=, --cl-options=; every other flag is
- * passed to the real compiler unchanged, with its argument when it takes a
- * separate one.
+ * are --emit-kernels=, --report=, --cl-options=, --emit-json=,
+ * --device-extensions=, --device-macro=; every other flag is passed to the
+ * real compiler unchanged, with its argument when it takes a separate one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +158,16 @@ bool parse_args(int argc, char **argv, options *opt)
 			opt->report = val;
 		} else if (own_option("--cl-options", argc, argv, &i, &val)) {
 			opt->cl_options = val;
+		} else if (own_option("--emit-json", argc, argv, &i, &val)) {
+			if (!*val)
+				return missing_value("--emit-json");
+			opt->emit_json = val;
+		} else if (own_option("--device-extensions", argc, argv, &i, &val)) {
+			opt->device_extensions = val;
+		} else if (own_option("--device-macro", argc, argv, &i, &val)) {
+			if (!*val)
+				return missing_value("--device-macro");
+			strv_push(&opt->device_macros, val);
 		} else if (!strncmp(a, "--", 2) && !gcc_long_option(a)) {
 			fprintf(stderr, "vastcc: error: unknown argument: '%s'\n", a);
 			return false;
@@ -187,6 +197,7 @@ void free_args(options *opt)
 {
 	free(opt->inputs);
 	strv_free(&opt->cc_flags);
+	strv_free(&opt->device_macros);
 }
 
 void print_help(void)
@@ -211,6 +222,15 @@ void print_help(void)
 "  --report=<file>|-      write the analysis as JSON (- for stdout)\n"
 "  --cl-options=<opts>    OpenCL build options (-D, -U, -I, -cl-std=) the program\n"
 "                         passes to clBuildProgram; used for parsing and recorded\n"
+"  --emit-json=<file>     write the generated program and its tables as JSON\n"
+"                         (docs/json.md) to <file>, and nothing else\n"
+"  --device-extensions=<list>\n"
+"                         preprocess for a device with these extensions (comma\n"
+"                         or space separated): each cl_* macro is 1 iff listed\n"
+"  --device-macro=<name>=<value>, --device-macro=-<name>\n"
+"                         the device's __OPENCL_VERSION__, __OPENCL_C_VERSION__,\n"
+"                         __IMAGE_SUPPORT__, __ENDIAN_LITTLE__ or\n"
+"                         __EMBEDDED_PROFILE__ (repeatable)\n"
 "  -v                     print the commands run\n"
 "  -###                   print the commands without running them\n"
 "  --help                 print this help\n"

@@ -154,6 +154,37 @@ done:
 	return ok;
 }
 
+static an_options analysis_options(const options *opt)
+{
+	return (an_options){
+		.cl_options = opt->cl_options,
+		.clang = getenv("VAST_CLANG"),
+		.verbose = opt->verbose,
+		.device_extensions = opt->device_extensions,
+		.device_macros = (const char *const *)opt->device_macros.v,
+		.ndevice_macros = (unsigned)opt->device_macros.n,
+	};
+}
+
+bool device_options_valid(const options *opt)
+{
+	an_options ao = analysis_options(opt);
+	return an_device_options_valid(&ao);
+}
+
+bool emit_json(const input *in, const options *opt)
+{
+	an_options ao = analysis_options(opt);
+	an_program *p = an_program_create(in->path, &ao);
+	char *program = p ? rw_emit_program(p) : NULL;
+	char *json = program ? rw_emit_json(p, program) : NULL;
+	bool ok = json && write_file_atomic(opt->emit_json, json, strlen(json));
+	free(json);
+	free(program);
+	an_program_destroy(p);
+	return ok;
+}
+
 bool compile_cl(const input *in, const char *obj, const options *opt)
 {
 	char *base = base_name(in->path);
@@ -167,11 +198,7 @@ bool compile_cl(const input *in, const char *obj, const options *opt)
 		fprintf(stderr, " \"vastcc\" \"-cc1cl\" \"%s\" \"-o\" \"%s\"\n", in->path, stub_c);
 		ok = compile_stub(stub_c, obj, opt);
 	} else {
-		an_options ao = {
-			.cl_options = opt->cl_options,
-			.clang = getenv("VAST_CLANG"),
-			.verbose = opt->verbose,
-		};
+		an_options ao = analysis_options(opt);
 		an_program *p = an_program_create(in->path, &ao);
 		ok = p && write_outputs(p, base, stub_c, obj, opt);
 		an_program_destroy(p);

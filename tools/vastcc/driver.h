@@ -47,6 +47,9 @@ typedef struct options {
 	const char *emit_kernels_dir; /* --emit-kernels=DIR */
 	const char *report;           /* --report=FILE|- */
 	const char *cl_options;       /* --cl-options="..." */
+	const char *emit_json;        /* --emit-json=FILE: write FILE only */
+	const char *device_extensions; /* --device-extensions=LIST */
+	strv device_macros;           /* --device-macro=NAME=VALUE|-NAME, in order */
 } options;
 
 /* Parses argv; on a bad argument prints "vastcc: error: ..." and returns
@@ -88,5 +91,12 @@ bool commit_file(const char *tmp, const char *path);
 /* Compiles `in` into an object at `obj`; writes --emit-kernels and
  * --report outputs. Returns false after printing diagnostics. */
 bool compile_cl(const input *in, const char *obj, const options *opt);
+/* --emit-json: analyses `in` and writes the program as JSON to
+ * opt->emit_json (docs/json.md), nothing else. Returns false after
+ * printing diagnostics. */
+bool emit_json(const input *in, const options *opt);
+/* The device options as the analysis takes them, validated; false after
+ * printing a driver error. */
+bool device_options_valid(const options *opt);
 
 #endif

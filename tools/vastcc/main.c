@@ -5,7 +5,8 @@
  * The pipeline, per invocation:
  *   parse the command line (args.c)
  *   -> each .cl input: analyse -> rewrite -> emit stub -> report -> compile
- *      the stub into an object (clfile.c)
+ *      the stub into an object (clfile.c); or, under --emit-json, the
+ *      one .cl input's program as JSON and nothing else
  *   -> C inputs and the objects: the real compiler (run.c), adding
  *      libvastrt and -lOpenCL when linking.
  * libvastrt is linked whole (--whole-archive) so that its definitions of
@@ -152,6 +153,18 @@ static int drive(const options *opt)
 	if (opt->report && strcmp(opt->report, "-") && ncl > 1) {
 		fprintf(stderr, "vastcc: error: --report=FILE takes one .cl input; use --report=- for several\n");
 		return 1;
+	}
+	if (!device_options_valid(opt))
+		return 1;
+	if (opt->emit_json) {
+		if (ncl != 1 || count_files(opt) != 1 || opt->compile_only || opt->output) {
+			fprintf(stderr, "vastcc: error: --emit-json=FILE takes one .cl input "
+			        "and no -c or -o\n");
+			return 1;
+		}
+		for (size_t i = 0; i < opt->ninputs; i++)
+			if (opt->inputs[i].kind == IN_CL)
+				return emit_json(&opt->inputs[i], opt) ? 0 : 1;
 	}
 	if (opt->compile_only && opt->output && count_files(opt) > 1) {
 		fprintf(stderr, "vastcc: error: cannot specify '-o' with '-c' with multiple files\n");

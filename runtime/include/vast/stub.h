@@ -22,6 +22,9 @@ extern "C" {
 #endif
 
 #define VAST_STUB_ABI_VERSION 3
+/* The format of `vastcc --emit-json` (docs/json.md), which holds one
+ * vast_program_info of this ABI: its "vastcc_json" member. */
+#define VAST_JSON_VERSION 1
 
 /* Virtual addresses: buffer slot s (1-based, assigned by the runtime per
  * distinct buffer of a launch) starts at s << VAST_VA_SHIFT. */
