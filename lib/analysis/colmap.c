@@ -441,8 +441,11 @@ an_loc an_colmap_loc(an_ctx *c, an_loc loc, unsigned off)
 	const cm_tok *u = &m->map[j];
 	loc.line = u->line;
 	loc.col = u->col;
+	unsigned end = p->off + p->len;
 	if (u->len && col >= p->off && col - p->off < u->len)
 		loc.col += col - p->off; /* inside the token */
+	else if (col >= end && u->len == p->len)
+		loc.col += u->len + (col - end); /* past the line's last token */
 	return loc;
 }
 
