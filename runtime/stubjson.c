@@ -5,7 +5,9 @@
  * that the registry can hold like a stub's.
  *
  * The text may come from a cache file another process wrote, cut short or
- * damaged, so it is trusted in nothing: every member is checked for its
+ * damaged, so it is trusted in nothing. Its seal (vast/stub.h) must hold:
+ * a checksum of every byte before it, which any cut or flipped bit
+ * breaks. Then every member is checked for its
  * type and range before it is stored (counts are the arrays' lengths,
  * enums within their enum, each form's terms inside the kernel's term
  * table, each footprint's loops, guards and checks inside theirs), and
@@ -416,17 +418,42 @@ static void get_program(jctx *c, const cJSON *root, vast_program_info *p)
 	c->kernel = -1;
 }
 
+/* Whether text ends with the seal of the bytes before it. FNV-1a maps
+ * texts that differ in one byte to different hashes (each step is a
+ * bijection of the state), so every single damaged byte is caught. */
+static int sealed(const char *text, size_t len)
+{
+	size_t h = strlen(VAST_JSON_SEAL_HEAD), t = strlen(VAST_JSON_SEAL_TAIL);
+	if (!text || len < h + 16 + t)
+		return 0;
+	const char *s = text + len - t - 16 - h;
+	if (memcmp(s, VAST_JSON_SEAL_HEAD, h) || memcmp(s + h + 16, VAST_JSON_SEAL_TAIL, t))
+		return 0;
+	unsigned long long v = 0;
+	for (const char *d = s + h; d < s + h + 16; d++) {
+		int dig = *d >= '0' && *d <= '9' ? *d - '0' : *d >= 'a' && *d <= 'f' ? *d - 'a' + 10
+		                                                                   : -1;
+		if (dig < 0)
+			return 0;
+		v = v << 4 | (unsigned)dig;
+	}
+	return v == vast_hash_bytes(VAST_HASH_SEED, text, (unsigned long long)(s - text));
+}
+
 vast_program_info *vrt_stub_from_json(const char *text, size_t len, char **error)
 {
 	jctx c = { error, -1, 0 };
 	if (error)
 		*error = NULL;
-	vast_program_info *p = vrt_calloc(1, sizeof *p);
-	cJSON *root = p && text ? cJSON_ParseWithLength(text, len) : NULL;
-	if (!p)
+	int seal = sealed(text, len);
+	vast_program_info *p = seal ? vrt_calloc(1, sizeof *p) : NULL;
+	cJSON *root = p ? cJSON_ParseWithLength(text, len) : NULL;
+	if (!seal)
+		fail(&c, "its checksum does not hold (cut short or damaged)");
+	else if (!p)
 		fail(&c, "out of memory");
 	else if (!root)
-		fail(&c, "not JSON (cut short or damaged)");
+		fail(&c, "not JSON");
 	else
 		get_program(&c, root, p);
 	cJSON_Delete(root);

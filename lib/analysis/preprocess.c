@@ -301,9 +301,9 @@ static int capture(const char *clang, char **argv, char **out, size_t *np)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
-/* The words of opt's device options (devmacros.c) appended to *w; the extension macros to drop are those clang
- * predefines for this -cl-std and target, asked with -dM of an empty
- * file. 0 when that fails. */
+/* The words of opt's device options (devmacros.c) appended to *w; the
+ * extension macros to drop are those clang predefines for this -cl-std
+ * and target, asked with -dM of an empty file. 0 when that fails. */
 static int device_args(const char *clang, const an_options *opt, const char *std,
                        char ***w, unsigned *nw, unsigned *cap)
 {
@@ -332,45 +332,19 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 		clang = VAST_DEFAULT_CLANG;
 	unsigned nw = 0;
 	char **w = split_words(opt ? opt->cl_options : NULL, &nw);
-	char **argv = an_xcalloc(nw * 2 + 16, sizeof *argv);
+	char **argv = NULL;
 	unsigned na = 0;
 	int ok = 0;
 	char *out = NULL;
 	const char *std = NULL;
 	char **dev = NULL; /* the device options' words */
 	unsigned ndev = 0, capdev = 0;
-	argv[na++] = (char *)clang;
-	argv[na++] = "-E";
-	argv[na++] = "-x";
-	argv[na++] = "cl";
-	for (unsigned i = 0; i < nw; i++) {
+	for (unsigned i = 0; i < nw; i++)
 		if (!strncmp(w[i], "-cl-std=", 8))
 			std = w[i];
-		else if (!strcmp(w[i], "-D") || !strcmp(w[i], "-U") || !strcmp(w[i], "-I")) {
-			if (i + 1 < nw) {
-				argv[na++] = w[i];
-				argv[na++] = w[++i];
-			}
-		} else if (!strncmp(w[i], "-D", 2) || !strncmp(w[i], "-U", 2) ||
-		           !strncmp(w[i], "-I", 2))
-			argv[na++] = w[i];
-		/* every other option (-cl-mad-enable, -w, -Werror...) only
-		 * matters to the device compiler */
-	}
-	argv[na++] = (char *)(std ? std : "-cl-std=CL1.2");
-	/* For a generic OpenCL device, not the host: clang's spir64 target
-	 * predefines __IMAGE_SUPPORT__ and the extension macros a full
-	 * profile device has, and __OPENCL_VERSION__ (which clang leaves to
-	 * the device) is the -cl-std version. devmacros.c records what the
-	 * program tests of them. */
-	argv[na++] = "-target";
-	argv[na++] = "spir64";
-	char version[48];
-	unsigned v = an_cl_std_version(std ? std + 8 : "CL1.2");
-	snprintf(version, sizeof version, "-D__OPENCL_VERSION__=%u", v);
-	if (v)
-		argv[na++] = version;
 	*std_out = an_xstrdup(std ? std + 8 : "CL1.2");
+	if (!std)
+		std = "-cl-std=CL1.2";
 
 	/* A device macro's value is the preprocessor's to say. */
 	an_devmacro_scan(c, (const char *)c->p->source, c->p->source_size);
@@ -393,16 +367,44 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 		ok = 1;
 		goto done;
 	}
-
-	/* the device's macros after the spir64 ones, so they take their place */
-	if (opt && !device_args(clang, opt, std ? std : "-cl-std=CL1.2", &dev, &ndev, &capdev))
+	if (opt && !device_args(clang, opt, std, &dev, &ndev, &capdev))
 		goto done;
-	char **full = an_xcalloc(na + ndev + 8, sizeof *full);
-	memcpy(full, argv, na * sizeof *argv);
-	free(argv);
-	argv = full;
+
+	argv = an_xcalloc(nw + ndev + 16, sizeof *argv);
+	argv[na++] = (char *)clang;
+	argv[na++] = "-E";
+	argv[na++] = "-x";
+	argv[na++] = "cl";
+	argv[na++] = (char *)std;
+	/* For a generic OpenCL device, not the host: clang's spir64 target
+	 * predefines __IMAGE_SUPPORT__ and the extension macros a full
+	 * profile device has, and __OPENCL_VERSION__ (which clang leaves to
+	 * the device) is the -cl-std version. devmacros.c records what the
+	 * program tests of them. */
+	argv[na++] = "-target";
+	argv[na++] = "spir64";
+	char version[48];
+	unsigned v = an_cl_std_version(std + 8);
+	snprintf(version, sizeof version, "-D__OPENCL_VERSION__=%u", v);
+	if (v)
+		argv[na++] = version;
+	/* Then the device's own macros in place of those (devmacros.c), then
+	 * the program's options: a device compiler applies -D and -U after
+	 * its predefined macros, and clang applies all of them in order. */
 	for (unsigned i = 0; i < ndev; i++)
 		argv[na++] = dev[i];
+	for (unsigned i = 0; i < nw; i++) {
+		if (!strcmp(w[i], "-D") || !strcmp(w[i], "-U") || !strcmp(w[i], "-I")) {
+			if (i + 1 < nw) {
+				argv[na++] = w[i];
+				argv[na++] = w[++i];
+			}
+		} else if (!strncmp(w[i], "-D", 2) || !strncmp(w[i], "-U", 2) ||
+		           !strncmp(w[i], "-I", 2))
+			argv[na++] = w[i];
+		/* every other option (-cl-mad-enable, -w, -Werror...) only
+		 * matters to the device compiler */
+	}
 	argv[na++] = (char *)path;
 	argv[na++] = "-dD"; /* macro names, for the user's columns (colmap.c) */
 	/* clang stops after 20 errors with "fatal error: too many errors

@@ -12,10 +12,14 @@
  * rather than in a parallel array. cJSON numbers are doubles, exact only
  * up to 2^53, so every 64-bit field (source_hash, source_size, a term's
  * coef, a loop's step) is a string: the hash in hex ("0x..." with 16
- * digits), the others in decimal; 32-bit fields are plain numbers.
+ * digits), the others in decimal; 32-bit fields are plain numbers. The
+ * last member is a checksum of all the text before it (vast/stub.h,
+ * VAST_JSON_SEAL_HEAD), so that a damaged cache file is refused even
+ * where it is still valid JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cjson/cJSON.h>
 #include "rewrite.h"
 
@@ -197,9 +201,19 @@ char *rw_emit_json(const an_program *p, const char *program_text)
 	put(doc, "kernels", kernels);
 	put(doc, "generated_source", str(pi->generated_source));
 	char *text = cJSON_Print(doc);
-	if (!text)
-		RW_INTERNAL("out of memory");
 	cJSON_Delete(doc);
 	rw_info_destroy(info);
-	return text;
+	size_t n = text ? strlen(text) : 0;
+	if (n < 2 || strcmp(text + n - 2, "\n}")) {
+		RW_INTERNAL("cJSON printed no object");
+		free(text);
+		return NULL;
+	}
+	/* the object without its closing brace, then the seal closing it */
+	rw_buf out = {0};
+	rw_buf_put(&out, text, n - 2);
+	rw_buf_printf(&out, VAST_JSON_SEAL_HEAD "%016llx" VAST_JSON_SEAL_TAIL,
+	              vast_hash_bytes(VAST_HASH_SEED, text, n - 2));
+	free(text);
+	return rw_buf_take(&out);
 }

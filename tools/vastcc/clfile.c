@@ -174,6 +174,11 @@ bool device_options_valid(const options *opt)
 
 bool emit_json(const input *in, const options *opt)
 {
+	if (opt->dry_run) {
+		fprintf(stderr, " \"vastcc\" \"-cc1cl\" \"%s\" \"--emit-json=%s\"\n", in->path,
+		        opt->emit_json);
+		return true;
+	}
 	an_options ao = analysis_options(opt);
 	an_program *p = an_program_create(in->path, &ao);
 	char *program = p ? rw_emit_program(p) : NULL;

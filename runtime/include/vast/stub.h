@@ -25,6 +25,12 @@ extern "C" {
 /* The format of `vastcc --emit-json` (docs/json.md), which holds one
  * vast_program_info of this ABI: its "vastcc_json" member. */
 #define VAST_JSON_VERSION 1
+/* The file ends with its checksum, the last member: VAST_JSON_SEAL_HEAD,
+ * 16 lowercase hex digits of vast_hash_bytes(VAST_HASH_SEED) over every
+ * byte before the seal, VAST_JSON_SEAL_TAIL. A cut or damaged file (a
+ * flipped bit in the generated program is valid JSON) fails it. */
+#define VAST_JSON_SEAL_HEAD ",\n\t\"checksum\":\t\"0x"
+#define VAST_JSON_SEAL_TAIL "\"\n}\n"
 
 /* Virtual addresses: buffer slot s (1-based, assigned by the runtime per
  * distinct buffer of a launch) starts at s << VAST_VA_SHIFT. */
