@@ -266,11 +266,15 @@ static int compile(const char *compiler, const char *source, size_t len, const c
 		/* The program's name (its #line directives, the kernels'
 		 * locations) is program.cl too: the same in every process, so
 		 * cache entries do not depend on the directory. */
-		if ((*text = vrt_read_file(json + strlen("--emit-json="), tlen))) {
+		if ((*text = vrt_read_file(json + strlen("--emit-json="), tlen)) &&
+		    vrt_json_sealed(*text, *tlen)) {
 			strip(*text, prefix);
 			*tlen = strlen(*text);
+			vrt_json_seal(*text, *tlen);
 			res = VRT_JIT_OK;
-		} else
+		} else if (*text)
+			snprintf(why, n, "'%s' wrote a damaged program", compiler);
+		else
 			snprintf(why, n, "'%s' succeeded but wrote no program", compiler);
 		if (d && *d)
 			vrt_log(VRT_LOG_INFO, "vastcc said:\n%s", d);

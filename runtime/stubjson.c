@@ -440,6 +440,23 @@ static int sealed(const char *text, size_t len)
 	return v == vast_hash_bytes(VAST_HASH_SEED, text, (unsigned long long)(s - text));
 }
 
+int vrt_json_sealed(const char *text, size_t len)
+{
+	return sealed(text, len);
+}
+
+void vrt_json_seal(char *text, size_t len)
+{
+	size_t h = strlen(VAST_JSON_SEAL_HEAD), t = strlen(VAST_JSON_SEAL_TAIL);
+	if (len < h + 16 + t)
+		return;
+	char *digits = text + len - t - 16;
+	char hex[17];
+	snprintf(hex, sizeof hex, "%016llx",
+	         vast_hash_bytes(VAST_HASH_SEED, text, (unsigned long long)(digits - h - text)));
+	memcpy(digits, hex, 16);
+}
+
 vast_program_info *vrt_stub_from_json(const char *text, size_t len, char **error)
 {
 	jctx c = { error, -1, 0 };

@@ -152,6 +152,12 @@ int vrt_registry_add_compiled(vast_program_info *p, const char *options, const c
  * never an out-of-bounds table. Thread-safe (no shared state). */
 vast_program_info *vrt_stub_from_json(const char *text, size_t len, char **error);
 void vrt_stub_json_free(vast_program_info *p);
+/* Whether an --emit-json text ends with the seal of its bytes; and the
+ * seal rewritten in place for what is before it, after an edit that kept
+ * the seal's place at the end (jit.c strips a directory from the names,
+ * having checked the seal first: never a text cut short). */
+int vrt_json_sealed(const char *text, size_t len);
+void vrt_json_seal(char *text, size_t len);
 
 /* --- event.c: the events of the runtime's commands ---------------------- */
 /* Checks the queue (CL_INVALID_COMMAND_QUEUE; CL_INVALID_CONTEXT when
