@@ -152,15 +152,35 @@ static void put_attributes(rw_buf *out, const char *s, unsigned b, unsigned e)
 	}
 }
 
-/* The common tail (docs/generated-kernels.md, the VAST_TAIL_* indices of
- * vast/stub.h) as type, name pairs, each name spelled after the program's
- * prefix: its buffers, then the geometry. Paged and merge kernels take
- * VAST_FRAME_BUFS frame buffers first, named frames0, frames1, ... */
-static const char *const tail[2][4] = {
-	/* paged, merge */
-	{ "__global const uint *", "lpt", "__global uint *", "fault" },
-	/* inspector */
-	{ "__global const ulong *", "pasinfo", "__global uint *", "fault" },
+/* The common tail (docs/generated-kernels.md) as type, name pairs, each
+ * name spelled after the program's prefix, placed by the VAST_TAIL_*
+ * indices of vast/stub.h (the runtime sets the arguments by the same
+ * indices): VAST_FRAME_BUFS buffers (frames0, ...; the inspector's one
+ * pas), then the table and fault word, then the geometry. */
+#define TAIL(i) ((i) - VAST_TAIL_LPT)
+enum { NTAIL = TAIL(VAST_TAIL_DST) };
+typedef struct tail_param {
+	const char *type, *name;
+} tail_param;
+static const tail_param tail[2][NTAIL] = {
+	{ /* paged, merge */
+		[TAIL(VAST_TAIL_LPT)] = { "__global const uint *", "lpt" },
+		[TAIL(VAST_TAIL_FAULT)] = { "__global uint *", "fault" },
+		[TAIL(VAST_TAIL_PAGE_SHIFT)] = { "uint ", "page_shift" },
+		[TAIL(VAST_TAIL_GSIZE)] = { "ulong4 ", "gsize" },
+		[TAIL(VAST_TAIL_LSIZE)] = { "ulong4 ", "lsize" },
+		[TAIL(VAST_TAIL_GOFF)] = { "ulong4 ", "goff" },
+		[TAIL(VAST_TAIL_FIRST_GROUP)] = { "ulong ", "first_group" },
+	},
+	{ /* inspector: the same, with its PAS description for the table */
+		[TAIL(VAST_TAIL_LPT)] = { "__global const ulong *", "pasinfo" },
+		[TAIL(VAST_TAIL_FAULT)] = { "__global uint *", "fault" },
+		[TAIL(VAST_TAIL_PAGE_SHIFT)] = { "uint ", "page_shift" },
+		[TAIL(VAST_TAIL_GSIZE)] = { "ulong4 ", "gsize" },
+		[TAIL(VAST_TAIL_LSIZE)] = { "ulong4 ", "lsize" },
+		[TAIL(VAST_TAIL_GOFF)] = { "ulong4 ", "goff" },
+		[TAIL(VAST_TAIL_FIRST_GROUP)] = { "ulong ", "first_group" },
+	},
 };
 
 /* One parameter per frame buffer: fmt takes the prefix and the buffer's
@@ -181,11 +201,6 @@ static void put_frame_init(rw_buf *out, const char *pfx, const char *field)
 	rw_buf_puts(out, "\n");
 }
 
-static const char *const geometry[10] = {
-	"uint", "page_shift", "ulong4", "gsize", "ulong4", "lsize",
-	"ulong4", "goff", "ulong", "first_group"
-};
-
 /* An unnamed parameter (legal, if useless) still needs an argument name. */
 static void put_va(rw_buf *out, const char *pfx, const an_param *pa, unsigned i)
 {
@@ -199,7 +214,7 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
                         int f, enum rw_variant v, rw_buf *out)
 {
 	const an_func *k = &p->funcs[f];
-	const char *const *t = tail[v == RW_INSPECT];
+	const tail_param *t = tail[v == RW_INSPECT];
 	rw_lines_directive(l, k->range.begin, out);
 	rw_buf_puts(out, "__kernel ");
 	put_attributes(out, p->text, k->range.begin, k->name_range.begin);
@@ -219,11 +234,9 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 		rw_buf_printf(out, "__global uchar *%spas, ", pfx);
 	else
 		put_frame_params(out, "__global uchar *%sframes%u, ", pfx);
-	for (unsigned i = 0; i < 4; i += 2)
-		rw_buf_printf(out, "%s%s%s, ", t[i], pfx, t[i + 1]);
-	for (unsigned i = 0; i < 10; i += 2)
-		rw_buf_printf(out, "%s %s%s%s", geometry[i], pfx, geometry[i + 1],
-		              i < 8 ? ", " : "");
+	for (unsigned i = 0; i < NTAIL; i++)
+		rw_buf_printf(out, "%s%s%s%s", t[i].type, pfx, t[i].name,
+		              i + 1 < NTAIL ? ", " : "");
 	if (v == RW_MERGE)
 		put_frame_params(out, ", __global uchar *%sdst%u", pfx);
 	if (v == RW_INSPECT)
@@ -237,9 +250,8 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 	              v == RW_INSPECT ? "inspect" : "paged");
 	if (v == RW_INSPECT)
 		rw_buf_printf(out, "%spas, ", pfx);
-	rw_buf_printf(out, "%s%s, %s%s", pfx, t[1], pfx, t[3]);
-	for (unsigned i = 1; i < 10; i += 2)
-		rw_buf_printf(out, ", %s%s", pfx, geometry[i]);
+	for (unsigned i = 0; i < NTAIL; i++)
+		rw_buf_printf(out, "%s%s%s", i ? ", " : "", pfx, t[i].name);
 	rw_buf_puts(out, ");\n");
 	if (v == RW_INSPECT) {
 		for (unsigned i = 0; i < k->nparams; i++) {

@@ -1,11 +1,9 @@
 /* vastcc prelude: the software MMU and work-item functions shared by every
  * generated kernel (docs/generated-kernels.md). Emitted once at the top of
  * each generated program. */
-#define VAST_VA_SHIFT 44
+/* VAST_VA_SHIFT, VAST_MAX_SLOTS, VAST_NO_FRAME and VAST_FRAME_BUFS come
+ * first, from VAST_ABI_OPENCL_DEFINES of vast/stub.h. */
 #define VAST_VA_MASK ((1UL << VAST_VA_SHIFT) - 1)
-#define VAST_MAX_SLOTS 32
-#define VAST_NO_FRAME 0xffffffffu
-#define VAST_FRAME_BUFS 8
 
 typedef struct vast_ctx {
 	/* The original NDRange, rebuilt for this work-item. */

@@ -35,6 +35,7 @@ char *rw_emit_program(const an_program *p)
 	rw_buf_puts(&out, "; do not edit */\n");
 	char pfx[RW_PREFIX_MAX];
 	rw_prefix(p, pfx);
+	rw_put_prefixed(&out, VAST_ABI_OPENCL_DEFINES, pfx);
 	rw_put_prefixed(&out, rw_prelude_text, pfx);
 	newline_if_needed(&out);
 	rw_buf_put(&out, p->text, p->len);

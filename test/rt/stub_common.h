@@ -17,17 +17,22 @@
 	        #sym ":\n.incbin \"" path "\"\n.byte 0\n.previous\n");        \
 	extern const char sym[]
 
-/* Never freed: stub data lives as long as the program. */
-static inline char *rt_concat4(const char *a, const char *b, const char *c, const char *d)
+/* The generated program as vastcc assembles it: the calling convention's
+ * constants, then the prelude, the source, the variants. Never freed:
+ * stub data lives as long as the program. */
+static inline char *rt_generated_source(const char *prelude, const char *line,
+                                        const char *source, const char *variants)
 {
-	size_t n = strlen(a) + strlen(b) + strlen(c) + strlen(d) + 1;
+	const char *part[] = { VAST_ABI_OPENCL_DEFINES, prelude, line, source, variants };
+	size_t n = 1;
+	for (size_t i = 0; i < sizeof part / sizeof *part; i++)
+		n += strlen(part[i]);
 	char *s = malloc(n);
 	if (!s)
 		abort();
-	strcpy(s, a);
-	strcat(s, b);
-	strcat(s, c);
-	strcat(s, d);
+	*s = 0;
+	for (size_t i = 0; i < sizeof part / sizeof *part; i++)
+		strcat(s, part[i]);
 	return s;
 }
 #endif

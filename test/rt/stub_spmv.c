@@ -25,7 +25,7 @@ __attribute__((constructor)) static void register_spmv(void)
 {
 	program.source_size = strlen(rt_spmv_source);
 	program.source_hash = vast_hash_bytes(VAST_HASH_SEED, rt_spmv_source, program.source_size);
-	program.generated_source = rt_concat4(rt_spmv_prelude, "#line 1 \"spmv.cl\"\n",
-	                                      rt_spmv_source, rt_spmv_variants);
+	program.generated_source = rt_generated_source(rt_spmv_prelude, "#line 1 \"spmv.cl\"\n",
+	                                               rt_spmv_source, rt_spmv_variants);
 	vast_register_program(&program);
 }

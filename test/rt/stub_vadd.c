@@ -33,7 +33,7 @@ __attribute__((constructor)) static void register_vadd(void)
 {
 	program.source_size = strlen(rt_vadd_source);
 	program.source_hash = vast_hash_bytes(VAST_HASH_SEED, rt_vadd_source, program.source_size);
-	program.generated_source = rt_concat4(rt_vadd_prelude, "#line 1 \"vadd.cl\"\n",
-	                                      rt_vadd_source, rt_vadd_variants);
+	program.generated_source = rt_generated_source(rt_vadd_prelude, "#line 1 \"vadd.cl\"\n",
+	                                               rt_vadd_source, rt_vadd_variants);
 	vast_register_program(&program);
 }

@@ -405,10 +405,15 @@ int main(void)
 	}
 	q = clCreateCommandQueue(ctx, dev, 0, &err);
 
-	cl_program prog = build(rw_prelude_text, "", "prelude");
+	/* As every generated program begins: the ABI's constants, the prelude. */
+	static char prelude[64 * 1024];
+	CHECK(strlen(VAST_ABI_OPENCL_DEFINES) + strlen(rw_prelude_text) < sizeof prelude);
+	strcpy(prelude, VAST_ABI_OPENCL_DEFINES);
+	strcat(prelude, rw_prelude_text);
+	cl_program prog = build(prelude, "", "prelude");
 	if (prog)
 		clReleaseProgram(prog);
-	prog = build(rw_prelude_text, "-cl-std=CL2.0", "prelude");
+	prog = build(prelude, "-cl-std=CL2.0", "prelude");
 	if (prog)
 		clReleaseProgram(prog);
 

@@ -60,6 +60,17 @@ enum vast_tail {
 	VAST_TAIL_DST /* merge only: VAST_FRAME_BUFS destination buffers */
 };
 
+/* The constants above that generated OpenCL C uses, as its text: every
+ * generated program's prelude begins with them (lib/rewrite/program.c), so
+ * the compiler, the prelude and the runtime take them from this one place. */
+#define VAST_STR_(x) #x
+#define VAST_STR(x) VAST_STR_(x)
+#define VAST_ABI_OPENCL_DEFINES                                  \
+	"#define VAST_VA_SHIFT " VAST_STR(VAST_VA_SHIFT) "\n"     \
+	"#define VAST_MAX_SLOTS " VAST_STR(VAST_MAX_SLOTS) "\n"   \
+	"#define VAST_NO_FRAME " VAST_STR(VAST_NO_FRAME) "\n"     \
+	"#define VAST_FRAME_BUFS " VAST_STR(VAST_FRAME_BUFS) "\n"
+
 enum vast_param_kind {
 	VAST_PARAM_GLOBAL,   /* __global T *    : a buffer */
 	VAST_PARAM_CONSTANT, /* __constant T *  : a buffer */
