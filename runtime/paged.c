@@ -439,7 +439,7 @@ static void keep(cl_event ev[2], cl_event e)
 		return;
 	}
 	if (ev[1])
-		clReleaseEvent(ev[1]);
+		vrt_real.clReleaseEvent(ev[1]);
 	ev[1] = e;
 }
 
@@ -453,7 +453,7 @@ static void drop_events(fset *F)
 	cl_event *all[] = {&F->in[0], &F->in[1], &F->run, &F->out[0], &F->out[1]};
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
 		if (*all[i]) {
-			clReleaseEvent(*all[i]);
+			vrt_real.clReleaseEvent(*all[i]);
 			*all[i] = NULL;
 		}
 }
@@ -611,7 +611,7 @@ static cl_int forward(vrt_launch *L, paged *P, size_t i, fset *F)
 				return err;
 			/* G's frames are refilled only after this copy (start_range). */
 			if (G->reader)
-				clReleaseEvent(G->reader);
+				vrt_real.clReleaseEvent(G->reader);
 			G->reader = e;
 			p = q;
 		}
@@ -678,7 +678,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	/* Forwarding copies may still read these frames. */
 	if (F->reader) {
 		err = vrt_real.clEnqueueBarrierWithWaitList(qs->in, 1, &F->reader, NULL);
-		clReleaseEvent(F->reader);
+		vrt_real.clReleaseEvent(F->reader);
 		F->reader = NULL;
 		if (err)
 			return err;
@@ -781,8 +781,8 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 	vrt_trace_device("kernel", kn, P->qs->run, F->run, NULL, (long)j, 0);
 	vrt_trace_device("D2H", kn, P->qs->out, F->out[0], F->out[1], (long)j, F->out_bytes);
 	cl_ulong k0 = 0, k1 = 0;
-	clGetEventProfilingInfo(F->run, CL_PROFILING_COMMAND_START, sizeof k0, &k0, NULL);
-	clGetEventProfilingInfo(F->run, CL_PROFILING_COMMAND_END, sizeof k1, &k1, NULL);
+	vrt_real.clGetEventProfilingInfo(F->run, CL_PROFILING_COMMAND_START, sizeof k0, &k0, NULL);
+	vrt_real.clGetEventProfilingInfo(F->run, CL_PROFILING_COMMAND_END, sizeof k1, &k1, NULL);
 	L->st->kernel_ms += k1 > k0 ? (double)(k1 - k0) / 1e6 : 0;
 	if (F->fault_word) {
 		const vrt_range *R = &P->ranges[j];
@@ -875,7 +875,7 @@ static void drop_sets(paged *P)
 		fset *F = &P->set[i];
 		drop_events(F);
 		if (F->reader)
-			clReleaseEvent(F->reader);
+			vrt_real.clReleaseEvent(F->reader);
 		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
 			if (F->frames[b])
 				vrt_real.clReleaseMemObject(F->frames[b]);

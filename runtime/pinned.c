@@ -100,7 +100,7 @@ cl_int vrt_pin_lend(vrt_pin *pin, cl_command_queue q)
 	if (err != CL_SUCCESS)
 		return err;
 	err = vrt_real.clWaitForEvents(1, &e);
-	clReleaseEvent(e);
+	vrt_real.clReleaseEvent(e);
 	pin->lent = err == CL_SUCCESS;
 	return err;
 }

@@ -145,7 +145,7 @@ void vrt_trace_host(const char *name, const char *kernel, double t0, double t1, 
 static cl_ulong prof(cl_event e, cl_profiling_info what)
 {
 	cl_ulong t = 0;
-	clGetEventProfilingInfo(e, what, sizeof t, &t, NULL);
+	vrt_real.clGetEventProfilingInfo(e, what, sizeof t, &t, NULL);
 	return t;
 }
 
@@ -164,7 +164,7 @@ void vrt_trace_queue(cl_command_queue q, const char *name)
 		double after = vrt_now_ms() * 1e3;
 		vrt_real.clWaitForEvents(1, &m);
 		double dev = (double)prof(m, CL_PROFILING_COMMAND_QUEUED) / 1e3;
-		clReleaseEvent(m);
+		vrt_real.clReleaseEvent(m);
 		if (best < 0 || after - before < best) {
 			best = after - before;
 			offset = after - dev;
