@@ -20,7 +20,7 @@ static cl_ulong host_memory(void)
 	return (cl_ulong)pages * (cl_ulong)psize;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param,
+cl_int vrt_api_clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	size_t size, void *value, size_t *ret)
 {
 	if (vrt_init() != CL_SUCCESS)

@@ -167,7 +167,7 @@ cl_int vrt_wait_events(cl_uint n, const cl_event *list)
 	return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *w)
+cl_int vrt_api_clWaitForEvents(cl_uint n, const cl_event *w)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
@@ -203,21 +203,21 @@ cl_int vrt_event_release(cl_event e)
 	return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event e)
+cl_int vrt_api_clRetainEvent(cl_event e)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	return vrt_event_retain(e);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event e)
+cl_int vrt_api_clReleaseEvent(cl_event e)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	return vrt_event_release(e);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info p, size_t s,
+cl_int vrt_api_clGetEventInfo(cl_event e, cl_event_info p, size_t s,
 	void *v, size_t *ret)
 {
 	if (vrt_init() != CL_SUCCESS)
@@ -238,7 +238,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info p, size
 	return vrt_info_out(&val, sizeof val, s, v, ret);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info p,
+cl_int vrt_api_clGetEventProfilingInfo(cl_event e, cl_profiling_info p,
 	size_t s, void *v, size_t *ret)
 {
 	if (vrt_init() != CL_SUCCESS)
@@ -264,7 +264,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling
 	return err != CL_SUCCESS ? err : vrt_info_out(&t, sizeof t, s, v, ret);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue q)
+cl_int vrt_api_clFinish(cl_command_queue q)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
@@ -273,7 +273,7 @@ CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue q)
 }
 
 /* The executor runs what is queued without being flushed. */
-CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue q)
+cl_int vrt_api_clFlush(cl_command_queue q)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
@@ -283,21 +283,21 @@ CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue q)
 /* The markers and barriers of the program go to the driver: the
  * runtime's commands have markers of their own on the same queue
  * (queue.c), so they order with them. */
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue q)
+cl_int vrt_api_clEnqueueBarrier(cl_command_queue q)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	return vrt_real.clEnqueueBarrier(q);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarker(cl_command_queue q, cl_event *e)
+cl_int vrt_api_clEnqueueMarker(cl_command_queue q, cl_event *e)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
 	return vrt_real.clEnqueueMarker(q, e);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q,
+cl_int vrt_api_clEnqueueBarrierWithWaitList(cl_command_queue q,
 	cl_uint n, const cl_event *w, cl_event *e)
 {
 	if (vrt_init() != CL_SUCCESS)
@@ -305,7 +305,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q,
 	return vrt_real.clEnqueueBarrierWithWaitList(q, n, w, e);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q,
+cl_int vrt_api_clEnqueueMarkerWithWaitList(cl_command_queue q,
 	cl_uint n, const cl_event *w, cl_event *e)
 {
 	if (vrt_init() != CL_SUCCESS)
@@ -313,7 +313,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q,
 	return vrt_real.clEnqueueMarkerWithWaitList(q, n, w, e);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q)
+cl_int vrt_api_clReleaseCommandQueue(cl_command_queue q)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;

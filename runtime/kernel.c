@@ -84,7 +84,7 @@ static cl_kernel create_kernel(cl_program prog, const char *name, cl_int *errcod
 	return (cl_kernel)(void *)wrap(p, rp, real, name, errcode_ret);
 }
 
-CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program prog, const char *name,
+cl_kernel vrt_api_clCreateKernel(cl_program prog, const char *name,
 	cl_int *errcode_ret)
 {
 	if (vrt_init() != CL_SUCCESS) {
@@ -123,7 +123,7 @@ void vrt_kernel_release(vrt_kernel *k)
 		kernel_free(k);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program prog, cl_uint n,
+cl_int vrt_api_clCreateKernelsInProgram(cl_program prog, cl_uint n,
 	cl_kernel *kernels, cl_uint *nret)
 {
 	if (vrt_init() != CL_SUCCESS)
@@ -184,7 +184,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program prog, cl_uin
 	return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint i, size_t size,
+cl_int vrt_api_clSetKernelArg(cl_kernel kernel, cl_uint i, size_t size,
 	const void *value)
 {
 	if (vrt_init() != CL_SUCCESS)
@@ -239,7 +239,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint i, size
 	return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel)
+cl_int vrt_api_clRetainKernel(cl_kernel kernel)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
@@ -253,7 +253,7 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel)
 	return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
+cl_int vrt_api_clReleaseKernel(cl_kernel kernel)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
@@ -267,7 +267,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
 	return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param,
+cl_int vrt_api_clGetKernelInfo(cl_kernel kernel, cl_kernel_info param,
 	size_t size, void *value, size_t *ret)
 {
 	if (vrt_init() != CL_SUCCESS)
@@ -285,7 +285,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info
 	return vrt_real.clGetKernelInfo(k->real, param, size, value, ret);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint a,
+cl_int vrt_api_clGetKernelArgInfo(cl_kernel kernel, cl_uint a,
 	cl_kernel_arg_info param, size_t size, void *value, size_t *ret)
 {
 	if (vrt_init() != CL_SUCCESS)
@@ -296,7 +296,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint a,
 	return vrt_real.clGetKernelArgInfo(k ? k->real : kernel, a, param, size, value, ret);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id d,
+cl_int vrt_api_clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id d,
 	cl_kernel_work_group_info param, size_t size, void *value, size_t *ret)
 {
 	if (vrt_init() != CL_SUCCESS)

@@ -435,7 +435,7 @@ fail:
 	return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel kernel,
+cl_int vrt_api_clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel kernel,
 	cl_uint dim, const size_t *goff, const size_t *gsize, const size_t *lsize,
 	cl_uint nw, const cl_event *w, cl_event *ev)
 {
@@ -448,7 +448,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
 	return launch(q, k, dim, goff, gsize, lsize, nw, w, ev, CL_COMMAND_NDRANGE_KERNEL);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel kernel,
+cl_int vrt_api_clEnqueueTask(cl_command_queue q, cl_kernel kernel,
 	cl_uint nw, const cl_event *w, cl_event *ev)
 {
 	if (vrt_init() != CL_SUCCESS)

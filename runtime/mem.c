@@ -453,7 +453,7 @@ static unsigned long long host_memory(void)
 	                             : ~0ull;
 }
 
-CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flags,
+cl_mem vrt_api_clCreateBuffer(cl_context ctx, cl_mem_flags flags,
 	size_t size, void *host_ptr, cl_int *errcode_ret)
 {
 	if (vrt_init() != CL_SUCCESS) {
@@ -533,7 +533,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flag
 	return (cl_mem)(void *)m;
 }
 
-CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
+cl_mem vrt_api_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
 	cl_buffer_create_type type, const void *info, cl_int *errcode_ret)
 {
 	if (vrt_init() != CL_SUCCESS) {
@@ -628,7 +628,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 	return (cl_mem)(void *)m;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem mem)
+cl_int vrt_api_clRetainMemObject(cl_mem mem)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
@@ -642,7 +642,7 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem mem)
 	return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem mem)
+cl_int vrt_api_clReleaseMemObject(cl_mem mem)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
@@ -674,7 +674,7 @@ void vrt_mem_unhold(vrt_mem *m)
 		mem_free(m);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem mem,
+cl_int vrt_api_clSetMemObjectDestructorCallback(cl_mem mem,
 	void (CL_CALLBACK *fn)(cl_mem, void *), void *user)
 {
 	if (vrt_init() != CL_SUCCESS)
@@ -712,7 +712,7 @@ cl_int vrt_info_out(const void *val, size_t n, size_t size, void *out,
 	return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem mem, cl_mem_info param,
+cl_int vrt_api_clGetMemObjectInfo(cl_mem mem, cl_mem_info param,
 	size_t size, void *value, size_t *ret)
 {
 	if (vrt_init() != CL_SUCCESS)

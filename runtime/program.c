@@ -77,7 +77,7 @@ static char *canonical_options(const char *opts)
 }
 
 
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx,
+cl_program vrt_api_clCreateProgramWithSource(cl_context ctx,
 	cl_uint count, const char **strings, const size_t *lengths, cl_int *errcode_ret)
 {
 	if (vrt_init() != CL_SUCCESS) {
@@ -297,7 +297,7 @@ static int wants_cpu_inspector(vrt_program *p)
 	return 0;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
+cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 	const cl_device_id *devs, const char *opts,
 	void (CL_CALLBACK *notify)(cl_program, void *), void *user)
 {
@@ -375,7 +375,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
 	return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program prog)
+cl_int vrt_api_clRetainProgram(cl_program prog)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
@@ -389,7 +389,7 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program prog)
 	return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program prog)
+cl_int vrt_api_clReleaseProgram(cl_program prog)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
@@ -448,7 +448,7 @@ char *vrt_program_kernel_names(vrt_program *p, cl_uint *count)
 	return user_kernel_names(p, count);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program prog, cl_program_info param,
+cl_int vrt_api_clGetProgramInfo(cl_program prog, cl_program_info param,
 	size_t size, void *value, size_t *ret)
 {
 	if (vrt_init() != CL_SUCCESS)
@@ -481,7 +481,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program prog, cl_program_inf
 	}
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program prog, cl_device_id d,
+cl_int vrt_api_clGetProgramBuildInfo(cl_program prog, cl_device_id d,
 	cl_program_build_info param, size_t size, void *value, size_t *ret)
 {
 	if (vrt_init() != CL_SUCCESS)

@@ -152,7 +152,7 @@ static cl_int run_fill(vrt_cmd *c, cl_command_queue q)
 	return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem mem,
+cl_int vrt_api_clEnqueueReadBuffer(cl_command_queue q, cl_mem mem,
 	cl_bool blocking, size_t off, size_t n, void *ptr, cl_uint nw,
 	const cl_event *w, cl_event *ev)
 {
@@ -178,7 +178,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m
 	return submit(x, q, CL_COMMAND_READ_BUFFER, blocking, nw, w, ev);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem mem,
+cl_int vrt_api_clEnqueueWriteBuffer(cl_command_queue q, cl_mem mem,
 	cl_bool blocking, size_t off, size_t n, const void *ptr, cl_uint nw,
 	const cl_event *w, cl_event *ev)
 {
@@ -205,7 +205,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem 
 	return submit(x, q, CL_COMMAND_WRITE_BUFFER, blocking, nw, w, ev);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src,
+cl_int vrt_api_clEnqueueCopyBuffer(cl_command_queue q, cl_mem src,
 	cl_mem dst, size_t so, size_t dso, size_t n, cl_uint nw, const cl_event *w,
 	cl_event *ev)
 {
@@ -238,7 +238,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem s
 	return submit(x, q, CL_COMMAND_COPY_BUFFER, CL_FALSE, nw, w, ev);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem mem,
+cl_int vrt_api_clEnqueueFillBuffer(cl_command_queue q, cl_mem mem,
 	const void *pat, size_t ps, size_t off, size_t n, cl_uint nw,
 	const cl_event *w, cl_event *ev)
 {
@@ -343,7 +343,7 @@ static xfer *new_rect(vrt_mem *a, vrt_mem *b, cl_int (*run)(vrt_cmd *, cl_comman
 	return x;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem mem,
+cl_int vrt_api_clEnqueueReadBufferRect(cl_command_queue q, cl_mem mem,
 	cl_bool blocking, const size_t *bo, const size_t *ho, const size_t *r,
 	size_t brp, size_t bsp, size_t hrp, size_t hsp, void *ptr, cl_uint nw,
 	const cl_event *w, cl_event *ev)
@@ -370,7 +370,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_m
 	return submit(x, q, CL_COMMAND_READ_BUFFER_RECT, blocking, nw, w, ev);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem mem,
+cl_int vrt_api_clEnqueueWriteBufferRect(cl_command_queue q, cl_mem mem,
 	cl_bool blocking, const size_t *bo, const size_t *ho, const size_t *r,
 	size_t brp, size_t bsp, size_t hrp, size_t hsp, const void *ptr, cl_uint nw,
 	const cl_event *w, cl_event *ev)
@@ -398,7 +398,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_
 	return submit(x, q, CL_COMMAND_WRITE_BUFFER_RECT, blocking, nw, w, ev);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src,
+cl_int vrt_api_clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src,
 	cl_mem dst, const size_t *so, const size_t *dso, const size_t *r, size_t srp,
 	size_t ssp, size_t drp, size_t dsp, cl_uint nw, const cl_event *w, cl_event *ev)
 {
@@ -442,7 +442,7 @@ static cl_int run_map(vrt_cmd *c, cl_command_queue q)
 	return err;
 }
 
-CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem mem,
+void *vrt_api_clEnqueueMapBuffer(cl_command_queue q, cl_mem mem,
 	cl_bool blocking, cl_map_flags flags, size_t off, size_t n, cl_uint nw,
 	const cl_event *w, cl_event *ev, cl_int *errcode_ret)
 {
@@ -480,7 +480,7 @@ static cl_int run_nothing(vrt_cmd *c, cl_command_queue q)
 	return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem mem,
+cl_int vrt_api_clEnqueueUnmapMemObject(cl_command_queue q, cl_mem mem,
 	void *ptr, cl_uint nw, const cl_event *w, cl_event *ev)
 {
 	if (vrt_init() != CL_SUCCESS)
@@ -501,7 +501,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_m
 /* Migration is a hint (OpenCL 1.2 §5.4.4); the runtime moves data when a
  * launch needs it, so only the foreign objects are forwarded. Ours is a
  * command that does nothing, in queue order. */
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q,
+cl_int vrt_api_clEnqueueMigrateMemObjects(cl_command_queue q,
 	cl_uint nm, const cl_mem *mems, cl_mem_migration_flags flags, cl_uint nw,
 	const cl_event *w, cl_event *ev)
 {

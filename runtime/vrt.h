@@ -44,6 +44,12 @@ typedef struct vrt_icd {
 #undef VRT_ENTRY
 } vrt_icd;
 extern vrt_icd vrt_real;
+/* The runtime's side of each entry point: the exported clNAME (entry.c) is
+ * a thin wrapper that calls vrt_api_clNAME, and the runtime, which never
+ * calls its exported symbols (test rt/no_self_calls), calls these. */
+#define VRT_ENTRY(ret, name, params, args) ret vrt_api_##name params;
+#include "entrypoints.def"
+#undef VRT_ENTRY
 /* Loads the table and the configuration; CL_SUCCESS or
  * CL_OUT_OF_RESOURCES when libOpenCL.so.1 cannot be loaded. Idempotent,
  * thread-safe (pthread_once). */

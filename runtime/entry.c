@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * entry.c - the OpenCL entry points libvastrt exports, each a thin
+ * wrapper over the runtime's own vrt_api_NAME (defined with its concern:
+ * mem.c, transfer.c, launch.c, ...).
+ *
+ * The program's calls, and the ICD dispatch table of the runtime's
+ * objects (object.c), land here. The runtime itself calls the vrt_api_
+ * functions or, for the driver's objects, vrt_real: never these, so the
+ * path a program's call takes (its lock, its records) is taken once.
+ */
+#include "vrt.h"
+
+#define VRT_ENTRY(ret, name, params, args) \
+	CL_API_ENTRY ret CL_API_CALL name params { return vrt_api_##name args; }
+#include "entrypoints.def"
+#undef VRT_ENTRY
