@@ -30,8 +30,16 @@
 
 #include "vrt.h"
 
-vrt_config vrt_cfg = { VRT_RUN_AUTO, VRT_LOG_WARN, 0, 0, 0, 0, 1, 3, NULL, 0, 0, 0,
-                        VRT_FP_ON, 1, 1, 256ull << 20 };
+/* The defaults; every field not named is 0 (unset). */
+vrt_config vrt_cfg = {
+	.mode = VRT_RUN_AUTO,
+	.pinned = 1,
+	.pipeline = 3,
+	.footprints = VRT_FP_ON,
+	.jit = 1,
+	.cache = 1,
+	.cache_max = 256ull << 20,
+};
 
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent)
 {
@@ -102,11 +110,11 @@ void vrt_config_load(void)
 	const char *s;
 	if ((s = getenv("VAST_LOG")) && *s) {
 		if (!strcmp(s, "warn"))
-			vrt_cfg.log_level = VRT_LOG_WARN;
+			vrt_log_set_level(VRT_LOG_WARN);
 		else if (!strcmp(s, "info"))
-			vrt_cfg.log_level = VRT_LOG_INFO;
+			vrt_log_set_level(VRT_LOG_INFO);
 		else if (!strcmp(s, "debug"))
-			vrt_cfg.log_level = VRT_LOG_DEBUG;
+			vrt_log_set_level(VRT_LOG_DEBUG);
 		else
 			vrt_log(VRT_LOG_WARN, "ignoring VAST_LOG='%s' (want warn, info or debug)", s);
 	}
@@ -173,44 +181,4 @@ void vrt_config_load(void)
 			vrt_cfg.page_shift = sh;
 		}
 	}
-}
-
-/* Budgets a device turned out not to hold (vrt_budget_shrink); a few
- * devices per process at most. Guarded by the runtime lock. */
-static struct {
-	cl_device_id dev;
-	unsigned long long bytes;
-} shrunk[16];
-
-/* The budget of one launch on dev (DESIGN §3, docs/runtime.md):
- * VAST_DEVICE_MEM, else the device's memory less a margin of 1/16 (5 GiB
- * of the H100's 79.2) for the driver's context, the program, the LPTs
- * and the inspector's PAS rows. A device that allocates lazily may still
- * run out below it: paged.c then shrinks the budget (vrt_budget_shrink),
- * and what it learned holds for every later launch. */
-unsigned long long vrt_budget(cl_device_id dev, unsigned long long footprint)
-{
-	unsigned long long b;
-	if (vrt_cfg.mem_percent) {
-		b = footprint * vrt_cfg.mem_percent / 100;
-	} else if (vrt_cfg.mem_bytes) {
-		b = vrt_cfg.mem_bytes;
-	} else {
-		cl_ulong g = 0;
-		vrt_real.clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof g, &g, NULL);
-		b = g - g / 16;
-	}
-	for (size_t i = 0; i < sizeof shrunk / sizeof *shrunk; i++)
-		if (shrunk[i].dev == dev && shrunk[i].bytes < b)
-			b = shrunk[i].bytes;
-	return b;
-}
-
-void vrt_budget_shrink(cl_device_id dev, unsigned long long bytes)
-{
-	size_t i, n = sizeof shrunk / sizeof *shrunk;
-	for (i = 0; i < n - 1 && shrunk[i].dev && shrunk[i].dev != dev; i++)
-		;
-	shrunk[i].dev = dev;
-	shrunk[i].bytes = bytes;
 }

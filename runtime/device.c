@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * device.c - the virtual device's memory, as device queries report it.
+ * device.c - the device's memory: what queries report (the virtual
+ * device's), and what a launch may use of the real one (its budget).
  *
  * Buffers are host-backed and paged onto the device on demand, so the
  * device a program sees has the host's physical memory as its global
@@ -37,4 +38,44 @@ cl_int vrt_api_clGetDeviceInfo(cl_device_id d, cl_device_info param,
 	if (mem < real)
 		mem = real;
 	return vrt_info_out(&mem, sizeof mem, size, value, ret);
+}
+
+/* Budgets a device turned out not to hold (vrt_budget_shrink); a few
+ * devices per process at most. Guarded by the runtime lock. */
+static struct {
+	cl_device_id dev;
+	unsigned long long bytes;
+} shrunk[16];
+
+/* The budget of one launch on dev (DESIGN §3, docs/runtime.md):
+ * VAST_DEVICE_MEM, else the device's memory less a margin of 1/16 (5 GiB
+ * of the H100's 79.2) for the driver's context, the program, the LPTs
+ * and the inspector's PAS rows. A device that allocates lazily may still
+ * run out below it: paged.c then shrinks the budget (vrt_budget_shrink),
+ * and what it learned holds for every later launch. */
+unsigned long long vrt_budget(cl_device_id dev, unsigned long long footprint)
+{
+	unsigned long long b;
+	if (vrt_cfg.mem_percent) {
+		b = footprint * vrt_cfg.mem_percent / 100;
+	} else if (vrt_cfg.mem_bytes) {
+		b = vrt_cfg.mem_bytes;
+	} else {
+		cl_ulong g = 0;
+		vrt_real.clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof g, &g, NULL);
+		b = g - g / 16;
+	}
+	for (size_t i = 0; i < sizeof shrunk / sizeof *shrunk; i++)
+		if (shrunk[i].dev == dev && shrunk[i].bytes < b)
+			b = shrunk[i].bytes;
+	return b;
+}
+
+void vrt_budget_shrink(cl_device_id dev, unsigned long long bytes)
+{
+	size_t i, n = sizeof shrunk / sizeof *shrunk;
+	for (i = 0; i < n - 1 && shrunk[i].dev && shrunk[i].dev != dev; i++)
+		;
+	shrunk[i].dev = dev;
+	shrunk[i].bytes = bytes;
 }

@@ -62,9 +62,22 @@ void vrt_lock(void)
 	pthread_mutex_lock(&big_lock);
 }
 
+static vrt_later *later; /* guarded by big_lock */
+
+void vrt_run_after_unlock(vrt_later *first, vrt_later *last)
+{
+	last->next = later;
+	later = first;
+}
+
 void vrt_unlock(void)
 {
-	struct vrt_destructor *d = vrt_mem_take_destructors();
+	vrt_later *l = later;
+	later = NULL;
 	pthread_mutex_unlock(&big_lock);
-	vrt_mem_run_destructors(d);
+	while (l) {
+		vrt_later *next = l->next;
+		l->run(l);
+		l = next;
+	}
 }

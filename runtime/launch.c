@@ -17,15 +17,6 @@
 
 #include "vrt.h"
 
-static int is_buffer_param(const vrt_launch *L, cl_uint i)
-{
-	const vrt_kernel *k = L->k;
-	if (k->info)
-		return k->info->params[i].kind == VAST_PARAM_GLOBAL ||
-		       k->info->params[i].kind == VAST_PARAM_CONSTANT;
-	return L->args[i].mem != NULL;
-}
-
 /* Slots, modes and footprint of the launch. */
 static cl_int collect_slots(vrt_launch *L)
 {
@@ -35,7 +26,7 @@ static cl_int collect_slots(vrt_launch *L)
 	for (cl_uint i = 0; i < k->nargs; i++) {
 		L->arg_slot[i] = 0;
 		vrt_mem *m = L->args[i].mem;
-		if (!m || !is_buffer_param(L, i))
+		if (!m || !vrt_arg_is_buffer(L, i))
 			continue;
 		unsigned s;
 		for (s = 1; s <= L->nslots; s++)
@@ -459,24 +450,4 @@ cl_int vrt_api_clEnqueueTask(cl_command_queue q, cl_kernel kernel,
 		       : vrt_real.clEnqueueTask(q, kernel, nw, w, ev);
 	size_t one = 1;
 	return launch(q, k, 1, NULL, &one, &one, nw, w, ev, CL_COMMAND_TASK);
-}
-
-cl_int vrt_set_user_args(vrt_launch *L, cl_kernel kv)
-{
-	vrt_kernel *k = L->k;
-	for (cl_uint i = 0; i < k->nargs; i++) {
-		cl_int err;
-		if (is_buffer_param(L, i)) {
-			cl_ulong va = (cl_ulong)L->arg_slot[i] << VAST_VA_SHIFT;
-			err = vrt_real.clSetKernelArg(kv, i, sizeof va, &va);
-		} else {
-			err = vrt_real.clSetKernelArg(kv, i, L->args[i].size, L->args[i].bytes);
-		}
-		if (err != CL_SUCCESS) {
-			vrt_log(VRT_LOG_WARN, "kernel '%s': setting argument %u of a generated variant failed: %s",
-			        k->name, i, vrt_cl_error_name(err));
-			return err;
-		}
-	}
-	return CL_SUCCESS;
 }

@@ -10,9 +10,23 @@
 
 #include "vrt.h"
 
+/* Set once, as the configuration is read, before any thread but the
+ * first can log. */
+static int max_level = VRT_LOG_WARN;
+
+void vrt_log_set_level(int level)
+{
+	max_level = level;
+}
+
+int vrt_log_level(void)
+{
+	return max_level;
+}
+
 void vrt_log(int level, const char *fmt, ...)
 {
-	if (level > vrt_cfg.log_level)
+	if (level > max_level)
 		return;
 	char buf[1024];
 	va_list ap;

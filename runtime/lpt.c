@@ -24,11 +24,6 @@
 
 #include "vrt.h"
 
-size_t vrt_lpt_runs_index(unsigned nslots)
-{
-	return (2 * (size_t)nslots + 2 + 7) & ~(size_t)7; /* 32-byte aligned */
-}
-
 /* A ulong of the run table, as two uint32 words (devices and host are
  * little-endian: CL_DEVICE_ENDIAN_LITTLE). */
 static void put64(uint32_t *w, unsigned long long v)

@@ -29,13 +29,21 @@
 
 #include "vrt.h"
 
-struct vrt_destructor {
+/* A destructor callback of a buffer (clSetMemObjectDestructorCallback),
+ * run once the runtime lock is released (vrt_run_after_unlock). */
+typedef struct destructor {
+	vrt_later later; /* first: run_destructor gets the destructor back */
 	void (CL_CALLBACK *fn)(cl_mem, void *);
 	void *user;
 	cl_mem mem;
-	struct vrt_destructor *next;
-};
-static struct vrt_destructor *pending; /* of freed buffers, in call order */
+} destructor;
+
+static void run_destructor(vrt_later *l)
+{
+	destructor *d = (destructor *)l;
+	d->fn(d->mem, d->user);
+	vrt_free(d);
+}
 
 static vrt_mem *all_mems;
 static unsigned long long lru_clock;
@@ -399,11 +407,10 @@ static void mem_free(vrt_mem *m)
 	 * registration (the order of the list), once the runtime is done
 	 * with the memory: queued here, run when the lock is released. */
 	if (m->dtors) {
-		struct vrt_destructor *last = m->dtors;
+		vrt_later *last = m->dtors;
 		while (last->next)
 			last = last->next;
-		last->next = pending;
-		pending = m->dtors;
+		vrt_run_after_unlock(m->dtors, last);
 		m->dtors = NULL;
 	}
 	if (m->dev) {
@@ -420,23 +427,6 @@ static void mem_free(vrt_mem *m)
 	if (parent) {
 		parent->nsubs--;
 		vrt_mem_unhold(parent);
-	}
-}
-
-struct vrt_destructor *vrt_mem_take_destructors(void)
-{
-	struct vrt_destructor *d = pending;
-	pending = NULL;
-	return d;
-}
-
-void vrt_mem_run_destructors(struct vrt_destructor *d)
-{
-	while (d) {
-		struct vrt_destructor *next = d->next;
-		d->fn(d->mem, d->user);
-		vrt_free(d);
-		d = next;
 	}
 }
 
@@ -685,30 +675,17 @@ cl_int vrt_api_clSetMemObjectDestructorCallback(cl_mem mem,
 		       : vrt_real.clSetMemObjectDestructorCallback(mem, fn, user);
 	if (!fn)
 		return CL_INVALID_VALUE;
-	struct vrt_destructor *d = vrt_malloc(sizeof *d);
+	destructor *d = vrt_malloc(sizeof *d);
 	if (!d)
 		return CL_OUT_OF_HOST_MEMORY;
+	d->later.run = run_destructor;
 	d->fn = fn;
 	d->user = user;
 	d->mem = mem;
 	vrt_lock();
-	d->next = m->dtors;
-	m->dtors = d;
+	d->later.next = m->dtors;
+	m->dtors = &d->later;
 	vrt_unlock();
-	return CL_SUCCESS;
-}
-
-/* Copies a query's answer out, as every clGet*Info does (OpenCL 1.2 §5). */
-cl_int vrt_info_out(const void *val, size_t n, size_t size, void *out,
-                       size_t *ret)
-{
-	if (out) {
-		if (size < n)
-			return CL_INVALID_VALUE;
-		memcpy(out, val, n);
-	}
-	if (ret)
-		*ret = n;
 	return CL_SUCCESS;
 }
 

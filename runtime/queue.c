@@ -309,3 +309,70 @@ void vrt_queue_forget(cl_command_queue q)
 	pthread_cond_destroy(&x->cv);
 	vrt_free(x);
 }
+
+/* The queue entry points the runtime does not run as commands: they
+ * order the driver's queue and the executor's. */
+cl_int vrt_api_clFinish(cl_command_queue q)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_queue_drain(q);
+	return vrt_real.clFinish(q);
+}
+
+/* The executor runs what is queued without being flushed. */
+cl_int vrt_api_clFlush(cl_command_queue q)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	return vrt_real.clFlush(q);
+}
+
+/* The markers and barriers of the program go to the driver: the
+ * runtime's commands have markers of their own on the same queue
+ * (queue.c), so they order with them. */
+cl_int vrt_api_clEnqueueBarrier(cl_command_queue q)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	return vrt_real.clEnqueueBarrier(q);
+}
+
+cl_int vrt_api_clEnqueueMarker(cl_command_queue q, cl_event *e)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	return vrt_real.clEnqueueMarker(q, e);
+}
+
+cl_int vrt_api_clEnqueueBarrierWithWaitList(cl_command_queue q,
+	cl_uint n, const cl_event *w, cl_event *e)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	return vrt_real.clEnqueueBarrierWithWaitList(q, n, w, e);
+}
+
+cl_int vrt_api_clEnqueueMarkerWithWaitList(cl_command_queue q,
+	cl_uint n, const cl_event *w, cl_event *e)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	return vrt_real.clEnqueueMarkerWithWaitList(q, n, w, e);
+}
+
+cl_int vrt_api_clReleaseCommandQueue(cl_command_queue q)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	/* OpenCL 1.2 §5.1: the queue goes once its commands are done; its
+	 * commands hold it, so after the drain a count of 1 is the
+	 * program's last reference. Device copies retain the executor's
+	 * queue they live on, so none is stranded. */
+	vrt_queue_drain(q);
+	cl_uint refs = 0;
+	if (clGetCommandQueueInfo(q, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs, NULL) ==
+	    CL_SUCCESS && refs == 1)
+		vrt_queue_forget(q);
+	return vrt_real.clReleaseCommandQueue(q);
+}

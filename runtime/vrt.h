@@ -2,11 +2,14 @@
 /*
  * vrt.h - the one internal header of libvastrt.
  *
- * Sections follow the files: icd.c (the real entry points), alloc.c,
- * log.c, config.c, registry.c, stubjson.c, event.c, mem.c (host-backed buffers and
- * their device copies), program.c, kernel.c, pas.c (PAS reduction),
- * lpt.c (page tables, frames, recovery), inspect.c, paged.c, launch.c,
- * stats.c. Everything here is internal: symbols carry the vrt_ prefix
+ * Sections follow the files: icd.c (the real entry points, the lock),
+ * alloc.c, log.c, config.c and device.c (the budget), registry.c,
+ * stubjson.c, event.c, mem.c (host-backed buffers and their device
+ * copies), program.c, kernel.c, pas.c (PAS reduction), lpt.c (page
+ * tables, frames, recovery), args.c, inspect.c, paged.c, launch.c,
+ * stats.c. entry.c defines the exported entry points over the vrt_api_
+ * functions. The files use one another without a cycle (test
+ * rt/no_file_cycles): a file uses only those it can be read after. Everything here is internal: symbols carry the vrt_ prefix
  * and hidden visibility, so a program linked with libvastrt sees only
  * the OpenCL entry points and vast_register_program().
  *
@@ -30,6 +33,7 @@
 #include <CL/cl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <pthread.h>
 
@@ -56,6 +60,16 @@ extern vrt_icd vrt_real;
 cl_int vrt_init(void);
 void vrt_lock(void);
 void vrt_unlock(void);
+/* Work that waits until the lock is released, as the program's code it
+ * calls may call the runtime (destructor callbacks of freed buffers,
+ * OpenCL 1.2 §5.4.1). */
+typedef struct vrt_later {
+	void (*run)(struct vrt_later *); /* may free its node */
+	struct vrt_later *next;
+} vrt_later;
+/* Queues the list first..last (linked by next, lock held) to run in that
+ * order at the next vrt_unlock, ahead of what was queued before. */
+void vrt_run_after_unlock(vrt_later *first, vrt_later *last);
 /* A function of the loader (libOpenCL.so.1) by name, or NULL. */
 void *vrt_loader_symbol(const char *name);
 
@@ -99,13 +113,15 @@ void vrt_alloc_fail_after(unsigned long n);
 enum { VRT_LOG_WARN, VRT_LOG_INFO, VRT_LOG_DEBUG };
 void vrt_log(int level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The most detailed level printed (VAST_LOG, read by config.c). */
+void vrt_log_set_level(int level);
+int vrt_log_level(void);
 const char *vrt_cl_error_name(cl_int err);
 
 /* --- config.c: the VAST_* environment ----------------------------------- */
 enum { VRT_RUN_AUTO, VRT_RUN_PAGED, VRT_RUN_NATIVE };
 typedef struct vrt_config {
 	int mode;              /* VRT_RUN_* */
-	int log_level;         /* VRT_LOG_* */
 	int stats;             /* VAST_STATS: 0, 1, or 2 (adds kernel_ms) */
 	unsigned long long mem_bytes; /* VAST_DEVICE_MEM as bytes, 0: unset */
 	unsigned mem_percent;  /* VAST_DEVICE_MEM as N%, 0: unset */
@@ -130,7 +146,7 @@ void vrt_config_load(void);
 /* "64M", "2G", "4096", "1.5G": bytes, or a percentage "50%" (*percent
  * set, return 0). Returns -1 on malformed input. */
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent);
-/* The device budget of a launch whose buffers take `footprint` bytes. */
+/* device.c: the device budget of a launch whose buffers take `footprint` bytes. */
 unsigned long long vrt_budget(cl_device_id dev, unsigned long long footprint);
 /* Caps every later budget on dev at `bytes` (it ran out of memory). */
 void vrt_budget_shrink(cl_device_id dev, unsigned long long bytes);
@@ -310,7 +326,7 @@ struct vrt_mem {
 	 * mix of old and new bytes), "" if none: see vrt_mem_fail(). */
 	char failed[64];
 	vrt_mem *next;             /* all live buffers */
-	struct vrt_destructor *dtors;
+	vrt_later *dtors;          /* destructor callbacks, last registered first */
 };
 
 /* The smallest page: a launch whose single work-group does not fit halves
@@ -355,20 +371,26 @@ cl_int vrt_mem_check(const vrt_mem *m);
  * buffers, least recently used first, not in `keep`) within budget. */
 cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
                          vrt_mem *const *keep, unsigned nkeep);
-/* Destructor callbacks of freed buffers (OpenCL 1.2 §5.4.1) wait until
- * the lock is released, as the program's code may call the runtime:
- * vrt_unlock takes them (lock held) and runs them (lock released). */
-struct vrt_destructor *vrt_mem_take_destructors(void);
-void vrt_mem_run_destructors(struct vrt_destructor *d);
 /* Write back if dirty, then free the device copy. */
 cl_int vrt_mem_evict(vrt_mem *m);
 /* Evict every device copy in ctx (before the paged path, which writes
  * host copies behind mem.c's back: no buffer of ctx is known zero after). */
 cl_int vrt_mem_evict_all(cl_context ctx);
 size_t vrt_mem_resident_bytes(void);
-/* Copies a clGet*Info answer out (OpenCL 1.2 §5: size checks, *ret). */
-cl_int vrt_info_out(const void *val, size_t n, size_t size, void *out,
-                    size_t *ret);
+/* Copies a clGet*Info answer out (OpenCL 1.2 §5: size checks, *ret);
+ * every file that answers a query uses it, so it lives here. */
+static inline cl_int vrt_info_out(const void *val, size_t n, size_t size, void *out,
+                                  size_t *ret)
+{
+	if (out) {
+		if (size < n)
+			return CL_INVALID_VALUE;
+		memcpy(out, val, n);
+	}
+	if (ret)
+		*ret = n;
+	return CL_SUCCESS;
+}
 
 /* --- program.c / kernel.c ----------------------------------------------- */
 typedef struct vrt_program {
@@ -568,8 +590,12 @@ typedef struct vrt_frames {
 	unsigned buf[VAST_MAX_SLOTS + 1];
 	size_t used[VAST_FRAME_BUFS];
 } vrt_frames;
-/* Index in the LPT of the run table (docs/generated-kernels.md). */
-size_t vrt_lpt_runs_index(unsigned nslots);
+/* Index in the LPT of the run table (docs/generated-kernels.md), 32-byte
+ * aligned; inline, as the reduction (pas.c) sizes LPTs too. */
+static inline size_t vrt_lpt_runs_index(unsigned nslots)
+{
+	return (2 * (size_t)nslots + 2 + 7) & ~(size_t)7;
+}
 /* Builds the LPT of a range from the union row `u` (0/1 per page): frames
  * slot by slot, pages ascending, no gaps, each slot's within one buffer
  * of at most per_buf frames (frame 0 of buffer 0 is scratch). lpt has
@@ -638,6 +664,9 @@ int vrt_fp_must_write(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t 
 /* Runs the inspector over groups [first_row*wpp, ...) and fills rows. */
 cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
                        unsigned char *rows, size_t nrows);
+/* args.c: whether argument i of L is a buffer (a __global or __constant
+ * pointer; for a kernel vastcc did not see, one of the runtime's buffers). */
+int vrt_arg_is_buffer(const vrt_launch *L, cl_uint i);
 /* Sets the original parameters (buffers as virtual bases) of a variant. */
 cl_int vrt_set_user_args(vrt_launch *L, cl_kernel k);
 /* devmacros.c: whether every device a build is for (devs, or ctx's when

@@ -64,7 +64,7 @@ int main(void)
 	CHECK(vrt_cfg.mem_percent == 25 && vrt_cfg.mem_bytes == 0);
 	CHECK(vrt_cfg.page_shift == 12);
 	CHECK(vrt_cfg.mode == VRT_RUN_PAGED);
-	CHECK(vrt_cfg.log_level == VRT_LOG_DEBUG);
+	CHECK(vrt_log_level() == VRT_LOG_DEBUG);
 	setenv("VAST_PAGE_SIZE", "3000", 1); /* not a power of two: ignored */
 	setenv("VAST_LOG", "warn", 1);
 	vrt_cfg.page_shift = 0;
