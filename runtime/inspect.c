@@ -161,7 +161,7 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
 		if ((err = vrt_real.clEnqueueFillBuffer(q, pas, &zb, 1, 0, bytes, 0, NULL, NULL)) ||
 		    (err = vrt_real.clFinish(q)))
 			goto out;
-		cl_ulong first = g0;
+		cl_ulong first = L->group_base + g0; /* a share's window (multi.c) */
 		if ((err = set(kin, n + 7, sizeof first, &first)))
 			goto out;
 		size_t global = (g1 - g0) * lwg;
