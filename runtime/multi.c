@@ -22,9 +22,9 @@
  *
  * Refused (the launch runs on its own device, with one warning per
  * kernel): kernels with global atomics (a byte merge cannot add two
- * shares' increments), kernels whose inspector reads buffer data (it
- * would place those buffers on the program's device from the share's
- * thread), launches of one work-group.
+ * shares' increments), launches of one work-group. A share whose
+ * inspector reads buffer data reads host views of them on its own device
+ * (inspect.c).
  *
  * Threads: the caller holds the runtime lock and waits; the share
  * threads use only vrt_real.*, their own copies of the launch, kernel
@@ -85,8 +85,6 @@ static const char *refusal(const vrt_launch *L)
 	for (unsigned s = 1; s <= L->nslots; s++) {
 		if (L->slot_mode[s] & VAST_MODE_ATOMIC)
 			return "it uses global atomics, whose partial results no byte merge combines";
-		if (L->slot_inspect_reads[s])
-			return "its inspector reads buffer data, which a share cannot place on its device";
 	}
 	if (L->groups < 2)
 		return "it has one work-group";
@@ -127,6 +125,7 @@ static cl_int make_share(vrt_launch *L, share *sh, unsigned j, cl_device_id dev,
 	sh->L.stage_base = j * VRT_MAX_SETS;
 	sh->L.st = &sh->st;
 	sh->L.partial = 0;
+	sh->L.share = 1;
 	sh->L.dev = dev;
 	sh->L.budget = vrt_budget(dev, L->footprint);
 	sh->st.name = L->k->name;
@@ -288,6 +287,7 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 			vrt_log(VRT_LOG_WARN, "kernel '%s' runs on one device of VAST_DEVICES: %s",
 			        k->name, why);
 		m->warned = 1;
+		L->st->dev_groups[0] += L->groups;
 		return 0;
 	}
 	/* Devices that cannot build the program stay out (logged). */
@@ -308,6 +308,7 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 		nsh += groups[j] > 0;
 	if (n < 2 || (nsh == 1 && groups[0])) {
 		vrt_log(VRT_LOG_INFO, "kernel '%s': one device pays best; not split", k->name);
+		L->st->dev_groups[0] += L->groups;
 		return 0;
 	}
 
@@ -385,6 +386,7 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 		 * are untouched, and the launch's own path may still choose
 		 * smaller work-groups (launch.c). */
 		vrt_log(VRT_LOG_INFO, "kernel '%s': a share did not fit its device; not split", k->name);
+		L->st->dev_groups[0] += L->groups;
 		*err = CL_SUCCESS;
 		return 0;
 	}

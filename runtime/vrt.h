@@ -621,6 +621,7 @@ typedef struct vrt_launch {
 	 * [group_base, group_base + groups); 0 for a whole launch. */
 	size_t group_base;
 	unsigned stage_base;        /* its staging areas: vrt_staging's sets from here */
+	int share;                  /* such a share: runs on a thread of multi.c */
 } vrt_launch;
 cl_int vrt_paged_run(vrt_launch *L);
 /* fprows.c: planning from footprint descriptors. A plan exists when every
