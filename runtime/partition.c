@@ -108,20 +108,29 @@ double vrt_partition(const vrt_pdev *d, unsigned n, const vrt_pwork *w, size_t *
 				pick[j] = set >> j & 1 ? share[j] : 0;
 		}
 	}
-	/* Whole work-groups: rounded down, the rest to the device with the
-	 * largest share (it loses least by a few more). */
-	size_t given = 0, big = 0;
+	/* Whole work-groups: rounded down, then one more to each of the
+	 * devices with the largest fractions (fewer than n groups are
+	 * left), so every share is within a group of its real value. */
+	size_t given = 0;
 	for (unsigned j = 0; j < n; j++) {
 		out[j] = best < 0 ? 0 : (size_t)pick[j];
 		given += out[j];
-		if (pick[j] > pick[big])
-			big = j;
 	}
 	if (best < 0) {
 		/* No rate known anywhere: all on device 0. */
 		out[0] = w->groups;
 		return best;
 	}
-	out[big] += w->groups - given;
+	while (given < w->groups) {
+		unsigned big = 0;
+		double most = -1e300;
+		for (unsigned j = 0; j < n; j++)
+			if (pick[j] > 0 && pick[j] - (double)out[j] > most) {
+				most = pick[j] - (double)out[j];
+				big = j;
+			}
+		out[big]++;
+		given++;
+	}
 	return best;
 }
