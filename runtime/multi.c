@@ -91,16 +91,18 @@ static const char *refusal(const vrt_launch *L)
 	return NULL;
 }
 
-/* One device's part of the launch. */
+/* One device's part of the launch: every window it runs writes into the
+ * same private copies. */
 typedef struct share {
 	vrt_launch L;   /* the launch's copy: its device, window, stats, buffers */
 	vrt_kernel k;   /* the kernel's copy on the device's own program */
-	vrt_kstats st;
+	vrt_kstats st;  /* of its current window */
 	vrt_mem mem[VAST_MAX_SLOTS + 1];
 	unsigned char *priv[VAST_MAX_SLOTS + 1]; /* written slots' private copies */
 	unsigned dev;   /* index among the launch's devices */
+	int made;       /* set up (make_share) */
 	cl_int err;
-	double ms;      /* wall time of the share */
+	double ms;      /* wall time of the current window */
 	pthread_t tid;
 	int threaded;
 } share;
@@ -114,21 +116,18 @@ static void *run_share(void *p)
 	return NULL;
 }
 
-/* The copy of L for device devs[j] over groups [g0, g0 + n). */
-static cl_int make_share(vrt_launch *L, share *sh, unsigned j, cl_device_id dev, size_t g0,
-                         size_t n)
+/* The copy of L for device devs[j]: its context, kernel and buffers. */
+static cl_int make_share(vrt_launch *L, share *sh, unsigned j, cl_device_id dev)
 {
+	sh->made = 1;
 	sh->L = *L;
 	sh->dev = j;
-	sh->L.group_base = g0;
-	sh->L.groups = n;
 	sh->L.stage_base = j * VRT_MAX_SETS;
 	sh->L.st = &sh->st;
 	sh->L.partial = 0;
 	sh->L.share = 1;
 	sh->L.dev = dev;
 	sh->L.budget = vrt_budget(dev, L->footprint);
-	sh->st.name = L->k->name;
 	if (j > 0) {
 		cl_program prog;
 		cl_int err = vrt_device_program(L->k->prog, dev, &sh->L.ctx, &prog, &sh->L.q);
@@ -190,7 +189,7 @@ static void merge_blocks(void *ctx, size_t begin, size_t end)
 		unsigned char *h = j->host + off;
 		int who = -1, many = 0;
 		for (unsigned d = 0; d < j->nsh && !many; d++)
-			if (memcmp(j->sh[d].priv[j->slot] + off, h, len)) {
+			if (j->sh[d].made && memcmp(j->sh[d].priv[j->slot] + off, h, len)) {
 				many = who >= 0;
 				who = (int)d;
 			}
@@ -203,42 +202,39 @@ static void merge_blocks(void *ctx, size_t begin, size_t end)
 		for (size_t i = 0; i < len; i++) {
 			unsigned char v = h[i];
 			for (unsigned d = 0; d < j->nsh; d++)
-				if (j->sh[d].priv[j->slot][off + i] != h[i])
+				if (j->sh[d].made && j->sh[d].priv[j->slot][off + i] != h[i])
 					v = j->sh[d].priv[j->slot][off + i];
 			h[i] = v;
 		}
 	}
 }
 
-/* What the shares measured, into the model (a running mean: half old,
- * half new, so the model follows a device whose speed changes). */
-static void learn(measure *m, const cl_device_id *devs, const share *sh, unsigned nsh)
+/* What a share's window measured, into the model (a running mean: half
+ * old, half new, so the model follows a device whose speed changes). */
+static void learn(measure *m, cl_device_id d, const share *sh)
 {
-	for (unsigned i = 0; i < nsh; i++) {
-		unsigned at = 0;
-		cl_device_id d = devs[sh[i].dev];
-		while (at < VRT_MAX_DEVICES - 1 && m->dev[at] && m->dev[at] != d)
-			at++;
-		m->dev[at] = d;
-		const vrt_kstats *st = &sh[i].st;
-		double ks = st->kernel_ms / 1e3, is = st->inspect_ms / 1e3;
-		double xs = sh[i].ms / 1e3 - ks - is;
-		double rate = ks > 0 ? sh[i].L.groups / ks : 0;
-		double moved = (double)(st->h2d > st->d2h ? st->h2d : st->d2h);
-		double bw = xs > 1e-6 && moved > 0 ? moved / xs : 0;
-		if (rate <= 0)
-			continue;
-		int first = !(m->rate[at] > 0);
-		m->rate[at] = first ? rate : (m->rate[at] + rate) / 2;
-		m->bw[at] = first || !(m->bw[at] > 0) ? bw : (m->bw[at] + bw) / 2;
-		m->overhead[at] = first ? is : (m->overhead[at] + is) / 2;
-	}
+	unsigned at = 0;
+	while (at < VRT_MAX_DEVICES - 1 && m->dev[at] && m->dev[at] != d)
+		at++;
+	m->dev[at] = d;
+	const vrt_kstats *st = &sh->st;
+	double ks = st->kernel_ms / 1e3, is = st->inspect_ms / 1e3;
+	double xs = sh->ms / 1e3 - ks - is;
+	double rate = ks > 0 ? sh->L.groups / ks : 0;
+	double moved = (double)(st->h2d > st->d2h ? st->h2d : st->d2h);
+	double bw = xs > 1e-6 && moved > 0 ? moved / xs : 0;
+	if (rate <= 0)
+		return;
+	int first = !(m->rate[at] > 0);
+	m->rate[at] = first ? rate : (m->rate[at] + rate) / 2;
+	m->bw[at] = first || !(m->bw[at] > 0) ? bw : (m->bw[at] + bw) / 2;
+	m->overhead[at] = first ? is : (m->overhead[at] + is) / 2;
 }
 
-/* Work-groups per device: an equal split until every device has run a
- * share of this kernel (online profiling, SKMD §4.2), then the model. */
-static void choose_shares(const vrt_launch *L, const measure *m, const cl_device_id *devs,
-                          unsigned n, size_t *out)
+/* Work-groups per device for `groups` of L's: the model's shares, or an
+ * equal split while some device has no measurement (0 returned). */
+static int choose_shares(const vrt_launch *L, const measure *m, const cl_device_id *devs,
+                         unsigned n, size_t groups, size_t *out)
 {
 	vrt_pdev pd[VRT_MAX_DEVICES];
 	int known = 1;
@@ -256,17 +252,97 @@ static void choose_shares(const vrt_launch *L, const measure *m, const cl_device
 	}
 	if (!known) {
 		for (unsigned j = 0; j < n; j++)
-			out[j] = L->groups / n + (j < L->groups % n);
-		return;
+			out[j] = groups / n + (j < groups % n);
+		return 0;
 	}
 	size_t written = 0;
 	for (unsigned s = 1; s <= L->nslots; s++)
 		if (L->slot_mode[s] & VAST_MODE_W)
 			written += L->slot_mem[s]->size;
-	vrt_pwork w = {L->groups, (double)L->footprint / (double)L->groups,
+	vrt_pwork w = {groups, (double)L->footprint / (double)L->groups,
 	               m->merge_bps > 0 ? (double)written / m->merge_bps : 0};
 	vrt_partition(pd, n, &w, out);
+	return 1;
 }
+
+/* Runs the windows [base + sum of earlier counts, ...) of counts[j]
+ * work-groups on device j, all at once; their statistics go to L's and
+ * the model. */
+static cl_int run_windows(vrt_launch *L, measure *m, const cl_device_id *devs, share *sh,
+                          unsigned n, size_t base, const size_t *counts)
+{
+	cl_int err = CL_SUCCESS;
+	size_t g0 = base;
+	for (unsigned j = 0; j < n && err == CL_SUCCESS; j++) {
+		if (!counts[j])
+			continue;
+		if (!sh[j].made)
+			err = make_share(L, &sh[j], j, devs[j]);
+		memset(&sh[j].st, 0, sizeof sh[j].st);
+		sh[j].st.name = L->k->name;
+		sh[j].L.group_base = g0;
+		sh[j].L.groups = counts[j];
+		g0 += counts[j];
+	}
+	for (unsigned j = 0; j < n && err == CL_SUCCESS; j++)
+		if (counts[j])
+			sh[j].threaded = pthread_create(&sh[j].tid, NULL, run_share, &sh[j]) == 0;
+	for (unsigned j = 0; j < n && err == CL_SUCCESS; j++) {
+		if (!counts[j])
+			continue;
+		if (sh[j].threaded)
+			pthread_join(sh[j].tid, NULL);
+		else
+			run_share(&sh[j]);
+	}
+	for (unsigned j = 0; j < n && err == CL_SUCCESS; j++) {
+		if (!counts[j])
+			continue;
+		if ((err = sh[j].err) != CL_SUCCESS) {
+			vrt_log(VRT_LOG_WARN, "kernel '%s': its share on device '%s' failed: %s",
+			        L->k->name, vrt_device_name(devs[j]), vrt_cl_error_name(err));
+			break;
+		}
+		const vrt_kstats *st = &sh[j].st;
+		L->st->ranges += st->ranges;
+		L->st->h2d += st->h2d;
+		L->st->d2h += st->d2h;
+		L->st->inspect_ms += st->inspect_ms;
+		L->st->kernel_ms += st->kernel_ms;
+		L->st->fp_plans += st->fp_plans;
+		L->st->dev_groups[j] += counts[j];
+		learn(m, devs[j], &sh[j]);
+	}
+	return err;
+}
+
+/* Writes the shares' private copies into the host copies (see the top). */
+static void merge(vrt_launch *L, measure *m, share *sh, unsigned n)
+{
+	double t0 = vrt_now_ms();
+	size_t bytes = 0;
+	for (unsigned s = 1; s <= L->nslots; s++) {
+		if (!(L->slot_mode[s] & VAST_MODE_W))
+			continue;
+		vrt_mem *mem = L->slot_mem[s];
+		merge_job job = {mem->host, mem->size, sh, n, s};
+		size_t blocks = (mem->size + MERGE_BLOCK - 1) / MERGE_BLOCK;
+		unsigned made = 0;
+		for (unsigned j = 0; j < n; j++)
+			made += sh[j].made;
+		vrt_parallel(blocks, mem->size * made, merge_blocks, &job);
+		bytes += mem->size * made;
+	}
+	double t1 = vrt_now_ms();
+	vrt_trace_host("merge", L->k->name, t0, t1, -1, bytes);
+	if (t1 > t0 && bytes)
+		m->merge_bps = bytes / ((t1 - t0) / 1e3);
+}
+
+/* The first launch of a kernel on these devices profiles them (SKMD
+ * §4.2): each runs a window of 1/16 of the work-groups shared among
+ * them, at once, and the rest is partitioned from what they measured. */
+#define PROBE_PART 16
 
 int vrt_multi_run(vrt_launch *L, cl_int *err)
 {
@@ -300,92 +376,55 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 			devs[usable++] = devs[j];
 	}
 	n = usable;
-	size_t groups[VRT_MAX_DEVICES] = {0};
-	if (n > 1)
-		choose_shares(L, m, devs, n, groups);
-	unsigned nsh = 0;
-	for (unsigned j = 0; j < n; j++)
-		nsh += groups[j] > 0;
-	if (n < 2 || (nsh == 1 && groups[0])) {
+	size_t probe[VRT_MAX_DEVICES] = {0}, rest[VRT_MAX_DEVICES] = {0}, probed = 0;
+	if (n > 1 && !choose_shares(L, m, devs, n, L->groups, rest)) {
+		size_t p = L->groups / PROBE_PART / n;
+		for (unsigned j = 0; p && j < n; j++)
+			probe[j] = p;
+		probed = p * n;
+	} else if (n < 2 || rest[0] == L->groups) {
 		vrt_log(VRT_LOG_INFO, "kernel '%s': one device pays best; not split", k->name);
 		L->st->dev_groups[0] += L->groups;
 		return 0;
 	}
 
-	share *sh = vrt_calloc(nsh, sizeof *sh);
+	share *sh = vrt_calloc(n, sizeof *sh);
 	if (!sh) {
 		*err = CL_OUT_OF_HOST_MEMORY;
 		return 1;
 	}
+	vrt_kstats before = *L->st;
 	/* Every share works from the host copies. */
-	*err = vrt_mem_evict_all(L->ctx);
-	size_t g0 = 0;
-	unsigned made = 0;
-	for (unsigned j = 0; j < n && *err == CL_SUCCESS; j++) {
-		if (!groups[j])
-			continue;
-		*err = make_share(L, &sh[made++], j, devs[j], g0, groups[j]);
-		g0 += groups[j];
-	}
 	double t0 = vrt_now_ms();
-	for (unsigned i = 0; i < made && *err == CL_SUCCESS; i++)
-		sh[i].threaded = pthread_create(&sh[i].tid, NULL, run_share, &sh[i]) == 0;
-	for (unsigned i = 0; i < made && *err == CL_SUCCESS; i++) {
-		if (sh[i].threaded)
-			pthread_join(sh[i].tid, NULL);
-		else
-			run_share(&sh[i]);
+	*err = vrt_mem_evict_all(L->ctx);
+	if (*err == CL_SUCCESS && probed) {
+		*err = run_windows(L, m, devs, sh, n, 0, probe);
+		choose_shares(L, m, devs, n, L->groups - probed, rest);
 	}
+	if (*err == CL_SUCCESS)
+		*err = run_windows(L, m, devs, sh, n, probed, rest);
 	double t1 = vrt_now_ms();
-	for (unsigned i = 0; i < made && *err == CL_SUCCESS; i++)
-		if (sh[i].err != CL_SUCCESS) {
-			*err = sh[i].err;
-			vrt_log(VRT_LOG_WARN, "kernel '%s': its share on device '%s' failed: %s",
-			        k->name, vrt_device_name(devs[sh[i].dev]), vrt_cl_error_name(*err));
-		}
 	if (*err == CL_SUCCESS) {
 		/* The host copies change from here; merging cannot fail. */
-		size_t bytes = 0;
-		for (unsigned s = 1; s <= L->nslots; s++) {
-			if (!(L->slot_mode[s] & VAST_MODE_W))
-				continue;
-			vrt_mem *mem = L->slot_mem[s];
-			merge_job job = {mem->host, mem->size, sh, made, s};
-			size_t blocks = (mem->size + MERGE_BLOCK - 1) / MERGE_BLOCK;
-			vrt_parallel(blocks, mem->size * made, merge_blocks, &job);
-			bytes += mem->size * made;
-		}
-		double t2 = vrt_now_ms();
-		vrt_trace_host("merge", k->name, t1, t2, -1, bytes);
-		if (t2 > t1 && bytes)
-			m->merge_bps = bytes / ((t2 - t1) / 1e3);
-		learn(m, devs, sh, made);
+		merge(L, m, sh, n);
 		char line[512];
 		size_t at = 0;
-		for (unsigned i = 0; i < made; i++) {
-			const vrt_kstats *st = &sh[i].st;
-			L->st->ranges += st->ranges;
-			L->st->h2d += st->h2d;
-			L->st->d2h += st->d2h;
-			L->st->inspect_ms += st->inspect_ms;
-			L->st->kernel_ms += st->kernel_ms;
-			L->st->fp_plans += st->fp_plans;
-			L->st->dev_groups[sh[i].dev] += sh[i].L.groups;
+		for (unsigned j = 0; j < n; j++)
 			if (at < sizeof line)
 				at += (size_t)snprintf(line + at, sizeof line - at, " %s:%zu",
-				                       vrt_device_name(devs[sh[i].dev]), sh[i].L.groups);
-		}
-		vrt_log(VRT_LOG_INFO, "kernel '%s': split over %u devices (work-groups%s), %.3f ms, merge %.3f ms",
-		        k->name, made, line, t1 - t0, t2 - t1);
+				                       vrt_device_name(devs[j]), probe[j] + rest[j]);
+		vrt_log(VRT_LOG_INFO, "kernel '%s': split over %u devices (work-groups%s%s), %.3f ms, merge %.3f ms",
+		        k->name, n, line, probed ? ", profiled" : "", t1 - t0, vrt_now_ms() - t1);
 	}
-	for (unsigned i = 0; i < made; i++)
-		drop_share(&sh[i]);
+	for (unsigned j = 0; j < n; j++)
+		drop_share(&sh[j]);
 	vrt_free(sh);
 	if (*err == CL_MEM_OBJECT_ALLOCATION_FAILURE) {
 		/* A share's work-group did not fit its device; the host copies
 		 * are untouched, and the launch's own path may still choose
 		 * smaller work-groups (launch.c). */
 		vrt_log(VRT_LOG_INFO, "kernel '%s': a share did not fit its device; not split", k->name);
+		*L->st = before;
 		L->st->dev_groups[0] += L->groups;
 		*err = CL_SUCCESS;
 		return 0;
