@@ -12,7 +12,8 @@
  * runtime makes a context of its own and builds the generated program
  * there with the program's build options, once, kept until exit (like
  * the staging areas: a program's later builds find it again by source
- * and options). A device whose compiler predefines the stub's
+ * and options), when the program is built (clBuildProgram), so that no
+ * launch waits for a compiler. A device whose compiler predefines the stub's
  * device-dependent macros otherwise than vastcc assumed is left out,
  * with one warning (devmacros.c). State guarded by the runtime lock.
  */
@@ -229,4 +230,22 @@ cl_int vrt_device_program(vrt_program *p, cl_device_id d, cl_context *ctx, cl_pr
 	*prog = b->prog;
 	*q = b->q;
 	return b->err;
+}
+
+void vrt_devices_prebuild(vrt_program *p)
+{
+	if (!vrt_cfg.devices)
+		return;
+	cl_device_id own = NULL, others[VRT_MAX_DEVICES];
+	if (clGetContextInfo(p->ctx, CL_CONTEXT_DEVICES, sizeof own, &own, NULL) != CL_SUCCESS)
+		return;
+	vrt_lock();
+	unsigned n = vrt_devices_others(own, others);
+	for (unsigned j = 0; j < n; j++) {
+		cl_context c;
+		cl_program prog;
+		cl_command_queue q;
+		vrt_device_program(p, others[j], &c, &prog, &q); /* a failure is logged */
+	}
+	vrt_unlock();
 }

@@ -685,6 +685,9 @@ unsigned vrt_devices_others(cl_device_id own, cl_device_id *out);
  * error (logged) when d cannot run it. Lock held. */
 cl_int vrt_device_program(vrt_program *p, cl_device_id d, cl_context *ctx,
                           cl_program *prog, cl_command_queue *q);
+/* vrt_device_program for every device of VAST_DEVICES but p's own, at
+ * its clBuildProgram; takes the lock. */
+void vrt_devices_prebuild(vrt_program *p);
 /* "gpu1", "cpu0": d's VAST_DEVICES name, for logs. */
 const char *vrt_device_name(cl_device_id d);
 

@@ -97,7 +97,8 @@ run() {
 	# Work-groups per device, summed over the kernels.
 	groups=$(sed -n 's/^vast: kernel .* dev_groups=\([0-9,]*\).*/\1/p' "$log.err" |
 		awk -F, '{ for (i = 1; i <= NF; i++) s[i] += $i; n = NF }
-		         END { for (i = 1; i <= n; i++) printf "%s%d", i > 1 ? ";" : "", s[i] }')
+		         END { for (i = 1; i <= n; i++) printf "%s%d", (i > 1 ? ";" : ""), s[i] }' |
+		sed 's/\(;0\)*$//')
 	if [ "$cfg" != one ] && [ -f "$OUT/logs/$w.one.$rep.out" ]; then
 		cmp -s "$OUT/logs/$w.one.$rep.out" "$log.out" && same=yes || same=no
 	fi
@@ -130,8 +131,8 @@ END {
 		if (cpu != "" && (best == "" || cpu < best)) best = cpu
 		two = t[x, "two"]; three = t[x, "three"]
 		printf "%-16s %9s %9s %9s %9s %8s %8s  %s | %s\n", x, one, cpu, two, three,
-		       two != "" && best > 0 ? sprintf("%.2fx", best / two) : "-",
-		       three != "" && best > 0 ? sprintf("%.2fx", best / three) : "-",
+		       (two != "" && best > 0 ? sprintf("%.2fx", best / two) : "-"),
+		       (three != "" && best > 0 ? sprintf("%.2fx", best / three) : "-"),
 		       g[x, "two"], g[x, "three"]
 	}
 }' "$CSV" | tee "$OUT/summary.txt"
