@@ -15,7 +15,8 @@
 # (VAST_STATS's dev_groups), except the kernels named in
 # VAST_E2E_ONE_DEVICE, which must have been refused with the runtime's
 # "runs on one device" warning (global atomics, data-reading inspectors:
-# docs/multi.md).
+# docs/multi.md). VAST_E2E_BAD_NAME=1 also runs it with a device name
+# that matches nothing (reported, run on one device).
 set -u
 
 me="e2e/multi/${1:-?}"
@@ -71,4 +72,14 @@ for mem in 50% 10% 100%; do
 		note "VAST_DEVICE_MEM=$mem: identical; kernel '$k' dev_groups=$groups"
 	done
 done
+# VAST_E2E_BAD_NAME=1: a name that matches no device is reported, and the
+# launch runs on its own device, exactly.
+if [ "${VAST_E2E_BAD_NAME:-0}" = 1 ]; then
+	run bad_name "$tmp/vast/$name/$name" POCL_DEVICES="pthread pthread" VAST_DEVICES=cpu0,gpu7 \
+		VAST_DEVICE_MEM=50% VAST_STATS=1
+	cmp -s "$tmp/native.out" "$tmp/bad_name.out" || fail "VAST_DEVICES=cpu0,gpu7: output differs"
+	grep -q "warning: ignoring VAST_DEVICES: unknown device 'gpu7' in VAST_DEVICES: this machine has 0 gpu devices" \
+		"$tmp/bad_name.err" || { cat "$tmp/bad_name.err" >&2; fail "VAST_DEVICES=cpu0,gpu7: no warning"; }
+	note "VAST_DEVICES=cpu0,gpu7: reported, identical on one device"
+fi
 note "PASS"
