@@ -42,7 +42,7 @@ typedef struct measure {
 	char *kernel;
 	cl_device_id dev[VRT_MAX_DEVICES];
 	double rate[VRT_MAX_DEVICES];    /* work-groups per second of kernel time */
-	double bw[VRT_MAX_DEVICES];      /* bytes per second of transfers */
+	double xfer[VRT_MAX_DEVICES];    /* seconds of transfers per work-group */
 	double overhead[VRT_MAX_DEVICES]; /* seconds of planning per share */
 	double merge_bps;                /* bytes per second of private copy and merge */
 	int warned;                      /* a refusal was logged */
@@ -221,13 +221,12 @@ static void learn(measure *m, cl_device_id d, const share *sh)
 	double ks = st->kernel_ms / 1e3, is = st->inspect_ms / 1e3;
 	double xs = sh->ms / 1e3 - ks - is;
 	double rate = ks > 0 ? sh->L.groups / ks : 0;
-	double moved = (double)(st->h2d > st->d2h ? st->h2d : st->d2h);
-	double bw = xs > 1e-6 && moved > 0 ? moved / xs : 0;
+	double xfer = xs > 0 ? xs / sh->L.groups : 0;
 	if (rate <= 0)
 		return;
 	int first = !(m->rate[at] > 0);
 	m->rate[at] = first ? rate : (m->rate[at] + rate) / 2;
-	m->bw[at] = first || !(m->bw[at] > 0) ? bw : (m->bw[at] + bw) / 2;
+	m->xfer[at] = first ? xfer : (m->xfer[at] + xfer) / 2;
 	m->overhead[at] = first ? is : (m->overhead[at] + is) / 2;
 }
 
@@ -237,13 +236,16 @@ static int choose_shares(const vrt_launch *L, const measure *m, const cl_device_
                          unsigned n, size_t groups, size_t *out)
 {
 	vrt_pdev pd[VRT_MAX_DEVICES];
+	/* A work-group's share of the launch's buffers crosses the link; the
+	 * link's speed is what makes the measured transfer time per group. */
+	double w = (double)L->footprint / (double)L->groups;
 	int known = 1;
 	for (unsigned j = 0; j < n; j++) {
 		unsigned at;
 		known &= measured(m, devs[j], &at);
 		if (known) {
 			pd[j].rate = m->rate[at];
-			pd[j].link_bw = m->bw[at];
+			pd[j].link_bw = m->xfer[at] > 0 ? w / m->xfer[at] : 0;
 			pd[j].overhead_s = m->overhead[at];
 		}
 		/* Which devices share a link OpenCL 1.2 does not say: each has
@@ -259,9 +261,8 @@ static int choose_shares(const vrt_launch *L, const measure *m, const cl_device_
 	for (unsigned s = 1; s <= L->nslots; s++)
 		if (L->slot_mode[s] & VAST_MODE_W)
 			written += L->slot_mem[s]->size;
-	vrt_pwork w = {groups, (double)L->footprint / (double)L->groups,
-	               m->merge_bps > 0 ? (double)written / m->merge_bps : 0};
-	vrt_partition(pd, n, &w, out);
+	vrt_pwork work = {groups, w, m->merge_bps > 0 ? (double)written / m->merge_bps : 0};
+	vrt_partition(pd, n, &work, out);
 	return 1;
 }
 
