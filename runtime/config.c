@@ -14,6 +14,8 @@
  * VAST_CACHE       0: no on-disk cache of what it compiled (cache.c)
  * VAST_CACHE_MAX   a size: the cache's bound (default 256M)
  * VAST_CACHE_DIR, VAST_COMPILER: read where used (cache.c, jit.c)
+ * VAST_DEVICES     all, or names like gpu0,gpu1,cpu: split launches over
+ *                  these devices too (resolved at the first launch, devices.c)
  * Testing knobs (docs/runtime.md):
  * VAST_MAX_ALLOC   a size: the largest device buffer the runtime makes, when
  *                  smaller than CL_DEVICE_MAX_MEM_ALLOC_SIZE (frame sets
@@ -160,6 +162,8 @@ void vrt_config_load(void)
 	config_size("VAST_FAIL_DEVICE_MEM", &vrt_cfg.fail_device_mem);
 	if ((s = getenv("VAST_TRACE")) && *s)
 		vrt_cfg.trace = s;
+	if ((s = getenv("VAST_DEVICES")) && *s)
+		vrt_cfg.devices = s;
 	if ((s = getenv("VAST_FOOTPRINTS")) && *s) {
 		if (!strcmp(s, "0"))
 			vrt_cfg.footprints = VRT_FP_OFF;

@@ -6,7 +6,8 @@
  * data at all. A kernel whose inspector reads buffer contents (indirect
  * addresses, data-dependent branches) needs those buffers: on the device
  * when they fit the budget, else on the host's CPU device (PoCL) over
- * the host copies (CL_MEM_USE_HOST_PTR, no copy at all). Rows are
+ * the host copies (CL_MEM_USE_HOST_PTR, no copy at all); a share of a
+ * split launch reads such views on its own device. Rows are
  * computed in chunks so the PAS buffer stays small; each chunk is zeroed
  * first and launched with its first group a multiple of WG_PER_PAS, as
  * docs/generated-kernels.md requires.
@@ -51,7 +52,10 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
 	if (rows_per_chunk > nrows)
 		rows_per_chunk = nrows;
 	size_t chunk_bytes = rows_per_chunk * lay->row_bytes;
-	int on_cpu = need && need + chunk_bytes > L->budget;
+	int on_cpu = need && need + chunk_bytes > L->budget && !L->share;
+	/* A share of a split launch (multi.c) reads host views in its own
+	 * context: no device copies of the program's from its thread. */
+	int host_view = on_cpu || (need && L->share);
 
 	if (on_cpu) {
 		err = vrt_program_cpu(k->prog);
@@ -115,10 +119,11 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
 			continue;
 		unsigned s = L->arg_slot[i];
 		cl_mem b = NULL;
-		if (s && on_cpu) {
+		if (s && host_view) {
 			if (!data[s]) {
 				vrt_mem *m = L->slot_mem[s];
-				if ((err = vrt_mem_to_host(m)) != CL_SUCCESS)
+				/* A share's host copies are current (multi.c). */
+				if (!L->share && (err = vrt_mem_to_host(m)) != CL_SUCCESS)
 					goto out;
 				data[s] = vrt_real.clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR,
 				                                  m->size, m->host, &err);
@@ -161,7 +166,7 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
 		if ((err = vrt_real.clEnqueueFillBuffer(q, pas, &zb, 1, 0, bytes, 0, NULL, NULL)) ||
 		    (err = vrt_real.clFinish(q)))
 			goto out;
-		cl_ulong first = g0;
+		cl_ulong first = L->group_base + g0; /* a share's window (multi.c) */
 		if ((err = set(kin, n + 7, sizeof first, &first)))
 			goto out;
 		size_t global = (g1 - g0) * lwg;

@@ -264,6 +264,7 @@ static cl_int plan(launch_cmd *c)
 	               (ki->variants & (VAST_HAS_INSPECT | VAST_HAS_PAGED)) ==
 	               (VAST_HAS_INSPECT | VAST_HAS_PAGED) && uniform &&
 	               L->nslots <= VAST_MAX_SLOTS;
+	L->can_page = can_page;
 	int fits = L->footprint <= L->budget;
 	c->paged = can_page && (vrt_cfg.mode == VRT_RUN_PAGED || !fits);
 	if (fits || c->paged)
@@ -289,7 +290,9 @@ static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
 	/* A command before it may have failed on one of its buffers. */
 	for (unsigned s = 1; s <= L->nslots && err == CL_SUCCESS; s++)
 		err = vrt_mem_check(L->slot_mem[s]);
-	if (err == CL_SUCCESS && c->paged) {
+	if (err == CL_SUCCESS && vrt_multi_run(L, &err)) {
+		/* split over the devices of VAST_DEVICES (multi.c) */
+	} else if (err == CL_SUCCESS && c->paged) {
 		vrt_log(VRT_LOG_INFO, "kernel '%s': %llu bytes of buffers, budget %llu: paged",
 		        L->k->name, L->footprint, L->budget);
 		err = run_paged(L);

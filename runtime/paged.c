@@ -66,7 +66,7 @@ typedef struct queues {
 } queues;
 static queues *all_queues;
 
-static queues *queues_for(cl_context ctx, cl_device_id dev, cl_int *err)
+static queues *make_queues(cl_context ctx, cl_device_id dev, cl_int *err)
 {
 	queues *q;
 	for (q = all_queues; q; q = q->next)
@@ -95,6 +95,18 @@ static queues *queues_for(cl_context ctx, cl_device_id dev, cl_int *err)
 	q->dev = dev;
 	q->next = all_queues;
 	all_queues = q;
+	return q;
+}
+
+/* The shares of a split launch (multi.c) run paged launches on several
+ * threads at once, the runtime lock held by their caller: the list has
+ * a lock of its own. */
+static queues *queues_for(cl_context ctx, cl_device_id dev, cl_int *err)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_mutex_lock(&lock);
+	queues *q = make_queues(ctx, dev, err);
+	pthread_mutex_unlock(&lock);
 	return q;
 }
 
@@ -294,7 +306,10 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 	unsigned first_shift = P->lay.page_shift;
 	int oom;
 	vrt_fp_plan_free(P->fp);
-	P->fp = vrt_fp_plan_new(L, &oom);
+	/* Descriptors are evaluated from group 0: a later share of a split
+	 * launch (multi.c) is inspected. */
+	oom = 0;
+	P->fp = L->group_base ? NULL : vrt_fp_plan_new(L, &oom);
 	if (oom)
 		return CL_OUT_OF_HOST_MEMORY;
 	int from_fp = P->fp != NULL;
@@ -492,7 +507,7 @@ static cl_int stage_layout(vrt_launch *L, paged *P, fset *F)
 	}
 	if (!total)
 		return CL_SUCCESS;
-	F->stage = vrt_staging(L->ctx, (unsigned)(F - P->set), total);
+	F->stage = vrt_staging(L->ctx, L->stage_base + (unsigned)(F - P->set), total);
 	return F->stage ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 }
 
@@ -720,7 +735,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	if ((err = vrt_real.clFlush(qs->in)) || (err = forward(L, P, i, F)))
 		return err;
 
-	cl_ulong first = g0;
+	cl_ulong first = L->group_base + g0;
 	cl_uint n = L->k->nargs;
 	/* Arguments are captured at enqueue (OpenCL 1.2 §5.7.2), so one
 	 * kernel object serves every range. */
@@ -788,7 +803,8 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 		const vrt_range *R = &P->ranges[j];
 		size_t g1 = (R->last_row + 1) * P->wpp;
 		vrt_log(VRT_LOG_WARN, "kernel '%s': range %zu (work-groups %zu..%zu) touched a page its inspector did not mark; refusing the result",
-		        kn, j, R->first_row * P->wpp, (g1 > L->groups ? L->groups : g1) - 1);
+		        kn, j, L->group_base + R->first_row * P->wpp,
+		        L->group_base + (g1 > L->groups ? L->groups : g1) - 1);
 		return CL_INVALID_OPERATION;
 	}
 	double t0 = vrt_now_ms();

@@ -123,7 +123,8 @@ cl_int vrt_pin_reclaim(vrt_pin *pin, cl_command_queue q, int overwrite)
 	return CL_SUCCESS;
 }
 
-/* Staging areas, one per frame set in flight, kept from launch to launch:
+/* Staging areas, one per frame set in flight (and per device a launch is
+ * split over, multi.c: their shares run at once), kept from launch to launch:
  * pinning hundreds of MiB costs more than the copies it serves, so it is
  * never done per launch. Each belongs to one context at a time and only
  * grows. */
@@ -134,7 +135,7 @@ typedef struct stage_area {
 	unsigned char *ptr;
 	int plain; /* ptr is vrt_malloc'd: pinning failed */
 } stage_area;
-static stage_area stages[VRT_MAX_SETS];
+static stage_area stages[VRT_MAX_SETS * VRT_MAX_DEVICES];
 
 static void stage_drop(stage_area *st)
 {

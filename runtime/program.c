@@ -370,6 +370,8 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 	if (err == CL_SUCCESS && p->info && wants_cpu_inspector(p) &&
 	    pthread_create(&p->cpu_thread, NULL, cpu_prebuild, p) == 0)
 		p->cpu_thread_live = 1;
+	if (err == CL_SUCCESS && p->info)
+		vrt_devices_prebuild(p); /* VAST_DEVICES: devices.c */
 	if (notify)
 		notify(prog, user);
 	return err;

@@ -6,6 +6,8 @@
  * launches planned from footprint descriptors, with no inspector)
  * Kernels are counted by name across programs. Transfers outside a launch
  * (a read that brings a buffer back) go to the kernel that last ran.
+ * With VAST_DEVICES, dev_groups=N0,N1,... ends the line: the work-groups
+ * each device ran in split launches (multi.c), the launch's own first.
  * When clBuildProgram compiled programs (jit.c), one more line:
  *   vast: programs jit=N cache_hits=H
  * N programs compiled at build, H of them found in the on-disk cache.
@@ -39,6 +41,12 @@ static void print_stats(void)
 		        s->inspect_ms, s->total_ms, s->fp_plans);
 		if (vrt_cfg.stats > 1)
 			fprintf(stderr, " kernel_ms=%.3f", s->kernel_ms);
+		if (vrt_cfg.devices) {
+			/* Work-groups per device of VAST_DEVICES, the launch's own first. */
+			fputs(" dev_groups=", stderr);
+			for (int d = 0; d < VRT_MAX_DEVICES; d++)
+				fprintf(stderr, "%s%llu", d ? "," : "", s->dev_groups[d]);
+		}
 		fputc('\n', stderr);
 	}
 	if (jit_programs)

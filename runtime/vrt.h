@@ -136,7 +136,10 @@ typedef struct vrt_config {
 	int jit;               /* VAST_JIT: compile programs at clBuildProgram */
 	int cache;             /* VAST_CACHE: keep them on disk (cache.c) */
 	unsigned long long cache_max; /* VAST_CACHE_MAX: the cache's bytes */
+	const char *devices;   /* VAST_DEVICES: the virtual device's devices, NULL: one */
 } vrt_config;
+/* Devices a launch may be split over, its own included (VAST_DEVICES). */
+#define VRT_MAX_DEVICES 8
 /* How paged launches of affine kernels get their Page Accessed Sets. */
 enum { VRT_FP_OFF, VRT_FP_ON, VRT_FP_CHECK };
 /* Frame sets a paged launch may keep in flight (VAST_PIPELINE). */
@@ -291,8 +294,8 @@ void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr);
  * once done. */
 cl_int vrt_pin_lend(vrt_pin *pin, cl_command_queue q);
 cl_int vrt_pin_reclaim(vrt_pin *pin, cl_command_queue q, int overwrite);
-/* Staging area number `set` (< VRT_MAX_SETS: one per frame set in
- * flight) of at least `size` bytes for ctx, pinned when possible, kept
+/* Staging area number `set` (< VRT_MAX_SETS * VRT_MAX_DEVICES: one per
+ * frame set in flight, per device of a split launch) of at least `size` bytes for ctx, pinned when possible, kept
  * across launches and never freed (it holds a reference to ctx); NULL
  * when out of memory. */
 unsigned char *vrt_staging(cl_context ctx, unsigned set, size_t size);
@@ -507,6 +510,9 @@ struct vrt_kstats {
 	double inspect_ms, total_ms;
 	double kernel_ms; /* the original or paged kernel itself, enqueue to finish */
 	vrt_kstats *next;
+	/* Work-groups each device of VAST_DEVICES ran (multi.c); device 0
+	 * is the launch's own. */
+	unsigned long long dev_groups[VRT_MAX_DEVICES];
 };
 vrt_kstats *vrt_stats_for(const char *kernel_name);
 /* A program compiled at clBuildProgram (jit.c), from the cache or not;
@@ -642,6 +648,12 @@ typedef struct vrt_launch {
 	unsigned long long footprint; /* bytes of distinct buffers */
 	vrt_kstats *st;
 	vrt_arg *args;              /* k's arguments as at the enqueue (k->nargs) */
+	int can_page;               /* a paged variant can run it (plan) */
+	/* A share of a launch split over devices (multi.c) runs the groups
+	 * [group_base, group_base + groups); 0 for a whole launch. */
+	size_t group_base;
+	unsigned stage_base;        /* its staging areas: vrt_staging's sets from here */
+	int share;                  /* such a share: runs on a thread of multi.c */
 } vrt_launch;
 cl_int vrt_paged_run(vrt_launch *L);
 /* fprows.c: planning from footprint descriptors. A plan exists when every
@@ -688,6 +700,57 @@ int vrt_device_macro_value(cl_device_id d, const char *name, const char *opts, c
 void vrt_variant_name(const vrt_kernel *k, const char *what, char *name, size_t n);
 /* Creates a generated variant kernel lazily. */
 cl_int vrt_kernel_variant(vrt_kernel *k, const char *what, cl_kernel *out);
+
+/* --- devices.c: VAST_DEVICES and the runtime's own contexts ------------ */
+/* Resolves a VAST_DEVICES list against the machine's devices, given by
+ * type in platform order: "all", or comma-separated names "gpu", "cpu",
+ * "acc" (every device of the type) and "gpu0", "cpu1", ... (the n-th of
+ * the type over all platforms). sel[] gets indices into types[] in the
+ * list's order, duplicates dropped, at most VRT_MAX_DEVICES. Returns 0,
+ * or -1 with the reason in why. Pure (unit-tested). */
+int vrt_devices_select(const char *spec, const cl_device_type *types, unsigned n,
+                       unsigned *sel, unsigned *nsel, char *why, size_t wn);
+/* The devices of VAST_DEVICES other than `own` (the launch's) into out[]
+ * (VRT_MAX_DEVICES - 1 at most), resolved once; 0 when VAST_DEVICES is
+ * unset, wrong (one warning) or names no other device. Lock held. */
+unsigned vrt_devices_others(cl_device_id own, cl_device_id *out);
+/* The program p's generated program built for device d in a context of
+ * the runtime's own, with p's build options, and an in-order queue
+ * there; made on first use and kept until exit. CL_SUCCESS, or the
+ * error (logged) when d cannot run it. Lock held. */
+cl_int vrt_device_program(vrt_program *p, cl_device_id d, cl_context *ctx,
+                          cl_program *prog, cl_command_queue *q);
+/* vrt_device_program for every device of VAST_DEVICES but p's own, at
+ * its clBuildProgram; takes the lock. */
+void vrt_devices_prebuild(vrt_program *p);
+/* "gpu1", "cpu0": d's VAST_DEVICES name, for logs. */
+const char *vrt_device_name(cl_device_id d);
+
+/* --- partition.c: each device's share of a launch (docs/multi.md) ------- */
+typedef struct vrt_pdev {
+	double rate;       /* work-groups per second; not > 0: unusable */
+	double link_bw;    /* bytes per second per direction; 0: host memory */
+	unsigned link;     /* devices with the same link id share it */
+	double overhead_s; /* fixed cost of a share, seconds */
+} vrt_pdev;
+typedef struct vrt_pwork {
+	size_t groups;          /* work-groups of the launch */
+	double bytes_per_group; /* most bytes a group moves in one direction */
+	double merge_s;         /* merge cost per device used, when several */
+} vrt_pwork;
+/* Chooses out[j] work-groups for each of n devices (summing to
+ * w->groups, 0: device unused) so the devices used finish together and
+ * the launch ends soonest; returns the modelled seconds, or -1 when no
+ * device has a rate (then everything goes to device 0). Pure. */
+double vrt_partition(const vrt_pdev *d, unsigned n, const vrt_pwork *w, size_t *out);
+
+/* --- multi.c: one launch split over the devices of VAST_DEVICES --------- */
+/* Runs L over several devices when VAST_DEVICES names more than its own
+ * and the split is exact and pays: 1 (*err its result), else 0 (the
+ * launch runs on its own device as before; a log line says why when a
+ * split was wanted). Lock held; the shares run on threads of their own
+ * while the caller waits. */
+int vrt_multi_run(vrt_launch *L, cl_int *err);
 
 #pragma GCC visibility pop
 #endif

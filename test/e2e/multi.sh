@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# multi.sh - one example split over two devices (issue 12), differential.
+#
+#   VAST_BUILD=build bash test/e2e/multi.sh EXAMPLE [ARGS...]
+#
+# Builds EXAMPLE natively and with vastcc (diff.sh's VAST_E2E_BUILD_ONLY),
+# runs the native build, then the vastcc build on PoCL with two CPU
+# devices (POCL_DEVICES="pthread pthread") and VAST_DEVICES=all, with the
+# budgets VAST_DEVICE_MEM=50% and 10% and with the launch's whole data in
+# budget (paged on each device or not, as the partitioner and the budget
+# choose). Every output must equal the native run's byte for byte, and
+# every kernel of EXAMPLE.cl must have run work-groups on both devices
+# (VAST_STATS's dev_groups), except the kernels named in
+# VAST_E2E_ONE_DEVICE, which must have been refused with the runtime's
+# "runs on one device" warning (global atomics, data-reading inspectors:
+# docs/multi.md). VAST_E2E_BAD_NAME=1 also runs it with a device name
+# that matches nothing (reported, run on one device).
+set -u
+
+me="e2e/multi/${1:-?}"
+fail() { echo "$me: FAIL: $*" >&2; exit 1; }
+note() { echo "$me: $*"; }
+
+[ $# -ge 1 ] || { echo "usage: multi.sh EXAMPLE [ARGS...]" >&2; exit 2; }
+name=$1
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-multi-$name.XXXXXX") || fail "mktemp"
+trap 'rm -rf "$tmp"' EXIT
+unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_DEVICES VAST_PIPELINE \
+	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_LOG
+VAST_E2E_BUILD_ONLY=$tmp bash "$here/diff.sh" "$name" >/dev/null || fail "build failed"
+kernels=$(grep -oE '(__)?kernel[[:space:]]+void[[:space:]]+[A-Za-z_][A-Za-z0-9_]*' \
+	"$here/../../examples/$name/$name.cl" | awk '{print $NF}' | sort -u)
+one=" ${VAST_E2E_ONE_DEVICE:-} "
+
+run() { # LABEL BINARY [ENV...]
+	local label=$1 exe=$2
+	shift 2
+	env "$@" timeout "${VAST_E2E_TIMEOUT:-120}" "$exe" -q -o "$tmp/$label.out" ${args[@]+"${args[@]}"} \
+		>"$tmp/$label.log" 2>"$tmp/$label.err"
+	local rc=$?
+	[ $rc -eq 0 ] || { cat "$tmp/$label.log" "$tmp/$label.err" >&2; fail "$label: exit status $rc"; }
+}
+
+args=("$@")
+run native "$tmp/native/$name/$name"
+for mem in 50% 10% 100%; do
+	label="mem_${mem//%/pct}"
+	run "$label" "$tmp/vast/$name/$name" POCL_DEVICES="pthread pthread" VAST_DEVICES=all \
+		VAST_DEVICE_MEM="$mem" VAST_STATS=1
+	d=$(cd "$tmp" && cmp native.out "$label.out" 2>&1) ||
+		{ cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: output differs from the native run: $d"; }
+	for k in $kernels; do
+		line=$(grep -E "^vast: kernel $k " "$tmp/$label.err" | tail -n 1)
+		groups=$(echo "$line" | sed -n 's/.* dev_groups=\([0-9,]*\).*/\1/p')
+		[ -n "$groups" ] || { cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: no dev_groups for kernel '$k'"; }
+		g0=${groups%%,*}
+		g1=$(echo "$groups" | cut -d, -f2)
+		if [ "${one/ $k /}" != "$one" ]; then
+			grep -q "kernel '$k' runs on one device of VAST_DEVICES" "$tmp/$label.err" ||
+				{ cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: kernel '$k' was expected to be refused"; }
+			[ "$g0" -gt 0 ] && [ "$g1" = 0 ] ||
+				fail "VAST_DEVICE_MEM=$mem: refused kernel '$k' did not run on the first device alone: $line"
+			note "VAST_DEVICE_MEM=$mem: identical; kernel '$k' on one device, as expected"
+			continue
+		fi
+		[ "$g0" -gt 0 ] && [ "$g1" -gt 0 ] || { cat "$tmp/$label.err" >&2; \
+			fail "VAST_DEVICE_MEM=$mem: kernel '$k' did not use both devices: $line"; }
+		note "VAST_DEVICE_MEM=$mem: identical; kernel '$k' dev_groups=$groups"
+	done
+done
+# VAST_E2E_BAD_NAME=1: a name that matches no device is reported, and the
+# launch runs on its own device, exactly.
+if [ "${VAST_E2E_BAD_NAME:-0}" = 1 ]; then
+	run bad_name "$tmp/vast/$name/$name" POCL_DEVICES="pthread pthread" VAST_DEVICES=cpu0,gpu7 \
+		VAST_DEVICE_MEM=50% VAST_STATS=1
+	cmp -s "$tmp/native.out" "$tmp/bad_name.out" || fail "VAST_DEVICES=cpu0,gpu7: output differs"
+	grep -q "warning: ignoring VAST_DEVICES: unknown device 'gpu7' in VAST_DEVICES: this machine has 0 gpu devices" \
+		"$tmp/bad_name.err" || { cat "$tmp/bad_name.err" >&2; fail "VAST_DEVICES=cpu0,gpu7: no warning"; }
+	note "VAST_DEVICES=cpu0,gpu7: reported, identical on one device"
+fi
+note "PASS"
