@@ -184,6 +184,19 @@ static int place_frames(paged *P, unsigned long long share)
 	return r;
 }
 
+/* Pages of 2^sh bytes: the layout (PAS rows, LPT) and the frames one
+ * device buffer holds follow the page size, so a launch that halves its
+ * pages gets as many more frames per buffer. LPT entries are 32-bit,
+ * VAST_NO_FRAME the largest. */
+static void use_shift(paged *P, unsigned sh)
+{
+	P->lay.page_shift = sh;
+	vrt_layout_init(&P->lay);
+	P->per_buf = P->maxalloc ? P->maxalloc >> sh : VAST_NO_FRAME;
+	if (P->per_buf >= VAST_NO_FRAME)
+		P->per_buf = VAST_NO_FRAME - 1;
+}
+
 /* Algorithm 1 against budget/sets, then the ranges' frames laid out in
  * device buffers; where they do not fit, cut ranges against a smaller
  * budget. The same returns as vrt_pas_reduce. */
@@ -342,8 +355,7 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 				/* A group that touches a few bytes of many pages
 				 * (a strided or column walk) needs fewer bytes with
 				 * smaller pages: halve them and plan again. */
-				P->lay.page_shift--;
-				vrt_layout_init(&P->lay);
+				use_shift(P, P->lay.page_shift - 1);
 				P->wpp = first_wpp;
 				P->nsets = vrt_cfg.pipeline;
 				vrt_log(VRT_LOG_DEBUG, "kernel '%s': work-group %zu does not fit; trying %u-byte pages",
@@ -354,8 +366,7 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 				/* An inexact descriptor is a superset: the
 				 * inspector's exact pages may still fit. */
 				from_fp = 0;
-				P->lay.page_shift = first_shift;
-				vrt_layout_init(&P->lay);
+				use_shift(P, first_shift);
 				P->wpp = first_wpp;
 				P->nsets = vrt_cfg.pipeline;
 				continue;
@@ -967,14 +978,9 @@ cl_int vrt_paged_run(vrt_launch *L)
 	P->nsets = vrt_cfg.pipeline;
 	P->lay.nslots = L->nslots;
 	unsigned long long share = L->budget / P->nsets;
-	P->lay.page_shift = choose_shift(maxalloc && maxalloc < share ? maxalloc : share);
 	for (unsigned s = 1; s <= L->nslots; s++)
 		P->lay.slot_size[s] = L->slot_mem[s]->size;
-	vrt_layout_init(&P->lay);
-	/* LPT entries are 32-bit, VAST_NO_FRAME the largest. */
-	P->per_buf = maxalloc ? maxalloc >> P->lay.page_shift : VAST_NO_FRAME;
-	if (P->per_buf >= VAST_NO_FRAME)
-		P->per_buf = VAST_NO_FRAME - 1;
+	use_shift(P, choose_shift(maxalloc && maxalloc < share ? maxalloc : share));
 
 	if ((err = vrt_kernel_variant(k, "paged", &P->kp)) != CL_SUCCESS)
 		goto out;
