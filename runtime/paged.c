@@ -535,21 +535,23 @@ static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
 	const unsigned char *u = out ? F->u : F->fill;
 	if (P->direct[s]) {
 		vrt_span *sp;
-		size_t nsp = vrt_spans(lay, u, F->lpt, s, &sp);
-		if (nsp == (size_t)-1)
+		vrt_rect *rc = NULL;
+		size_t nsp = vrt_spans(lay, u, F->lpt, s, &sp), nrc = 0;
+		if (nsp == (size_t)-1 || (nrc = vrt_span_rects(lay, sp, nsp, &rc)) == (size_t)-1) {
+			vrt_free(sp);
 			return CL_OUT_OF_HOST_MEMORY;
+		}
+		if (nrc < nsp)
+			vrt_log(VRT_LOG_DEBUG, "slot %u: %zu spans in %zu rectangular copies", s, nsp, nrc);
 		/* Only the buffer's valid bytes: the frames past its end hold
-		 * nothing of the program's. */
-		for (size_t i = 0; i < nsp && !err; i++) {
-			size_t n = vrt_span_valid(lay, &sp[i]);
-			unsigned char *h = m->host + (sp[i].page << sh);
-			size_t f = sp[i].frame << sh;
-			err = out ? vrt_real.clEnqueueReadBuffer(q, fb, CL_FALSE, f, n, h, 0, NULL, &e)
-			          : vrt_real.clEnqueueWriteBuffer(q, fb, CL_FALSE, f, n, h, 0, NULL, &e);
+		 * nothing of the program's. Strided spans move as rectangles. */
+		for (size_t i = 0; i < nrc && !err; i++) {
+			err = vrt_rect_move(q, fb, &rc[i], m->host, out, &e);
 			if (!err)
 				keep(ev, e);
-			*count += n;
+			*count += rc[i].rows * rc[i].row_bytes;
 		}
+		vrt_free(rc);
 		vrt_free(sp);
 		return err;
 	}

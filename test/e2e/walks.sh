@@ -16,6 +16,9 @@
 #   atx at a tenth with device buffers of at most 140K: the frames a
 #   buffer holds follow the halved pages (it was refused, saying that
 #   166624 bytes were more than a budget of 210329).
+#   Slots too large for staging (pageable, buffers of 140K) move straight
+#   between their host copies and the frames, and column strips go as
+#   rectangles (rects.c): atx's A in, transpose's output in and out.
 set -u
 vastcc=$1
 src=$(cd "$(dirname "$0")" && pwd)/walks
@@ -32,7 +35,8 @@ stat() { # log, key
 	sed -n "s/^vast: kernel $k .* $2=\([0-9]*\).*/\1/p" "$1"
 }
 run() { # kernel, name, env...: the same bytes as natively, in >= 2 ranges
-	local k=$1 name=$2 log
+	local k=$1
+	name=$2
 	log=$(echo "$2" | tr -c "a-z0-9=\n" _).log
 	shift 2
 	rm -f out.bin
@@ -63,7 +67,16 @@ for k in gemm atx colsum transpose stencil; do
 		done
 	done
 done
-run atx "atx/10%/max_alloc=140K" VAST_DEVICE_MEM=10% VAST_MAX_ALLOC=140K VAST_FOOTPRINTS=1
+rects() { # slot: the last run moved some of its spans as rectangles
+	grep -Eq "^vast: debug: slot $1: [0-9]+ spans in [0-9]+ rectangular copies$" "$log" ||
+		{ echo "FAIL: $name: no rectangular copies of slot $1"; fail=1; }
+}
+run atx "atx/10%/max_alloc=140K" VAST_DEVICE_MEM=10% VAST_MAX_ALLOC=140K VAST_PINNED=0 \
+	VAST_FOOTPRINTS=1 VAST_LOG=debug
+rects 1
+run transpose "transpose/10%/rects" VAST_DEVICE_MEM=10% VAST_MAX_ALLOC=140K VAST_PINNED=0 \
+	VAST_PAGE_SIZE=256 VAST_FOOTPRINTS=1 VAST_LOG=debug
+rects 2
 
 rm -f out.bin
 if VAST_DEVICE_MEM=10% ./app colsum out.bin >colsum.log 2>&1; then
