@@ -4,9 +4,10 @@
 # whose B alone exceeds half the budget, A^T x, column sums, a transpose,
 # a 2-D stencil), each in its own run of walks/host.c, built with cc and
 # with vastcc. At budgets of a quarter and a tenth of the data, planned
-# from footprint descriptors (VAST_FOOTPRINTS=1: fp_plans=1) and by the
-# inspector (=0: fp_plans=0), every run writes the bytes of the native run
-# in at least 2 ranges. One work-group's 4 KiB pages do not fit these
+# from footprint descriptors (VAST_FOOTPRINTS=1: fp_plans=1), from them
+# cross-checked by the inspector (=check: a page the inspector marks and
+# they miss fails the run) and by the inspector alone (=0: fp_plans=0),
+# every run writes the bytes of the native run in at least 2 ranges. One work-group's 4 KiB pages do not fit these
 # budgets: they page with smaller pages (paged.c, issue 9 item 5).
 #   colsum at a tenth is refused: its rows of 4000 bytes put each group's
 #   256-byte strip of a row across two 256-byte pages, twice its bytes,
@@ -62,7 +63,7 @@ for k in gemm atx colsum transpose stencil; do
 	./plain "$k" "ref.$k" >/dev/null 2>&1 || { echo "FAIL: $k: the native run failed"; exit 1; }
 	for mem in 25% 10%; do
 		[ "$k/$mem" = colsum/10% ] && continue
-		for fp in 1 0; do
+		for fp in check 1 0; do
 			run "$k" "$k/$mem/fp=$fp" VAST_DEVICE_MEM=$mem VAST_FOOTPRINTS=$fp
 		done
 	done
