@@ -299,6 +299,42 @@ static cl_int fill_rows(vrt_launch *L, paged *P, int *from_fp)
 	return err;
 }
 
+/* The launch's refusal when work-group `bad` alone does not fit, at the
+ * smallest pages: its bytes pass the budget, or they are within it but
+ * one buffer's pages do not fit one device buffer (a slot's frames never
+ * cross buffers, lpt.c) or the slots need more than VAST_FRAME_BUFS. */
+static cl_int refuse_group(vrt_launch *L, paged *P, size_t bad)
+{
+	const vrt_layout *lay = &P->lay;
+	const unsigned char *row = P->rows + bad * lay->row_bytes;
+	unsigned long long need = vrt_range_footprint(lay, vrt_pas_count(row, lay->row_bytes));
+	const char *kn = L->k->name;
+	if (need > L->budget) {
+		vrt_log(VRT_LOG_WARN, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, more than the budget of %llu",
+		        kn, bad, need, L->budget);
+		return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+	}
+	unsigned big = 1;
+	size_t most = 0;
+	for (unsigned s = 1; s <= lay->nslots; s++) {
+		size_t n = vrt_pas_count(row + lay->slot_off[s], lay->slot_pages[s]);
+		if (n > most)
+			most = n, big = s;
+	}
+	unsigned long long cap = (unsigned long long)P->per_buf << lay->page_shift;
+	const char *arg = "?";
+	for (cl_uint i = 0; i < L->k->nargs && i < VRT_MAX_ARGS; i++)
+		if (L->arg_slot[i] == big && L->k->info)
+			arg = L->k->info->params[i].name;
+	if (((unsigned long long)most << lay->page_shift) > cap)
+		vrt_log(VRT_LOG_WARN, "kernel '%s': work-group %zu alone needs %llu bytes of argument '%s', more than one device buffer holds (%llu bytes: CL_DEVICE_MAX_MEM_ALLOC_SIZE or VAST_MAX_ALLOC), within the budget of %llu",
+		        kn, bad, (unsigned long long)most << lay->page_shift, arg, cap, L->budget);
+	else
+		vrt_log(VRT_LOG_WARN, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, within the budget of %llu but not in %d device buffers of %llu bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE or VAST_MAX_ALLOC)",
+		        kn, bad, need, L->budget, VAST_FRAME_BUFS, cap);
+	return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+}
+
 static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 {
 	vrt_kernel *k = L->k;
@@ -371,10 +407,7 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 				P->nsets = vrt_cfg.pipeline;
 				continue;
 			}
-			size_t pages = vrt_pas_count(P->rows + bad * P->lay.row_bytes, P->lay.row_bytes);
-			vrt_log(VRT_LOG_WARN, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, more than the budget of %llu",
-			        k->name, bad, vrt_range_footprint(&P->lay, pages), L->budget);
-			return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+			return refuse_group(L, P, bad);
 		}
 		/* A row does not fit: inspect again with finer rows. */
 		P->wpp = P->wpp / 4 ? P->wpp / 4 : 1;

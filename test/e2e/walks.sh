@@ -14,6 +14,8 @@
 #   plus an LPT entry per 256 bytes (only compact frames for boxes, issue
 #   9 item 3, would fit it). The refusal must name the kernel, the bytes
 #   and the budget, and leave no output.
+#   atx at a quarter with device buffers of at most 64K is refused: one
+#   group's strip of A is larger than a buffer, and the warning says so.
 #   atx at a tenth with device buffers of at most 140K: the frames a
 #   buffer holds follow the halved pages (it was refused, saying that
 #   166624 bytes were more than a budget of 210329).
@@ -79,15 +81,28 @@ run transpose "transpose/10%/rects" VAST_DEVICE_MEM=10% VAST_MAX_ALLOC=140K VAST
 	VAST_PAGE_SIZE=256 VAST_FOOTPRINTS=1 VAST_LOG=debug
 rects 2
 
-rm -f out.bin
-if VAST_DEVICE_MEM=10% ./app colsum out.bin >colsum.log 2>&1; then
-	echo "FAIL: colsum/10%: succeeded, want a refusal"; fail=1
-elif ! grep -Eq "^vast: warning: kernel 'colsum': work-group [0-9]+ alone needs [0-9]+ bytes of device memory, more than the budget of [0-9]+$" colsum.log; then
-	echo "FAIL: colsum/10%: no refusal naming the kernel, the bytes and the budget"; cat colsum.log; fail=1
-elif [ -e out.bin ]; then
-	echo "FAIL: colsum/10%: refused but wrote an output"; fail=1
-else
-	echo "ok: colsum/10%: refused: $(grep -m1 'alone needs' colsum.log)"
-fi
+refused() { # kernel, name, pattern of the warning, env...: fails, says why, writes nothing
+	local k=$1 name=$2 why=$3
+	shift 3
+	rm -f out.bin
+	if env "$@" ./app "$k" out.bin >refused.log 2>&1; then
+		echo "FAIL: $name: succeeded, want a refusal"; fail=1
+	elif ! grep -Eq "^vast: warning: kernel '$k': $why" refused.log; then
+		echo "FAIL: $name: no refusal saying why"; cat refused.log; fail=1
+	elif [ -e out.bin ]; then
+		echo "FAIL: $name: refused but wrote an output"; fail=1
+	else
+		echo "ok: $name: refused: $(grep -m1 "kernel '$k': work-group" refused.log)"
+	fi
+}
+refused colsum "colsum/10%" \
+	"work-group [0-9]+ alone needs [0-9]+ bytes of device memory, more than the budget of [0-9]+$" \
+	VAST_DEVICE_MEM=10%
+# A's strip of one group (128 KiB at 256-byte pages) is within the budget
+# but larger than one device buffer (64K): the warning says so, rather
+# than that its bytes pass the budget.
+refused atx "atx/25%/max_alloc=64K" \
+	"work-group [0-9]+ alone needs 131072 bytes of argument 'A', more than one device buffer holds \\(65536 bytes" \
+	VAST_DEVICE_MEM=25% VAST_MAX_ALLOC=64K VAST_PINNED=0
 [ $fail = 0 ] && echo "walks: PASS"
 exit $fail
