@@ -278,7 +278,8 @@ static cl_int check_rows(vrt_launch *L, const paged *P)
 }
 
 /* The launch's PAS rows: from the footprint descriptors when they cover
- * the kernel (*from_fp set), else from its inspector. */
+ * the kernel (*from_fp set: 1 exact, 2 a superset), else from its
+ * inspector. */
 static cl_int fill_rows(vrt_launch *L, paged *P, int *from_fp)
 {
 	double t0 = vrt_now_ms();
@@ -380,7 +381,7 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 		if (r == -2)
 			return CL_OUT_OF_HOST_MEMORY;
 		if (r == 0) {
-			L->st->fp_plans += from_fp;
+			L->st->fp_plans += from_fp != 0;
 			return CL_SUCCESS;
 		}
 		if (P->wpp == 1) {
@@ -398,9 +399,10 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 				        k->name, bad, 1u << P->lay.page_shift);
 				continue;
 			}
-			if (from_fp) {
+			if (from_fp == 2) {
 				/* An inexact descriptor is a superset: the
-				 * inspector's exact pages may still fit. */
+				 * inspector's exact pages may still fit (exact
+				 * ones mark the inspector's pages: no use). */
 				from_fp = 0;
 				use_shift(P, first_shift);
 				P->wpp = first_wpp;

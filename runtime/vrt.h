@@ -635,9 +635,10 @@ cl_int vrt_paged_run(vrt_launch *L);
 typedef struct vrt_fp_plan vrt_fp_plan;
 vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom);
 void vrt_fp_plan_free(vrt_fp_plan *P);
-/* Fills rows as the inspector would (or a superset); 1 when done, 0 when
- * a descriptor cannot be evaluated for this launch (the inspector must),
- * -1 out of memory. */
+/* Fills rows as the inspector would (or a superset); 1 when done and
+ * every descriptor was exact (the inspector's pages), 2 when done with
+ * some a superset, 0 when a descriptor cannot be evaluated for this
+ * launch (the inspector must), -1 out of memory. */
 int vrt_fp_rows(vrt_fp_plan *P, const vrt_layout *lay, size_t wpp, unsigned char *rows,
                 size_t nrows);
 /* pages[p] = 1 (of slot s's slot_pages) for each page whose every byte

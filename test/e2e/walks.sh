@@ -98,6 +98,14 @@ refused() { # kernel, name, pattern of the warning, env...: fails, says why, wri
 refused colsum "colsum/10%" \
 	"work-group [0-9]+ alone needs [0-9]+ bytes of device memory, more than the budget of [0-9]+$" \
 	VAST_DEVICE_MEM=10%
+# colsum's descriptors are exact: the inspector, which would mark the
+# same pages, is not run down the page sizes again before refusing.
+n=$(VAST_LOG=debug VAST_DEVICE_MEM=10% ./app colsum out.bin 2>&1 | grep -c "trying 256-byte pages")
+if [ "$n" != 1 ]; then
+	echo "FAIL: colsum/10%: planned $n times at 256-byte pages, want 1"; fail=1
+else
+	echo "ok: colsum/10%: refused without re-planning by the inspector"
+fi
 # A's strip of one group (128 KiB at 256-byte pages) is within the budget
 # but larger than one device buffer (64K): the warning says so, rather
 # than that its bytes pass the budget.
