@@ -280,6 +280,7 @@ int vrt_fp_rows(vrt_fp_plan *P, const vrt_layout *lay, size_t wpp, unsigned char
                 size_t nrows)
 {
 	const vast_kernel_footprints *kf = P->kf;
+	int all_exact = 1;
 	memset(rows, 0, nrows * lay->row_bytes);
 	for (size_t r = 0; r < nrows; r++) {
 		size_t g0 = r * wpp, g1 = g0 + wpp < P->L->groups ? g0 + wpp : P->L->groups;
@@ -290,13 +291,14 @@ int vrt_fp_rows(vrt_fp_plan *P, const vrt_layout *lay, size_t wpp, unsigned char
 			int exact, n = boxes_of(P, fp, g0, g1, &exact);
 			if (n < 0)
 				return n == -2 ? -1 : 0;
+			all_exact &= exact;
 			for (int i = 0; i < n; i++)
 				if (!vrt_box_mark(row + lay->slot_off[s], lay->slot_pages[s], lay->page_shift,
 				                  &P->boxes[i]))
 					return 0;
 		}
 	}
-	return 1;
+	return all_exact ? 1 : 2;
 }
 
 /* Pages of one dense interval [b0, b1) of a buffer of `size` bytes that

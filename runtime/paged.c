@@ -196,6 +196,19 @@ static int place_frames(paged *P, unsigned long long share)
 	return r;
 }
 
+/* Pages of 2^sh bytes: the layout (PAS rows, LPT) and the frames one
+ * device buffer holds follow the page size, so a launch that halves its
+ * pages gets as many more frames per buffer. LPT entries are 32-bit,
+ * VAST_NO_FRAME the largest. */
+static void use_shift(paged *P, unsigned sh)
+{
+	P->lay.page_shift = sh;
+	vrt_layout_init(&P->lay);
+	P->per_buf = P->maxalloc ? P->maxalloc >> sh : VAST_NO_FRAME;
+	if (P->per_buf >= VAST_NO_FRAME)
+		P->per_buf = VAST_NO_FRAME - 1;
+}
+
 /* Algorithm 1 against budget/sets, then the ranges' frames laid out in
  * device buffers; where they do not fit, cut ranges against a smaller
  * budget. The same returns as vrt_pas_reduce. */
@@ -277,7 +290,8 @@ static cl_int check_rows(vrt_launch *L, const paged *P)
 }
 
 /* The launch's PAS rows: from the footprint descriptors when they cover
- * the kernel (*from_fp set), else from its inspector. */
+ * the kernel (*from_fp set: 1 exact, 2 a superset), else from its
+ * inspector. */
 static cl_int fill_rows(vrt_launch *L, paged *P, int *from_fp)
 {
 	double t0 = vrt_now_ms();
@@ -296,6 +310,42 @@ static cl_int fill_rows(vrt_launch *L, paged *P, int *from_fp)
 	if (err == CL_SUCCESS && !got)
 		vrt_pas_normalize(P->rows, P->nrows * P->lay.row_bytes);
 	return err;
+}
+
+/* The launch's refusal when work-group `bad` alone does not fit, at the
+ * smallest pages: its bytes pass the budget, or they are within it but
+ * one buffer's pages do not fit one device buffer (a slot's frames never
+ * cross buffers, lpt.c) or the slots need more than VAST_FRAME_BUFS. */
+static cl_int refuse_group(vrt_launch *L, paged *P, size_t bad)
+{
+	const vrt_layout *lay = &P->lay;
+	const unsigned char *row = P->rows + bad * lay->row_bytes;
+	unsigned long long need = vrt_range_footprint(lay, vrt_pas_count(row, lay->row_bytes));
+	const char *kn = L->k->name;
+	if (need > L->budget) {
+		vrt_log(VRT_LOG_WARN, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, more than the budget of %llu",
+		        kn, bad, need, L->budget);
+		return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+	}
+	unsigned big = 1;
+	size_t most = 0;
+	for (unsigned s = 1; s <= lay->nslots; s++) {
+		size_t n = vrt_pas_count(row + lay->slot_off[s], lay->slot_pages[s]);
+		if (n > most)
+			most = n, big = s;
+	}
+	unsigned long long cap = (unsigned long long)P->per_buf << lay->page_shift;
+	const char *arg = "?";
+	for (cl_uint i = 0; i < L->k->nargs && i < VRT_MAX_ARGS; i++)
+		if (L->arg_slot[i] == big && L->k->info)
+			arg = L->k->info->params[i].name;
+	if (((unsigned long long)most << lay->page_shift) > cap)
+		vrt_log(VRT_LOG_WARN, "kernel '%s': work-group %zu alone needs %llu bytes of argument '%s', more than one device buffer holds (%llu bytes: CL_DEVICE_MAX_MEM_ALLOC_SIZE or VAST_MAX_ALLOC), within the budget of %llu",
+		        kn, bad, (unsigned long long)most << lay->page_shift, arg, cap, L->budget);
+	else
+		vrt_log(VRT_LOG_WARN, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, within the budget of %llu but not in %d device buffers of %llu bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE or VAST_MAX_ALLOC)",
+		        kn, bad, need, L->budget, VAST_FRAME_BUFS, cap);
+	return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 }
 
 static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
@@ -346,7 +396,7 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 		if (r == -2)
 			return CL_OUT_OF_HOST_MEMORY;
 		if (r == 0) {
-			L->st->fp_plans += from_fp;
+			L->st->fp_plans += from_fp != 0;
 			return CL_SUCCESS;
 		}
 		if (P->wpp == 1) {
@@ -357,28 +407,24 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 				/* A group that touches a few bytes of many pages
 				 * (a strided or column walk) needs fewer bytes with
 				 * smaller pages: halve them and plan again. */
-				P->lay.page_shift--;
-				vrt_layout_init(&P->lay);
+				use_shift(P, P->lay.page_shift - 1);
 				P->wpp = first_wpp;
 				P->nsets = vrt_cfg.pipeline;
 				vrt_log(VRT_LOG_DEBUG, "kernel '%s': work-group %zu does not fit; trying %u-byte pages",
 				        k->name, bad, 1u << P->lay.page_shift);
 				continue;
 			}
-			if (from_fp) {
+			if (from_fp == 2) {
 				/* An inexact descriptor is a superset: the
-				 * inspector's exact pages may still fit. */
+				 * inspector's exact pages may still fit (exact
+				 * ones mark the inspector's pages: no use). */
 				from_fp = 0;
-				P->lay.page_shift = first_shift;
-				vrt_layout_init(&P->lay);
+				use_shift(P, first_shift);
 				P->wpp = first_wpp;
 				P->nsets = vrt_cfg.pipeline;
 				continue;
 			}
-			size_t pages = vrt_pas_count(P->rows + bad * P->lay.row_bytes, P->lay.row_bytes);
-			vrt_log(VRT_LOG_WARN, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, more than the budget of %llu",
-			        k->name, bad, vrt_range_footprint(&P->lay, pages), L->budget);
-			return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+			return refuse_group(L, P, bad);
 		}
 		/* A row does not fit: inspect again with finer rows. */
 		P->wpp = P->wpp / 4 ? P->wpp / 4 : 1;
@@ -539,21 +585,23 @@ static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
 	const unsigned char *u = out ? F->u : F->fill;
 	if (P->direct[s]) {
 		vrt_span *sp;
-		size_t nsp = vrt_spans(lay, u, F->lpt, s, &sp);
-		if (nsp == (size_t)-1)
+		vrt_rect *rc = NULL;
+		size_t nsp = vrt_spans(lay, u, F->lpt, s, &sp), nrc = 0;
+		if (nsp == (size_t)-1 || (nrc = vrt_span_rects(lay, sp, nsp, &rc)) == (size_t)-1) {
+			vrt_free(sp);
 			return CL_OUT_OF_HOST_MEMORY;
+		}
+		if (nrc < nsp)
+			vrt_log(VRT_LOG_DEBUG, "slot %u: %zu spans in %zu rectangular copies", s, nsp, nrc);
 		/* Only the buffer's valid bytes: the frames past its end hold
-		 * nothing of the program's. */
-		for (size_t i = 0; i < nsp && !err; i++) {
-			size_t n = vrt_span_valid(lay, &sp[i]);
-			unsigned char *h = m->host + (sp[i].page << sh);
-			size_t f = sp[i].frame << sh;
-			err = out ? vrt_real.clEnqueueReadBuffer(q, fb, CL_FALSE, f, n, h, 0, NULL, &e)
-			          : vrt_real.clEnqueueWriteBuffer(q, fb, CL_FALSE, f, n, h, 0, NULL, &e);
+		 * nothing of the program's. Strided spans move as rectangles. */
+		for (size_t i = 0; i < nrc && !err; i++) {
+			err = vrt_rect_move(q, fb, &rc[i], m->host, out, &e);
 			if (!err)
 				keep(ev, e);
-			*count += n;
+			*count += rc[i].rows * rc[i].row_bytes;
 		}
+		vrt_free(rc);
 		vrt_free(sp);
 		return err;
 	}
@@ -983,14 +1031,9 @@ cl_int vrt_paged_run(vrt_launch *L)
 	P->nsets = vrt_cfg.pipeline;
 	P->lay.nslots = L->nslots;
 	unsigned long long share = L->budget / P->nsets;
-	P->lay.page_shift = choose_shift(maxalloc && maxalloc < share ? maxalloc : share);
 	for (unsigned s = 1; s <= L->nslots; s++)
 		P->lay.slot_size[s] = L->slot_mem[s]->size;
-	vrt_layout_init(&P->lay);
-	/* LPT entries are 32-bit, VAST_NO_FRAME the largest. */
-	P->per_buf = maxalloc ? maxalloc >> P->lay.page_shift : VAST_NO_FRAME;
-	if (P->per_buf >= VAST_NO_FRAME)
-		P->per_buf = VAST_NO_FRAME - 1;
+	use_shift(P, choose_shift(maxalloc && maxalloc < share ? maxalloc : share));
 
 	if ((err = vrt_kernel_variant(k, "paged", &P->kp)) != CL_SUCCESS)
 		goto out;

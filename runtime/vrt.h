@@ -623,6 +623,23 @@ void vrt_gather(const vrt_layout *l, const vrt_span *sp,
 void vrt_scatter(const vrt_layout *l, const vrt_span *sp,
                  unsigned char *host, const unsigned char *frames);
 
+/* --- rects.c: spans that move as rectangles ----------------------------- */
+/* Spans sp[first .. first+rows) of one slot as one copy: row k is
+ * row_bytes at host_off + k*host_pitch of the host copy and at dev_off +
+ * k*dev_pitch of the frames. rows == 1: a linear copy of row_bytes. */
+typedef struct vrt_rect {
+	size_t rows;
+	size_t host_off, dev_off, row_bytes, host_pitch, dev_pitch;
+} vrt_rect;
+/* Groups the spans of one slot (vrt_spans, in order) into rectangles of
+ * spans of one length at one pitch whose frames follow one another;
+ * returns the count and *rects (vrt_free), (size_t)-1 out of memory. */
+size_t vrt_span_rects(const vrt_layout *l, const vrt_span *sp, size_t nsp, vrt_rect **rects);
+/* Enqueues rectangle r between the host copy `host` and `frames`, to the
+ * host when out, non-blocking, with no wait list. */
+cl_int vrt_rect_move(cl_command_queue q, cl_mem frames, const vrt_rect *r, unsigned char *host,
+                     int out, cl_event *e);
+
 /* --- launch.c / paged.c / inspect.c ------------------------------------- */
 /* The most arguments of a kernel the runtime launches. */
 #define VRT_MAX_ARGS 256
@@ -662,9 +679,10 @@ cl_int vrt_paged_run(vrt_launch *L);
 typedef struct vrt_fp_plan vrt_fp_plan;
 vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom);
 void vrt_fp_plan_free(vrt_fp_plan *P);
-/* Fills rows as the inspector would (or a superset); 1 when done, 0 when
- * a descriptor cannot be evaluated for this launch (the inspector must),
- * -1 out of memory. */
+/* Fills rows as the inspector would (or a superset); 1 when done and
+ * every descriptor was exact (the inspector's pages), 2 when done with
+ * some a superset, 0 when a descriptor cannot be evaluated for this
+ * launch (the inspector must), -1 out of memory. */
 int vrt_fp_rows(vrt_fp_plan *P, const vrt_layout *lay, size_t wpp, unsigned char *rows,
                 size_t nrows);
 /* pages[p] = 1 (of slot s's slot_pages) for each page whose every byte

@@ -154,6 +154,9 @@ typedef struct an_ctx {
 	 * a tainted condition, it may store tainted data through a private
 	 * or local pointer (into its callers' variables) */
 	int *ret_taint, *fn_ctl_taint, *store_taint;
+	/* pattern.c, per variable: its class + 1 once known in this round,
+	 * -1 while it is being computed */
+	signed char *cls_memo;
 } an_ctx;
 
 /* An internal error: a bug of vastcc, never of the user's program. The

@@ -128,8 +128,9 @@ static int array_param_ref(an_ctx *c, int n)
 	CXType t = an_node_type(c, n);
 	if (t.kind == CXType_Pointer || !is_array_kind(clang_getCanonicalType(t).kind))
 		return 0;
-	/* the sugar spreads to what is computed from it: b + i, (b), c ? b : d */
-	for (int depth = 0; depth < 64; depth++) {
+	/* the sugar spreads to what is computed from it: b + i, (b), c ? b : d;
+	 * each step goes down to a child, so the walk ends, however deep */
+	for (;;) {
 		an_node *x = &c->nodes[n];
 		switch (x->kind) {
 		case CXCursor_DeclRefExpr:
@@ -156,7 +157,6 @@ static int array_param_ref(an_ctx *c, int n)
 			return 0;
 		}
 	}
-	return 0;
 }
 
 int an_node_is_ptr(an_ctx *c, int n)

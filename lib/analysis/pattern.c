@@ -7,17 +7,22 @@
  * constants, scalar parameters and loop induction variables with + - and
  * multiplication by invariants; direct otherwise. Helper parameters take
  * the join of the classes their call sites pass, iterated to a fixed
- * point.
+ * point. A variable's class is computed once per round (memoized in the
+ * context), so a chain of definitions is followed to its end whatever
+ * its length, and one that reaches itself is OTHER, never cut off at an
+ * arbitrary depth.
  */
+#include <string.h>
+
 #include "internal.h"
 
 enum { CLS_CONST, CLS_AFFINE, CLS_OTHER };
 
 static int max2(int a, int b) { return a > b ? a : b; }
 
-static int cls(an_ctx *c, int n, int depth);
+static int cls(an_ctx *c, int n);
 
-static int induction(an_ctx *c, int v, int depth)
+static int induction(an_ctx *c, int v)
 {
 	/* every definition in the header of one for statement */
 	int stmt = -1, init_cls = CLS_CONST;
@@ -32,12 +37,12 @@ static int induction(an_ctx *c, int v, int depth)
 		stmt = x->stmt;
 		if (x->kind == CXCursor_VarDecl) {
 			int e = an_var_init(c, c->defs[d].node);
-			init_cls = max2(init_cls, e >= 0 ? cls(c, e, depth + 1) : CLS_OTHER);
+			init_cls = max2(init_cls, e >= 0 ? cls(c, e) : CLS_OTHER);
 		} else if (x->kind == CXCursor_BinaryOperator && x->nkids == 2) {
-			init_cls = max2(init_cls, cls(c, x->kids[1], depth + 1));
+			init_cls = max2(init_cls, cls(c, x->kids[1]));
 		} else if (x->kind == CXCursor_CompoundAssignOperator && x->nkids == 2) {
 			if ((x->op != CXBinaryOperator_AddAssign && x->op != CXBinaryOperator_SubAssign) ||
-			    cls(c, x->kids[1], depth + 1) != CLS_CONST)
+			    cls(c, x->kids[1]) != CLS_CONST)
 				return -1;
 		} else if (x->kind != CXCursor_UnaryOperator) {
 			return -1;
@@ -62,7 +67,7 @@ int an_in_loop(an_ctx *c, int n)
 /* A parameter the function reassigns (`p += get_local_id(0);`): the join
  * of what it is given and of every value assigned to it, as long as no
  * assignment repeats in a loop. */
-static int reassigned_cls(an_ctx *c, int v, int given, int depth)
+static int reassigned_cls(an_ctx *c, int v, int given)
 {
 	int m = given;
 	for (unsigned d = 0; d < c->ndefs && m < CLS_OTHER; d++) {
@@ -74,17 +79,17 @@ static int reassigned_cls(an_ctx *c, int v, int given, int depth)
 			return CLS_OTHER;
 		if (x->kind == CXCursor_CompoundAssignOperator && x->nkids == 2 &&
 		    (x->op == CXBinaryOperator_AddAssign || x->op == CXBinaryOperator_SubAssign))
-			m = max2(m, cls(c, x->kids[1], depth + 1));
+			m = max2(m, cls(c, x->kids[1]));
 		else if (x->kind == CXCursor_BinaryOperator && x->op == CXBinaryOperator_Assign &&
 		         x->nkids == 2)
-			m = max2(m, cls(c, x->kids[1], depth + 1));
+			m = max2(m, cls(c, x->kids[1]));
 		else if (x->kind != CXCursor_UnaryOperator || x->op == CXUnaryOperator_AddrOf)
 			return CLS_OTHER;
 	}
 	return m;
 }
 
-static int var_cls(an_ctx *c, int v, int depth)
+static int var_cls_of(an_ctx *c, int v)
 {
 	an_var *x = &c->vars[v];
 	if (x->func < 0)
@@ -94,23 +99,38 @@ static int var_cls(an_ctx *c, int v, int depth)
 		          : (x->cls < 0 ? CLS_CONST : x->cls);
 		if (x->ndefs == 0)
 			return given;
-		if (x->addr_taken || depth > 20)
+		if (x->addr_taken)
 			return CLS_OTHER;
-		return reassigned_cls(c, v, given, depth);
+		return reassigned_cls(c, v, given);
 	}
-	if (x->addr_taken || x->is_array || depth > 20)
+	if (x->addr_taken || x->is_array)
 		return CLS_OTHER;
 	if (x->ndefs == 0 && x->has_init && x->node >= 0) {
 		int e = an_var_init(c, x->node);
-		return e >= 0 ? cls(c, e, depth + 1) : CLS_OTHER;
+		return e >= 0 ? cls(c, e) : CLS_OTHER;
 	}
-	int ind = induction(c, v, depth);
+	int ind = induction(c, v);
 	return ind >= 0 ? ind : CLS_OTHER;
 }
 
-static int cls(an_ctx *c, int n, int depth)
+/* A variable's class, computed once per round (c->cls_memo): a chain of
+ * definitions of any length is followed to its end. One that reaches
+ * itself (`p = q; q = p;` of reassigned parameters) is OTHER. */
+static int var_cls(an_ctx *c, int v)
 {
-	if (n < 0 || depth > 40)
+	signed char *m = &c->cls_memo[v];
+	if (*m < 0)
+		return CLS_OTHER;
+	if (*m == 0) {
+		*m = -1;
+		*m = (signed char)(var_cls_of(c, v) + 1);
+	}
+	return *m - 1;
+}
+
+static int cls(an_ctx *c, int n)
+{
+	if (n < 0)
 		return CLS_OTHER;
 	an_node *x = &c->nodes[n];
 	switch (x->kind) {
@@ -120,15 +140,15 @@ static int cls(an_ctx *c, int n, int depth)
 	case CXCursor_UnaryExpr:
 		return CLS_CONST;
 	case CXCursor_DeclRefExpr:
-		return x->var >= 0 ? var_cls(c, x->var, depth) : CLS_CONST;
+		return x->var >= 0 ? var_cls(c, x->var) : CLS_CONST;
 	case CXCursor_ParenExpr:
 	case CXCursor_UnexposedExpr:
 	case CXCursor_CStyleCastExpr:
-		return x->nkids ? cls(c, x->kids[x->nkids - 1], depth + 1) : CLS_OTHER;
+		return x->nkids ? cls(c, x->kids[x->nkids - 1]) : CLS_OTHER;
 	case CXCursor_BinaryOperator: {
 		if (x->nkids != 2)
 			return CLS_OTHER;
-		int a = cls(c, x->kids[0], depth + 1), b = cls(c, x->kids[1], depth + 1);
+		int a = cls(c, x->kids[0]), b = cls(c, x->kids[1]);
 		switch (x->op) {
 		case CXBinaryOperator_Add:
 		case CXBinaryOperator_Sub:
@@ -146,7 +166,7 @@ static int cls(an_ctx *c, int n, int depth)
 		if (!x->nkids)
 			return CLS_OTHER;
 		if (x->op == CXUnaryOperator_Plus || x->op == CXUnaryOperator_Minus)
-			return cls(c, x->kids[0], depth + 1);
+			return cls(c, x->kids[0]);
 		if (x->op == CXUnaryOperator_AddrOf) {
 			/* &p[i], &s->f: the address of an lvalue */
 			int l = an_strip(c, x->kids[0]);
@@ -154,11 +174,11 @@ static int cls(an_ctx *c, int n, int depth)
 				return CLS_OTHER;
 			int m = CLS_CONST;
 			for (unsigned i = 0; i < c->nodes[l].nkids; i++)
-				m = max2(m, cls(c, c->nodes[l].kids[i], depth + 1));
+				m = max2(m, cls(c, c->nodes[l].kids[i]));
 			return m;
 		}
 		if (x->op == CXUnaryOperator_Not || x->op == CXUnaryOperator_LNot)
-			return cls(c, x->kids[0], depth + 1) == CLS_CONST ? CLS_CONST : CLS_OTHER;
+			return cls(c, x->kids[0]) == CLS_CONST ? CLS_CONST : CLS_OTHER;
 		return CLS_OTHER;
 	case CXCursor_CallExpr:
 		if (x->call >= 0) {
@@ -176,7 +196,7 @@ static int cls(an_ctx *c, int n, int depth)
 	case CXCursor_ConditionalOperator: {
 		int m = CLS_CONST;
 		for (unsigned i = 0; i < x->nkids; i++)
-			m = max2(m, cls(c, x->kids[i], depth + 1));
+			m = max2(m, cls(c, x->kids[i]));
 		return m == CLS_CONST ? CLS_CONST : CLS_OTHER;
 	}
 	default:
@@ -194,7 +214,7 @@ static int addr_cls(an_ctx *c, an_access *a, int n)
 			an_node *y = &c->nodes[x->kids[i]];
 			if ((y->begin == a->ptr.begin && y->end == a->ptr.end) ||
 			    (a->off.end && y->begin == a->off.begin && y->end == a->off.end))
-				m = max2(m, cls(c, x->kids[i], 0));
+				m = max2(m, cls(c, x->kids[i]));
 		}
 		return m;
 	}
@@ -203,7 +223,7 @@ static int addr_cls(an_ctx *c, an_access *a, int n)
 		return addr_cls(c, a, an_strip(c, x->kids[0]));
 	int m = CLS_CONST;
 	for (unsigned i = 0; i < x->nkids; i++)
-		m = max2(m, cls(c, x->kids[i], 0));
+		m = max2(m, cls(c, x->kids[i]));
 	return m;
 }
 
@@ -233,12 +253,15 @@ void an_patterns(an_ctx *c)
 			c->vars[v].cls = CLS_CONST;
 	/* Classes only rise, each of nvars at most twice: a round past
 	 * that which still changes something is a bug. */
+	c->cls_memo = an_xcalloc(c->nvars + 1, 1);
 	for (unsigned long round = 0, changed = 1; changed; round++) {
 		if (round > 2ul * c->nvars + 1) {
 			AN_INTERNAL(c, "helper parameter classes do not converge");
 			return;
 		}
 		changed = 0;
+		/* the parameters' classes may have risen: recompute */
+		memset(c->cls_memo, 0, c->nvars + 1);
 		for (unsigned n = 0; n < c->nnodes; n++) {
 			an_node *x = &c->nodes[n];
 			if (x->kind != CXCursor_CallExpr || x->fn_ref < 0)
@@ -247,7 +270,7 @@ void an_patterns(an_ctx *c)
 				int pv = an_param_var(c, x->fn_ref, i - 1);
 				if (pv < 0)
 					continue;
-				int k = cls(c, x->kids[i], 0);
+				int k = cls(c, x->kids[i]);
 				if (k > c->vars[pv].cls) {
 					c->vars[pv].cls = k;
 					changed = 1;
@@ -255,6 +278,7 @@ void an_patterns(an_ctx *c)
 			}
 		}
 	}
+	memset(c->cls_memo, 0, c->nvars + 1);
 	for (unsigned n = 0; n < c->nnodes; n++) {
 		an_node *x = &c->nodes[n];
 		if (x->access < 0)

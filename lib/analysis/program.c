@@ -297,6 +297,7 @@ static void free_ctx(an_ctx *c)
 	free(c->ret_taint);
 	free(c->fn_ctl_taint);
 	free(c->store_taint);
+	free(c->cls_memo);
 	if (c->kf) {
 		for (unsigned f = 0; f < c->p->nfuncs; f++) {
 			free(c->kf[f].pts);

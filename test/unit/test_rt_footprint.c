@@ -7,12 +7,21 @@
  * work-groups, the bytes of the boxes are the bytes every work-item of
  * the range touches, running the descriptor's loops and guards one point
  * at a time: equal when the evaluator says exact, a superset otherwise.
+ *
+ * Then range planning from them (fprows.c, pas.c), on random small
+ * launches of a kernel with five buffers (gemm's A, B, C, a stencil's
+ * input, a column walk) and random page sizes, rows of work-groups and
+ * budgets: each PAS row holds exactly the pages of the bytes its groups
+ * touch, the ranges cover the rows in order within the budget (or the
+ * row refused does not fit alone), and the pages a range is said to
+ * write whole are written whole, byte by byte.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "footprint.h"
+#include "vrt.h"
 
 static int failures;
 #define CHECK(c)                                                           \
@@ -276,6 +285,162 @@ static void trial(const vast_kernel_footprints *k, unsigned f, unsigned *exact_s
 	exact_seen[f] += exact == 1;
 }
 
+/* ---- range planning --------------------------------------------------- */
+
+/* Kernel parameters: 0-3 the arguments nx, ny, n, T; 4-8 the buffers. */
+#define PLAN_ARGS 4
+#define PLAN_BUFS 5
+static const unsigned plan_fp[PLAN_BUFS] = { 3, 4, 5, 6, 2 }; /* gemm A, B, C, stencil, column */
+
+/* want[p] = 1 for page p of a buffer of npages pages (of 2^shift bytes)
+ * that a byte in touched[] falls in; whole[p]: touched at every byte of
+ * the page that lies in the buffer's size. */
+static void touched_pages(unsigned char *want, unsigned char *whole, size_t size,
+                          size_t npages, unsigned shift)
+{
+	for (size_t p = 0; p < npages; p++) {
+		size_t b0 = p << shift, b1 = (p + 1) << shift;
+		int any = 0, all = 1;
+		for (size_t b = b0; b < b1; b++) {
+			int t = touched[b + SPAN / 2];
+			any |= t;
+			all &= t || b >= size;
+		}
+		want[p] = (unsigned char)any;
+		whole[p] = (unsigned char)(any && all);
+	}
+}
+
+/* How often each outcome was seen: must-write pages, ranges, refusals. */
+static unsigned seen_whole, seen_ranges, seen_refused;
+
+static void plan_trial(const vast_program_info *prog, const vast_kernel_footprints *kf,
+                       vast_fp_loop *lp)
+{
+	vrt_program vp;
+	vrt_kernel vk;
+	vrt_launch L;
+	vrt_arg args[PLAN_ARGS + PLAN_BUFS];
+	uint32_t argv[PLAN_ARGS];
+	long long argl[PLAN_ARGS];
+	memset(&vp, 0, sizeof vp);
+	memset(&vk, 0, sizeof vk);
+	memset(&L, 0, sizeof L);
+	memset(args, 0, sizeof args);
+	vp.info = prog;
+	vk.prog = &vp;
+	vk.info = &prog->kernels[0];
+	vk.nargs = PLAN_ARGS + PLAN_BUFS;
+	L.k = &vk;
+	L.args = args;
+	argv[0] = 1 + rnd(12), argv[1] = 1 + rnd(12), argv[2] = 1 + rnd(12), argv[3] = 1 + rnd(4);
+	for (unsigned i = 0; i < PLAN_ARGS; i++) {
+		args[i] = (vrt_arg){ 1, 4, &argv[i], NULL };
+		argl[i] = argv[i];
+	}
+	lp[1].step = argv[3]; /* the tile, as the loop's step */
+	vrt_fp_launch fl = { .args = argl, .nargs = PLAN_ARGS };
+	L.dim = fl.work_dim = 2;
+	L.groups = 1;
+	for (unsigned d = 0; d < 3; d++) {
+		fl.local[d] = L.lsize[d] = d < 2 ? 1 + rnd(4) : 1;
+		fl.global[d] = L.gsize[d] = L.lsize[d] * (d < 2 ? 1 + rnd(4) : 1);
+		fl.offset[d] = L.goff[d] = d < 2 ? rnd(3) : 0;
+		L.ngroups[d] = L.gsize[d] / L.lsize[d];
+		L.groups *= L.ngroups[d];
+	}
+	vrt_layout lay;
+	memset(&lay, 0, sizeof lay);
+	lay.nslots = L.nslots = PLAN_BUFS;
+	lay.page_shift = 4 + rnd(5);
+	for (unsigned s = 1; s <= PLAN_BUFS; s++) {
+		L.arg_slot[PLAN_ARGS + s - 1] = s;
+		lay.slot_size[s] = 1 + rnd(SPAN / 16);
+	}
+	vrt_layout_init(&lay);
+	int oom;
+	vrt_fp_plan *P = vrt_fp_plan_new(&L, &oom);
+	CHECK(P && !oom);
+	if (!P)
+		return;
+	size_t wpp = 1 + rnd(3), nrows = (L.groups + wpp - 1) / wpp;
+	unsigned char *rows = malloc(nrows * lay.row_bytes);
+	static unsigned char want[SPAN], whole[SPAN], got[SPAN];
+	CHECK(rows && vrt_fp_rows(P, &lay, wpp, rows, nrows) == 1);
+	for (size_t r = 0; rows && r < nrows; r++) {
+		size_t g0 = r * wpp, g1 = g0 + wpp < L.groups ? g0 + wpp : L.groups;
+		for (unsigned s = 1; s <= PLAN_BUFS; s++) {
+			size_t np = lay.slot_pages[s];
+			memset(touched, 0, sizeof touched);
+			brute(kf, &kf->footprints[s - 1], &fl, g0, g1);
+			touched_pages(want, whole, lay.slot_size[s], np, lay.page_shift);
+			/* Exact descriptors (checked above): the inspector's pages. */
+			CHECK(!memcmp(rows + r * lay.row_bytes + lay.slot_off[s], want, np));
+			/* Must-write: C's only, and never a page not written whole. */
+			CHECK(vrt_fp_must_write(P, &lay, s, g0, g1, got) == 1);
+			for (size_t p = 0; p < np; p++) {
+				CHECK(!got[p] || (s == 3 && whole[p]));
+				seen_whole += got[p];
+			}
+		}
+	}
+	/* Algorithm 1 on those rows against a random budget. */
+	unsigned sets = 1 + rnd(3);
+	unsigned long long budget =
+		sets * vrt_range_footprint(&lay, 1 + rnd((unsigned)lay.total_pages + 1));
+	vrt_range *ranges = NULL;
+	size_t nranges = 0, bad = 0, next = 0;
+	int red = rows ? vrt_pas_reduce_sets(&lay, rows, nrows, budget, sets, &ranges, &nranges, &bad)
+	               : -2;
+	CHECK(red == 0 || red == -1);
+	seen_ranges += red == 0 && nranges > 1;
+	seen_refused += red == -1;
+	if (red == -1) /* refused: that row alone does not fit */
+		CHECK(bad < nrows && vrt_range_footprint(&lay, vrt_pas_count(rows + bad * lay.row_bytes,
+		                                                             lay.row_bytes)) > budget / sets);
+	for (size_t i = 0; red == 0 && i < nranges; i++) {
+		CHECK(ranges[i].first_row == next && ranges[i].last_row >= next &&
+		      ranges[i].last_row < nrows);
+		if (ranges[i].first_row != next || ranges[i].last_row >= nrows)
+			break;
+		memset(got, 0, lay.row_bytes);
+		for (size_t r = ranges[i].first_row; r <= ranges[i].last_row; r++)
+			vrt_pas_or(got, rows + r * lay.row_bytes, lay.row_bytes);
+		size_t pages = vrt_pas_count(got, lay.row_bytes);
+		CHECK(pages == ranges[i].pages);
+		CHECK(vrt_range_footprint(&lay, pages) <= budget / sets);
+		next = ranges[i].last_row + 1;
+	}
+	CHECK(red != 0 || next == nrows);
+	vrt_free(ranges);
+	free(rows);
+	vrt_fp_plan_free(P);
+}
+
+/* The descriptors of the test above, as the kernel's five buffers. */
+static void plan_tests(const vast_kernel_footprints *k, vast_fp_loop *lp)
+{
+	vast_footprint f[PLAN_BUFS];
+	vast_param_info params[PLAN_ARGS + PLAN_BUFS];
+	memset(params, 0, sizeof params);
+	for (unsigned i = 0; i < PLAN_ARGS + PLAN_BUFS; i++)
+		params[i].kind = i < PLAN_ARGS ? VAST_PARAM_SCALAR : VAST_PARAM_GLOBAL;
+	for (unsigned i = 0; i < PLAN_BUFS; i++) {
+		f[i] = fps[plan_fp[i]];
+		f[i].params = 1u << (PLAN_ARGS + i);
+	}
+	f[2].mode = VAST_MODE_W; /* gemm's C: every element stored */
+	f[2].must_write = 1;
+	vast_kernel_footprints kf = *k;
+	kf.nfootprints = PLAN_BUFS;
+	kf.footprints = f;
+	vast_kernel_info ki = { .name = "plan", .nparams = PLAN_ARGS + PLAN_BUFS, .params = params };
+	vast_program_info prog = { .nkernels = 1, .kernels = &ki, .footprints = &kf };
+	for (unsigned round = 0; round < 400; round++)
+		plan_trial(&prog, &kf, lp);
+	CHECK(seen_whole > 0 && seen_ranges > 0 && seen_refused > 0);
+}
+
 int main(void)
 {
 	vast_fp_loop lp[sizeof loops / sizeof *loops];
@@ -295,6 +460,7 @@ int main(void)
 			CHECK(exact_seen[f] == 300);
 	/* The upper triangle splits i exactly while few rows are partial. */
 	CHECK(exact_seen[9] > 0 && exact_seen[9] < 300);
+	plan_tests(&k, lp);
 	/* A descriptor that is not affine is refused, not guessed. */
 	vast_footprint bad = fps[0];
 	bad.affine = 0;

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/* Kernels a new user writes first, whose work-groups touch a few bytes of
+ * many pages (issue 9): at a quarter and a tenth of their data each group's
+ * 4 KiB pages do not fit, its bytes do. walks.c runs one per process. */
+
+/* C = A B, A m x k, B k x n, row-major, one work-item per element of C:
+ * a group reads all k rows of a column strip of B. */
+__kernel void gemm(__global const float *A, __global const float *B,
+                   __global float *C, int m, int k, int n)
+{
+	int col = get_global_id(0), row = get_global_id(1);
+	if (row >= m || col >= n)
+		return;
+	float s = 0.0f;
+	for (int i = 0; i < k; i++)
+		s += A[row * k + i] * B[i * n + col];
+	C[row * n + col] = s;
+}
+
+/* y = A^T x, A rows x cols: work-item j walks column j of A. */
+__kernel void atx(__global const float *A, __global const float *x,
+                  __global float *y, int rows, int cols)
+{
+	int j = get_global_id(0);
+	if (j < cols) {
+		float s = 0.0f;
+		for (int i = 0; i < rows; i++)
+			s += A[i * cols + j] * x[i];
+		y[j] = s;
+	}
+}
+
+/* Column sums of a uint matrix (wrapping, so exact in any order) whose rows are not a multiple of a page:
+ * each group's strip straddles pages. */
+__kernel void colsum(__global const uint *a, __global uint *sums, uint rows, uint cols)
+{
+	uint j = get_global_id(0);
+	if (j >= cols)
+		return;
+	uint s = 0;
+	for (uint i = 0; i < rows; i++)
+		s += a[i * cols + j];
+	sums[j] = s;
+}
+
+/* out (w x h) = in (h x w) transposed: a group reads a tile's rows and
+ * writes a column strip of out, part of each page. */
+__kernel void transpose(__global const float *in, __global float *out, int w, int h)
+{
+	int x = get_global_id(0), y = get_global_id(1);
+	if (x < w && y < h)
+		out[x * h + y] = in[y * w + x];
+}
+
+/* 5-point stencil on a w x h grid, the border copied. */
+__kernel void stencil(__global const float *in, __global float *out, int w, int h)
+{
+	int x = get_global_id(0), y = get_global_id(1);
+	if (x >= w || y >= h)
+		return;
+	float v = in[y * w + x];
+	if (x > 0 && y > 0 && x < w - 1 && y < h - 1)
+		v = 0.5f * v + 0.125f * (in[(y - 1) * w + x] + in[(y + 1) * w + x] +
+		                         in[y * w + x - 1] + in[y * w + x + 1]);
+	out[y * w + x] = v;
+}
