@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "vrt.h"
 
@@ -215,10 +216,14 @@ static void write_trace(void)
 	size_t n = strlen(vrt_cfg.trace);
 	char *tmp = vrt_malloc(n + 5);
 	FILE *f = NULL;
+	/* A trace that is not a regular file (/dev/stdout, a FIFO) is written
+	 * through: renamed over, it would be replaced by a file. */
+	struct stat st;
+	int through = lstat(vrt_cfg.trace, &st) == 0 && !S_ISREG(st.st_mode);
 	if (tmp) {
 		memcpy(tmp, vrt_cfg.trace, n);
 		memcpy(tmp + n, ".tmp", 5);
-		f = fopen(tmp, "w");
+		f = fopen(through ? vrt_cfg.trace : tmp, "w");
 	}
 	if (!f) {
 		vrt_log(VRT_LOG_WARN, "cannot write the trace '%s'", vrt_cfg.trace);
@@ -247,9 +252,10 @@ static void write_trace(void)
 	fputs("{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"vastrt\"}}\n]}\n", f);
 	int bad = ferror(f);
 	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, vrt_cfg.trace) != 0) {
+	if (bad || (!through && rename(tmp, vrt_cfg.trace) != 0)) {
 		vrt_log(VRT_LOG_WARN, "cannot write the trace '%s'", vrt_cfg.trace);
-		remove(tmp);
+		if (!through)
+			remove(tmp);
 	}
 out:
 	vrt_free(tmp);

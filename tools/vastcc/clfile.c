@@ -87,9 +87,9 @@ static void stub_flags(const options *opt, strv *cmd)
 
 static bool compile_stub(const char *stub_c, const char *obj, const options *opt)
 {
-	size_t n = strlen(obj) + 16;
-	char *tmp = malloc(n);
-	snprintf(tmp, n, "%s.tmpXXXXXX", obj);
+	char *tmp = temp_template(obj);
+	if (!tmp)
+		return false;
 	if (!opt->dry_run) {
 		int fd = mkstemp(tmp);
 		if (fd < 0) {

@@ -83,8 +83,12 @@ const char *include_dir(void);   /* <prefix>/include */
 /* Writes `data` to `path` through a temporary name in the same directory
  * and a rename, so a failure leaves no partial file. "-" is stdout. */
 bool write_file_atomic(const char *path, const char *data, size_t len);
-/* Renames a finished temporary into place; removes it on failure. */
+/* Renames a finished temporary into place (copies it into a target that
+ * is not a regular file); removes it either way. */
 bool commit_file(const char *tmp, const char *path);
+/* A mkstemp() template for a temporary that commit_file will move to
+ * `path` (malloc'd; NULL when out of memory). */
+char *temp_template(const char *path);
 
 /* --- clfile.c: one .cl file through analysis, rewrite and the stub --- */
 
