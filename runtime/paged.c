@@ -137,6 +137,7 @@ typedef struct paged {
 	vrt_fp_plan *fp;            /* the kernel's descriptors, NULL: none usable */
 	unsigned char *written;     /* a slot's pages a range writes whole */
 	size_t written_cap;
+	int cached;                 /* rows and ranges are a kept plan's (plans.c) */
 } paged;
 
 /* Lays out every range's frames in the buffers of a set (vrt_lpt_build)
@@ -895,6 +896,50 @@ static void drop_sets(paged *P)
 	P->device_bytes = 0;
 }
 
+/* The plan of an earlier launch like this one (plans.c), or a new one.
+ * The descriptors are L's own either way: they tell pages_to_fill what
+ * a range writes whole. */
+static cl_int find_or_make_plan(vrt_launch *L, paged *P)
+{
+	const vrt_plan *c = vrt_plan_find(L);
+	if (P->cached) {
+		/* The budget shrank since: the kept plan is not this one's. */
+		P->rows = NULL;
+		P->ranges = NULL;
+		P->cached = 0;
+	}
+	if (!c)
+		return inspect_and_reduce(L, P);
+	int oom;
+	vrt_fp_plan_free(P->fp);
+	P->fp = vrt_fp_plan_new(L, &oom);
+	if (oom)
+		return CL_OUT_OF_HOST_MEMORY;
+	vrt_free(P->rows);
+	vrt_free(P->ranges);
+	P->lay = c->lay;
+	P->wpp = c->wpp;
+	P->nrows = c->nrows;
+	P->rows = c->rows;
+	P->ranges = c->ranges;
+	P->nranges = c->nranges;
+	P->nsets = c->nsets;
+	memcpy(P->buf_frames, c->buf_frames, sizeof P->buf_frames);
+	P->cached = 1;
+	L->st->plan_hits++;
+	return CL_SUCCESS;
+}
+
+/* Keeps a new plan for the launches like this one. Not keeping it
+ * (out of memory) costs only the next launch's planning. */
+static void keep_plan(vrt_launch *L, paged *P)
+{
+	vrt_plan p = { P->lay, P->wpp, P->nrows, P->rows, P->ranges, P->nranges, P->nsets, {0} };
+	memcpy(p.buf_frames, P->buf_frames, sizeof p.buf_frames);
+	if (!P->cached && vrt_plan_keep(L, &p))
+		P->cached = 1;
+}
+
 /* Plans the launch and makes its frame sets. A device out of memory
  * (CL_MEM_OBJECT_ALLOCATION_FAILURE, or CL_OUT_OF_RESOURCES) before any
  * range ran costs a quarter of the budget, remembered for the device,
@@ -903,7 +948,7 @@ static void drop_sets(paged *P)
 static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
 {
 	for (;;) {
-		cl_int err = inspect_and_reduce(L, P);
+		cl_int err = find_or_make_plan(L, P);
 		if (err != CL_SUCCESS)
 			return err;
 		/* The inspector may have placed index buffers on the device;
@@ -919,6 +964,8 @@ static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
 		if ((err = choose_direct(L, P)) == CL_SUCCESS)
 			err = make_sets(L, P);
 		vrt_trace_host("setup", L->k->name, t0, vrt_now_ms(), -1, 0);
+		if (err == CL_SUCCESS)
+			keep_plan(L, P);
 		if (err != CL_MEM_OBJECT_ALLOCATION_FAILURE && err != CL_OUT_OF_RESOURCES)
 			return err;
 		drop_sets(P);
@@ -1007,8 +1054,10 @@ out:
 	drop_sets(P);
 	vrt_fp_plan_free(P->fp);
 	vrt_free(P->written);
-	vrt_free(P->rows);
-	vrt_free(P->ranges);
+	if (!P->cached) {
+		vrt_free(P->rows);
+		vrt_free(P->ranges);
+	}
 	vrt_free(P);
 	return err;
 }

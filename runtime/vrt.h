@@ -305,6 +305,10 @@ struct vrt_mem {
 	char failed[64];
 	vrt_mem *next;             /* all live buffers */
 	struct vrt_destructor *dtors;
+	/* Never reused, unlike the handle (object.c keeps husks): serial
+	 * names the buffer, version moves on whenever its bytes may change
+	 * (vrt_mem_changed); the plan cache compares them (plans.c). */
+	unsigned long long serial, version;
 };
 
 /* The smallest page: a launch whose single work-group does not fit halves
@@ -333,6 +337,10 @@ cl_int vrt_mem_to_host(vrt_mem *m);
  * through whichever copy moves the fewest bytes at link speed (mem.c). */
 cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst);
 cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src);
+/* m's bytes may have changed (a host write, fill, copy or map for
+ * writing, a kernel that writes it): its version, and that of every
+ * member of its family overlapping it, moves on. */
+void vrt_mem_changed(vrt_mem *m);
 /* The host copy changed: the device copy is stale. The program wrote
  * it, so a failed launch's partial results are gone. */
 void vrt_mem_host_written(vrt_mem *m);
@@ -409,6 +417,7 @@ typedef struct vrt_kernel {
 	cl_uint nargs;
 	vrt_arg *args;
 	vrt_kstats *stats;
+	struct vrt_plans *plans; /* paged plans kept (plans.c) */
 } vrt_kernel;
 static inline vrt_program *vrt_program_of(cl_program p)
 {
@@ -479,6 +488,7 @@ struct vrt_kstats {
 	double inspect_ms, total_ms;
 	double kernel_ms; /* the original or paged kernel itself, enqueue to finish */
 	vrt_kstats *next;
+	unsigned long long plan_hits; /* paged launches that reused a kept plan */
 };
 vrt_kstats *vrt_stats_for(const char *kernel_name);
 /* A program compiled at clBuildProgram (jit.c), from the cache or not;
@@ -612,6 +622,28 @@ typedef struct vrt_launch {
 	vrt_arg *args;              /* k's arguments as at the enqueue (k->nargs) */
 } vrt_launch;
 cl_int vrt_paged_run(vrt_launch *L);
+/* plans.c: the plan of a paged launch, kept for later launches like it
+ * (same kernel, device, budget, geometry, scalar arguments and buffers;
+ * for a buffer the inspector reads, the same contents). */
+typedef struct vrt_plan {
+	vrt_layout lay;
+	size_t wpp, nrows;
+	unsigned char *rows;        /* nrows PAS rows */
+	vrt_range *ranges;
+	size_t nranges;
+	unsigned nsets;
+	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of each buffer of a set */
+} vrt_plan;
+typedef struct vrt_plans vrt_plans;
+/* The plan kept for a launch like L, NULL when none. It stays L->k's,
+ * valid until the next vrt_plan_keep on that kernel. */
+const vrt_plan *vrt_plan_find(const vrt_launch *L);
+/* Keeps *p for launches like L, taking p->rows and p->ranges (freed with
+ * the plan); returns the kept plan, or NULL when out of memory (nothing
+ * was taken). May drop the kernel's least recently used plan. */
+const vrt_plan *vrt_plan_keep(const vrt_launch *L, const vrt_plan *p);
+/* Frees a kernel's list of plans. */
+void vrt_plans_free(vrt_plans *plans);
 /* fprows.c: planning from footprint descriptors. A plan exists when every
  * global access of L's kernel has a descriptor and the arguments they
  * name are known; NULL otherwise (*oom set when out of memory). */
