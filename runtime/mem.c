@@ -348,6 +348,10 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 		lend = m->pin.buf && !m->own_host && !in_family(m); /* re-pinned? */
 	}
 	if (!m->dev) {
+		/* The frames kept for paged launches (framepool.c) take the
+		 * same budget: a native launch needs their room first. */
+		if (vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size > budget)
+			vrt_framepool_release();
 		while (vrt_mem_resident_bytes() + m->size > budget) {
 			vrt_mem *victim = NULL;
 			for (vrt_mem *o = all_mems; o; o = o->next)

@@ -644,6 +644,34 @@ const vrt_plan *vrt_plan_find(const vrt_launch *L);
 const vrt_plan *vrt_plan_keep(const vrt_launch *L, const vrt_plan *p);
 /* Frees a kernel's list of plans. */
 void vrt_plans_free(vrt_plans *plans);
+/* framepool.c: the device buffers of a paged launch's frame sets, kept
+ * for the next one on the same context and device. */
+typedef struct vrt_devset {
+	cl_mem frames[VAST_FRAME_BUFS], lptbuf, fault;
+	size_t frame_bytes[VAST_FRAME_BUFS], lpt_bytes;
+} vrt_devset;
+typedef struct vrt_devsets {
+	cl_mem dummy;               /* one page, bound where a set lacks a buffer */
+	size_t dummy_bytes;
+	unsigned nsets;
+	vrt_devset set[VRT_MAX_SETS];
+} vrt_devsets;
+/* Moves the sets kept for ctx and dev to *out (zeroed when none). */
+void vrt_framepool_take(cl_context ctx, cl_device_id dev, vrt_devsets *out);
+/* Releases the buffers of `have` a launch that needs `want` (sizes; 0:
+ * no such buffer) cannot use: missing (NULL after), too small, unwanted,
+ * or larger than wanted where keeping them would pass the budget. The
+ * launch then makes every wanted buffer left NULL. */
+void vrt_devsets_fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget);
+/* Keeps *sets (their handles, now the pool's; *sets is zeroed) for the
+ * next paged launch on ctx and dev, releasing any kept before. */
+void vrt_framepool_give(cl_context ctx, cl_device_id dev, vrt_devsets *sets);
+/* Device bytes the pools hold; releases them all (a native launch needs
+ * the room). */
+unsigned long long vrt_framepool_bytes(void);
+void vrt_framepool_release(void);
+/* Releases every handle of d and zeroes it. */
+void vrt_devsets_release(vrt_devsets *d);
 /* fprows.c: planning from footprint descriptors. A plan exists when every
  * global access of L's kernel has a descriptor and the arguments they
  * name are known; NULL otherwise (*oom set when out of memory). */

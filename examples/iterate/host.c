@@ -14,10 +14,15 @@
  */
 #include "vast_example.h"
 
+/* Indices of block i/256 land in block i/256 + shift (random, mod the
+ * blocks), anywhere in it: each rewrite moves every work-group's source
+ * pages, so a stale plan would miss them, while a group's pages stay
+ * few enough for the smallest budgets. */
 static void random_indices(int *idx, size_t n, vex_rng *r)
 {
+	size_t blocks = n / 256, shift = vex_rand_below(r, (uint32_t)blocks);
 	for (size_t i = 0; i < n; i++)
-		idx[i] = (int)vex_rand_below(r, (uint32_t)n);
+		idx[i] = (int)(((i / 256 + shift) % blocks) * 256 + vex_rand_below(r, 256));
 }
 
 int main(int argc, char **argv)

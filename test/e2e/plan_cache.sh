@@ -10,7 +10,10 @@
 #   jacobi, relax  plan twice (one plan per buffer order), then hit:
 #                  plan_hits = launches - 2, whatever the host wrote;
 #   gather         plans again only when its index buffer changed:
-#                  plan_hits = launches - 1 - 2.
+#                  plan_hits = launches - 1 - 2; and its 2nd and 5th
+#                  launches, the same plan as the launch just before,
+#                  make no device buffer: the frame sets are kept
+#                  (runtime/framepool.c; a line at VAST_LOG=info).
 #   VAST_BUILD=build bash test/e2e/plan_cache.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +29,7 @@ VAST_E2E_BUILD_ONLY=$tmp bash "$here/diff.sh" iterate >/dev/null 2>&1 || fail "b
 field() { echo "$1" | sed -E "s/.* $2=([0-9]+).*/\\1/"; }
 for run in "VAST_DEVICE_MEM=50%" "VAST_DEVICE_MEM=25%" "VAST_DEVICE_MEM=25% VAST_PIPELINE=1"; do
 	log=$tmp/log
-	env $run VAST_STATS=1 "$tmp/vast/iterate/iterate" -q -o "$tmp/vast.out" "${args[@]}" \
+	env $run VAST_STATS=1 VAST_LOG=info "$tmp/vast/iterate/iterate" -q -o "$tmp/vast.out" "${args[@]}" \
 		>"$log" 2>&1 || { cat "$log" >&2; fail "$run: the run failed"; }
 	cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "$run: output differs from the native run"
 	for k in jacobi relax gather; do
@@ -41,6 +44,8 @@ for run in "VAST_DEVICE_MEM=50%" "VAST_DEVICE_MEM=25%" "VAST_DEVICE_MEM=25% VAST
 		[ "$ranges" -ge $((2 * launches)) ] || fail "$run: $k not paged in every launch ($line)"
 		[ "$hits" = "$want" ] || fail "$run: $k: plan_hits=$hits, want $want ($line)"
 	done
+	kept=$(grep -c "kernel 'gather': every frame buffer kept from an earlier launch" "$log")
+	[ "$kept" -ge 2 ] || fail "$run: gather kept its frame sets $kept times, want >= 2"
 	echo "plan_cache: $run: identical; $(grep -c '^vast: kernel' "$log") kernels hit as expected"
 done
 echo "plan_cache: PASS"
