@@ -110,6 +110,7 @@ static void kernel_free(vrt_kernel *k)
 	}
 	vrt_free(k->args);
 	vrt_free(k->name);
+	vrt_plans_free(k->plans);
 	if (k->prog) {
 		k->prog->nkernels--;
 		vrt_program_release(k->prog);

@@ -296,6 +296,10 @@ static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
 		vrt_log(VRT_LOG_INFO, "kernel '%s': %llu bytes of buffers, budget %llu: paged",
 		        L->k->name, L->footprint, L->budget);
 		err = run_paged(L);
+		/* The paged path writes the host copies behind mem.c's back. */
+		for (unsigned s = 1; s <= L->nslots; s++)
+			if (L->slot_mode[s] & VAST_MODE_W)
+				vrt_mem_changed(L->slot_mem[s]);
 	} else if (err == CL_SUCCESS) {
 		err = run_native(L);
 	}

@@ -47,6 +47,7 @@ static void run_destructor(vrt_later *l)
 
 static vrt_mem *all_mems;
 static unsigned long long lru_clock;
+static unsigned long long version_clock; /* serials and versions */
 
 size_t vrt_mem_resident_bytes(void)
 {
@@ -109,8 +110,20 @@ static void family_stale(vrt_mem *m)
 			o->dev_valid = 0;
 }
 
+void vrt_mem_changed(vrt_mem *m)
+{
+	m->version = ++version_clock;
+	if (!in_family(m))
+		return;
+	vrt_mem *root = family_root(m);
+	for (vrt_mem *o = all_mems; o; o = o->next)
+		if (family_root(o) == root && vrt_mem_overlap(o, m))
+			o->version = version_clock;
+}
+
 void vrt_mem_dev_written(vrt_mem *m)
 {
+	vrt_mem_changed(m);
 	m->zero = 0;
 	m->host_valid = 0;
 	family_stale(m);
@@ -193,6 +206,7 @@ cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src)
 {
 	cl_int err;
 	vrt_kstats *st = vrt_stats_for(NULL);
+	vrt_mem_changed(m);
 	if (dev_only(m, n)) {
 		err = vrt_real.clEnqueueWriteBuffer(m->dev_queue, m->dev, CL_TRUE, off, n,
 		                                    src, 0, NULL, NULL);
@@ -229,6 +243,7 @@ cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src)
 
 void vrt_mem_host_written(vrt_mem *m)
 {
+	vrt_mem_changed(m);
 	m->failed[0] = '\0';
 	m->zero = 0;
 	m->host_valid = 1;
@@ -243,6 +258,7 @@ void vrt_mem_host_written(vrt_mem *m)
 void vrt_mem_fail(vrt_mem *m, const char *kernel)
 {
 	vrt_mem *root = family_root(m);
+	vrt_mem_changed(m);
 	for (vrt_mem *o = all_mems; o; o = o->next)
 		if (o == m || (in_family(m) && family_root(o) == root && vrt_mem_overlap(o, m))) {
 			snprintf(o->failed, sizeof o->failed, "%s", kernel);
@@ -340,6 +356,10 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 		lend = m->pin.buf && !m->own_host && !in_family(m); /* re-pinned? */
 	}
 	if (!m->dev) {
+		/* The frames kept for paged launches (framepool.c) take the
+		 * same budget: a native launch needs their room first. */
+		if (vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size > budget)
+			vrt_framepool_release();
 		while (vrt_mem_resident_bytes() + m->size > budget) {
 			vrt_mem *victim = NULL;
 			for (vrt_mem *o = all_mems; o; o = o->next)
@@ -486,6 +506,7 @@ cl_mem vrt_api_clCreateBuffer(cl_context ctx, cl_mem_flags flags,
 		return NULL;
 	}
 	m->refs = 1;
+	m->serial = m->version = ++version_clock;
 	m->ctx = ctx;
 	m->flags = flags;
 	m->size = size;
@@ -585,6 +606,7 @@ cl_mem vrt_api_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
 	cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY;
 	cl_mem_flags hostacc = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
 	m->refs = 1;
+	m->serial = m->version = ++version_clock;
 	m->ctx = pm->ctx;
 	m->flags = (flags & access ? flags & access : pm->flags & access) |
 	           (flags & hostacc ? flags & hostacc : pm->flags & hostacc) |

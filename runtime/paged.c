@@ -149,6 +149,8 @@ typedef struct paged {
 	vrt_fp_plan *fp;            /* the kernel's descriptors, NULL: none usable */
 	unsigned char *written;     /* a slot's pages a range writes whole */
 	size_t written_cap;
+	int cached;                 /* rows and ranges are a kept plan's (plans.c) */
+	vrt_devsets devs;           /* the sets' device buffers (framepool.c) */
 } paged;
 
 /* Lays out every range's frames in the buffers of a set (vrt_lpt_build)
@@ -910,10 +912,28 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 	size_t rb = P->lay.row_bytes, lb = vrt_lpt_bytes(&P->lay);
 	unsigned sh = P->lay.page_shift;
 	cl_int err = CL_SUCCESS;
-	if (!(P->dummy = backed_buffer(L, P, (size_t)1 << sh, &err)))
-		return err;
+	/* The buffers an earlier launch left, where large enough; the
+	 * others made here, their sizes recorded. */
+	vrt_devsets want, *d = &P->devs;
+	memset(&want, 0, sizeof want);
+	want.dummy_bytes = (size_t)1 << sh;
+	want.nsets = P->nsets;
+	for (unsigned i = 0; i < P->nsets; i++) {
+		want.set[i].lpt_bytes = lb;
+		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+			want.set[i].frame_bytes[b] = P->buf_frames[b] << sh;
+	}
+	vrt_framepool_take(L->ctx, L->dev, d);
+	vrt_devsets_fit(d, &want, L->budget);
+	if (!d->dummy) {
+		d->dummy_bytes = want.dummy_bytes;
+		if (!(d->dummy = backed_buffer(L, P, d->dummy_bytes, &err)))
+			return err;
+	}
+	P->dummy = d->dummy;
 	for (unsigned i = 0; i < P->nsets; i++) {
 		fset *F = &P->set[i];
+		vrt_devset *ds = &d->set[i], *ws = &want.set[i];
 		F->range = -1;
 		F->u = vrt_calloc(1, rb);
 		F->prev_u = vrt_calloc(1, rb);
@@ -921,42 +941,94 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 		F->lpt = vrt_malloc(lb);
 		if (!F->u || !F->prev_u || !F->fill || !F->lpt)
 			return CL_OUT_OF_HOST_MEMORY;
-		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
-			if (P->buf_frames[b] &&
-			    !(F->frames[b] = backed_buffer(L, P, P->buf_frames[b] << sh, &err)))
+		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++) {
+			if (!ws->frame_bytes[b] || ds->frames[b])
+				continue;
+			ds->frame_bytes[b] = ws->frame_bytes[b];
+			if (!(ds->frames[b] = backed_buffer(L, P, ds->frame_bytes[b], &err)))
 				return err;
-		if (!(F->lptbuf = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_ONLY, lb, NULL, &err)) ||
-		    !(F->fault = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err)))
+		}
+		if (!ds->lptbuf) {
+			ds->lpt_bytes = lb;
+			if (!(ds->lptbuf = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_ONLY, lb, NULL, &err)))
+				return err;
+		}
+		if (!ds->fault &&
+		    !(ds->fault = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err)))
 			return err;
+		memcpy(F->frames, ds->frames, sizeof F->frames);
+		F->lptbuf = ds->lptbuf;
+		F->fault = ds->fault;
 	}
 	return err;
 }
 
-/* Releases the frame sets, and leaves them as new. */
-static void drop_sets(paged *P)
+/* Leaves the frame sets as new: their device buffers kept for the next
+ * launch on L's context and device (framepool.c), or released when L
+ * is NULL. */
+static void drop_sets(paged *P, const vrt_launch *L)
 {
 	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
 		fset *F = &P->set[i];
 		drop_events(F);
 		if (F->reader)
 			vrt_real.clReleaseEvent(F->reader);
-		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
-			if (F->frames[b])
-				vrt_real.clReleaseMemObject(F->frames[b]);
-		if (F->lptbuf)
-			vrt_real.clReleaseMemObject(F->lptbuf);
-		if (F->fault)
-			vrt_real.clReleaseMemObject(F->fault);
 		vrt_free(F->u);
 		vrt_free(F->prev_u);
 		vrt_free(F->fill);
 		vrt_free(F->lpt);
 		memset(F, 0, sizeof *F);
 	}
-	if (P->dummy)
-		vrt_real.clReleaseMemObject(P->dummy);
+	if (L)
+		vrt_framepool_give(L->ctx, L->dev, &P->devs);
+	else
+		vrt_devsets_release(&P->devs);
 	P->dummy = NULL;
 	P->device_bytes = 0;
+}
+
+/* The plan of an earlier launch like this one (plans.c), or a new one.
+ * The descriptors are L's own either way: they tell pages_to_fill what
+ * a range writes whole. */
+static cl_int find_or_make_plan(vrt_launch *L, paged *P)
+{
+	const vrt_plan *c = vrt_plan_find(L);
+	if (P->cached) {
+		/* The budget shrank since: the kept plan is not this one's. */
+		P->rows = NULL;
+		P->ranges = NULL;
+		P->cached = 0;
+	}
+	if (!c)
+		return inspect_and_reduce(L, P);
+	int oom;
+	vrt_fp_plan_free(P->fp);
+	P->fp = vrt_fp_plan_new(L, &oom);
+	if (oom)
+		return CL_OUT_OF_HOST_MEMORY;
+	vrt_free(P->rows);
+	vrt_free(P->ranges);
+	P->lay = c->lay;
+	P->wpp = c->wpp;
+	P->nrows = c->nrows;
+	P->rows = c->rows;
+	P->ranges = c->ranges;
+	P->nranges = c->nranges;
+	P->nsets = c->nsets;
+	memcpy(P->buf_frames, c->buf_frames, sizeof P->buf_frames);
+	P->cached = 1;
+	L->st->plan_hits++;
+	return CL_SUCCESS;
+}
+
+/* Keeps a new plan for the launches like this one. Not keeping it
+ * (out of memory) costs only the next launch's planning. */
+static void keep_plan(vrt_launch *L, paged *P)
+{
+	vrt_plan p = { P->lay, P->wpp, P->nrows, P->rows, P->ranges, P->nranges, P->nsets, {0} };
+	memcpy(p.buf_frames, P->buf_frames, sizeof p.buf_frames);
+	if (!P->cached && vrt_plan_keep(L, &p))
+		P->cached = 1;
 }
 
 /* Plans the launch and makes its frame sets. A device out of memory
@@ -967,7 +1039,7 @@ static void drop_sets(paged *P)
 static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
 {
 	for (;;) {
-		cl_int err = inspect_and_reduce(L, P);
+		cl_int err = find_or_make_plan(L, P);
 		if (err != CL_SUCCESS)
 			return err;
 		/* The inspector may have placed index buffers on the device;
@@ -983,9 +1055,14 @@ static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
 		if ((err = choose_direct(L, P)) == CL_SUCCESS)
 			err = make_sets(L, P);
 		vrt_trace_host("setup", L->k->name, t0, vrt_now_ms(), -1, 0);
+		if (err == CL_SUCCESS)
+			keep_plan(L, P);
+		if (err == CL_SUCCESS && !P->device_bytes)
+			vrt_log(VRT_LOG_INFO, "kernel '%s': every frame buffer kept from an earlier launch",
+			        L->k->name);
 		if (err != CL_MEM_OBJECT_ALLOCATION_FAILURE && err != CL_OUT_OF_RESOURCES)
 			return err;
-		drop_sets(P);
+		drop_sets(P, NULL);
 		unsigned long long less = L->budget - L->budget / 4;
 		vrt_log(VRT_LOG_INFO, "kernel '%s': the device is out of memory under a budget of %llu bytes; planning again with %llu",
 		        L->k->name, L->budget, less);
@@ -1063,11 +1140,15 @@ out:
 		vrt_real.clFinish(P->qs->run);
 		vrt_real.clFinish(P->qs->out);
 	}
-	drop_sets(P);
+	/* Kept only after a launch that went well: after a device error its
+	 * buffers may be what failed. */
+	drop_sets(P, err == CL_SUCCESS ? L : NULL);
 	vrt_fp_plan_free(P->fp);
 	vrt_free(P->written);
-	vrt_free(P->rows);
-	vrt_free(P->ranges);
+	if (!P->cached) {
+		vrt_free(P->rows);
+		vrt_free(P->ranges);
+	}
 	vrt_free(P);
 	return err;
 }

@@ -330,6 +330,10 @@ struct vrt_mem {
 	char failed[64];
 	vrt_mem *next;             /* all live buffers */
 	vrt_later *dtors;          /* destructor callbacks, last registered first */
+	/* Never reused, unlike the handle (object.c keeps husks): serial
+	 * names the buffer, version moves on whenever its bytes may change
+	 * (vrt_mem_changed); the plan cache compares them (plans.c). */
+	unsigned long long serial, version;
 };
 
 /* The smallest page: a launch whose single work-group does not fit halves
@@ -358,6 +362,10 @@ cl_int vrt_mem_to_host(vrt_mem *m);
  * through whichever copy moves the fewest bytes at link speed (mem.c). */
 cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst);
 cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src);
+/* m's bytes may have changed (a host write, fill, copy or map for
+ * writing, a kernel that writes it): its version, and that of every
+ * member of its family overlapping it, moves on. */
+void vrt_mem_changed(vrt_mem *m);
 /* The host copy changed: the device copy is stale. The program wrote
  * it, so a failed launch's partial results are gone. */
 void vrt_mem_host_written(vrt_mem *m);
@@ -440,6 +448,7 @@ typedef struct vrt_kernel {
 	cl_uint nargs;
 	vrt_arg *args;
 	vrt_kstats *stats;
+	struct vrt_plans *plans; /* paged plans kept (plans.c) */
 } vrt_kernel;
 static inline vrt_program *vrt_program_of(cl_program p)
 {
@@ -513,6 +522,7 @@ struct vrt_kstats {
 	/* Work-groups each device of VAST_DEVICES ran (multi.c); device 0
 	 * is the launch's own. */
 	unsigned long long dev_groups[VRT_MAX_DEVICES];
+	unsigned long long plan_hits; /* paged launches that reused a kept plan */
 };
 vrt_kstats *vrt_stats_for(const char *kernel_name);
 /* A program compiled at clBuildProgram (jit.c), from the cache or not;
@@ -673,6 +683,56 @@ typedef struct vrt_launch {
 	int share;                  /* such a share: runs on a thread of multi.c */
 } vrt_launch;
 cl_int vrt_paged_run(vrt_launch *L);
+/* plans.c: the plan of a paged launch, kept for later launches like it
+ * (same kernel, device, budget, geometry, scalar arguments and buffers;
+ * for a buffer the inspector reads, the same contents). */
+typedef struct vrt_plan {
+	vrt_layout lay;
+	size_t wpp, nrows;
+	unsigned char *rows;        /* nrows PAS rows */
+	vrt_range *ranges;
+	size_t nranges;
+	unsigned nsets;
+	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of each buffer of a set */
+} vrt_plan;
+typedef struct vrt_plans vrt_plans;
+/* The plan kept for a launch like L, NULL when none. It stays L->k's,
+ * valid until the next vrt_plan_keep on that kernel. */
+const vrt_plan *vrt_plan_find(const vrt_launch *L);
+/* Keeps *p for launches like L, taking p->rows and p->ranges (freed with
+ * the plan); returns the kept plan, or NULL when out of memory (nothing
+ * was taken). May drop the kernel's least recently used plan. */
+const vrt_plan *vrt_plan_keep(const vrt_launch *L, const vrt_plan *p);
+/* Frees a kernel's list of plans. */
+void vrt_plans_free(vrt_plans *plans);
+/* framepool.c: the device buffers of a paged launch's frame sets, kept
+ * for the next one on the same context and device. */
+typedef struct vrt_devset {
+	cl_mem frames[VAST_FRAME_BUFS], lptbuf, fault;
+	size_t frame_bytes[VAST_FRAME_BUFS], lpt_bytes;
+} vrt_devset;
+typedef struct vrt_devsets {
+	cl_mem dummy;               /* one page, bound where a set lacks a buffer */
+	size_t dummy_bytes;
+	unsigned nsets;
+	vrt_devset set[VRT_MAX_SETS];
+} vrt_devsets;
+/* Moves the sets kept for ctx and dev to *out (zeroed when none). */
+void vrt_framepool_take(cl_context ctx, cl_device_id dev, vrt_devsets *out);
+/* Releases the buffers of `have` a launch that needs `want` (sizes; 0:
+ * no such buffer) cannot use: missing (NULL after), too small, unwanted,
+ * or larger than wanted where keeping them would pass the budget. The
+ * launch then makes every wanted buffer left NULL. */
+void vrt_devsets_fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget);
+/* Keeps *sets (their handles, now the pool's; *sets is zeroed) for the
+ * next paged launch on ctx and dev, releasing any kept before. */
+void vrt_framepool_give(cl_context ctx, cl_device_id dev, vrt_devsets *sets);
+/* Device bytes the pools hold; releases them all (a native launch needs
+ * the room). */
+unsigned long long vrt_framepool_bytes(void);
+void vrt_framepool_release(void);
+/* Releases every handle of d and zeroes it. */
+void vrt_devsets_release(vrt_devsets *d);
 /* fprows.c: planning from footprint descriptors. A plan exists when every
  * global access of L's kernel has a descriptor and the arguments they
  * name are known; NULL otherwise (*oom set when out of memory). */

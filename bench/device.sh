@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# bench/device.sh PART - the benchmarks the open issues name, in parts that
+# each fit one call of the device tool (10 minutes; a session has 30 of
+# device time), so a session with a GPU spends it on measuring, not on
+# setting up. Build everything here first:
+#
+#   bench/device.sh build            # here: every part's binaries under bench/out/
+#
+# then, on the device machine, one call per part, carrying what `build`
+# printed, results under $OUT (default bench/out/device):
+#
+#   h100-workloads  issues 8, 9: the nine workloads at 4 GiB, modes resident,
+#                   vast (1/4 budget), paged, resident-vast, and a VAST_TRACE
+#                   of blackscholes (about 4 minutes)
+#   h100-native     issue 8 item 5: the native path vs cc (fill at 1 GiB, the
+#                   nine workloads at 1 GiB) (about 5 minutes)
+#   h100-triad      issue 8 item 8: 96 GiB past the GPU's memory, no cap (about
+#                   5 minutes)
+#   h100-small      issues 9, 10, 11: rectangular copies, the iterative
+#                   programs (FDTD, Jacobi at 2x a 1 GiB budget), clBuildProgram
+#                   time (about 4 minutes)
+#   h200x2-multi    issue 12, on kind nvidia-h200-x2: the nine workloads on one
+#                   GPU, two, two + the CPU (ONLY=w,w to split it over calls)
+#
+# The device machine lacks libcjson (libvastrt needs it): `build` copies it
+# into bench/out/lib, which every part puts on LD_LIBRARY_PATH. NVIDIA's
+# OpenCL is registered and put ahead of PoCL (programs take platform 0).
+set -u
+cd "$(dirname "$0")/.."
+part=${1:-}
+OUT=${OUT:-bench/out/device}
+
+device_env() {
+	export OCL_ICD_FILENAMES=libnvidia-opencl.so.1:libpocl.so.2
+	[ -w /etc/OpenCL/vendors ] && [ ! -e /etc/OpenCL/vendors/nvidia.icd ] &&
+		echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+	export LD_LIBRARY_PATH=$PWD/bench/out/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	mkdir -p "$OUT"
+}
+
+case $part in
+build)
+	set -e
+	mkdir -p bench/out/lib
+	cp -L "$(ldconfig -p | awk '/libcjson.so.1 / {print $NF; exit}')" bench/out/lib/libcjson.so.1
+	bench/run.sh --build-only --out bench/out/h100
+	bench/run.sh --build-only --out bench/out/h100-triad --only triad
+	bench/native-vs-cc/run.sh --build-only --out bench/out/nvc
+	bench/iterative/run.sh --build-only --out bench/out/iterative
+	bench/run.sh --build-only --out bench/out/multi   # bench/multi/run.sh's build
+	echo "carry: bench/out/lib and the bench/out/ folder of the part (du -sh: $(du -sh bench/out | cut -f1))"
+	;;
+h100-workloads)
+	device_env
+	bench/run.sh --no-build --out bench/out/h100 --size 4G \
+		--modes resident,vast,paged,resident-vast --timeout 100
+	cp bench/out/h100/results.csv bench/out/h100/summary.txt "$OUT"/
+	VAST_DEVICE_MEM=1073741824 VAST_STATS=2 VAST_TRACE="$OUT/trace-blackscholes-4G.json" \
+		bench/out/h100/build/vast/blackscholes/blackscholes 214748364 > "$OUT/trace-run.log" 2>&1
+	;;
+h100-native)
+	device_env
+	bench/native-vs-cc/run.sh --no-build --no-workloads --out bench/out/nvc
+	bench/native-vs-cc/run.sh --no-build --no-fill --reps 1 --out bench/out/nvc
+	cp -r bench/out/nvc/summary.txt bench/out/nvc/*.csv "$OUT"/
+	;;
+h100-triad)
+	device_env
+	VAST_STATS=1 VAST_LOG=info bench/run.sh --no-build --out bench/out/h100-triad --only triad \
+		--size 96G --modes resident-vast --timeout 500
+	cp bench/out/h100-triad/results.csv "$OUT/triad-results.csv"
+	cp -r bench/out/h100-triad/logs "$OUT/triad-logs"
+	;;
+h100-small)
+	device_env
+	bash bench/rects/run.sh "$OUT"
+	bench/iterative/run.sh --no-build --out bench/out/iterative
+	cp bench/out/iterative/summary.txt "$OUT/iterative.txt"
+	;;
+h200x2-multi)
+	device_env
+	# Split with --only (ONLY=w,w) when nine workloads in four
+	# configurations do not fit one call.
+	bench/multi/run.sh --no-build --out bench/out/multi --size 4G ${ONLY:+--only $ONLY}
+	cp -r bench/out/multi/multi.csv bench/out/multi/summary.txt "$OUT"/
+	;;
+*)
+	sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'
+	[ -z "$part" ] || { echo "bench/device.sh: unknown part '$part'" >&2; exit 2; }
+	;;
+esac

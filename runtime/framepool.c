@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * framepool.c - the device buffers of paged launches, kept between them
+ * (issue 10, "frames kept across launches").
+ *
+ * A paged launch needs, per frame set, its frame buffers, an LPT buffer
+ * and a fault word, and one dummy page; making and backing them costs a
+ * driver allocation and a one-byte write each (paged.c, backed_buffer),
+ * every launch. So a launch that finished gives them here, one pool per
+ * context and device, and the next paged launch there takes them and
+ * keeps each buffer at least as large as the one it needs (frames are
+ * plain bytes: a range fills every frame it reads, so nothing of an
+ * earlier launch is ever read), within its budget; it makes the others.
+ *
+ * The pool counts against the budget like the device copies of mem.c:
+ * a native launch (or an inspector) that needs its room releases it
+ * (vrt_mem_to_device). Released, too, when a launch runs out of device
+ * memory (it took the pool first). The context outlives the pool: the
+ * runtime's own queues hold it until exit. Lock held throughout.
+ */
+#include <string.h>
+
+#include "vrt.h"
+
+typedef struct pool {
+	cl_context ctx;
+	cl_device_id dev;
+	vrt_devsets sets;
+	struct pool *next;
+} pool;
+static pool *pools;
+
+static unsigned long long sets_bytes(const vrt_devsets *d)
+{
+	unsigned long long n = d->dummy ? d->dummy_bytes : 0;
+	for (unsigned i = 0; i < d->nsets; i++) {
+		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+			if (d->set[i].frames[b])
+				n += d->set[i].frame_bytes[b];
+		n += d->set[i].lpt_bytes + sizeof(cl_uint);
+	}
+	return n;
+}
+
+void vrt_devsets_release(vrt_devsets *d)
+{
+	if (d->dummy)
+		vrt_real.clReleaseMemObject(d->dummy);
+	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
+		vrt_devset *s = &d->set[i];
+		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+			if (s->frames[b])
+				vrt_real.clReleaseMemObject(s->frames[b]);
+		if (s->lptbuf)
+			vrt_real.clReleaseMemObject(s->lptbuf);
+		if (s->fault)
+			vrt_real.clReleaseMemObject(s->fault);
+	}
+	memset(d, 0, sizeof *d);
+}
+
+static pool **find(cl_context ctx, cl_device_id dev)
+{
+	pool **pp = &pools;
+	while (*pp && ((*pp)->ctx != ctx || (*pp)->dev != dev))
+		pp = &(*pp)->next;
+	return pp;
+}
+
+void vrt_framepool_take(cl_context ctx, cl_device_id dev, vrt_devsets *out)
+{
+	pool **pp = find(ctx, dev), *p = *pp;
+	memset(out, 0, sizeof *out);
+	if (!p)
+		return;
+	*pp = p->next;
+	*out = p->sets;
+	vrt_free(p);
+}
+
+static void drop(cl_mem *m)
+{
+	if (*m)
+		vrt_real.clReleaseMemObject(*m);
+	*m = NULL;
+}
+
+/* Drops have's buffer *m of `bytes` unless it holds `want` bytes; returns
+ * the device bytes the launch will hold for it, kept or made anew. */
+static size_t fit_one(cl_mem *m, size_t bytes, size_t want)
+{
+	if (*m && bytes < want)
+		drop(m);
+	return *m ? bytes : want;
+}
+
+/* While *total passes the budget, a kept buffer larger than wanted is
+ * dropped (made anew at the size wanted). */
+static void shrink_one(cl_mem *m, size_t bytes, size_t want, unsigned long long budget,
+                       unsigned long long *total)
+{
+	if (*total > budget && *m && bytes > want) {
+		drop(m);
+		*total -= bytes - want;
+	}
+}
+
+void vrt_devsets_fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget)
+{
+	unsigned long long total = fit_one(&have->dummy, have->dummy_bytes, want->dummy_bytes);
+	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
+		vrt_devset *h = &have->set[i];
+		const vrt_devset *w = &want->set[i];
+		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++) {
+			if (i >= want->nsets || !w->frame_bytes[b])
+				drop(&h->frames[b]);
+			total += fit_one(&h->frames[b], h->frame_bytes[b], w->frame_bytes[b]);
+		}
+		if (i >= want->nsets) {
+			drop(&h->lptbuf);
+			drop(&h->fault);
+			continue;
+		}
+		total += fit_one(&h->lptbuf, h->lpt_bytes, w->lpt_bytes) + sizeof(cl_uint);
+	}
+	/* The plan's own sizes fit the budget: dropping every larger buffer
+	 * kept would bring the total within it, and usually a few do. */
+	shrink_one(&have->dummy, have->dummy_bytes, want->dummy_bytes, budget, &total);
+	for (unsigned i = 0; i < want->nsets; i++) {
+		vrt_devset *h = &have->set[i];
+		const vrt_devset *w = &want->set[i];
+		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+			shrink_one(&h->frames[b], h->frame_bytes[b], w->frame_bytes[b], budget, &total);
+		shrink_one(&h->lptbuf, h->lpt_bytes, w->lpt_bytes, budget, &total);
+	}
+	have->nsets = want->nsets;
+}
+
+void vrt_framepool_give(cl_context ctx, cl_device_id dev, vrt_devsets *sets)
+{
+	pool **pp = find(ctx, dev), *p = *pp;
+	if (p) {
+		*pp = p->next;
+		vrt_devsets_release(&p->sets);
+		vrt_free(p);
+	}
+	if (!(p = vrt_calloc(1, sizeof *p))) {
+		vrt_devsets_release(sets); /* not kept: the next launch makes its own */
+		return;
+	}
+	p->ctx = ctx;
+	p->dev = dev;
+	p->sets = *sets;
+	memset(sets, 0, sizeof *sets);
+	p->next = pools;
+	pools = p;
+}
+
+unsigned long long vrt_framepool_bytes(void)
+{
+	unsigned long long n = 0;
+	for (pool *p = pools; p; p = p->next)
+		n += sets_bytes(&p->sets);
+	return n;
+}
+
+void vrt_framepool_release(void)
+{
+	while (pools) {
+		pool *p = pools;
+		pools = p->next;
+		vrt_devsets_release(&p->sets);
+		vrt_free(p);
+	}
+}
