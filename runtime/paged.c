@@ -923,7 +923,10 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
 			want.set[i].frame_bytes[b] = P->buf_frames[b] << sh;
 	}
-	vrt_framepool_take(L->ctx, L->dev, d);
+	/* Shares of a split launch run on threads (multi.c): the pool is
+	 * the executor's alone. */
+	if (!L->share)
+		vrt_framepool_take(L->ctx, L->dev, d);
 	vrt_devsets_fit(d, &want, L->budget);
 	if (!d->dummy) {
 		d->dummy_bytes = want.dummy_bytes;
@@ -979,7 +982,7 @@ static void drop_sets(paged *P, const vrt_launch *L)
 		vrt_free(F->lpt);
 		memset(F, 0, sizeof *F);
 	}
-	if (L)
+	if (L && !L->share)
 		vrt_framepool_give(L->ctx, L->dev, &P->devs);
 	else
 		vrt_devsets_release(&P->devs);
@@ -992,7 +995,9 @@ static void drop_sets(paged *P, const vrt_launch *L)
  * a range writes whole. */
 static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 {
-	const vrt_plan *c = vrt_plan_find(L);
+	/* Shares of a split launch (multi.c) run on threads and cover a
+	 * window of the groups: they plan afresh, and keep nothing. */
+	const vrt_plan *c = L->share ? NULL : vrt_plan_find(L);
 	if (P->cached) {
 		/* The budget shrank since: the kept plan is not this one's. */
 		P->rows = NULL;
@@ -1027,7 +1032,7 @@ static void keep_plan(vrt_launch *L, paged *P)
 {
 	vrt_plan p = { P->lay, P->wpp, P->nrows, P->rows, P->ranges, P->nranges, P->nsets, {0} };
 	memcpy(p.buf_frames, P->buf_frames, sizeof p.buf_frames);
-	if (!P->cached && vrt_plan_keep(L, &p))
+	if (!P->cached && !L->share && vrt_plan_keep(L, &p))
 		P->cached = 1;
 }
 
