@@ -9,9 +9,12 @@
  *   and budget (paged.c) -> merge into the host copies.
  *
  * The host copies are the source of truth. Each share reads them
- * (read-only slots, shared by every share) and writes a private copy of
- * every slot the kernel may write, made from the host copy before any
- * share runs. The merge then compares, block by block, each private copy
+ * (read-only slots, shared by every share). A write-only slot whose
+ * shares' windows write disjoint pages (footprint descriptors, after
+ * moving the windows' boundaries to clean page cuts: align, disjoint)
+ * is written by every share in place. Every other written slot gets a
+ * private copy per share, made from the host copy before any share
+ * runs. The merge then compares, block by block, each private copy
  * with the host copy, which no share touched and so still holds the
  * bytes before the launch: a block one share changed is copied whole, a
  * block several changed is merged byte by byte (a byte a share changed
