@@ -22,6 +22,7 @@
  * is set (negative, or a large unsigned) makes the descriptors unusable
  * for the launch: the inspector runs instead, never a guess.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "footprint.h"
@@ -259,6 +260,11 @@ void vrt_fp_plan_free(vrt_fp_plan *P)
  * -1 when the descriptor cannot be evaluated, -2 out of memory. */
 static int boxes_of(vrt_fp_plan *P, const vast_footprint *fp, size_t g0, size_t g1, int *exact)
 {
+	/* A share of a split launch (multi.c) runs the window of groups
+	 * [group_base, group_base + groups): its group g is the launch's
+	 * group_base + g, and so are its footprints. */
+	g0 += P->L->group_base;
+	g1 += P->L->group_base;
 	int n = vrt_fp_boxes(P->kf, fp, &P->fl, g0, g1, P->boxes, P->cap, exact);
 	if (n > P->cap) {
 		vrt_box *more = vrt_realloc(P->boxes, (size_t)n * sizeof *more);
@@ -350,6 +356,56 @@ int vrt_fp_must_write(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t 
 			if (d == b->ndims && b->origin >= 0 && b->origin < (1ll << 62))
 				mark_covered(pages, lay->slot_pages[s], lay->page_shift, lay->slot_size[s],
 				             b->origin, b->origin + (long long)run);
+		}
+	}
+	return 1;
+}
+
+int vrt_fp_may_write(vrt_fp_plan *P, unsigned s, unsigned shift, size_t npages,
+                     unsigned char *pages)
+{
+	const vast_kernel_footprints *kf = P->kf;
+	memset(pages, 0, npages);
+	for (unsigned f = 0; f < kf->nfootprints; f++) {
+		const vast_footprint *fp = &kf->footprints[f];
+		if (!(fp->mode & VAST_MODE_W) || slot_of(P, fp) != s)
+			continue;
+		int exact, n = boxes_of(P, fp, 0, P->L->groups, &exact);
+		if (n < 0)
+			return n == -2 ? -1 : 0;
+		for (int i = 0; i < n; i++)
+			if (!vrt_box_mark(pages, npages, shift, &P->boxes[i]))
+				return 0;
+	}
+	return 1;
+}
+
+int vrt_fp_write_span(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, long long *lo,
+                      long long *hi)
+{
+	const vast_kernel_footprints *kf = P->kf;
+	*lo = LLONG_MAX;
+	*hi = LLONG_MIN;
+	for (unsigned f = 0; f < kf->nfootprints; f++) {
+		const vast_footprint *fp = &kf->footprints[f];
+		if (!(fp->mode & VAST_MODE_W) || slot_of(P, fp) != s)
+			continue;
+		int exact, n = boxes_of(P, fp, g0, g1, &exact);
+		if (n < 0)
+			return n == -2 ? -1 : 0;
+		for (int i = 0; i < n; i++) {
+			const vrt_box *b = &P->boxes[i];
+			long long a = b->origin, z = b->origin + (long long)b->run, c;
+			for (unsigned d = 0; d < b->ndims; d++) {
+				if (__builtin_mul_overflow(b->dim[d].pitch, (long long)b->dim[d].count - 1, &c))
+					return 0;
+				if (c < 0)
+					a += c;
+				else
+					z += c;
+			}
+			*lo = a < *lo ? a : *lo;
+			*hi = z > *hi ? z : *hi;
 		}
 	}
 	return 1;

@@ -9,9 +9,12 @@
  *   and budget (paged.c) -> merge into the host copies.
  *
  * The host copies are the source of truth. Each share reads them
- * (read-only slots, shared by every share) and writes a private copy of
- * every slot the kernel may write, made from the host copy before any
- * share runs. The merge then compares, block by block, each private copy
+ * (read-only slots, shared by every share). A write-only slot whose
+ * shares' windows write disjoint pages (footprint descriptors, after
+ * moving the windows' boundaries to clean page cuts: align, disjoint)
+ * is written by every share in place. Every other written slot gets a
+ * private copy per share, made from the host copy before any share
+ * runs. The merge then compares, block by block, each private copy
  * with the host copy, which no share touched and so still holds the
  * bytes before the launch: a block one share changed is copied whole, a
  * block several changed is merged byte by byte (a byte a share changed
@@ -99,6 +102,7 @@ typedef struct share {
 	vrt_kstats st;  /* of its current window */
 	vrt_mem mem[VAST_MAX_SLOTS + 1];
 	unsigned char *priv[VAST_MAX_SLOTS + 1]; /* written slots' private copies */
+	unsigned char home[VAST_MAX_SLOTS + 1];  /* written straight home (disjoint) */
 	unsigned dev;   /* index among the launch's devices */
 	int made;       /* set up (make_share) */
 	cl_int err;
@@ -147,7 +151,7 @@ static cl_int make_share(vrt_launch *L, share *sh, unsigned j, cl_device_id dev)
 		memset(&m->pin, 0, sizeof m->pin);
 		m->dev = NULL;
 		m->dev_queue = NULL;
-		if (L->slot_mode[s] & VAST_MODE_W) {
+		if ((L->slot_mode[s] & VAST_MODE_W) && !sh->home[s]) {
 			if (!(sh->priv[s] = vrt_malloc(m->size ? m->size : 1)))
 				return CL_OUT_OF_HOST_MEMORY;
 			vrt_copy(sh->priv[s], m->host, m->size);
@@ -317,13 +321,117 @@ static cl_int run_windows(vrt_launch *L, measure *m, const cl_device_id *devs, s
 	return err;
 }
 
+/* The largest page a share may use (paged.c's choose_shift only lowers
+ * it): shares write back whole pages. */
+static unsigned largest_page_shift(void)
+{
+	return vrt_cfg.page_shift > 16 ? vrt_cfg.page_shift : 16;
+}
+
+static int write_only(const vrt_launch *L, unsigned s)
+{
+	return (L->slot_mode[s] & VAST_MODE_RW) == VAST_MODE_W;
+}
+
+/* Whether a window boundary before group g cuts no page of a write-only
+ * slot: every page groups up to g - 1 may write lies before those group
+ * g may write (their spans, fprows.c). */
+static int clean_cut(const vrt_launch *L, vrt_fp_plan *P, size_t g, unsigned shift)
+{
+	for (unsigned s = 1; s <= L->nslots; s++) {
+		long long lo0, hi0, lo1, hi1;
+		if (!write_only(L, s))
+			continue;
+		if (vrt_fp_write_span(P, s, g - 1, g, &lo0, &hi0) != 1 ||
+		    vrt_fp_write_span(P, s, g, g + 1, &lo1, &hi1) != 1)
+			return 0;
+		if (hi0 > lo0 && hi1 > lo1 && (hi0 - 1) >> shift >= lo1 >> shift)
+			return 0;
+	}
+	return 1;
+}
+
+/* Moves each boundary between neighbouring windows (counts[j] groups
+ * from group 0) to the nearest clean cut within ALIGN_REACH groups, less
+ * than half of either window: a page that a boundary cuts would be
+ * written by both shares, and so need private copies and a merge.
+ * Writes that grow with the group (a row of tiles after another) cut
+ * cleanly at the pages they cross; whether the whole windows are then
+ * disjoint, disjoint() decides. */
+#define ALIGN_REACH 4096
+static int align(const vrt_launch *L, unsigned n, size_t *counts)
+{
+	int oom = 0;
+	vrt_fp_plan *P = vrt_fp_plan_new(L, &oom);
+	unsigned shift = largest_page_shift();
+	size_t g = 0;
+	for (unsigned j = 0; P && j + 1 < n; j++) {
+		g += counts[j];
+		size_t a = counts[j] < counts[j + 1] ? counts[j] : counts[j + 1];
+		if (!a)
+			continue;
+		size_t reach = a / 2 < ALIGN_REACH ? a / 2 : ALIGN_REACH;
+		for (size_t d = 0; d <= reach; d++) {
+			if (clean_cut(L, P, g + d, shift)) {
+				counts[j] += d;
+				counts[j + 1] -= d;
+				g += d;
+				break;
+			}
+			if (d && clean_cut(L, P, g - d, shift)) {
+				counts[j] -= d;
+				counts[j + 1] += d;
+				g -= d;
+				break;
+			}
+		}
+	}
+	vrt_fp_plan_free(P);
+	return oom ? -1 : 0;
+}
+
+/* Whether the windows of counts[j] work-groups from base, one per device,
+ * may write no page of slot s in common (descriptors, fprows.c): then no
+ * share's write-back of a whole page holds another's stale bytes, and
+ * every share writes the host copy in place. -1: out of memory. */
+static int disjoint(const vrt_launch *L, unsigned s, unsigned n, size_t base, const size_t *counts)
+{
+	unsigned shift = largest_page_shift();
+	size_t size = L->slot_mem[s]->size, nb = ((size - 1) >> shift) + 1;
+	unsigned char *seen = vrt_calloc(nb ? nb : 1, 1), *mine = vrt_malloc(nb ? nb : 1);
+	int ok = seen && mine ? 1 : -1;
+	size_t g0 = base;
+	for (unsigned j = 0; j < n && ok == 1; g0 += counts[j], j++) {
+		if (!counts[j])
+			continue;
+		vrt_launch W = *L;
+		W.group_base = g0;
+		W.groups = counts[j];
+		int oom = 0;
+		vrt_fp_plan *P = vrt_fp_plan_new(&W, &oom);
+		int r = P ? vrt_fp_may_write(P, s, shift, nb, mine) : oom ? -1 : 0;
+		vrt_fp_plan_free(P);
+		if (r != 1) {
+			ok = r;
+			break;
+		}
+		for (size_t b = 0; b < nb && ok == 1; b++) {
+			ok = !(mine[b] && seen[b]);
+			seen[b] |= mine[b];
+		}
+	}
+	vrt_free(seen);
+	vrt_free(mine);
+	return ok;
+}
+
 /* Writes the shares' private copies into the host copies (see the top). */
 static void merge(vrt_launch *L, measure *m, share *sh, unsigned n)
 {
 	double t0 = vrt_now_ms();
 	size_t bytes = 0;
 	for (unsigned s = 1; s <= L->nslots; s++) {
-		if (!(L->slot_mode[s] & VAST_MODE_W))
+		if (!(L->slot_mode[s] & VAST_MODE_W) || sh[0].home[s])
 			continue;
 		vrt_mem *mem = L->slot_mem[s];
 		merge_job job = {mem->host, mem->size, sh, n, s};
@@ -402,6 +510,24 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 		*err = run_windows(L, m, devs, sh, n, 0, probe);
 		choose_shares(L, m, devs, n, L->groups - probed, rest);
 	}
+	/* A launch in one window per device (no profiling) writes its
+	 * write-only buffers in place where the windows' write sets are
+	 * disjoint; a write-only one, so that a launch run again on one
+	 * device (below) computes the same bytes. */
+	size_t priv = 0;
+	if (*err == CL_SUCCESS && !probed && align(L, n, rest) < 0)
+		*err = CL_OUT_OF_HOST_MEMORY;
+	for (unsigned s = 1; s <= L->nslots && *err == CL_SUCCESS; s++) {
+		if (!(L->slot_mode[s] & VAST_MODE_W))
+			continue;
+		int r = write_only(L, s) && !probed ? disjoint(L, s, n, 0, rest) : 0;
+		if (r < 0)
+			*err = CL_OUT_OF_HOST_MEMORY;
+		for (unsigned j = 0; j < n; j++) {
+			sh[j].home[s] = r == 1;
+			priv += r == 1 || !(probe[j] + rest[j]) ? 0 : L->slot_mem[s]->size;
+		}
+	}
 	if (*err == CL_SUCCESS)
 		*err = run_windows(L, m, devs, sh, n, probed, rest);
 	double t1 = vrt_now_ms();
@@ -414,8 +540,8 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 			if (at < sizeof line)
 				at += (size_t)snprintf(line + at, sizeof line - at, " %s:%zu",
 				                       vrt_device_name(devs[j]), probe[j] + rest[j]);
-		vrt_log(VRT_LOG_INFO, "kernel '%s': split over %u devices (work-groups%s%s), %.3f ms, merge %.3f ms",
-		        k->name, n, line, probed ? ", profiled" : "", t1 - t0, vrt_now_ms() - t1);
+		vrt_log(VRT_LOG_INFO, "kernel '%s': split over %u devices (work-groups%s%s), %.3f ms, merge %.3f ms, private copies %zu bytes",
+		        k->name, n, line, probed ? ", profiled" : "", t1 - t0, vrt_now_ms() - t1, priv);
 	}
 	for (unsigned j = 0; j < n; j++)
 		drop_share(&sh[j]);

@@ -358,10 +358,8 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 	unsigned first_shift = P->lay.page_shift;
 	int oom;
 	vrt_fp_plan_free(P->fp);
-	/* Descriptors are evaluated from group 0: a later share of a split
-	 * launch (multi.c) is inspected. */
 	oom = 0;
-	P->fp = L->group_base ? NULL : vrt_fp_plan_new(L, &oom);
+	P->fp = vrt_fp_plan_new(L, &oom);
 	if (oom)
 		return CL_OUT_OF_HOST_MEMORY;
 	int from_fp = P->fp != NULL;

@@ -751,6 +751,16 @@ int vrt_fp_rows(vrt_fp_plan *P, const vrt_layout *lay, size_t wpp, unsigned char
  * out of memory. */
 int vrt_fp_must_write(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t g0, size_t g1,
                       unsigned char *pages);
+/* pages[p] = 1 (of npages pages of 2^shift bytes) for each page of slot s
+ * that any of L's groups may write (a superset); 1 when done, 0 when
+ * nothing is known, -1 out of memory. */
+int vrt_fp_may_write(vrt_fp_plan *P, unsigned s, unsigned shift, size_t npages,
+                     unsigned char *pages);
+/* [*lo, *hi): the bytes of slot s that groups [g0, g1) may write, from
+ * their first to their last (*lo >= *hi: none); 1 when done, 0 when
+ * nothing is known, -1 out of memory. */
+int vrt_fp_write_span(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, long long *lo,
+                      long long *hi);
 /* Runs the inspector over groups [first_row*wpp, ...) and fills rows. */
 cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
                        unsigned char *rows, size_t nrows);

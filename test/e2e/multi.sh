@@ -17,6 +17,13 @@
 # "runs on one device" warning (global atomics, data-reading inspectors:
 # docs/multi.md). VAST_E2E_BAD_NAME=1 also runs it with a device name
 # that matches nothing (reported, run on one device).
+# VAST_E2E_IN_PLACE="K ...": kernels whose shares write disjoint pages of
+# write-only buffers: each must have a split after its first (profiled)
+# one that made no private copy (VAST_LOG=info); VAST_E2E_SHARED="K ...":
+# kernels whose shares write pages in common: every split made private
+# copies (merged). VAST_E2E_SHARES_FP=1:
+# every share plans from footprint descriptors, checked against the
+# inspector (VAST_FOOTPRINTS=check): more descriptor plans than launches.
 set -u
 
 me="e2e/multi/${1:-?}"
@@ -49,8 +56,10 @@ args=("$@")
 run native "$tmp/native/$name/$name"
 for mem in 50% 10% 100%; do
 	label="mem_${mem//%/pct}"
+	fpcheck=()
+	[ "${VAST_E2E_SHARES_FP:-0}" = 1 ] && fpcheck=(VAST_FOOTPRINTS=check)
 	run "$label" "$tmp/vast/$name/$name" POCL_DEVICES="pthread pthread" VAST_DEVICES=all \
-		VAST_DEVICE_MEM="$mem" VAST_STATS=1
+		VAST_DEVICE_MEM="$mem" VAST_STATS=1 VAST_LOG=info ${fpcheck[@]+"${fpcheck[@]}"}
 	d=$(cd "$tmp" && cmp native.out "$label.out" 2>&1) ||
 		{ cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: output differs from the native run: $d"; }
 	for k in $kernels; do
@@ -69,6 +78,24 @@ for mem in 50% 10% 100%; do
 		fi
 		[ "$g0" -gt 0 ] && [ "$g1" -gt 0 ] || { cat "$tmp/$label.err" >&2; \
 			fail "VAST_DEVICE_MEM=$mem: kernel '$k' did not use both devices: $line"; }
+		if [ "${VAST_E2E_IN_PLACE:-}" ] && [ "${VAST_E2E_IN_PLACE/$k/}" != "${VAST_E2E_IN_PLACE}" ]; then
+			grep -E "kernel '$k': split over" "$tmp/$label.err" | grep -v profiled |
+				grep -q "private copies 0 bytes" || { cat "$tmp/$label.err" >&2; \
+				fail "VAST_DEVICE_MEM=$mem: kernel '$k': no split without private copies"; }
+			note "VAST_DEVICE_MEM=$mem: kernel '$k' written in place"
+		fi
+		if [ "${VAST_E2E_SHARED:-}" ] && [ "${VAST_E2E_SHARED/$k/}" != "${VAST_E2E_SHARED}" ]; then
+			! grep -E "kernel '$k': split over" "$tmp/$label.err" | grep -q "private copies 0 bytes" ||
+				{ cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: kernel '$k': a split made no private copy"; }
+			note "VAST_DEVICE_MEM=$mem: kernel '$k' merged from private copies"
+		fi
+		if [ "${VAST_E2E_SHARES_FP:-0}" = 1 ]; then
+			launches=$(echo "$line" | sed -n 's/.* launches=\([0-9]*\).*/\1/p')
+			fp=$(echo "$line" | sed -n 's/.* fp_plans=\([0-9]*\).*/\1/p')
+			[ "$fp" -gt "$launches" ] ||
+				fail "VAST_DEVICE_MEM=$mem: kernel '$k': $fp descriptor plans in $launches launches: not every share used them"
+			note "VAST_DEVICE_MEM=$mem: kernel '$k': $fp descriptor plans, checked"
+		fi
 		note "VAST_DEVICE_MEM=$mem: identical; kernel '$k' dev_groups=$groups"
 	done
 done

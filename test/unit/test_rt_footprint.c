@@ -14,7 +14,9 @@
  * budgets: each PAS row holds exactly the pages of the bytes its groups
  * touch, the ranges cover the rows in order within the budget (or the
  * row refused does not fit alone), and the pages a range is said to
- * write whole are written whole, byte by byte.
+ * write whole are written whole, byte by byte. A split launch's
+ * questions (multi.c): the span and pages a range of groups may write,
+ * and the rows of a share's window of groups (group_base).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,8 +384,40 @@ static void plan_trial(const vast_program_info *prog, const vast_kernel_footprin
 				CHECK(!got[p] || (s == 3 && whole[p]));
 				seen_whole += got[p];
 			}
+			/* What a split launch asks of its shares' writes (multi.c):
+			 * the span holds every byte written, none outside C's. */
+			long long lo, hi;
+			int writes = (kf->footprints[s - 1].mode & VAST_MODE_W) != 0;
+			CHECK(vrt_fp_write_span(P, s, g0, g1, &lo, &hi) == 1);
+			for (long long b = -SPAN / 2; b < SPAN / 2; b++)
+				CHECK(!touched[b + SPAN / 2] || !writes || (lo <= b && b < hi));
+			CHECK(writes || lo >= hi);
 		}
 	}
+	/* The pages the whole launch may write, and the rows of a window of
+	 * its groups [gb, G) planned as a share of a split launch plans
+	 * them (group_base): the pages its groups touch. */
+	size_t gb = rnd((unsigned)L.groups);
+	vrt_launch W = L;
+	W.group_base = gb;
+	W.groups = L.groups - gb;
+	vrt_fp_plan *PW = vrt_fp_plan_new(&W, &oom);
+	CHECK(PW && !oom);
+	for (unsigned s = 1; PW && s <= PLAN_BUFS; s++) {
+		size_t np = lay.slot_pages[s];
+		int writes = (kf->footprints[s - 1].mode & VAST_MODE_W) != 0;
+		memset(touched, 0, sizeof touched);
+		brute(kf, &kf->footprints[s - 1], &fl, gb, L.groups);
+		touched_pages(want, whole, lay.slot_size[s], np, lay.page_shift);
+		CHECK(vrt_fp_may_write(PW, s, lay.page_shift, np, got) == 1);
+		for (size_t p = 0; p < np; p++)
+			CHECK(got[p] == (writes && want[p]));
+		unsigned char *row = malloc(lay.row_bytes);
+		CHECK(row && vrt_fp_rows(PW, &lay, W.groups, row, 1) == 1);
+		CHECK(row && !memcmp(row + lay.slot_off[s], want, np));
+		free(row);
+	}
+	vrt_fp_plan_free(PW);
 	/* Algorithm 1 on those rows against a random budget. */
 	unsigned sets = 1 + rnd(3);
 	unsigned long long budget =
