@@ -744,6 +744,16 @@ static int may_reside(const vrt_launch *L, unsigned s)
 	return vrt_cfg.resident && !L->share && !m->parent && !m->nsubs;
 }
 
+/* Read-only slot s of F's range is in place: the set's previous range
+ * of this launch had the same pages in the same frames. */
+static int in_place(const vrt_launch *L, const paged *P, const fset *F, unsigned s)
+{
+	const vrt_layout *lay = &P->lay;
+	return F->used && !(L->slot_mode[s] & VAST_MODE_W) && F->prev_fr.first[s] == F->fr.first[s] &&
+	       F->prev_fr.buf[s] == F->fr.buf[s] &&
+	       !memcmp(F->u + lay->slot_off[s], F->prev_u + lay->slot_off[s], lay->slot_pages[s]);
+}
+
 /* What range i on set `set` (frame set F) overwrites: the frames its LPT
  * gives out, and, of the slots it writes, its pages (it writes them
  * back: a kept copy of one is stale from then on). */
@@ -780,9 +790,9 @@ static int overwritten(const vrt_resident *e, void *ctx)
 /* Page p of slot s, to go in from the host, lies in a kept frame whose
  * bytes are still the host's (the buffer's version is the one recorded)
  * and that this range does not overwrite before reading it: that
- * frame; NULL otherwise. *in_place: it is the very frame p goes to. */
+ * frame; NULL otherwise. *here: it is the very frame p goes to. */
 static const vrt_resident *kept_page(const vrt_launch *L, const paged *P, const overwrite *o,
-                                     unsigned s, size_t p, int *in_place)
+                                     unsigned s, size_t p, int *here)
 {
 	const vrt_mem *m = L->slot_mem[s];
 	const vrt_resident *e = vrt_res_find(&P->devs.res, m->serial, p);
@@ -790,8 +800,8 @@ static const vrt_resident *kept_page(const vrt_launch *L, const paged *P, const 
 	const uint32_t *tf = F->lpt + F->lpt[2 * s - 1];
 	if (!e || e->version != m->version || e->set >= P->nsets || !P->set[e->set].frames[e->buf])
 		return NULL;
-	*in_place = e->set == o->set && e->buf == F->fr.buf[s] && e->frame == tf[p];
-	return *in_place || !in_frames(o, e->set, e->buf, e->frame) ? e : NULL;
+	*here = e->set == o->set && e->buf == F->fr.buf[s] && e->frame == tf[p];
+	return *here || !in_frames(o, e->set, e->buf, e->frame) ? e : NULL;
 }
 
 /* Bytes of page p of a buffer of `size` bytes. */
@@ -836,23 +846,23 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 	if (!P->devs.res.n)
 		return CL_SUCCESS;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		if (!F->fr.count[s] || !may_reside(L, s))
+		if (!F->fr.count[s] || !may_reside(L, s) || in_place(L, P, F, s))
 			continue;
 		unsigned char *fill = F->fill + lay->slot_off[s];
 		const uint32_t *tf = F->lpt + F->lpt[2 * s - 1];
 		size_t want = 0, kept = 0;
-		int in_place;
+		int here;
 		for (size_t p = 0; p < lay->slot_pages[s]; p++)
 			if (fill[p]) {
 				want++;
-				kept += kept_page(L, P, &o, s, p, &in_place) != NULL;
+				kept += kept_page(L, P, &o, s, p, &here) != NULL;
 			}
 		int stay = P->direct[s] || kept == want;
 		for (size_t p = 0; p < lay->slot_pages[s]; p++) {
-			const vrt_resident *e = fill[p] ? kept_page(L, P, &o, s, p, &in_place) : NULL;
-			if (!e || (in_place && !stay))
+			const vrt_resident *e = fill[p] ? kept_page(L, P, &o, s, p, &here) : NULL;
+			if (!e || (here && !stay))
 				continue;
-			cl_int err = in_place ? CL_SUCCESS : add_copy(P, e, F->fr.buf[s], tf[p]);
+			cl_int err = here ? CL_SUCCESS : add_copy(P, e, F->fr.buf[s], tf[p]);
 			if (err)
 				return err;
 			fill[p] = 0;
@@ -965,9 +975,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		if (!F->fr.count[s] || !vrt_pas_count(F->fill + lay->slot_off[s], lay->slot_pages[s]))
 			continue;
-		if (F->used && !(L->slot_mode[s] & VAST_MODE_W) && F->prev_fr.first[s] == F->fr.first[s] &&
-		    F->prev_fr.buf[s] == F->fr.buf[s] &&
-		    !memcmp(F->u + lay->slot_off[s], F->prev_u + lay->slot_off[s], lay->slot_pages[s]))
+		if (in_place(L, P, F, s))
 			continue;
 		if ((err = move_frames(L, P, F, s, 0)) != CL_SUCCESS)
 			return err;
