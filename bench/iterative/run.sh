@@ -31,6 +31,8 @@
 # --no-build runs what DIR/build holds (build here, run on the GPU box,
 # as bench/README.md says); --build-only stops after building.
 # On PoCL (no GPU) a small --budget, e.g. 4M, shows the script works.
+# VAST_RESIDENT=0 in the environment measures without pages kept on the
+# device between launches (h2d_saved/step 0), for comparison.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUDGET=1G STEPS=20 BWSIZE=1G BUILD=1 RUN=1
