@@ -23,6 +23,8 @@
  * VAST_FAIL_DEVICE_MEM  a size: a paged launch's device buffers past that
  *                  many bytes fail at first use, as on a device that holds
  *                  less than it reports
+ * VAST_RESIDENT    0: a paged launch sends every page from the host, never
+ *                  reusing one an earlier launch left in the kept frames
  * Malformed values are reported once and ignored (defaults stand): the
  * runtime is inside someone else's program and must not stop it.
  */
@@ -41,6 +43,7 @@ vrt_config vrt_cfg = {
 	.jit = 1,
 	.cache = 1,
 	.cache_max = 256ull << 20,
+	.resident = 1,
 };
 
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent)
@@ -162,6 +165,7 @@ void vrt_config_load(void)
 	config_size("VAST_FAIL_DEVICE_MEM", &vrt_cfg.fail_device_mem);
 	if ((s = getenv("VAST_TRACE")) && *s)
 		vrt_cfg.trace = s;
+	vrt_cfg.resident = !((s = getenv("VAST_RESIDENT")) && !strcmp(s, "0"));
 	if ((s = getenv("VAST_DEVICES")) && *s)
 		vrt_cfg.devices = s;
 	if ((s = getenv("VAST_FOOTPRINTS")) && *s) {

@@ -8,15 +8,17 @@
  * driver allocation and a one-byte write each (paged.c, backed_buffer),
  * every launch. So a launch that finished gives them here, one pool per
  * context and device, and the next paged launch there takes them and
- * keeps each buffer at least as large as the one it needs (frames are
- * plain bytes: a range fills every frame it reads, so nothing of an
- * earlier launch is ever read), within its budget; it makes the others.
+ * keeps each buffer at least as large as the one it needs, within its
+ * budget; it makes the others. A frame keeps its place in a buffer kept,
+ * so what the residency map says of it stays true.
  *
  * The pool counts against the budget like the device copies of mem.c:
  * a native launch (or an inspector) that needs its room releases it
  * (vrt_mem_to_device). Released, too, when a launch runs out of device
- * memory (it took the pool first). The context outlives the pool: the
- * runtime's own queues hold it until exit. Lock held throughout.
+ * memory (it took the pool first). The pages the frames hold (the
+ * residency map, residency.c) go with the buffers: released with them,
+ * forgotten when a buffer they lie in is dropped. The context outlives
+ * the pool: the runtime's own queues hold it until exit. Lock held throughout.
  */
 #include <string.h>
 
@@ -44,6 +46,7 @@ static unsigned long long sets_bytes(const vrt_devsets *d)
 
 void vrt_devsets_release(vrt_devsets *d)
 {
+	vrt_res_clear(&d->res);
 	if (d->dummy)
 		vrt_real.clReleaseMemObject(d->dummy);
 	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
@@ -107,6 +110,9 @@ static void shrink_one(cl_mem *m, size_t bytes, size_t want, unsigned long long 
 
 void vrt_devsets_fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget)
 {
+	cl_mem before[VRT_MAX_SETS][VAST_FRAME_BUFS];
+	for (unsigned i = 0; i < VRT_MAX_SETS; i++)
+		memcpy(before[i], have->set[i].frames, sizeof before[i]);
 	unsigned long long total = fit_one(&have->dummy, have->dummy_bytes, want->dummy_bytes);
 	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
 		vrt_devset *h = &have->set[i];
@@ -134,6 +140,11 @@ void vrt_devsets_fit(vrt_devsets *have, const vrt_devsets *want, unsigned long l
 		shrink_one(&h->lptbuf, h->lpt_bytes, w->lpt_bytes, budget, &total);
 	}
 	have->nsets = want->nsets;
+	/* A frame buffer dropped takes its pages with it; the map names
+	 * frames by set and buffer, so forget it all rather than guess. */
+	for (unsigned i = 0; i < VRT_MAX_SETS; i++)
+		if (memcmp(before[i], have->set[i].frames, sizeof before[i]))
+			vrt_res_clear(&have->res);
 }
 
 void vrt_framepool_give(cl_context ctx, cl_device_id dev, vrt_devsets *sets)

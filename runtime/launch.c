@@ -290,20 +290,21 @@ static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
 	/* A command before it may have failed on one of its buffers. */
 	for (unsigned s = 1; s <= L->nslots && err == CL_SUCCESS; s++)
 		err = vrt_mem_check(L->slot_mem[s]);
-	int host_written = 1;
-	if (err == CL_SUCCESS && vrt_multi_run(L, &err)) {
+	int split = 0;
+	if (err == CL_SUCCESS && (split = vrt_multi_run(L, &err))) {
 		/* split over the devices of VAST_DEVICES (multi.c) */
 	} else if (err == CL_SUCCESS && c->paged) {
 		vrt_log(VRT_LOG_INFO, "kernel '%s': %llu bytes of buffers, budget %llu: paged",
 		        L->k->name, L->footprint, L->budget);
-		err = run_paged(L);
+		err = run_paged(L); /* moves its written buffers' versions on itself */
 	} else if (err == CL_SUCCESS) {
 		err = run_native(L);
-		host_written = 0;
 	}
-	/* The paged and split paths write the host copies behind mem.c's
-	 * back: kept plans that read them are stale (plans.c). */
-	for (unsigned s = 1; host_written && s <= L->nslots; s++)
+	/* The split path writes the host copies behind mem.c's back: kept
+	 * plans that read them are stale (plans.c). A paged launch does
+	 * this itself, before it records the pages it leaves on the device
+	 * with the versions they have (paged.c). */
+	for (unsigned s = 1; split && s <= L->nslots; s++)
 		if (L->slot_mode[s] & VAST_MODE_W)
 			vrt_mem_changed(L->slot_mem[s]);
 	L->st->total_ms += vrt_now_ms() - c->t0;

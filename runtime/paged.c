@@ -151,7 +151,24 @@ typedef struct paged {
 	size_t written_cap;
 	int cached;                 /* rows and ranges are a kept plan's (plans.c) */
 	vrt_devsets devs;           /* the sets' device buffers (framepool.c) */
+	int reverse;                /* ranges run last first (range_at) */
+	struct res_copy {           /* a run of pages taken from kept frames */
+		unsigned set, buf, dst_buf;
+		size_t src, dst, n;     /* frames */
+	} *copies;
+	size_t ncopies, copies_cap;
 } paged;
+
+/* The range the i-th to run: the plan's order, or every other launch on
+ * a pool the reverse, so that the pages the last ranges left in the
+ * kept frames are the first the next launch needs (an iterative
+ * program's sweeps go back and forth). OpenCL orders no work-groups
+ * (OpenCL 1.2 §3.2), and pages two ranges share are forwarded or
+ * written back in the order they run, whichever it is. */
+static const vrt_range *range_at(const paged *P, size_t i)
+{
+	return &P->ranges[P->reverse ? P->nranges - 1 - i : i];
+}
 
 /* Lays out every range's frames in the buffers of a set (vrt_lpt_build)
  * and sizes each buffer b for the largest of them. Returns 0 when they
@@ -715,11 +732,207 @@ static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t 
 	return CL_SUCCESS;
 }
 
+/* The kept frames (residency.c) may hold slot s's pages: reuse is on,
+ * the launch keeps its frame sets (a share of a split launch does not),
+ * and the buffer is in no sub-buffer family, whose members alias each
+ * other's bytes (conservative: no reuse there). */
+static int may_reside(const vrt_launch *L, unsigned s)
+{
+	const vrt_mem *m = L->slot_mem[s];
+	return vrt_cfg.resident && !L->share && !m->parent && !m->nsubs;
+}
+
+/* Read-only slot s of F's range is in place: the set's previous range
+ * of this launch had the same pages in the same frames. */
+static int in_place(const vrt_launch *L, const paged *P, const fset *F, unsigned s)
+{
+	const vrt_layout *lay = &P->lay;
+	return F->used && !(L->slot_mode[s] & VAST_MODE_W) && F->prev_fr.first[s] == F->fr.first[s] &&
+	       F->prev_fr.buf[s] == F->fr.buf[s] &&
+	       !memcmp(F->u + lay->slot_off[s], F->prev_u + lay->slot_off[s], lay->slot_pages[s]);
+}
+
+/* What range i on set `set` (frame set F) overwrites: the frames its LPT
+ * gives out, and, of the slots it writes, its pages (it writes them
+ * back: a kept copy of one is stale from then on). */
+typedef struct overwrite {
+	const vrt_launch *L;
+	const paged *P;
+	const fset *F;
+	unsigned set;
+} overwrite;
+
+static int in_frames(const overwrite *o, unsigned set, unsigned buf, size_t frame)
+{
+	const vrt_frames *fr = &o->F->fr;
+	for (unsigned s = 1; s <= o->P->lay.nslots; s++)
+		if (set == o->set && fr->count[s] && buf == fr->buf[s] && frame >= fr->first[s] &&
+		    frame < fr->first[s] + fr->count[s])
+			return 1;
+	return 0;
+}
+
+static int overwritten(const vrt_resident *e, void *ctx)
+{
+	const overwrite *o = ctx;
+	const vrt_layout *lay = &o->P->lay;
+	if (in_frames(o, e->set, e->buf, e->frame))
+		return 1;
+	for (unsigned s = 1; s <= lay->nslots; s++)
+		if ((o->L->slot_mode[s] & VAST_MODE_W) && e->serial == o->L->slot_mem[s]->serial &&
+		    e->page < lay->slot_pages[s] && o->F->u[lay->slot_off[s] + e->page])
+			return 1;
+	return 0;
+}
+
+/* Page p of slot s, to go in from the host, lies in a kept frame whose
+ * bytes are still the host's (the buffer's version is the one recorded)
+ * and that this range does not overwrite before reading it: that
+ * frame; NULL otherwise. *here: it is the very frame p goes to. */
+static const vrt_resident *kept_page(const vrt_launch *L, const paged *P, const overwrite *o,
+                                     unsigned s, size_t p, int *here)
+{
+	const vrt_mem *m = L->slot_mem[s];
+	const vrt_resident *e = vrt_res_find(&P->devs.res, m->serial, p);
+	const fset *F = o->F;
+	const uint32_t *tf = F->lpt + F->lpt[2 * s - 1];
+	if (!e || e->version != m->version || e->set >= P->nsets || !P->set[e->set].frames[e->buf])
+		return NULL;
+	*here = e->set == o->set && e->buf == F->fr.buf[s] && e->frame == tf[p];
+	return *here || !in_frames(o, e->set, e->buf, e->frame) ? e : NULL;
+}
+
+/* Bytes of page p of a buffer of `size` bytes. */
+static size_t page_bytes(const vrt_layout *lay, size_t size, size_t p)
+{
+	size_t at = p << lay->page_shift, n = (size_t)1 << lay->page_shift;
+	return size - at < n ? size - at : n;
+}
+
+static cl_int add_copy(paged *P, const vrt_resident *e, unsigned dst_buf, size_t dst)
+{
+	struct res_copy *c = P->ncopies ? &P->copies[P->ncopies - 1] : NULL;
+	if (c && c->set == e->set && c->buf == e->buf && c->dst_buf == dst_buf &&
+	    c->src + c->n == e->frame && c->dst + c->n == dst) {
+		c->n++;
+		return CL_SUCCESS;
+	}
+	if (P->ncopies == P->copies_cap) {
+		size_t cap = P->copies_cap ? 2 * P->copies_cap : 16;
+		struct res_copy *n = vrt_realloc(P->copies, cap * sizeof *n);
+		if (!n)
+			return CL_OUT_OF_HOST_MEMORY;
+		P->copies = n;
+		P->copies_cap = cap;
+	}
+	P->copies[P->ncopies++] = (struct res_copy){e->set, e->buf, dst_buf, e->frame, dst, 1};
+	return CL_SUCCESS;
+}
+
+/* Takes from the kept frames the pages of F's range (range i) that
+ * would go in from the host (F->fill) where kept_page finds them: one
+ * already in its frame stays there, the others are copied device-side
+ * after the range's H2D (copy_kept). A staged slot goes in as one write
+ * of all its frames (move_frames), over any page left in place: there
+ * pages stay in place only when no page of the slot is left to send.
+ * Then forgets what the range overwrites. */
+static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
+{
+	const vrt_layout *lay = &P->lay;
+	overwrite o = {L, P, F, (unsigned)(F - P->set)};
+	P->ncopies = 0;
+	if (!P->devs.res.n)
+		return CL_SUCCESS;
+	for (unsigned s = 1; s <= lay->nslots; s++) {
+		if (!F->fr.count[s] || !may_reside(L, s) || in_place(L, P, F, s))
+			continue;
+		unsigned char *fill = F->fill + lay->slot_off[s];
+		const uint32_t *tf = F->lpt + F->lpt[2 * s - 1];
+		size_t want = 0, kept = 0;
+		int here;
+		for (size_t p = 0; p < lay->slot_pages[s]; p++)
+			if (fill[p]) {
+				want++;
+				kept += kept_page(L, P, &o, s, p, &here) != NULL;
+			}
+		int stay = P->direct[s] || kept == want;
+		for (size_t p = 0; p < lay->slot_pages[s]; p++) {
+			const vrt_resident *e = fill[p] ? kept_page(L, P, &o, s, p, &here) : NULL;
+			if (!e || (here && !stay))
+				continue;
+			cl_int err = here ? CL_SUCCESS : add_copy(P, e, F->fr.buf[s], tf[p]);
+			if (err)
+				return err;
+			fill[p] = 0;
+			L->st->h2d_saved += page_bytes(lay, L->slot_mem[s]->size, p);
+		}
+	}
+	vrt_log(VRT_LOG_DEBUG, "range %zu: %zu runs of pages copied from kept frames", i, P->ncopies);
+	vrt_res_drop_if(&P->devs.res, overwritten, &o);
+	return CL_SUCCESS;
+}
+
+/* Enqueues use_kept's copies on the kernel queue, after F's H2D (the
+ * in-order queue keeps them before its kernel and forwarding copies).
+ * The frames they read are refilled only after them: the next range on
+ * the source set waits for its reader (start_range). */
+static cl_int copy_kept(paged *P, fset *F)
+{
+	unsigned sh = P->lay.page_shift;
+	cl_event after = last_of(F->in);
+	for (size_t c = 0; c < P->ncopies; c++) {
+		const struct res_copy *k = &P->copies[c];
+		fset *G = &P->set[k->set];
+		cl_event e;
+		cl_int err = vrt_real.clEnqueueCopyBuffer(P->qs->run, G->frames[k->buf],
+		                                          F->frames[k->dst_buf], k->src << sh,
+		                                          k->dst << sh, k->n << sh, 1, &after, &e);
+		if (err)
+			return err;
+		if (G->reader)
+			vrt_real.clReleaseEvent(G->reader);
+		G->reader = e;
+	}
+	return CL_SUCCESS;
+}
+
+/* After a launch that went well (its written buffers have their new
+ * versions), the frames of the last range on each set hold clean copies
+ * of its pages, sent or written back: recorded for the next launch,
+ * later ranges over earlier ones (the last nsets ranges are the last on
+ * their sets; a page two of them hold is the later one's). */
+static void remember(vrt_launch *L, paged *P)
+{
+	const vrt_layout *lay = &P->lay;
+	vrt_residency *r = &P->devs.res;
+	size_t k0 = P->nranges > P->nsets ? P->nranges - P->nsets : 0;
+	for (size_t k = k0; k < P->nranges; k++) {
+		const fset *F = &P->set[k % P->nsets];
+		for (unsigned s = 1; s <= lay->nslots; s++) {
+			if (!F->fr.count[s] || !may_reside(L, s))
+				continue;
+			const vrt_mem *m = L->slot_mem[s];
+			const unsigned char *u = F->u + lay->slot_off[s];
+			const uint32_t *tf = F->lpt + F->lpt[2 * s - 1];
+			for (size_t p = 0; p < lay->slot_pages[s]; p++) {
+				if (!u[p])
+					continue;
+				vrt_resident e = {m->serial, m->version, p, (unsigned)(k % P->nsets),
+				                  F->fr.buf[s], tf[p]};
+				if (vrt_res_put(r, &e)) {
+					vrt_res_clear(r); /* out of memory: nothing kept */
+					return;
+				}
+			}
+		}
+	}
+}
+
 /* Plans range i on its frame set (free: its previous range finished),
  * gathers and enqueues its H2D, kernel and D2H. */
 static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 {
-	const vrt_range *R = &P->ranges[i];
+	const vrt_range *R = range_at(P, i);
 	vrt_layout *lay = &P->lay;
 	size_t rb = lay->row_bytes;
 	fset *F = &P->set[i % P->nsets];
@@ -750,7 +963,8 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	size_t g1 = (R->last_row + 1) * P->wpp;
 	if (g1 > L->groups)
 		g1 = L->groups;
-	if ((err = pages_to_fill(L, P, F, g0, g1)) != CL_SUCCESS)
+	if ((err = pages_to_fill(L, P, F, g0, g1)) != CL_SUCCESS ||
+	    (err = use_kept(L, P, i, F)) != CL_SUCCESS)
 		return err;
 	/* Frames in: every touched page of every slot, except read-only
 	 * slots already in place from the set's previous range and pages
@@ -759,9 +973,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		if (!F->fr.count[s] || !vrt_pas_count(F->fill + lay->slot_off[s], lay->slot_pages[s]))
 			continue;
-		if (F->used && !(L->slot_mode[s] & VAST_MODE_W) && F->prev_fr.first[s] == F->fr.first[s] &&
-		    F->prev_fr.buf[s] == F->fr.buf[s] &&
-		    !memcmp(F->u + lay->slot_off[s], F->prev_u + lay->slot_off[s], lay->slot_pages[s]))
+		if (in_place(L, P, F, s))
 			continue;
 		if ((err = move_frames(L, P, F, s, 0)) != CL_SUCCESS)
 			return err;
@@ -780,7 +992,8 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	L->st->h2d += F->in_bytes;
 	double t2 = vrt_now_ms();
 	vrt_trace_host("gather", L->k->name, t1, t2, (long)i, F->in_bytes);
-	if ((err = vrt_real.clFlush(qs->in)) || (err = forward(L, P, i, F)))
+	if ((err = vrt_real.clFlush(qs->in)) || (err = copy_kept(P, F)) ||
+	    (err = forward(L, P, i, F)))
 		return err;
 
 	cl_ulong first = L->group_base + g0;
@@ -848,7 +1061,7 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 	vrt_real.clGetEventProfilingInfo(F->run, CL_PROFILING_COMMAND_END, sizeof k1, &k1, NULL);
 	L->st->kernel_ms += k1 > k0 ? (double)(k1 - k0) / 1e6 : 0;
 	if (F->fault_word) {
-		const vrt_range *R = &P->ranges[j];
+		const vrt_range *R = range_at(P, j);
 		size_t g1 = (R->last_row + 1) * P->wpp;
 		vrt_log(VRT_LOG_WARN, "kernel '%s': range %zu (work-groups %zu..%zu) touched a page its inspector did not mark; refusing the result",
 		        kn, j, L->group_base + R->first_row * P->wpp,
@@ -926,6 +1139,13 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 	if (!L->share)
 		vrt_framepool_take(L->ctx, L->dev, d);
 	vrt_devsets_fit(d, &want, L->budget);
+	if (d->res.page_shift != sh) {
+		vrt_res_clear(&d->res); /* its pages are not this launch's */
+		d->res.page_shift = sh;
+	}
+	if (vrt_cfg.resident && !L->share)
+		d->reverse = !d->reverse;
+	P->reverse = d->reverse;
 	if (!d->dummy) {
 		d->dummy_bytes = want.dummy_bytes;
 		if (!(d->dummy = backed_buffer(L, P, d->dummy_bytes, &err)))
@@ -1134,7 +1354,15 @@ cl_int vrt_paged_run(vrt_launch *L)
 		goto out;
 	err = run_ranges(L, P);
 	/* Written slots are current on the host only (the device copies
-	 * were evicted above). */
+	 * were evicted above), and changed behind mem.c's back: new
+	 * versions, so kept plans and pages that read them are stale
+	 * (plans.c, remember). A split launch's shares leave that to it
+	 * (launch.c). */
+	for (unsigned s = 1; !L->share && s <= L->nslots; s++)
+		if (L->slot_mode[s] & VAST_MODE_W)
+			vrt_mem_changed(L->slot_mem[s]);
+	if (err == CL_SUCCESS)
+		remember(L, P);
 out:
 	if (P->qs) {
 		/* After a failure commands may still be queued: let them drain
@@ -1148,6 +1376,7 @@ out:
 	drop_sets(P, err == CL_SUCCESS ? L : NULL);
 	vrt_fp_plan_free(P->fp);
 	vrt_free(P->written);
+	vrt_free(P->copies);
 	if (!P->cached) {
 		vrt_free(P->rows);
 		vrt_free(P->ranges);

@@ -137,6 +137,7 @@ typedef struct vrt_config {
 	int cache;             /* VAST_CACHE: keep them on disk (cache.c) */
 	unsigned long long cache_max; /* VAST_CACHE_MAX: the cache's bytes */
 	const char *devices;   /* VAST_DEVICES: the virtual device's devices, NULL: one */
+	int resident;          /* VAST_RESIDENT: reuse pages kept on the device */
 } vrt_config;
 /* Devices a launch may be split over, its own included (VAST_DEVICES). */
 #define VRT_MAX_DEVICES 8
@@ -523,6 +524,7 @@ struct vrt_kstats {
 	 * is the launch's own. */
 	unsigned long long dev_groups[VRT_MAX_DEVICES];
 	unsigned long long plan_hits; /* paged launches that reused a kept plan */
+	unsigned long long h2d_saved; /* bytes not sent: already on the device */
 };
 vrt_kstats *vrt_stats_for(const char *kernel_name);
 /* A program compiled at clBuildProgram (jit.c), from the cache or not;
@@ -705,8 +707,32 @@ const vrt_plan *vrt_plan_find(const vrt_launch *L);
 const vrt_plan *vrt_plan_keep(const vrt_launch *L, const vrt_plan *p);
 /* Frees a kernel's list of plans. */
 void vrt_plans_free(vrt_plans *plans);
+/* residency.c: the host pages kept frame sets hold, between launches. */
+typedef struct vrt_resident {
+	unsigned long long serial;  /* the vrt_mem's (0: an empty slot) */
+	unsigned long long version; /* its version when the frame got the bytes */
+	size_t page;                /* page of the buffer, at the map's page size */
+	unsigned set, buf;          /* frame set, and device buffer within it */
+	size_t frame;               /* frame within that buffer */
+} vrt_resident;
+typedef struct vrt_residency {
+	unsigned page_shift;        /* the pages' size */
+	size_t n, cap;              /* entries; slots of tab, a power of two */
+	vrt_resident *tab;
+} vrt_residency;
+/* Where page `page` of the buffer of `serial` lies, NULL: nowhere. */
+const vrt_resident *vrt_res_find(const vrt_residency *r, unsigned long long serial, size_t page);
+/* Records *e, replacing the entry of its serial and page; -1 when out of
+ * memory (nothing recorded). */
+int vrt_res_put(vrt_residency *r, const vrt_resident *e);
+/* Forgets every entry gone(e, ctx) says is gone. */
+void vrt_res_drop_if(vrt_residency *r, int (*gone)(const vrt_resident *, void *), void *ctx);
+/* Forgets every entry. */
+void vrt_res_clear(vrt_residency *r);
+
 /* framepool.c: the device buffers of a paged launch's frame sets, kept
- * for the next one on the same context and device. */
+ * for the next one on the same context and device, with what their
+ * frames hold (residency.c). */
 typedef struct vrt_devset {
 	cl_mem frames[VAST_FRAME_BUFS], lptbuf, fault;
 	size_t frame_bytes[VAST_FRAME_BUFS], lpt_bytes;
@@ -716,6 +742,8 @@ typedef struct vrt_devsets {
 	size_t dummy_bytes;
 	unsigned nsets;
 	vrt_devset set[VRT_MAX_SETS];
+	vrt_residency res;          /* the host pages their frames hold */
+	int reverse;                /* the last launch ran its ranges last first */
 } vrt_devsets;
 /* Moves the sets kept for ctx and dev to *out (zeroed when none). */
 void vrt_framepool_take(cl_context ctx, cl_device_id dev, vrt_devsets *out);
