@@ -29,6 +29,12 @@ set -u
 me="e2e/multi/${1:-?}"
 fail() { echo "$me: FAIL: $*" >&2; exit 1; }
 note() { echo "$me: $*"; }
+# The split lines of kernel $1 in the run's log where every device got
+# work-groups: the partitioner may give one device all of a launch (it
+# measured the other slower), and such a launch has nothing to merge.
+real_splits() {
+	grep -E "kernel '$1': split over" "$tmp/$label.err" | grep -v -E ":0[ ,)]"
+}
 
 [ $# -ge 1 ] || { echo "usage: multi.sh EXAMPLE [ARGS...]" >&2; exit 2; }
 name=$1
@@ -79,13 +85,12 @@ for mem in 50% 10% 100%; do
 		[ "$g0" -gt 0 ] && [ "$g1" -gt 0 ] || { cat "$tmp/$label.err" >&2; \
 			fail "VAST_DEVICE_MEM=$mem: kernel '$k' did not use both devices: $line"; }
 		if [ "${VAST_E2E_IN_PLACE:-}" ] && [ "${VAST_E2E_IN_PLACE/$k/}" != "${VAST_E2E_IN_PLACE}" ]; then
-			grep -E "kernel '$k': split over" "$tmp/$label.err" | grep -v profiled |
-				grep -q "private copies 0 bytes" || { cat "$tmp/$label.err" >&2; \
+			real_splits "$k" | grep -v profiled | grep -q "private copies 0 bytes" || { cat "$tmp/$label.err" >&2; \
 				fail "VAST_DEVICE_MEM=$mem: kernel '$k': no split without private copies"; }
 			note "VAST_DEVICE_MEM=$mem: kernel '$k' written in place"
 		fi
 		if [ "${VAST_E2E_SHARED:-}" ] && [ "${VAST_E2E_SHARED/$k/}" != "${VAST_E2E_SHARED}" ]; then
-			! grep -E "kernel '$k': split over" "$tmp/$label.err" | grep -q "private copies 0 bytes" ||
+			! real_splits "$k" | grep -q "private copies 0 bytes" ||
 				{ cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: kernel '$k': a split made no private copy"; }
 			note "VAST_DEVICE_MEM=$mem: kernel '$k' merged from private copies"
 		fi
