@@ -21,6 +21,10 @@
 #   h100-small      issues 9, 10, 11: rectangular copies, the iterative
 #                   programs (FDTD, Jacobi at 2x a 1 GiB budget), clBuildProgram
 #                   time (about 4 minutes)
+#   h100-traces     a VAST_TRACE of every workload at 4 GiB in its vast
+#                   configuration (RESULTS=a results.csv of h100-workloads,
+#                   default the newest under bench/results), carrying
+#                   bench/out/h100 (about 2 minutes)
 #   h200x2-multi    issue 12, on kind nvidia-h200-x2: the nine workloads on one
 #                   GPU, two, two + the CPU (ONLY=w,w to split it over calls)
 #
@@ -78,6 +82,11 @@ h100-small)
 	bash bench/rects/run.sh "$OUT"
 	bench/iterative/run.sh --no-build --out bench/out/iterative
 	cp bench/out/iterative/summary.txt "$OUT/iterative.txt"
+	;;
+h100-traces)
+	device_env
+	csv=${RESULTS:-$(ls -d bench/results/*/h100-workloads/results.csv | tail -1)}
+	bench/traces.sh bench/out/h100 "$csv" "$OUT/traces"
 	;;
 h200x2-multi)
 	device_env

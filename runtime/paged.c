@@ -241,11 +241,16 @@ static int reduce(vrt_launch *L, paged *P, size_t *bad)
 	for (;;) {
 		vrt_free(P->ranges);
 		P->ranges = NULL;
+		double t0 = vrt_now_ms();
 		int r = vrt_pas_reduce_sets(&P->lay, P->rows, P->nrows, budget, P->nsets,
 		                            &P->ranges, &P->nranges, bad);
+		double t1 = vrt_now_ms();
+		vrt_trace_host("reduce", L->k->name, t0, t1, -1, 0);
 		if (r)
 			return r;
-		if ((r = place_frames(P, budget / P->nsets)) != 1)
+		r = place_frames(P, budget / P->nsets);
+		vrt_trace_host("place", L->k->name, t1, vrt_now_ms(), -1, 0);
+		if (r != 1)
 			return r;
 		budget -= budget / 8;
 	}
@@ -398,7 +403,9 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 		while ((r = reduce(L, P, &bad)) == -1 && P->wpp == 1 && P->nsets > 1)
 			P->nsets--;
 		if (r == 0 && P->nsets > 1 && !vrt_cfg.pipeline_forced) {
+			double t2 = vrt_now_ms();
 			int t = resends_too_much(P);
+			vrt_trace_host("resends", k->name, t2, vrt_now_ms(), -1, 0);
 			if (t < 0)
 				return CL_OUT_OF_HOST_MEMORY;
 			if (t) {
@@ -1275,8 +1282,10 @@ static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
 		vrt_log(VRT_LOG_INFO, "kernel '%s': %zu ranges, %u frame sets of %zu buffers, %zu groups per PAS row, page %u bytes",
 		        L->k->name, P->nranges, P->nsets, bufs, P->wpp, 1u << P->lay.page_shift);
 		double t0 = vrt_now_ms();
-		if ((err = choose_direct(L, P)) == CL_SUCCESS)
+		if ((err = choose_direct(L, P)) == CL_SUCCESS) {
+			vrt_trace_host("direct", L->k->name, t0, vrt_now_ms(), -1, 0);
 			err = make_sets(L, P);
+		}
 		vrt_trace_host("setup", L->k->name, t0, vrt_now_ms(), -1, 0);
 		if (err == CL_SUCCESS)
 			keep_plan(L, P);
@@ -1313,6 +1322,7 @@ static cl_int run_ranges(vrt_launch *L, paged *P)
 cl_int vrt_paged_run(vrt_launch *L)
 {
 	vrt_kernel *k = L->k;
+	double t0 = vrt_now_ms();
 	paged *P = vrt_calloc(1, sizeof *P);
 	cl_int err;
 	if (!P)
@@ -1339,6 +1349,7 @@ cl_int vrt_paged_run(vrt_launch *L)
 		goto out;
 	if (!(P->qs = queues_for(L->ctx, L->dev, &err)))
 		goto out;
+	vrt_trace_host("prepare", k->name, t0, vrt_now_ms(), -1, 0);
 	if ((err = plan_and_make_sets(L, P)) != CL_SUCCESS)
 		goto out;
 	if ((err = vrt_set_user_args(L, P->kp)) != CL_SUCCESS)

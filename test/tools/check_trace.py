@@ -6,9 +6,9 @@
 
 Checks: the file is JSON with a "traceEvents" list; every complete event
 ("ph":"X") has name, cat, pid, tid, ts, dur >= 0 and args with range and
-bytes; the documented phase names appear (inspect or footprints, plan, gather, H2D,
-kernel, D2H, scatter); events on one track nest or are disjoint; per range
-(kernel, range id) the phases start in the order gather, H2D, kernel, D2H,
+bytes; the documented phase names appear (prepare, inspect or footprints, plan,
+reduce, setup, gather, H2D, kernel, D2H, scatter); events on one track nest or
+are disjoint; per range (kernel, range id) the phases start in the order gather, H2D, kernel, D2H,
 scatter, and each range has all five (device phases are mapped onto the
 host clock with an error bound the trace states per track, clock_error_us,
 which the comparison allows). With --min-inflight N, every kernel
@@ -22,7 +22,7 @@ import json
 import sys
 
 PHASES = ["gather", "H2D", "kernel", "D2H", "scatter"]
-NAMES = ["plan"] + PHASES
+NAMES = ["prepare", "plan", "reduce", "setup"] + PHASES
 # A launch's pages come from its inspector or its footprint descriptors.
 PLANNERS = ["inspect", "footprints"]
 # Timestamps are written with 3 decimals (nanoseconds); allow that rounding.
