@@ -87,6 +87,8 @@ h100-traces)
 	device_env
 	csv=${RESULTS:-$(ls -d bench/results/*/h100-workloads/results.csv | tail -1)}
 	bench/traces.sh bench/out/h100 "$csv" "$OUT/traces"
+	# The device tool brings back a few files only: one archive.
+	tar -C "$OUT" -czf "$OUT/traces.tar.gz" traces && rm -r "$OUT/traces"
 	;;
 h200x2-multi)
 	device_env
