@@ -16,7 +16,9 @@
  * Times everything from the first clCreateBuffer to the output on the
  * host (the program's build is not timed), checks a sample of the output
  * against the host's arithmetic (exit 1 on a mismatch), and prints
- * "fill: create=C read=R bytes=B seconds=S".
+ * "fill: create=C read=R bytes=B create_s=X run_s=Y read_s=Z seconds=S":
+ * the phases up to the buffers filled (a clFinish), the kernel (another),
+ * and the read or map, then their sum.
  */
 #include "vast_example.h"
 
@@ -82,10 +84,14 @@ int main(int argc, char **argv)
 		dy = vex_buffer(&cl, CL_MEM_WRITE_ONLY, bytes, NULL);
 		CHECK(clEnqueueWriteBuffer(cl.queue, dx, CL_FALSE, 0, bytes, x, 0, NULL, NULL));
 	}
+	CHECK(clFinish(cl.queue));
+	double t_created = vex_now();
 	VEX_ARG(k, 0, dx);
 	VEX_ARG(k, 1, dy);
 	size_t global = n;
 	CHECK(clEnqueueNDRangeKernel(cl.queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+	CHECK(clFinish(cl.queue));
+	double t_ran = vex_now();
 	const float *out = y;
 	void *mapped = NULL;
 	if (map) {
@@ -96,7 +102,9 @@ int main(int argc, char **argv)
 	} else {
 		CHECK(clEnqueueReadBuffer(cl.queue, dy, CL_TRUE, 0, bytes, y, 0, NULL, NULL));
 	}
-	t = vex_now() - t;
+	double t_end = vex_now();
+	double create_s = t_created - t, run_s = t_ran - t_created, read_s = t_end - t_ran;
+	t = t_end - t;
 
 	size_t step = n / 4099 + 1;
 	for (size_t i = 0; i < n; i += step)
@@ -104,7 +112,8 @@ int main(int argc, char **argv)
 			vex_die("fill: element %zu is %g, want %g", i, out[i], x[i] * 2.0f + 1.0f);
 	if (mapped)
 		CHECK(clEnqueueUnmapMemObject(cl.queue, dy, mapped, 0, NULL, NULL));
-	printf("fill: create=%s read=%s bytes=%zu seconds=%.6f\n", create, read, 2 * bytes, t);
+	printf("fill: create=%s read=%s bytes=%zu create_s=%.6f run_s=%.6f read_s=%.6f seconds=%.6f\n",
+	       create, read, 2 * bytes, create_s, run_s, read_s, t);
 	CHECK(clReleaseMemObject(dx));
 	CHECK(clReleaseMemObject(dy));
 	CHECK(clReleaseKernel(k));
