@@ -13,10 +13,12 @@
  * declaration stands for its initializer; an integer scalar argument never
  * assigned is a symbol; the counter of an enclosing
  * `for (i = lo; i < hi; i += step)` whose only definitions are in that
- * header is a variable ranging over [lo, hi). A product is affine when
- * one side has no variable. Anything else (division, a value loaded from
- * memory, a call, a while loop's counter, an access in a helper) leaves
- * the access without a descriptor, with the reason.
+ * header is a variable ranging over [lo, hi) (hi may be a quotient by a
+ * constant, `t < wA / 16`: the hull and a guard, see loop_form). A
+ * product is affine when one side has no variable. Anything else
+ * (division elsewhere, a value loaded from memory, a call, a while loop's
+ * counter, an access in a helper) leaves the access without a
+ * descriptor, with the reason.
  *
  * The conditions around the access become guards where they are affine
  * comparisons: the `if`s around it (their then or else arm) and the
@@ -548,9 +550,43 @@ static int counter_of(an_ctx *c, int v, int stmt)
 
 static int nonneg(fp_state *s, const fp_form *f);
 
+/* A loop bound `E / d` or `E >> k` (d = 2^k), d a positive constant,
+ * through parentheses and conversions that keep every value: E's node and
+ * d, or -1. */
+static int quotient(an_ctx *c, int n, long long *d)
+{
+	an_node *x = &c->nodes[n];
+	while ((x->kind == CXCursor_ParenExpr || x->kind == CXCursor_UnexposedExpr ||
+	        x->kind == CXCursor_CStyleCastExpr) && x->nkids) {
+		int k = x->kids[x->nkids - 1];
+		CXType from = an_node_type(c, k), to = an_node_type(c, n);
+		long long fb = clang_Type_getSizeOf(from), tb = clang_Type_getSizeOf(to);
+		if (!int_type(from) || fb > tb ||
+		    (fb == tb && unsigned_type(from) != unsigned_type(to)))
+			return -1;
+		n = k;
+		x = &c->nodes[n];
+	}
+	long long v;
+	if (x->kind != CXCursor_BinaryOperator || x->nkids != 2 || !const_value(c, x->kids[1], &v))
+		return -1;
+	if (x->op == CXBinaryOperator_Div && v > 0)
+		*d = v;
+	else if (x->op == CXBinaryOperator_Shr && v >= 0 && v <= 62)
+		*d = 1ll << v;
+	else
+		return -1;
+	return x->kids[0];
+}
+
 /* A for statement node as `for (v = lo; v < hi; v += step)`: returns v
- * and fills the bounds' forms, or -1. */
-static int loop_form(fp_state *s, int f, fp_form *lo, fp_form *hi, long long *step)
+ * and fills the bounds' forms, or -1. A bound `v < E / d` (d a positive
+ * constant, E >= 0, so C's quotient is floor(E / d), C99 6.5.5p6) is
+ * `v < E` and the guard `E - d * v - d >= 0`: v + 1 <= E / d. The runtime
+ * clips the counter with it exactly; without it, the hull [lo, E) is a
+ * superset since floor(E / d) <= E. The guard is appended to g. */
+static int loop_form(fp_state *s, int f, fp_form *lo, fp_form *hi, long long *step,
+                     fp_form **g, unsigned *ng, unsigned *cap)
 {
 	an_ctx *c = s->c;
 	an_node *x = &c->nodes[f];
@@ -604,13 +640,24 @@ static int loop_form(fp_state *s, int f, fp_form *lo, fp_form *hi, long long *st
 		const_value(c, ic->kids[1], &st);
 	if (st <= 0)
 		return -1;
-	if (!int_form(s, loe, lo, 0) || !int_form(s, hie, hi, 0))
+	long long d = 1;
+	int num = quotient(c, hie, &d);
+	if (!int_form(s, loe, lo, 0) || !int_form(s, num >= 0 ? num : hie, hi, 0) ||
+	    (num >= 0 && !nonneg(s, hi)))
 		return -1;
 	/* an unsigned comparison agrees with the integers' only where both
 	 * sides are never negative (C99 6.3.1.8) */
 	if ((unsigned_type(an_node_type(c, cd->kids[0])) ||
 	     unsigned_type(an_node_type(c, cd->kids[1]))) && !(nonneg(s, lo) && nonneg(s, hi)))
 		return -1;
+	if (d > 1) {
+		fp_form *q = AN_PUSH(*g, *ng, *cap);
+		memset(q, 0, sizeof *q);
+		add_form(q, hi, 1);
+		add_term(q, name_term(-d, VAST_FP_NAME(VAST_FP_LOOP, s->nloops), VAST_FP_ONE));
+		if (!incl)
+			add_term(q, name_term(-d, VAST_FP_ONE, VAST_FP_ONE));
+	}
 	if (incl)
 		add_term(hi, name_term(1, VAST_FP_ONE, VAST_FP_ONE));
 	*step = st;
@@ -801,8 +848,10 @@ static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
 			continue;
 		}
 		unsigned k = s.nloops;
-		int v = k < VAST_FP_MAX_LOOPS ? loop_form(&s, chain[i], &b.lo[k], &b.hi[k], &b.step[k])
-		                              : -1;
+		int v = k < VAST_FP_MAX_LOOPS
+		                ? loop_form(&s, chain[i], &b.lo[k], &b.hi[k], &b.step[k], &b.g, &b.ng,
+		                            &b.capg)
+		                : -1;
 		if (v < 0) {
 			if (k < VAST_FP_MAX_LOOPS) {
 				form_free(&b.lo[k]);

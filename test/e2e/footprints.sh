@@ -26,6 +26,7 @@ cases=(
 	"vadd vadd"
 	"vadd vadd 1000003"
 	"matmul matmul 512 128 128"
+	"matrixmul matrixmul 256 512 128"
 	"struct3 cross3 100003"
 	"alias axpy"
 	"reduce_local reduce_local"
