@@ -56,6 +56,7 @@ typedef struct fp_state {
 	fp_form wide[16];             /* checks of clamp()s, over the whole range */
 	int wide_bits[16];
 	unsigned nwide;
+	int in_offset;                /* building the offset, where clamp() may be */
 	int inexact;                  /* a clamp() made the offset a superset */
 	char why[200];                /* the first reason it is not affine */
 } fp_state;
@@ -510,6 +511,8 @@ static int clamp_form(fp_state *s, int n, fp_form *out, int depth)
 	an_node *x = &s->c->nodes[n];
 	if (x->nkids != 4)
 		return fail(s, n, "a clamp() vastcc cannot follow", NULL);
+	if (!s->in_offset) /* its variable would take a loop's place */
+		return fail(s, n, "a clamp() in a loop bound or a condition", NULL);
 	if (s->nloops == VAST_FP_MAX_LOOPS)
 		return fail(s, n, "more than 6 loops and clamp()s around the access", NULL);
 	unsigned first = s->nchecks;
@@ -1047,6 +1050,7 @@ static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
 	}
 	s.visible = s.nloops;
 	pre_checks = s.nchecks;
+	s.in_offset = 1;
 	if (!access_form(&s, n, a, &b.off, &param))
 		goto done;
 	if (param < 0 || param >= 32 || fp->params != 1u << param) {

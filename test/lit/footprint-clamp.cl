@@ -47,3 +47,11 @@ __kernel void none(__global const float *a, __global float *b, int n)
 // CHECK: footprint none [[@LINE+1]]:12: affine=false reason="a quotient of a value with bounds that are not constants at line [[@LINE+1]]"
 	b[gid] += a[clamp(gid / 4, 0, n)];
 }
+
+// A clamp() in a loop bound is not one: the loop is only a condition.
+__kernel void bound(__global float *a, int n)
+{
+	for (int i = 0; i < clamp(n, 0, 8); i++)
+// CHECK: footprint bound [[@LINE+1]]:3: affine=false reason="'i' changes and is not the counter of a for loop around the access at line [[@LINE+1]]"
+		a[i] = 0;
+}
