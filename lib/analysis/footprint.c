@@ -13,10 +13,13 @@
  * declaration stands for its initializer; an integer scalar argument never
  * assigned is a symbol; the counter of an enclosing
  * `for (i = lo; i < hi; i += step)` whose only definitions are in that
- * header is a variable ranging over [lo, hi). A product is affine when
- * one side has no variable. Anything else (division, a value loaded from
- * memory, a call, a while loop's counter, an access in a helper) leaves
- * the access without a descriptor, with the reason.
+ * header is a variable ranging over [lo, hi) (hi may be a quotient by a
+ * constant, `t < wA / 16`: the hull and a guard, see loop_form). A
+ * product is affine when one side has no variable. clamp(e, lo, hi) is a
+ * new variable over e's hull for a work-group, guarded by [lo, hi] (a
+ * superset, see clamp_form). Anything else (division elsewhere, a value
+ * loaded from memory, another call, a while loop's counter, an access in
+ * a helper) leaves the access without a descriptor, with the reason.
  *
  * The conditions around the access become guards where they are affine
  * comparisons: the `if`s around it (their then or else arm) and the
@@ -40,11 +43,21 @@ typedef struct fp_form {
 typedef struct fp_state {
 	an_ctx *c;
 	int kern;
-	int loopvar[VAST_FP_MAX_LOOPS]; /* the loops' counters, outermost first */
+	int loopvar[VAST_FP_MAX_LOOPS]; /* the loops' counters, outermost first;
+	                                 -1: a clamp()'s value */
 	unsigned nloops, visible;     /* counters usable in the form being built */
+	fp_form *lo, *hi;             /* the loops' bounds (describe's fp_build) */
+	long long *step;
+	fp_form **g;                  /* the guards, and their count */
+	unsigned *ng, *capg;
 	fp_form checks[16];           /* forms that must not wrap, and their widths */
 	int check_bits[16];
 	unsigned nchecks;
+	fp_form wide[16];             /* checks of clamp()s, over the whole range */
+	int wide_bits[16];
+	unsigned nwide;
+	int in_offset;                /* building the offset, where clamp() may be */
+	int inexact;                  /* a clamp() made the offset a superset */
 	char why[200];                /* the first reason it is not affine */
 } fp_state;
 
@@ -264,6 +277,7 @@ static int var_form(fp_state *s, int n, fp_form *out, int depth)
 }
 
 static int node_form(fp_state *s, int n, fp_form *out, int depth);
+static int clamp_form(fp_state *s, int n, fp_form *out, int depth);
 
 /* The form of integer expression n, and a check where its value may
  * wrap: an unsigned operation, or a conversion, narrower than 64 bits. */
@@ -330,6 +344,8 @@ static int node_form(fp_state *s, int n, fp_form *out, int depth)
 			return fail(s, n, "an expression vastcc cannot follow", NULL);
 		return int_form(s, x->kids[x->nkids - 1], out, depth + 1);
 	case CXCursor_CallExpr:
+		if (x->fn_ref < 0 && x->callee && !strcmp(x->callee, "clamp"))
+			return clamp_form(s, n, out, depth); /* the OpenCL C builtin */
 		if (x->call < 0 || c->p->calls[x->call].builtin == AN_BI_NONE)
 			return fail(s, n, "a function call", NULL);
 		return builtin_form(s, n, out);
@@ -381,6 +397,170 @@ static int node_form(fp_state *s, int n, fp_form *out, int depth)
 			return fail(s, n, "a value loaded from memory", NULL);
 		return fail(s, n, "an expression that is not affine", NULL);
 	}
+}
+
+/* ---- clamp() ---------------------------------------------------------- */
+
+static int nonneg(fp_state *s, const fp_form *f);
+
+/* The least (top 0) or greatest (top 1) value of form f for a fixed
+ * work-group: local ids and loop counters at their extremes, group ids
+ * and symbols kept. 0 where a term's sign is unknown. */
+static int form_bound(fp_state *s, const fp_form *f, int top, fp_form *out, int depth)
+{
+	if (depth > VAST_FP_MAX_LOOPS)
+		return 0;
+	for (unsigned i = 0; i < f->n; i++) {
+		vast_fp_term t = f->t[i];
+		unsigned kind = VAST_FP_KIND(t.var), d = VAST_FP_INDEX(t.var);
+		if (t.var == VAST_FP_ONE || kind == VAST_FP_GROUP) {
+			add_term(out, t);
+			continue;
+		}
+		if (t.sym[0] != VAST_FP_ONE) /* a symbol of unknown sign */
+			return 0;
+		int at_top = (t.coef > 0) == top;
+		if (kind == VAST_FP_LOCAL) { /* in [0, lsz - 1] */
+			if (at_top) {
+				add_term(out, name_term(t.coef, VAST_FP_ONE,
+				                        VAST_FP_NAME(VAST_FP_LOCAL_SIZE, d)));
+				add_term(out, name_term(-t.coef, VAST_FP_ONE, VAST_FP_ONE));
+			}
+			continue;
+		}
+		if (kind != VAST_FP_LOOP || d >= s->nloops)
+			return 0;
+		fp_form b = {0}; /* counter in [lo, hi - 1] */
+		int ok = form_bound(s, at_top ? &s->hi[d] : &s->lo[d], at_top, &b, depth + 1);
+		if (at_top)
+			add_term(&b, name_term(-1, VAST_FP_ONE, VAST_FP_ONE));
+		add_form(out, &b, t.coef);
+		form_free(&b);
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+/* Bounds [lo, hi] of integer expression n for a fixed work-group, as
+ * forms over group ids and symbols: sums and differences of signed
+ * values, `a % d` (in [0, d - 1] for a >= 0, C99 6.5.5p6), `a / d` where
+ * a's bounds are constants, and any affine expression. */
+static int range_form(fp_state *s, int n, fp_form *lo, fp_form *hi, int depth)
+{
+	an_ctx *c = s->c;
+	while (an_is_cast_like(c, n) && clang_equalTypes(an_node_type(c, n),
+	                                                 an_node_type(c, c->nodes[n].kids[0])))
+		n = c->nodes[n].kids[0];
+	an_node *x = &c->nodes[n];
+	long long d;
+	if (depth > 64)
+		return fail(s, n, "an expression too deep", NULL);
+	int sgn = !unsigned_type(an_node_type(c, n));
+	if (x->kind == CXCursor_BinaryOperator && x->nkids == 2 && sgn &&
+	    (x->op == CXBinaryOperator_Add || x->op == CXBinaryOperator_Sub)) {
+		fp_form alo = {0}, ahi = {0}, blo = {0}, bhi = {0};
+		int sub = x->op == CXBinaryOperator_Sub;
+		int ok = range_form(s, x->kids[0], &alo, &ahi, depth + 1) &&
+		         range_form(s, x->kids[1], &blo, &bhi, depth + 1);
+		add_form(lo, &alo, 1);
+		add_form(lo, sub ? &bhi : &blo, sub ? -1 : 1);
+		add_form(hi, &ahi, 1);
+		add_form(hi, sub ? &blo : &bhi, sub ? -1 : 1);
+		form_free(&alo);
+		form_free(&ahi);
+		form_free(&blo);
+		form_free(&bhi);
+		return ok;
+	}
+	if (x->kind == CXCursor_BinaryOperator && x->nkids == 2 && sgn &&
+	    (x->op == CXBinaryOperator_Rem || x->op == CXBinaryOperator_Div) &&
+	    const_value(c, x->kids[1], &d) && d > 0) {
+		fp_form alo = {0}, ahi = {0};
+		int ok = range_form(s, x->kids[0], &alo, &ahi, depth + 1) && nonneg(s, &alo);
+		if (ok && x->op == CXBinaryOperator_Rem) {
+			add_term(hi, name_term(d - 1, VAST_FP_ONE, VAST_FP_ONE));
+		} else if (ok && !has_names(&alo) && !has_names(&ahi)) {
+			add_term(lo, name_term(alo.n ? alo.t[0].coef / d : 0, VAST_FP_ONE, VAST_FP_ONE));
+			add_term(hi, name_term(ahi.n ? ahi.t[0].coef / d : 0, VAST_FP_ONE, VAST_FP_ONE));
+		} else if (ok) {
+			ok = fail(s, n, "a quotient of a value with bounds that are not constants", NULL);
+		}
+		form_free(&alo);
+		form_free(&ahi);
+		return ok || fail(s, n, "a division or modulo of a value that may be negative", NULL);
+	}
+	fp_form f = {0};
+	int ok = int_form(s, n, &f, depth + 1);
+	if (ok && !(form_bound(s, &f, 0, lo, 0) && form_bound(s, &f, 1, hi, 0)))
+		ok = fail(s, n, "a value whose bounds vastcc cannot tell (a symbol of unknown sign)",
+		          NULL);
+	form_free(&f);
+	return ok;
+}
+
+/* clamp(e, lo, hi) (OpenCL C 6.15.4) with lo and hi fixed for the launch:
+ * a new variable u, in the hull [emin, emax] of e over the work-group,
+ * with the guards lo <= u <= hi. That is a superset of clamp's values
+ * only where the hull meets [lo, hi] (e below lo gives lo, which is then
+ * in both; lo > hi is undefined): the forms emax - lo, hi - emin and
+ * hi - lo must be >= 0 over the whole range, else the host plans the
+ * launch with the inspector. The offset becomes inexact. */
+static int clamp_form(fp_state *s, int n, fp_form *out, int depth)
+{
+	an_node *x = &s->c->nodes[n];
+	if (x->nkids != 4)
+		return fail(s, n, "a clamp() vastcc cannot follow", NULL);
+	if (!s->in_offset) /* its variable would take a loop's place */
+		return fail(s, n, "a clamp() in a loop bound or a condition", NULL);
+	if (s->nloops == VAST_FP_MAX_LOOPS)
+		return fail(s, n, "more than 6 loops and clamp()s around the access", NULL);
+	unsigned first = s->nchecks;
+	fp_form elo = {0}, ehi = {0}, lo = {0}, hi = {0};
+	int ok = range_form(s, x->kids[1], &elo, &ehi, depth + 1) &&
+	         int_form(s, x->kids[2], &lo, depth + 1) && int_form(s, x->kids[3], &hi, depth + 1);
+	if (ok && (has_var(&lo) || has_var(&hi)))
+		ok = fail(s, n, "a clamp() whose bounds vary", NULL);
+	if (ok && s->nwide + s->nchecks - first + 3 > sizeof s->wide / sizeof *s->wide)
+		ok = fail(s, n, "more than 16 operations that may wrap", NULL);
+	if (ok) {
+		/* the hull's own checks hold over the whole range, as a loop
+		 * bound's: the meets below rely on them */
+		for (unsigned i = first; i < s->nchecks; i++) {
+			s->wide[s->nwide] = s->checks[i];
+			s->wide_bits[s->nwide++] = s->check_bits[i];
+		}
+		s->nchecks = first;
+		unsigned k = s->nloops++;
+		vast_fp_term u = name_term(1, VAST_FP_NAME(VAST_FP_LOOP, k), VAST_FP_ONE);
+		s->loopvar[k] = -1;
+		add_form(&s->lo[k], &elo, 1);
+		add_form(&s->hi[k], &ehi, 1);
+		add_term(&s->hi[k], name_term(1, VAST_FP_ONE, VAST_FP_ONE));
+		s->step[k] = 1;
+		for (int side = 0; side < 2; side++) { /* u - lo >= 0, hi - u >= 0 */
+			fp_form *q = AN_PUSH(*s->g, *s->ng, *s->capg);
+			memset(q, 0, sizeof *q);
+			add_form(q, side ? &hi : &lo, side ? 1 : -1);
+			u.coef = side ? -1 : 1;
+			add_term(q, u);
+		}
+		const fp_form *pos[3][2] = { { &ehi, &lo }, { &hi, &elo }, { &hi, &lo } };
+		for (int i = 0; i < 3; i++) { /* >= 0: in [0, 2^63) */
+			fp_form *m = &s->wide[s->nwide];
+			memset(m, 0, sizeof *m);
+			add_form(m, pos[i][0], 1);
+			add_form(m, pos[i][1], -1);
+			s->wide_bits[s->nwide++] = 63;
+		}
+		add_term(out, name_term(1, VAST_FP_NAME(VAST_FP_LOOP, k), VAST_FP_ONE));
+		s->inexact = 1;
+	}
+	form_free(&elo);
+	form_free(&ehi);
+	form_free(&lo);
+	form_free(&hi);
+	return ok;
 }
 
 static long long pointee_size(an_ctx *c, int n)
@@ -548,9 +728,43 @@ static int counter_of(an_ctx *c, int v, int stmt)
 
 static int nonneg(fp_state *s, const fp_form *f);
 
+/* A loop bound `E / d` or `E >> k` (d = 2^k), d a positive constant,
+ * through parentheses and conversions that keep every value: E's node and
+ * d, or -1. */
+static int quotient(an_ctx *c, int n, long long *d)
+{
+	an_node *x = &c->nodes[n];
+	while ((x->kind == CXCursor_ParenExpr || x->kind == CXCursor_UnexposedExpr ||
+	        x->kind == CXCursor_CStyleCastExpr) && x->nkids) {
+		int k = x->kids[x->nkids - 1];
+		CXType from = an_node_type(c, k), to = an_node_type(c, n);
+		long long fb = clang_Type_getSizeOf(from), tb = clang_Type_getSizeOf(to);
+		if (!int_type(from) || fb > tb ||
+		    (fb == tb && unsigned_type(from) != unsigned_type(to)))
+			return -1;
+		n = k;
+		x = &c->nodes[n];
+	}
+	long long v;
+	if (x->kind != CXCursor_BinaryOperator || x->nkids != 2 || !const_value(c, x->kids[1], &v))
+		return -1;
+	if (x->op == CXBinaryOperator_Div && v > 0)
+		*d = v;
+	else if (x->op == CXBinaryOperator_Shr && v >= 0 && v <= 62)
+		*d = 1ll << v;
+	else
+		return -1;
+	return x->kids[0];
+}
+
 /* A for statement node as `for (v = lo; v < hi; v += step)`: returns v
- * and fills the bounds' forms, or -1. */
-static int loop_form(fp_state *s, int f, fp_form *lo, fp_form *hi, long long *step)
+ * and fills the bounds' forms, or -1. A bound `v < E / d` (d a positive
+ * constant, E >= 0, so C's quotient is floor(E / d), C99 6.5.5p6) is
+ * `v < E` and the guard `E - d * v - d >= 0`: v + 1 <= E / d. The runtime
+ * clips the counter with it exactly; without it, the hull [lo, E) is a
+ * superset since floor(E / d) <= E. The guard is appended to g. */
+static int loop_form(fp_state *s, int f, fp_form *lo, fp_form *hi, long long *step,
+                     fp_form **g, unsigned *ng, unsigned *cap)
 {
 	an_ctx *c = s->c;
 	an_node *x = &c->nodes[f];
@@ -604,13 +818,24 @@ static int loop_form(fp_state *s, int f, fp_form *lo, fp_form *hi, long long *st
 		const_value(c, ic->kids[1], &st);
 	if (st <= 0)
 		return -1;
-	if (!int_form(s, loe, lo, 0) || !int_form(s, hie, hi, 0))
+	long long d = 1;
+	int num = quotient(c, hie, &d);
+	if (!int_form(s, loe, lo, 0) || !int_form(s, num >= 0 ? num : hie, hi, 0) ||
+	    (num >= 0 && !nonneg(s, hi)))
 		return -1;
 	/* an unsigned comparison agrees with the integers' only where both
 	 * sides are never negative (C99 6.3.1.8) */
 	if ((unsigned_type(an_node_type(c, cd->kids[0])) ||
 	     unsigned_type(an_node_type(c, cd->kids[1]))) && !(nonneg(s, lo) && nonneg(s, hi)))
 		return -1;
+	if (d > 1) {
+		fp_form *q = AN_PUSH(*g, *ng, *cap);
+		memset(q, 0, sizeof *q);
+		add_form(q, hi, 1);
+		add_term(q, name_term(-d, VAST_FP_NAME(VAST_FP_LOOP, s->nloops), VAST_FP_ONE));
+		if (!incl)
+			add_term(q, name_term(-d, VAST_FP_ONE, VAST_FP_ONE));
+	}
 	if (incl)
 		add_term(hi, name_term(1, VAST_FP_ONE, VAST_FP_ONE));
 	*step = st;
@@ -734,6 +959,12 @@ static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
 	const an_access *a = &p->accesses[fp->access];
 	fp_state s = { .c = c, .kern = kern };
 	fp_build b = {0};
+	s.lo = b.lo;
+	s.hi = b.hi;
+	s.step = b.step;
+	s.g = &b.g;
+	s.ng = &b.ng;
+	s.capg = &b.capg;
 	int exact = 1, param = -1;
 	unsigned pre_checks = 0;
 	if (a->func != kern) {
@@ -801,8 +1032,10 @@ static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
 			continue;
 		}
 		unsigned k = s.nloops;
-		int v = k < VAST_FP_MAX_LOOPS ? loop_form(&s, chain[i], &b.lo[k], &b.hi[k], &b.step[k])
-		                              : -1;
+		int v = k < VAST_FP_MAX_LOOPS
+		                ? loop_form(&s, chain[i], &b.lo[k], &b.hi[k], &b.step[k], &b.g, &b.ng,
+		                            &b.capg)
+		                : -1;
 		if (v < 0) {
 			if (k < VAST_FP_MAX_LOOPS) {
 				form_free(&b.lo[k]);
@@ -817,6 +1050,7 @@ static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
 	}
 	s.visible = s.nloops;
 	pre_checks = s.nchecks;
+	s.in_offset = 1;
 	if (!access_form(&s, n, a, &b.off, &param))
 		goto done;
 	if (param < 0 || param >= 32 || fp->params != 1u << param) {
@@ -837,20 +1071,28 @@ done:
 			fp->loops[k].lo = keep_form(fp, &cap, &b.lo[k]);
 			fp->loops[k].hi = keep_form(fp, &cap, &b.hi[k]);
 			fp->loops[k].step = b.step[k];
-			fp->loop_names[k] = an_xstrdup(c->vars[s.loopvar[k]].name);
+			char name[16];
+			snprintf(name, sizeof name, "clamp%u", k);
+			fp->loop_names[k] = an_xstrdup(s.loopvar[k] >= 0 ? c->vars[s.loopvar[k]].name
+			                                                 : name);
 		}
 		fp->nguards = b.ng;
 		fp->guards = an_xcalloc(b.ng + 1, sizeof *fp->guards);
 		for (unsigned i = 0; i < b.ng; i++)
 			fp->guards[i] = keep_form(fp, &cap, &b.g[i]);
-		fp->nchecks = s.nchecks;
+		/* the checks over the whole range (loop bounds, guards,
+		 * clamp()s), then the offset's */
+		fp->nchecks = s.nchecks + s.nwide;
 		fp->noffset_checks = s.nchecks - pre_checks;
-		fp->checks = an_xcalloc(s.nchecks + 1, sizeof *fp->checks);
-		for (unsigned i = 0; i < s.nchecks; i++) {
-			fp->checks[i].form = keep_form(fp, &cap, &s.checks[i]);
-			fp->checks[i].bits = s.check_bits[i];
+		fp->checks = an_xcalloc(fp->nchecks + 1, sizeof *fp->checks);
+		for (unsigned i = 0, j = 0; i < fp->nchecks; i++) {
+			int w = i >= pre_checks && i < pre_checks + s.nwide;
+			const fp_form *f = w ? &s.wide[i - pre_checks] : &s.checks[j];
+			fp->checks[i].form = keep_form(fp, &cap, f);
+			fp->checks[i].bits = w ? s.wide_bits[i - pre_checks] : s.check_bits[j];
+			j += !w;
 		}
-		fp->exact = exact;
+		fp->exact = exact && !s.inexact;
 		fp->must_write = exact && (a->mode & VAST_MODE_W) && !(a->mode & VAST_MODE_ATOMIC) &&
 		                 !c->nodes[n].partial;
 	}
@@ -864,6 +1106,8 @@ done:
 	free(b.g);
 	for (unsigned i = 0; i < s.nchecks; i++)
 		form_free(&s.checks[i]);
+	for (unsigned i = 0; i < s.nwide; i++)
+		form_free(&s.wide[i]);
 }
 
 void an_footprints(an_ctx *c)

@@ -11,7 +11,9 @@
 #   default                descriptors plan, the inspector does not run;
 #   VAST_FOOTPRINTS=0      the inspector plans (fp_plans=0).
 # With descriptors, pages of a pure output that a range writes whole are
-# not filled from the host first: vadd's h2d must shrink.
+# not filled from the host first: vadd's h2d must shrink. matrixmul's
+# loop bound t < wA / 16 and the filters' clamp()ed halo reads are
+# described too (docs/footprints.md).
 #   VAST_BUILD=build bash test/e2e/footprints.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +28,9 @@ cases=(
 	"vadd vadd"
 	"vadd vadd 1000003"
 	"matmul matmul 512 128 128"
+	"matrixmul matrixmul 256 512 128"
+	"sobelfilter sobelfilter 520 300"
+	"medianfilter medianfilter 520 300"
 	"struct3 cross3 100003"
 	"alias axpy"
 	"reduce_local reduce_local"

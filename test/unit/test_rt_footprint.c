@@ -3,10 +3,11 @@
  * test_rt_footprint.c - vrt_fp_boxes against brute force: for descriptors
  * of the forms vastcc emits (row walk, column walk, tiled gemm's A, B and
  * C, a stencil's halo, loop bounds from arguments, guarded accesses, a
- * triangular loop), random small geometries, arguments and ranges of
- * work-groups, the bytes of the boxes are the bytes every work-item of
- * the range touches, running the descriptor's loops and guards one point
- * at a time: equal when the evaluator says exact, a superset otherwise.
+ * triangular loop, matrixmul's `t < n / 4` as a hull and a guard), random
+ * small geometries, arguments and ranges of work-groups, the bytes of
+ * the boxes are the bytes every work-item of the range touches, running
+ * the descriptor's loops and guards one point at a time: equal when the
+ * evaluator says exact, a superset otherwise.
  *
  * Then range planning from them (fprows.c, pas.c), on random small
  * launches of a kernel with five buffers (gemm's A, B, C, a stencil's
@@ -196,6 +197,10 @@ static const vast_fp_term terms[] = {
 	T(4, LOOP(0), ARG(0), ONE), T(4, LOOP(1), ONE, ONE),
 	/* 75: j - i >= 0 */
 	T(1, LOOP(1), ONE, ONE), T(-1, LOOP(0), ONE, ONE),
+	/* 77: matrixmul's B[(t * 4 + ly) * n + col], t < n / 4 */
+	T(16, LOOP(0), ARG(2), ONE), T(4, LID(1), ARG(2), ONE), GID(4, 0, ONE),
+	/* 82: the quotient bound as a guard: n - 4 * t - 4 >= 0 */
+	T(1, ONE, ARG(2), ONE), T(-4, LOOP(0), ONE, ONE), T(-4, ONE, ONE, ONE),
 };
 
 static const vast_fp_loop loops[] = {
@@ -207,6 +212,7 @@ static const vast_fp_loop loops[] = {
 	{ { 65, 3 }, { 12, 1 }, 1 },    /* 5: j in [i, nx) */
 	{ { 0, 0 }, { 12, 1 }, 1 },     /* 6: i in [0, nx) */
 	{ { 0, 0 }, { 12, 1 }, 1 },     /* 7: j in [0, nx) */
+	{ { 0, 0 }, { 18, 1 }, 1 },     /* 8: t in [0, n), the hull of [0, n / 4) */
 };
 
 static const vast_fp_form guards[] = {
@@ -217,6 +223,7 @@ static const vast_fp_form guards[] = {
 	{ 57, 4 }, /* 4: gid1 >= 1 */
 	{ 71, 2 }, /* 5: 2 * grp0 <= ny */
 	{ 75, 2 }, /* 6: j >= i */
+	{ 82, 3 }, /* 7: t < n / 4 */
 };
 
 #define FP(off, noff, l0, nl, g0, ng, sz)                                       \
@@ -233,10 +240,11 @@ static const vast_footprint fps[] = {
 	FP(61, 4, 5, 1, 0, 0, 4),  /* triangular (bounds vary: superset) */
 	FP(68, 3, 0, 0, 5, 1, 16), /* group guard */
 	FP(73, 2, 6, 2, 6, 1, 4),  /* a guard over two loops: exact for small nx */
+	FP(77, 5, 8, 1, 7, 1, 4),  /* a loop bound that is a quotient */
 };
 static const char *const fp_names[] = { "row", "row guarded", "column", "gemm A", "gemm B",
                                         "gemm C", "stencil", "triangular", "group guard",
-                                        "upper triangle" };
+                                        "upper triangle", "quotient bound" };
 
 static unsigned rnd(unsigned n)
 {
@@ -490,7 +498,7 @@ int main(void)
 	/* Every form but the triangular loop and the upper triangle is exact
 	 * where vastcc says its bounds and guards are affine. */
 	for (unsigned f = 0; f < sizeof fps / sizeof *fps; f++)
-		if (f < 7 || f == 8)
+		if (f < 7 || f == 8 || f == 10)
 			CHECK(exact_seen[f] == 300);
 	/* The upper triangle splits i exactly while few rows are partial. */
 	CHECK(exact_seen[9] > 0 && exact_seen[9] < 300);

@@ -52,6 +52,17 @@ __kernel void transpose(__global const float *in, __global float *out, int w, in
 		out[x * h + y] = in[y * w + x];
 }
 
+/* A row of in (h x n) read clamped at its end into a row of out twice
+ * as wide (h x 2n): the right half of the NDRange reads only in's last
+ * column, so those groups' hull of j misses [0, n - 1]. Their
+ * descriptor's checks fail and the inspector plans the launch
+ * (docs/footprints.md, clamp()). */
+__kernel void clampfar(__global const float *in, __global float *out, int n)
+{
+	int j = get_global_id(0), y = get_global_id(1);
+	out[y * 2 * n + j] = in[y * n + clamp(j, 0, n - 1)];
+}
+
 /* 5-point stencil on a w x h grid, the border copied. */
 __kernel void stencil(__global const float *in, __global float *out, int w, int h)
 {
