@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Must-write pages of inspector-planned launches (issue 9 item 3, runtime/
+# cover.c): a kernel with an access that has no footprint descriptor is
+# planned by its inspector, but the pages of a pure output that a range's
+# must-write boxes cover whole are not filled from the host first. Each
+# case runs at a quarter and a tenth of its data, with the launch's own
+# pages and with 1 KiB (or 256-byte) pages, twice: by default, and with
+# VAST_FOOTPRINTS=0 (no descriptors: every written page filled, as before).
+# Both must equal the native run byte for byte, in several ranges, planned
+# by the inspector (fp_plans=0).
+#
+# Dense cases (an image W pixels wide, W not a multiple of the 16-pixel
+# tile or of a page, stores guarded by x < w, y < h): the bytes sent must
+# drop by at least half the output's bytes, and the bytes sent beyond the
+# input must be fewer than the output's (before, every written page went
+# in: at least input + output). Padded case (padout, rows PITCH > W apart,
+# the host's pattern in the padding and in two rows past the image): the
+# guarded boxes leave gaps, and every byte the kernel does not write must
+# come back as the host put it.
+#   VAST_BUILD=build bash test/e2e/mustwrite.sh
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+fail() { echo "mustwrite: FAIL: $*" >&2; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-mw.XXXXXX") || fail "mktemp"
+trap 'rm -rf "$tmp"' EXIT
+unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELINE \
+	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_LOG VAST_PINNED VAST_FOOTPRINTS VAST_RESIDENT
+
+stat() { echo "$1" | sed -E "s/.* $2=([0-9]+).*/\\1/"; }
+
+# example, small pages, input bytes, output bytes (0: padded, exactness
+# only), arguments
+cases=(
+	"sobelfilter 1K $((1000 * 2000 * 4)) $((1000 * 2000 * 4)) 1000 2000"
+	"medianfilter 1K $((1000 * 2000 * 4)) $((1000 * 2000 * 4)) 1000 2000"
+	"padout 1K $((1500 * 1400 * 4)) $((1500 * 1400 * 4)) 1500 1400"
+	"padout 256 $((1000 * 777 * 4)) 0 1000 777 1003"
+	"padout 1K $((1000 * 777 * 4)) 0 1000 777 3000"
+)
+for c in "${cases[@]}"; do
+	set -- $c
+	name=$1 small=$2 input=$3 output=$4
+	shift 4
+	what="$name $*"
+	if [ ! -d "$tmp/$name" ]; then
+		VAST_E2E_BUILD_ONLY=$tmp/$name bash "$here/diff.sh" "$name" >/dev/null 2>&1 ||
+			fail "building $name failed"
+	fi
+	"$tmp/$name/native/$name/$name" -q -o "$tmp/native.out" "$@" >/dev/null 2>&1 ||
+		fail "$what: the native run failed"
+	for mem in 25% 10%; do
+		for page in "" "$small"; do
+			declare -A h2d=()
+			for fp in 0 1; do
+				log=$tmp/log
+				VAST_PAGE_SIZE=$page VAST_FOOTPRINTS=$fp VAST_STATS=1 VAST_DEVICE_MEM=$mem \
+					"$tmp/$name/vast/$name/$name" -q -o "$tmp/vast.out" "$@" >"$log" 2>&1 ||
+					{ cat "$log" >&2; fail "$what at $mem, pages '$page', VAST_FOOTPRINTS=$fp: the run failed"; }
+				cmp -s "$tmp/native.out" "$tmp/vast.out" ||
+					fail "$what at $mem, pages '$page', VAST_FOOTPRINTS=$fp: output differs from the native run"
+				line=$(grep "^vast: kernel $name " "$log") || { cat "$log" >&2; fail "$what: no stats"; }
+				[ "$(stat "$line" ranges)" -ge 2 ] || fail "$what at $mem: not paged ($line)"
+				[ "$(stat "$line" fp_plans)" = 0 ] ||
+					fail "$what at $mem: planned from descriptors, not by the inspector ($line)"
+				h2d[$fp]=$(stat "$line" h2d)
+			done
+			if [ "$output" != 0 ]; then
+				drop=$((h2d[0] - h2d[1]))
+				[ $((2 * drop)) -ge "$output" ] ||
+					fail "$what at $mem, pages '$page': h2d ${h2d[1]}, ${h2d[0]} filling every written page: less than half the output's $output bytes saved"
+				[ $((h2d[1] - input)) -lt "$output" ] ||
+					fail "$what at $mem, pages '$page': h2d ${h2d[1]} for $input bytes of input: the output was filled"
+			fi
+			echo "mustwrite: $what at $mem, pages '${page:-auto}': identical; h2d ${h2d[1]} (${h2d[0]} filling every written page), input $input"
+		done
+	done
+done
+echo "mustwrite: PASS"
