@@ -7,8 +7,12 @@
 # case runs at a quarter and a tenth of its data, with the launch's own
 # pages and with 1 KiB (or 256-byte) pages, twice: by default, and with
 # VAST_FOOTPRINTS=0 (no descriptors: every written page filled, as before).
-# Both must equal the native run byte for byte, in several ranges, planned
-# by the inspector (fp_plans=0).
+# Both must equal the native run byte for byte, in several ranges.
+# padout reads its input at indices loaded from it: no descriptor bounds
+# that, and its launches must be planned by the inspector (fp_plans=0).
+# sobelfilter's and medianfilter's reads go through clamp(), inspected
+# today; should their reads get descriptors, the bytes saved must hold
+# all the same.
 #
 # Dense cases (an image W pixels wide, W not a multiple of the 16-pixel
 # tile or of a page, stores guarded by x < w, y < h): the bytes sent must
@@ -29,19 +33,19 @@ unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELI
 
 stat() { echo "$1" | sed -E "s/.* $2=([0-9]+).*/\\1/"; }
 
-# example, small pages, input bytes, output bytes (0: padded, exactness
-# only), arguments
+# example, must it be inspector-planned, small pages, input bytes, output
+# bytes (0: padded, exactness only), arguments
 cases=(
-	"sobelfilter 1K $((1000 * 2000 * 4)) $((1000 * 2000 * 4)) 1000 2000"
-	"medianfilter 1K $((1000 * 2000 * 4)) $((1000 * 2000 * 4)) 1000 2000"
-	"padout 1K $((1500 * 1400 * 4)) $((1500 * 1400 * 4)) 1500 1400"
-	"padout 256 $((1000 * 777 * 4)) 0 1000 777 1003"
-	"padout 1K $((1000 * 777 * 4)) 0 1000 777 3000"
+	"sobelfilter any 1K $((1000 * 2000 * 4)) $((1000 * 2000 * 4)) 1000 2000"
+	"medianfilter any 1K $((1000 * 2000 * 4)) $((1000 * 2000 * 4)) 1000 2000"
+	"padout inspector 1K $((1500 * 1400 * 4)) $((1500 * 1400 * 4)) 1500 1400"
+	"padout inspector 256 $((1000 * 777 * 4)) 0 1000 777 1003"
+	"padout inspector 1K $((1000 * 777 * 4)) 0 1000 777 3000"
 )
 for c in "${cases[@]}"; do
 	set -- $c
-	name=$1 small=$2 input=$3 output=$4
-	shift 4
+	name=$1 planner=$2 small=$3 input=$4 output=$5
+	shift 5
 	what="$name $*"
 	if [ ! -d "$tmp/$name" ]; then
 		VAST_E2E_BUILD_ONLY=$tmp/$name bash "$here/diff.sh" "$name" >/dev/null 2>&1 ||
@@ -61,7 +65,7 @@ for c in "${cases[@]}"; do
 					fail "$what at $mem, pages '$page', VAST_FOOTPRINTS=$fp: output differs from the native run"
 				line=$(grep "^vast: kernel $name " "$log") || { cat "$log" >&2; fail "$what: no stats"; }
 				[ "$(stat "$line" ranges)" -ge 2 ] || fail "$what at $mem: not paged ($line)"
-				[ "$(stat "$line" fp_plans)" = 0 ] ||
+				[ "$planner" = any ] || [ "$(stat "$line" fp_plans)" = 0 ] ||
 					fail "$what at $mem: planned from descriptors, not by the inspector ($line)"
 				h2d[$fp]=$(stat "$line" h2d)
 			done
