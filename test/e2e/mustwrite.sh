@@ -5,7 +5,9 @@
 # planned by its inspector, but the pages of a pure output that a range's
 # must-write boxes cover whole are not filled from the host first. Each
 # case runs at a quarter and a tenth of its data, with the launch's own
-# pages and with 1 KiB (or 256-byte) pages, twice: by default, and with
+# pages and with 1 KiB (or 256-byte) pages, and once from pageable memory
+# (VAST_PINNED=0: staged slots, whose frames go in as few large copies,
+# paged.c write_staged), each twice: by default, and with
 # VAST_FOOTPRINTS=0 (no descriptors: every written page filled, as before).
 # Both must equal the native run byte for byte, in several ranges.
 # padout reads its input at indices loaded from it: no descriptor bounds
@@ -46,38 +48,38 @@ for c in "${cases[@]}"; do
 	set -- $c
 	name=$1 planner=$2 small=$3 input=$4 output=$5
 	shift 5
-	what="$name $*"
 	if [ ! -d "$tmp/$name" ]; then
 		VAST_E2E_BUILD_ONLY=$tmp/$name bash "$here/diff.sh" "$name" >/dev/null 2>&1 ||
 			fail "building $name failed"
 	fi
 	"$tmp/$name/native/$name/$name" -q -o "$tmp/native.out" "$@" >/dev/null 2>&1 ||
-		fail "$what: the native run failed"
-	for mem in 25% 10%; do
-		for page in "" "$small"; do
-			declare -A h2d=()
-			for fp in 0 1; do
-				log=$tmp/log
-				VAST_PAGE_SIZE=$page VAST_FOOTPRINTS=$fp VAST_STATS=1 VAST_DEVICE_MEM=$mem \
-					"$tmp/$name/vast/$name/$name" -q -o "$tmp/vast.out" "$@" >"$log" 2>&1 ||
-					{ cat "$log" >&2; fail "$what at $mem, pages '$page', VAST_FOOTPRINTS=$fp: the run failed"; }
-				cmp -s "$tmp/native.out" "$tmp/vast.out" ||
-					fail "$what at $mem, pages '$page', VAST_FOOTPRINTS=$fp: output differs from the native run"
-				line=$(grep "^vast: kernel $name " "$log") || { cat "$log" >&2; fail "$what: no stats"; }
-				[ "$(stat "$line" ranges)" -ge 2 ] || fail "$what at $mem: not paged ($line)"
-				[ "$planner" = any ] || [ "$(stat "$line" fp_plans)" = 0 ] ||
-					fail "$what at $mem: planned from descriptors, not by the inspector ($line)"
-				h2d[$fp]=$(stat "$line" h2d)
-			done
-			if [ "$output" != 0 ]; then
-				drop=$((h2d[0] - h2d[1]))
-				[ $((2 * drop)) -ge "$output" ] ||
-					fail "$what at $mem, pages '$page': h2d ${h2d[1]}, ${h2d[0]} filling every written page: less than half the output's $output bytes saved"
-				[ $((h2d[1] - input)) -lt "$output" ] ||
-					fail "$what at $mem, pages '$page': h2d ${h2d[1]} for $input bytes of input: the output was filled"
-			fi
-			echo "mustwrite: $what at $mem, pages '${page:-auto}': identical; h2d ${h2d[1]} (${h2d[0]} filling every written page), input $input"
+		fail "$name $*: the native run failed"
+	for run in "25% auto 1" "25% $small 1" "10% auto 1" "10% $small 1" "25% auto 0"; do
+		read -r mem page pinned <<<"$run"
+		[ "$page" = auto ] && page=
+		at="$name $* at $mem, pages '${page:-auto}'$([ "$pinned" = 0 ] && echo ', pageable')"
+		declare -A h2d=()
+		for fp in 0 1; do
+			log=$tmp/log
+			VAST_PINNED=$pinned VAST_PAGE_SIZE=$page VAST_FOOTPRINTS=$fp VAST_STATS=1 \
+				VAST_DEVICE_MEM=$mem "$tmp/$name/vast/$name/$name" -q -o "$tmp/vast.out" "$@" \
+				>"$log" 2>&1 ||
+				{ cat "$log" >&2; fail "$at, VAST_FOOTPRINTS=$fp: the run failed"; }
+			cmp -s "$tmp/native.out" "$tmp/vast.out" ||
+				fail "$at, VAST_FOOTPRINTS=$fp: output differs from the native run"
+			line=$(grep "^vast: kernel $name " "$log") || { cat "$log" >&2; fail "$at: no stats"; }
+			[ "$(stat "$line" ranges)" -ge 2 ] || fail "$at: not paged ($line)"
+			[ "$planner" = any ] || [ "$(stat "$line" fp_plans)" = 0 ] ||
+				fail "$at: planned from descriptors, not by the inspector ($line)"
+			h2d[$fp]=$(stat "$line" h2d)
 		done
+		if [ "$output" != 0 ]; then
+			[ $((2 * (h2d[0] - h2d[1]))) -ge "$output" ] ||
+				fail "$at: h2d ${h2d[1]}, ${h2d[0]} filling every written page: less than half the output's $output bytes saved"
+			[ $((h2d[1] - input)) -lt "$output" ] ||
+				fail "$at: h2d ${h2d[1]} for $input bytes of input: the output was filled"
+		fi
+		echo "mustwrite: $at: identical; h2d ${h2d[1]} (${h2d[0]} filling every written page), input $input"
 	done
 done
 echo "mustwrite: PASS"
