@@ -78,7 +78,7 @@ awk -F, -v tmp="$TMP" '
 				                lbl(w, tb), b / v / 1e9, 100 * (b / v / 1e9) / bw["pinned-h2d"], bw["pinned-h2d"])
 			hv = h2d[key, "vast"]
 			if ((w in inshare) && hv != "" && b > 0)
-				po = po sprintf("  %s: h2d %.3f GB / input %.3f GB = %.3f (goal <= 1.02)\n",
+				po = po sprintf("  %s: h2d %.4g GB / input %.4g GB = %.3f (goal <= 1.02)\n",
 				                lbl(w, tb), hv / 1e9, b * inshare[w] / 1e9, hv / (b * inshare[w]))
 			if (dev[key, "resident"] != "") rdev = dev[key, "resident"]
 		}
