@@ -21,6 +21,12 @@ trap 'rm -rf "$TMP"' EXIT
 awk -F, -v tmp="$TMP" '
 	function lbl(w, tb) { return nsizes > 1 ? sprintf("%s-%.3gG", w, tb / 2^30) : w }
 	function gm(sum, n) { return n ? sprintf("%.3f", exp(sum / n)) : "n/a" }
+	# Pure-output workloads: the share of their data (the bytes= they
+	# print) that is input, from their buffers (examples/NAME/host.c). At
+	# a quarter of the data, issue 9 wants h2d <= 1.02 x the input: the
+	# outputs are written whole, not filled from the host first.
+	BEGIN { inshare["sobelfilter"] = 1 / 2; inshare["medianfilter"] = 1 / 2
+	        inshare["blackscholes"] = 3 / 5 }
 	NR == 1 { next }
 	$1 == "bandwidth" { if ($6 == "ok") { bw[$3] = $2 / $5 / 1e9; bwdev = $4 } next }
 	{ key = $1 SUBSEP $14; if (!(key in seen)) { seen[key] = 1; order[++nk] = key }
@@ -70,6 +76,10 @@ awk -F, -v tmp="$TMP" '
 			if (w ~ /^(blackscholes|reduction|medianfilter|sobelfilter|mersennetwister)$/ && v != "" && ("pinned-h2d" in bw))
 				st = st sprintf("  %s: %.2f GB/s of data = %.0f%% of pinned h2d %.2f GB/s (goal >= 85%%)\n",
 				                lbl(w, tb), b / v / 1e9, 100 * (b / v / 1e9) / bw["pinned-h2d"], bw["pinned-h2d"])
+			hv = h2d[key, "vast"]
+			if ((w in inshare) && hv != "" && b > 0)
+				po = po sprintf("  %s: h2d %.4g GB / input %.4g GB = %.3f (goal <= 1.02)\n",
+				                lbl(w, tb), hv / 1e9, b * inshare[w] / 1e9, hv / (b * inshare[w]))
 			if (dev[key, "resident"] != "") rdev = dev[key, "resident"]
 		}
 		for (m in bw) { printf "%s %.3f\n", m, bw[m] > bf; nbw++ }
@@ -84,6 +94,7 @@ awk -F, -v tmp="$TMP" '
 		printf "matrixmul vs hand-partitioned:\n%s", mm ? mm : "  n/a\n"
 		printf "inspector share of vast time:\n%s", ish ? ish : "  n/a\n"
 		printf "streaming workloads (data bytes / vast seconds):\n%s", st ? st : "  n/a\n"
+		printf "pure-output workloads, vast mode (h2d bytes / input bytes):\n%s", po ? po : "  n/a\n"
 		if (nbw) { print "copy bandwidth (" bwdev "):"; for (m in bw) printf "  %s: %.2f GB/s\n", m, bw[m] }
 		print nph + 0 > tmp "/nphases"
 		print nbw + 0 > tmp "/nbw"

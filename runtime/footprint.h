@@ -57,5 +57,29 @@ int vrt_fp_boxes(const vast_kernel_footprints *k, const vast_footprint *fp,
  * marked, when the box is larger than 2^62 bytes (fprows.c). */
 int vrt_box_mark(unsigned char *part, size_t npages, unsigned shift, const vrt_box *b);
 
+/* The pages a union of boxes covers whole (cover.c): begin with room for
+ * max blocks (a bound on work and memory: a box with more is left out,
+ * covering nothing), add boxes, then read the pages. Ownership: the
+ * intervals are the vrt_cover's, freed by vrt_cover_free; a zeroed
+ * vrt_cover is empty. */
+typedef struct vrt_interval {
+	long long lo, hi; /* the bytes [lo, hi) */
+} vrt_interval;
+
+typedef struct vrt_cover {
+	vrt_interval *iv;
+	size_t n, cap, max;
+} vrt_cover;
+
+void vrt_cover_begin(vrt_cover *c, size_t max);
+/* 1: b's blocks added; 0: left out (too many blocks, larger than 2^62
+ * bytes); -1: out of memory. */
+int vrt_cover_add(vrt_cover *c, const vrt_box *b);
+/* Sets pages[p] = 1 for each page p < npages (of 2^shift bytes; the last
+ * one ends at size) whose every byte lies in the boxes added. */
+void vrt_cover_pages(vrt_cover *c, unsigned char *pages, size_t npages, unsigned shift,
+                     size_t size);
+void vrt_cover_free(vrt_cover *c);
+
 #pragma GCC visibility pop
 #endif

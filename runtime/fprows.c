@@ -17,6 +17,11 @@
  * that really reaches there faults in the paged kernel, whose every
  * translation is checked, and the launch is refused.
  *
+ * A kernel with some accesses that have no descriptor (mixed) still gets
+ * a plan: its rows come from the inspector, but its must-write boxes
+ * still say which pages of a write-only buffer a range writes whole
+ * (vrt_fp_must_write, cover.c), so those are not filled from the host.
+ *
  * Scalar arguments are read from the bytes the program set. The stub does
  * not say whether an integer argument is signed, so a value whose top bit
  * is set (negative, or a large unsigned) makes the descriptors unusable
@@ -199,7 +204,19 @@ struct vrt_fp_plan {
 	long long args[VRT_MAX_ARGS];
 	vrt_box *boxes;
 	int cap;
+	int complete;   /* every access has a usable descriptor */
+	vrt_cover cover;
 };
+
+/* Descriptor fp has a form the host can evaluate, for one parameter that
+ * is one of L's buffers. */
+static int usable(const vrt_launch *L, unsigned nargs, const vast_footprint *fp)
+{
+	if (!fp->affine || !fp->params || (fp->params & (fp->params - 1)))
+		return 0;
+	unsigned p = (unsigned)__builtin_ctz(fp->params);
+	return p < nargs && L->arg_slot[p];
+}
 
 vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom)
 {
@@ -213,14 +230,11 @@ vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom)
 		if (!L->lsize[d] || L->gsize[d] % L->lsize[d])
 			return NULL;
 	unsigned nargs = k->nargs < VRT_MAX_ARGS ? k->nargs : VRT_MAX_ARGS;
-	for (unsigned f = 0; f < kf->nfootprints; f++) {
-		const vast_footprint *fp = &kf->footprints[f];
-		if (!fp->affine || !fp->params || (fp->params & (fp->params - 1)))
-			return NULL;
-		unsigned p = (unsigned)__builtin_ctz(fp->params);
-		if (p >= nargs || !L->arg_slot[p])
-			return NULL;
-	}
+	unsigned nusable = 0;
+	for (unsigned f = 0; f < kf->nfootprints; f++)
+		nusable += usable(L, nargs, &kf->footprints[f]);
+	if (!nusable)
+		return NULL;
 	vrt_fp_plan *P = vrt_calloc(1, sizeof *P);
 	if (!P || !(P->boxes = vrt_malloc(16 * sizeof *P->boxes))) {
 		vrt_free(P);
@@ -238,6 +252,7 @@ vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom)
 	}
 	P->L = L;
 	P->kf = kf;
+	P->complete = nusable == kf->nfootprints;
 	P->fl.work_dim = L->dim;
 	P->fl.args = P->args;
 	P->fl.nargs = nargs;
@@ -251,8 +266,10 @@ vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom)
 
 void vrt_fp_plan_free(vrt_fp_plan *P)
 {
-	if (P)
+	if (P) {
 		vrt_free(P->boxes);
+		vrt_cover_free(&P->cover);
+	}
 	vrt_free(P);
 }
 
@@ -287,6 +304,8 @@ int vrt_fp_rows(vrt_fp_plan *P, const vrt_layout *lay, size_t wpp, unsigned char
 {
 	const vast_kernel_footprints *kf = P->kf;
 	int all_exact = 1;
+	if (!P->complete)
+		return 0;
 	memset(rows, 0, nrows * lay->row_bytes);
 	for (size_t r = 0; r < nrows; r++) {
 		size_t g0 = r * wpp, g1 = g0 + wpp < P->L->groups ? g0 + wpp : P->L->groups;
@@ -307,57 +326,33 @@ int vrt_fp_rows(vrt_fp_plan *P, const vrt_layout *lay, size_t wpp, unsigned char
 	return all_exact ? 1 : 2;
 }
 
-/* Pages of one dense interval [b0, b1) of a buffer of `size` bytes that
- * it covers whole (the last page up to the buffer's end). */
-static void mark_covered(unsigned char *pages, size_t npages, unsigned shift, size_t size,
-                         long long b0, long long b1)
-{
-	long long pg = 1ll << shift;
-	if (b0 < 0 || b1 <= b0)
-		return; /* before the buffer: no descriptor of a valid access */
-	long long p0 = (b0 + pg - 1) >> shift; /* first page starting in it */
-	for (long long p = p0; p < (long long)npages; p++) {
-		long long end = (p + 1) * pg < (long long)size ? (p + 1) * pg : (long long)size;
-		if (end > b1)
-			break;
-		pages[p] = 1;
-	}
-}
+/* At most this many blocks per page of the slot, plus a few, are
+ * enumerated: a range's must-write boxes are a handful of tiles and rows
+ * (footprint.c), and more only makes coverage slower to find. */
+#define COVER_BLOCKS_PER_PAGE 2
+#define COVER_BLOCKS_MIN 4096
 
 int vrt_fp_must_write(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t g0, size_t g1,
                       unsigned char *pages)
 {
 	const vast_kernel_footprints *kf = P->kf;
+	unsigned nargs = P->fl.nargs;
 	memset(pages, 0, lay->slot_pages[s]);
+	vrt_cover_begin(&P->cover, COVER_BLOCKS_PER_PAGE * lay->slot_pages[s] + COVER_BLOCKS_MIN);
 	for (unsigned f = 0; f < kf->nfootprints; f++) {
 		const vast_footprint *fp = &kf->footprints[f];
-		if (!fp->must_write || slot_of(P, fp) != s)
+		if (!fp->must_write || !usable(P->L, nargs, fp) || slot_of(P, fp) != s)
 			continue;
 		int exact, n = boxes_of(P, fp, g0, g1, &exact);
 		if (n == -2)
 			return -1;
 		if (n < 0 || !exact)
 			continue; /* a superset says nothing of what is written */
-		for (int i = 0; i < n; i++) {
-			const vrt_box *b = &P->boxes[i];
-			/* Dense: dimensions whose pitch is at most the run so far
-			 * leave no gap; a box with any other is skipped (its
-			 * blocks could be enumerated, but are rare in outputs). */
-			unsigned long long run = b->run;
-			unsigned d = 0;
-			for (; d < b->ndims; d++) {
-				unsigned long long c = b->dim[d].count;
-				if (c == 0 || b->dim[d].pitch <= 0 || (unsigned long long)b->dim[d].pitch > run)
-					break;
-				if (__builtin_mul_overflow((unsigned long long)b->dim[d].pitch, c - 1, &c) ||
-				    __builtin_add_overflow(c, run, &run) || run > (1ull << 62))
-					return 0;
-			}
-			if (d == b->ndims && b->origin >= 0 && b->origin < (1ll << 62))
-				mark_covered(pages, lay->slot_pages[s], lay->page_shift, lay->slot_size[s],
-				             b->origin, b->origin + (long long)run);
-		}
+		for (int i = 0; i < n; i++)
+			if (vrt_cover_add(&P->cover, &P->boxes[i]) < 0)
+				return -1;
 	}
+	vrt_cover_pages(&P->cover, pages, lay->slot_pages[s], lay->page_shift, lay->slot_size[s]);
 	return 1;
 }
 
@@ -365,6 +360,8 @@ int vrt_fp_may_write(vrt_fp_plan *P, unsigned s, unsigned shift, size_t npages,
                      unsigned char *pages)
 {
 	const vast_kernel_footprints *kf = P->kf;
+	if (!P->complete)
+		return 0; /* a write without a descriptor may be anywhere */
 	memset(pages, 0, npages);
 	for (unsigned f = 0; f < kf->nfootprints; f++) {
 		const vast_footprint *fp = &kf->footprints[f];
@@ -384,6 +381,8 @@ int vrt_fp_write_span(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, long lon
                       long long *hi)
 {
 	const vast_kernel_footprints *kf = P->kf;
+	if (!P->complete)
+		return 0;
 	*lo = LLONG_MAX;
 	*hi = LLONG_MIN;
 	for (unsigned f = 0; f < kf->nfootprints; f++) {

@@ -594,6 +594,31 @@ static size_t staged_spans(const paged *P, const fset *F, const unsigned char *u
 	return nsp;
 }
 
+/* Writes the frames of staged spans sp (in page order, frames relative to
+ * img) from img to fb at off: in one piece, except where frames that need
+ * nothing from the host (pages a range writes whole, pages_to_fill) leave
+ * a gap of VRT_DIRECT_SPAN or more between spans, which one more copy
+ * skips. */
+static cl_int write_staged(cl_command_queue q, cl_mem fb, size_t off, const unsigned char *img,
+                           const vrt_span *sp, size_t nsp, unsigned sh, cl_event ev[2],
+                           unsigned long long *count)
+{
+	for (size_t i = 0; i < nsp;) {
+		size_t a = sp[i].frame, z = a + sp[i].npages;
+		for (i++; i < nsp && (sp[i].frame - z) << sh < VRT_DIRECT_SPAN; i++)
+			z = sp[i].frame + sp[i].npages;
+		cl_event e;
+		cl_int err = vrt_real.clEnqueueWriteBuffer(q, fb, CL_FALSE, off + (a << sh),
+		                                           (z - a) << sh, img + (a << sh), 0, NULL,
+		                                           &e);
+		if (err)
+			return err;
+		keep(ev, e);
+		*count += (z - a) << sh;
+	}
+	return CL_SUCCESS;
+}
+
 /* Enqueues slot s's frames of set F in (H2D, gathering first when staged)
  * or out (D2H; the scatter of a staged slot comes in finish_range). */
 static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
@@ -631,18 +656,18 @@ static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
 	}
 	size_t off = F->fr.first[s] << sh, n = F->fr.count[s] << sh;
 	unsigned char *img = F->stage + F->stage_off[s];
-	if (out) {
-		err = vrt_real.clEnqueueReadBuffer(q, fb, CL_FALSE, off, n, img, 0, NULL, &e);
-	} else {
+	if (!out) {
 		vrt_span *sp;
 		size_t nsp = staged_spans(P, F, u, s, &sp);
 		if (nsp == (size_t)-1)
 			return CL_OUT_OF_HOST_MEMORY;
 		span_job j = {lay, sp, m->host, img};
 		vrt_parallel(nsp, n, gather_share, &j);
+		err = write_staged(q, fb, off, img, sp, nsp, sh, ev, count);
 		vrt_free(sp);
-		err = vrt_real.clEnqueueWriteBuffer(q, fb, CL_FALSE, off, n, img, 0, NULL, &e);
+		return err;
 	}
+	err = vrt_real.clEnqueueReadBuffer(q, fb, CL_FALSE, off, n, img, 0, NULL, &e);
 	if (!err)
 		keep(ev, e);
 	*count += n;

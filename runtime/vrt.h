@@ -761,9 +761,11 @@ unsigned long long vrt_framepool_bytes(void);
 void vrt_framepool_release(void);
 /* Releases every handle of d and zeroes it. */
 void vrt_devsets_release(vrt_devsets *d);
-/* fprows.c: planning from footprint descriptors. A plan exists when every
+/* fprows.c: planning from footprint descriptors. A plan exists when some
  * global access of L's kernel has a descriptor and the arguments they
- * name are known; NULL otherwise (*oom set when out of memory). */
+ * name are known; NULL otherwise (*oom set when out of memory). Only
+ * vrt_fp_must_write answers for a kernel with accesses that have none
+ * (mixed): the others then return 0. */
 typedef struct vrt_fp_plan vrt_fp_plan;
 vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom);
 void vrt_fp_plan_free(vrt_fp_plan *P);
