@@ -39,5 +39,15 @@ f=$(grep -cE 'Test +#[0-9]+: .*(\*\*\*|Failed|Not Run|Timeout)' "$ctestlog")
 passed=$((passed + p)); failed=$((failed + f))
 rm -f "$ctestlog"
 
+# A test run as root that renames or copies over /dev/null replaces the
+# device with a file, and every later `> /dev/null` writes into it: the
+# tests after it then fail in ways that point elsewhere.
+if [ -c /dev/null ]; then
+	echo "PASS: check :: /dev/null is still the device"; passed=$((passed + 1))
+else
+	echo "FAIL: check :: /dev/null is no longer a character device (a test replaced it)"
+	failed=$((failed + 1))
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
