@@ -102,7 +102,8 @@ static int by_start(const void *a, const void *b)
 void vrt_cover_pages(vrt_cover *c, unsigned char *pages, size_t npages, unsigned shift,
                      size_t size)
 {
-	qsort(c->iv, c->n, sizeof *c->iv, by_start);
+	if (c->n > 1) /* qsort's base may not be null, even for no elements */
+		qsort(c->iv, c->n, sizeof *c->iv, by_start);
 	long long pg = 1ll << shift;
 	for (size_t i = 0; i < c->n;) {
 		/* one merged interval [lo, hi) */
