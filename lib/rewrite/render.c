@@ -5,9 +5,10 @@
  * The model decides, the renderer only spells (analysis.h, top comment).
  * For function f and variant v we fill an edit buffer with:
  *   - accesses rendered in place: every access in the paged and straight
- *     variants, the LOAD accesses in the inspector and merge. Their address ADDR is
- *     `(ulong)&(E)` for p[i], *p, p->f; `(ulong)((P) + (size_t)(O) * vec)`
- *     for vloadN/vstoreN; `(ulong)(P)` for atomics, where E, P and O are
+ *     variants, the LOAD accesses in the inspector and merge. Their
+ *     address ADDR is `(ulong)&(E)` for p[i], *p, p->f;
+ *     `(ulong)((P) + (size_t)(O) * vec)` for vloadN/vstoreN; `(ulong)(P)`
+ *     for atomics, where E, P and O are
  *     the source of the expression, pointer and offset rendered with the
  *     edits nested inside them. In a paged kernel's own body, an access
  *     that reaches exactly one buffer parameter P translates with
