@@ -16,6 +16,8 @@
 #   paged     built with vastcc, VAST_MODE=paged, no budget: paged kernels, data resident
 #   resident-vast  built with vastcc, no budget: the original kernels run natively;
 #             its kernel_ms against paged's is the paged kernel's overhead
+#   paged-checked  (not by default) paged with VAST_STRAIGHT=0: the checked
+#             paged kernel in every range, against paged's straight variant
 # plus the copy bandwidth probe bench/bw.c (pinned and pageable, both directions).
 #
 # Every run's output is kept in DIR/logs/. A run that fails or times out is a
@@ -295,6 +297,9 @@ if [ $RUN = 1 ]; then
 			fi
 			if has_mode resident-vast; then
 				VAST_STATS=2 run_one "$w" resident-vast "$b" "$vb" $args
+			fi
+			if has_mode paged-checked; then
+				VAST_MODE=paged VAST_STRAIGHT=0 VAST_STATS=2 run_one "$w" paged-checked "$b" "$vb" $args
 			fi
 			}
 		done

@@ -25,6 +25,8 @@
  *                  less than it reports
  * VAST_RESIDENT    0: a paged launch sends every page from the host, never
  *                  reusing one an earlier launch left in the kept frames
+ * VAST_STRAIGHT    0: never launch the straight variant (paged.c); to
+ *                  measure it against the checked paged kernel
  * Malformed values are reported once and ignored (defaults stand): the
  * runtime is inside someone else's program and must not stop it.
  */
@@ -44,6 +46,7 @@ vrt_config vrt_cfg = {
 	.cache = 1,
 	.cache_max = 256ull << 20,
 	.resident = 1,
+	.straight = 1,
 };
 
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent)
@@ -166,6 +169,7 @@ void vrt_config_load(void)
 	if ((s = getenv("VAST_TRACE")) && *s)
 		vrt_cfg.trace = s;
 	vrt_cfg.resident = !((s = getenv("VAST_RESIDENT")) && !strcmp(s, "0"));
+	vrt_cfg.straight = !((s = getenv("VAST_STRAIGHT")) && !strcmp(s, "0"));
 	if ((s = getenv("VAST_DEVICES")) && *s)
 		vrt_cfg.devices = s;
 	if ((s = getenv("VAST_FOOTPRINTS")) && *s) {

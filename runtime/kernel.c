@@ -8,8 +8,9 @@
  * when the runtime knows which device copy or which virtual base it
  * stands for; every other argument also goes to the real kernel at once
  * so the implementation validates it (OpenCL 1.2 §5.7.2 errors).
- * The generated variants vast_inspect_K / vast_paged_K are created on
- * first use and receive the recorded arguments at each launch.
+ * The generated variants vast_inspect_K / vast_paged_K / vast_straight_K
+ * are created on first use and receive the recorded arguments at each
+ * launch.
  */
 #include <stdio.h>
 #include <string.h>
@@ -103,6 +104,8 @@ static void kernel_free(vrt_kernel *k)
 		vrt_real.clReleaseKernel(k->inspect);
 	if (k->paged)
 		vrt_real.clReleaseKernel(k->paged);
+	if (k->straight)
+		vrt_real.clReleaseKernel(k->straight);
 	for (cl_uint i = 0; i < k->nargs; i++) {
 		vrt_free(k->args[i].bytes);
 		if (k->args[i].mem)
@@ -315,7 +318,8 @@ void vrt_variant_name(const vrt_kernel *k, const char *what, char *name, size_t 
 
 cl_int vrt_kernel_variant(vrt_kernel *k, const char *what, cl_kernel *out)
 {
-	cl_kernel *slot = !strcmp(what, "inspect") ? &k->inspect : &k->paged;
+	cl_kernel *slot = !strcmp(what, "inspect") ? &k->inspect
+	                  : !strcmp(what, "straight") ? &k->straight : &k->paged;
 	if (!*slot) {
 		char name[512];
 		vrt_variant_name(k, what, name, sizeof name);

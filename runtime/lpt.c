@@ -39,6 +39,7 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, size_t per_buf,
 	size_t idx = runs + 8 * (size_t)l->nslots, frame = 1;
 	unsigned sh = l->page_shift, b = 0;
 	memset(fr, 0, sizeof *fr);
+	fr->straight = 1;
 	lpt[0] = l->nslots;
 	lpt[2 * l->nslots + 1] = (uint32_t)runs;
 	for (unsigned s = 1; s <= l->nslots; s++) {
@@ -72,6 +73,8 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, size_t per_buf,
 			put64(r, (unsigned long long)lo << sh);
 			put64(r + 2, (unsigned long long)n << sh);
 			put64(r + 4, (unsigned long long)fr->first[s] << sh);
+		} else if (n) {
+			fr->straight = 0;
 		}
 		put64(r + 6, b);
 		idx += l->slot_pages[s];

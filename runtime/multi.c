@@ -140,7 +140,7 @@ static cl_int make_share(vrt_launch *L, share *sh, unsigned j, cl_device_id dev)
 		/* Its variants are made from the device's program (kernel.c). */
 		sh->k = *L->k;
 		sh->k.real_prog = prog;
-		sh->k.inspect = sh->k.paged = NULL;
+		sh->k.inspect = sh->k.paged = sh->k.straight = NULL;
 		sh->L.k = &sh->k;
 	}
 	for (unsigned s = 1; s <= L->nslots; s++) {
@@ -169,6 +169,8 @@ static void drop_share(share *sh)
 			vrt_real.clReleaseKernel(sh->k.inspect);
 		if (sh->k.paged)
 			vrt_real.clReleaseKernel(sh->k.paged);
+		if (sh->k.straight)
+			vrt_real.clReleaseKernel(sh->k.straight);
 	}
 	for (unsigned s = 0; s <= VAST_MAX_SLOTS; s++)
 		vrt_free(sh->priv[s]);

@@ -3,8 +3,9 @@
  * paged.c - the paged path of a launch (DESIGN §3, VAST §4).
  *
  *   inspect -> PAS rows -> reduction (Algorithm 1) -> per range:
- *   plan (LPT), gather frames, H2D, vast_paged_K, D2H of the written
- *   slots and the fault word, fault check, scatter into the host copies.
+ *   plan (LPT), gather frames, H2D, vast_paged_K (vast_straight_K when
+ *   every slot's pages are one run), D2H of the written slots and the
+ *   fault word, fault check, scatter into the host copies.
  *
  * Ranges are pipelined (VAST_PIPELINE=k frame sets, default 3): each range
  * owns one frame set (frame buffer, LPT, fault word, staging area) and
@@ -144,7 +145,8 @@ typedef struct paged {
 	cl_mem dummy;               /* one page, bound to the buffers a set lacks */
 	unsigned long long device_bytes; /* of the buffers made for this plan */
 	queues *qs;
-	cl_kernel kp;
+	cl_kernel kp;               /* the paged variant */
+	cl_kernel ks;               /* the straight variant, NULL: none */
 	int direct[VAST_MAX_SLOTS + 1]; /* slot moves without staging */
 	vrt_fp_plan *fp;            /* the kernel's descriptors, NULL: none usable */
 	unsigned char *written;     /* a slot's pages a range writes whole */
@@ -1030,21 +1032,28 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 
 	cl_ulong first = L->group_base + g0;
 	cl_uint n = L->k->nargs;
+	/* Every slot's pages one run: the straight variant translates each
+	 * access with one add and no check. The plan (the inspector's PAS or
+	 * the descriptors' boxes) holds every address the range's work-items
+	 * reach, so the check could never fail (straight_may_run says where
+	 * that is not known). */
+	cl_kernel kr = P->ks && F->fr.straight ? P->ks : P->kp;
 	/* Arguments are captured at enqueue (OpenCL 1.2 §5.7.2), so one
 	 * kernel object serves every range. */
 	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++) {
 		cl_mem *fb = F->frames[b] ? &F->frames[b] : &P->dummy;
-		if ((err = set(P->kp, n + VAST_TAIL_FRAMES + b, sizeof *fb, fb)))
+		if ((err = set(kr, n + VAST_TAIL_FRAMES + b, sizeof *fb, fb)))
 			return err;
 	}
-	if ((err = set(P->kp, n + VAST_TAIL_LPT, sizeof F->lptbuf, &F->lptbuf)) ||
-	    (err = set(P->kp, n + VAST_TAIL_FAULT, sizeof F->fault, &F->fault)) ||
-	    (err = set(P->kp, n + VAST_TAIL_FIRST_GROUP, sizeof first, &first)))
+	if ((err = set(kr, n + VAST_TAIL_LPT, sizeof F->lptbuf, &F->lptbuf)) ||
+	    (err = set(kr, n + VAST_TAIL_FAULT, sizeof F->fault, &F->fault)) ||
+	    (err = set(kr, n + VAST_TAIL_FIRST_GROUP, sizeof first, &first)))
 		return err;
+	L->st->straight += kr == P->ks;
 	size_t lwg = L->lsize[0] * L->lsize[1] * L->lsize[2];
 	size_t global = (g1 - g0) * lwg;
 	cl_event in = last_of(F->in);
-	err = vrt_real.clEnqueueNDRangeKernel(qs->run, P->kp, 1, NULL, &global, &lwg, 1, &in, &F->run);
+	err = vrt_real.clEnqueueNDRangeKernel(qs->run, kr, 1, NULL, &global, &lwg, 1, &in, &F->run);
 	if (err != CL_SUCCESS) {
 		vrt_log(VRT_LOG_WARN, "kernel '%s': launching its paged variant failed: %s",
 		        L->k->name, vrt_cl_error_name(err));
@@ -1328,6 +1337,39 @@ static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
 	}
 }
 
+/* The straight variant runs with no fault check, so only where the plan
+ * holds every page: not where the inspector computed addresses from a
+ * buffer the kernel writes (it saw the contents before the launch). The
+ * compiler gave such kernels none (lib/rewrite/kernels.c); two parameters
+ * bound to one buffer make the same here, per slot. */
+static int straight_may_run(const vrt_launch *L)
+{
+	if (!vrt_cfg.straight || !(L->k->info->variants & VAST_HAS_STRAIGHT))
+		return 0;
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if (L->slot_inspect_reads[s] && (L->slot_mode[s] & VAST_MODE_W))
+			return 0;
+	return 1;
+}
+
+/* The arguments of variant kv that every range shares: the program's
+ * own, then the geometry of the tail. */
+static cl_int set_launch_args(vrt_launch *L, paged *P, cl_kernel kv)
+{
+	cl_int err;
+	if ((err = vrt_set_user_args(L, kv)) != CL_SUCCESS)
+		return err;
+	cl_uint n = L->k->nargs, shift = P->lay.page_shift;
+	cl_ulong4 gs = { { L->gsize[0], L->gsize[1], L->gsize[2], L->dim } };
+	cl_ulong4 ls = { { L->lsize[0], L->lsize[1], L->lsize[2], 0 } };
+	cl_ulong4 go = { { L->goff[0], L->goff[1], L->goff[2], 0 } };
+	if ((err = set(kv, n + VAST_TAIL_PAGE_SHIFT, sizeof shift, &shift)) ||
+	    (err = set(kv, n + VAST_TAIL_GSIZE, sizeof gs, &gs)) ||
+	    (err = set(kv, n + VAST_TAIL_LSIZE, sizeof ls, &ls)))
+		return err;
+	return set(kv, n + VAST_TAIL_GOFF, sizeof go, &go);
+}
+
 /* Runs every range through the pipeline: range i waits for its set,
  * which range i - nsets held. */
 static cl_int run_ranges(vrt_launch *L, paged *P)
@@ -1372,21 +1414,15 @@ cl_int vrt_paged_run(vrt_launch *L)
 
 	if ((err = vrt_kernel_variant(k, "paged", &P->kp)) != CL_SUCCESS)
 		goto out;
+	if (straight_may_run(L) && (err = vrt_kernel_variant(k, "straight", &P->ks)) != CL_SUCCESS)
+		goto out;
 	if (!(P->qs = queues_for(L->ctx, L->dev, &err)))
 		goto out;
 	vrt_trace_host("prepare", k->name, t0, vrt_now_ms(), -1, 0);
 	if ((err = plan_and_make_sets(L, P)) != CL_SUCCESS)
 		goto out;
-	if ((err = vrt_set_user_args(L, P->kp)) != CL_SUCCESS)
-		goto out;
-	cl_uint n = k->nargs, shift = P->lay.page_shift;
-	cl_ulong4 gs = { { L->gsize[0], L->gsize[1], L->gsize[2], L->dim } };
-	cl_ulong4 ls = { { L->lsize[0], L->lsize[1], L->lsize[2], 0 } };
-	cl_ulong4 go = { { L->goff[0], L->goff[1], L->goff[2], 0 } };
-	if ((err = set(P->kp, n + VAST_TAIL_PAGE_SHIFT, sizeof shift, &shift)) ||
-	    (err = set(P->kp, n + VAST_TAIL_GSIZE, sizeof gs, &gs)) ||
-	    (err = set(P->kp, n + VAST_TAIL_LSIZE, sizeof ls, &ls)) ||
-	    (err = set(P->kp, n + VAST_TAIL_GOFF, sizeof go, &go)))
+	if ((err = set_launch_args(L, P, P->kp)) != CL_SUCCESS ||
+	    (P->ks && (err = set_launch_args(L, P, P->ks)) != CL_SUCCESS))
 		goto out;
 	err = run_ranges(L, P);
 	/* Written slots are current on the host only (the device copies

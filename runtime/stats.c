@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stats.c - per-kernel counters, printed at exit when VAST_STATS=1:
- *   vast: kernel NAME launches=L native=N ranges=R h2d=BYTES d2h=BYTES inspect_ms=X total_ms=Y fp_plans=F plan_hits=P h2d_saved=S
+ *   vast: kernel NAME launches=L native=N ranges=R h2d=BYTES d2h=BYTES inspect_ms=X total_ms=Y fp_plans=F plan_hits=P h2d_saved=S straight=T
  * (inspect_ms: planning, by inspector or descriptors; fp_plans: paged
  * launches planned from footprint descriptors, with no inspector;
  * plan_hits: paged launches that reused an earlier launch's plan;
  * h2d_saved: bytes a paged launch did not send, still on the device
- * from the launch before in the kept frames, residency.c)
+ * from the launch before in the kept frames, residency.c; straight: paged
+ * ranges run by the straight variant, every slot's pages one run)
  * Kernels are counted by name across programs. Transfers outside a launch
  * (a read that brings a buffer back) go to the kernel that last ran.
  * With VAST_DEVICES, dev_groups=N0,N1,... ends the line: the work-groups
@@ -39,9 +40,10 @@ static void print_stats(void)
 	/* VAST_STATS=1: the documented line; =2 adds the kernels' own time. */
 	for (vrt_kstats *s = all_stats; s; s = s->next) {
 		fprintf(stderr, "vast: kernel %s launches=%llu native=%llu ranges=%llu "
-		        "h2d=%llu d2h=%llu inspect_ms=%.3f total_ms=%.3f fp_plans=%llu plan_hits=%llu h2d_saved=%llu",
+		        "h2d=%llu d2h=%llu inspect_ms=%.3f total_ms=%.3f fp_plans=%llu plan_hits=%llu h2d_saved=%llu straight=%llu",
 		        s->name, s->launches, s->native, s->ranges, s->h2d, s->d2h,
-		        s->inspect_ms, s->total_ms, s->fp_plans, s->plan_hits, s->h2d_saved);
+		        s->inspect_ms, s->total_ms, s->fp_plans, s->plan_hits, s->h2d_saved,
+		        s->straight);
 		if (vrt_cfg.stats > 1)
 			fprintf(stderr, " kernel_ms=%.3f", s->kernel_ms);
 		if (vrt_cfg.devices) {

@@ -351,7 +351,8 @@ static void get_kernel(jctx *c, const cJSON *o, vast_kernel_info *k,
 		i++;
 	}
 	k->variants = get_uint(c, o, "variants",
-	                       VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_MERGE);
+	                       VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_MERGE |
+	                       VAST_HAS_STRAIGHT);
 	k->virtualizable = get_bool(c, o, "virtualizable");
 	k->reason = get_str(c, o, "reason", 1);
 	k->location = get_str(c, o, "location", 1);

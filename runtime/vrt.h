@@ -138,6 +138,7 @@ typedef struct vrt_config {
 	unsigned long long cache_max; /* VAST_CACHE_MAX: the cache's bytes */
 	const char *devices;   /* VAST_DEVICES: the virtual device's devices, NULL: one */
 	int resident;          /* VAST_RESIDENT: reuse pages kept on the device */
+	int straight;          /* VAST_STRAIGHT: launch straight variants */
 } vrt_config;
 /* Devices a launch may be split over, its own included (VAST_DEVICES). */
 #define VRT_MAX_DEVICES 8
@@ -443,7 +444,7 @@ typedef struct vrt_kernel {
 	vrt_program *prog;   /* NULL for kernels of programs not ours */
 	cl_program real_prog;
 	cl_kernel real;      /* the original kernel */
-	cl_kernel inspect, paged; /* generated variants, created lazily */
+	cl_kernel inspect, paged, straight; /* generated variants, created lazily */
 	const vast_kernel_info *info; /* NULL: native only */
 	char *name;
 	cl_uint nargs;
@@ -525,6 +526,7 @@ struct vrt_kstats {
 	unsigned long long dev_groups[VRT_MAX_DEVICES];
 	unsigned long long plan_hits; /* paged launches that reused a kept plan */
 	unsigned long long h2d_saved; /* bytes not sent: already on the device */
+	unsigned long long straight; /* paged ranges run by the straight variant */
 };
 vrt_kstats *vrt_stats_for(const char *kernel_name);
 /* A program compiled at clBuildProgram (jit.c), from the cache or not;
@@ -607,6 +609,9 @@ typedef struct vrt_frames {
 	size_t first[VAST_MAX_SLOTS + 1], count[VAST_MAX_SLOTS + 1];
 	unsigned buf[VAST_MAX_SLOTS + 1];
 	size_t used[VAST_FRAME_BUFS];
+	/* Every slot's frames are one run of pages or none: the straight
+	 * variant may run the range (docs/generated-kernels.md). */
+	int straight;
 } vrt_frames;
 /* Index in the LPT of the run table (docs/generated-kernels.md), 32-byte
  * aligned; inline, as the reduction (pas.c) sizes LPTs too. */

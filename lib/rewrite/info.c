@@ -139,7 +139,8 @@ rw_info *rw_info_create(const an_program *p, const char *program_text)
 		kernels[n] = (vast_kernel_info){
 			.name = k->name, .nparams = k->nparams, .params = params,
 			.variants = too_deep[f] ? 0u : VAST_HAS_INSPECT | VAST_HAS_PAGED |
-			                               VAST_HAS_MERGE,
+			                               VAST_HAS_MERGE |
+			                               (rw_no_straight(k) ? 0u : VAST_HAS_STRAIGHT),
 			.virtualizable = virt ? 1u : 0u,
 			.reason = virt ? NULL : too_deep[f] ? too_deep_reason : k->reason,
 			.location = virt ? NULL

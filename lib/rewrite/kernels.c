@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernels.c - the three variants of one kernel K: vast_inspect_K,
- * vast_paged_K and vast_merge_K.
+ * kernels.c - the variants of one kernel K: vast_inspect_K, vast_paged_K,
+ * vast_straight_K and vast_merge_K.
  *
  * The argument list is docs/generated-kernels.md: parameter i keeps index
  * i, a buffer becoming its virtual base `ulong vast_va_NAME`, then the
@@ -13,6 +13,9 @@
  * added name begins with the program's prefix (names.c), "vast_" here.
  * The kernel attributes of the original (reqd_work_group_size, ...) are
  * kept, as the 1-D launch of the variants sees them (put_attribute).
+ * The straight variant is the paged one with translation by one add and
+ * no check (render.c); a kernel whose plan may miss a page gets none
+ * (rw_no_straight), and the program says why in a comment.
  */
 #include <string.h>
 #include "rewrite.h"
@@ -266,8 +269,9 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 		if (v == RW_MERGE)
 			put_frame_init(out, pfx, "dst");
 		/* Each buffer's run, loaded once: accesses known to reach only
-		 * that buffer translate through it (render.c, vast_trp). */
-		for (unsigned i = 0; v == RW_PAGED && i < k->nparams; i++)
+		 * that buffer translate through it (render.c, vast_trp and
+		 * vast_trsp). */
+		for (unsigned i = 0; rw_runs_all(v) && i < k->nparams; i++)
 			if (rw_hoists_run(&k->params[i]))
 				rw_buf_printf(out, "\t%1$sprun %1$srun_%2$s = %1$srun("
 				              "%1$sc, %1$sva_%2$s);\n", pfx,
@@ -294,12 +298,37 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 	return 0;
 }
 
+/* The straight variant has no fault check: the runtime launches it only
+ * where the plan holds every address the range's work-items reach. An
+ * inspector that reads a buffer the kernel writes computes addresses from
+ * the contents before the launch, and only the paged kernel's fault check
+ * would catch a page it missed (the runtime checks the same per slot, for
+ * parameters bound to one buffer: paged.c). */
+const char *rw_no_straight(const an_func *k)
+{
+	for (unsigned i = 0; i < k->nparams; i++)
+		if (is_buffer(&k->params[i]) && k->params[i].inspect_reads &&
+		    (k->params[i].mode & VAST_MODE_W))
+			return "its addresses depend on a buffer it writes, so only "
+			       "the checked paged kernel can notice a page the "
+			       "inspector missed";
+	return NULL;
+}
+
 int rw_emit_kernel_variants(const an_program *p, const char *pfx,
                             const rw_lines *l, int f, rw_buf *out)
 {
-	static const enum rw_variant order[] = {RW_INSPECT, RW_PAGED, RW_MERGE};
-	for (unsigned i = 0; i < 3; i++)
+	static const enum rw_variant order[] = {RW_INSPECT, RW_PAGED, RW_STRAIGHT,
+	                                        RW_MERGE};
+	const char *no = rw_no_straight(&p->funcs[f]);
+	for (unsigned i = 0; i < sizeof order / sizeof *order; i++) {
+		if (order[i] == RW_STRAIGHT && no) {
+			rw_buf_printf(out, "/* no %sstraight_%s: %s */\n\n", pfx,
+			              p->funcs[f].name, no);
+			continue;
+		}
 		if (emit_variant(p, pfx, l, f, order[i], out) < 0)
 			return -1;
+	}
 	return 0;
 }

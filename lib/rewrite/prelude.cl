@@ -180,6 +180,19 @@ __global uchar *vast_trp(vast_ctx *c, ulong v, vast_prun r)
 	return vast_tr(c, v);
 }
 
+/* The straight variant's translation: the runtime launches it only for a
+ * range in which every slot's pages are one run (lpt.c), and the plan holds
+ * every address the range's work-items reach, so v lies in its slot's run
+ * and the check of vast_trp cannot fail. One add and no fallback, so the
+ * device compiler keeps no page-table walk beside it. */
+__global uchar *vast_trsp(vast_ctx *c, ulong v, vast_prun r)
+{ return r.base + (v - (((ulong)r.slot << VAST_VA_SHIFT) + r.lo)); }
+
+/* The same for an access whose buffer is known only at run time: its
+ * slot's run is loaded, not checked. */
+__global uchar *vast_trs(vast_ctx *c, ulong v)
+{ return vast_trsp(c, v, vast_run(c, v)); }
+
 /* Merge: copy the n bytes at v from the source frames to the destination. */
 void vast_copy(vast_ctx *c, ulong v, uint n)
 {

@@ -4,7 +4,7 @@
  * of docs/generated-kernels.md: a header comment, the prelude, the user's
  * preprocessed source verbatim (its line markers keep user locations, and
  * the original kernels stay as they were), the helper clones, then the
- * three variants of every kernel, virtualizable or not (the stub tells the
+ * variants of every kernel, virtualizable or not (the stub tells the
  * runtime which it may use), but those whose code would nest deeper than
  * device compilers accept (depth.c). Every name added begins with the
  * prefix of names.c, the prelude's included.

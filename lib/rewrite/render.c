@@ -4,14 +4,17 @@
  *
  * The model decides, the renderer only spells (analysis.h, top comment).
  * For function f and variant v we fill an edit buffer with:
- *   - accesses rendered in place: every access in the paged variant, the
- *     LOAD accesses in the inspector and merge. Their address ADDR is
- *     `(ulong)&(E)` for p[i], *p, p->f; `(ulong)((P) + (size_t)(O) * vec)`
- *     for vloadN/vstoreN; `(ulong)(P)` for atomics, where E, P and O are
+ *   - accesses rendered in place: every access in the paged and straight
+ *     variants, the LOAD accesses in the inspector and merge. Their
+ *     address ADDR is `(ulong)&(E)` for p[i], *p, p->f;
+ *     `(ulong)((P) + (size_t)(O) * vec)` for vloadN/vstoreN; `(ulong)(P)`
+ *     for atomics, where E, P and O are
  *     the source of the expression, pointer and offset rendered with the
  *     edits nested inside them. In a paged kernel's own body, an access
  *     that reaches exactly one buffer parameter P translates with
  *     vast_trp(vast_c, ADDR, vast_run_P), the run its prologue loaded;
+ *     the straight variant spells the same vast_trsp (one add, no check)
+ *     and every other access vast_trs (the slot's run, no check);
  *   - calls to cloned helpers and to work-item functions renamed, with the
  *     context `vast_c` as first argument;
  * (`vast_` standing for the program's prefix, names.c, in every name we
@@ -28,7 +31,7 @@
 #include "rewrite.h"
 
 const char *const rw_variant_name[RW_NVARIANTS] = {"inspect", "paged",
-                                                   "merge"};
+                                                   "merge", "straight"};
 
 static unsigned an_v(enum rw_variant v)
 {
@@ -43,7 +46,7 @@ static int inside(an_range outer, an_range in)
 int rw_returns_void(const an_program *p, int f, enum rw_variant v)
 {
 	const an_func *fn = &p->funcs[f];
-	return v != RW_PAGED && !fn->is_kernel && fn->cloned &&
+	return !rw_runs_all(v) && !fn->is_kernel && fn->cloned &&
 	       !fn->ret_needed[an_v(v)] && fn->ret_type &&
 	       strcmp(fn->ret_type, "void") != 0;
 }
@@ -105,15 +108,26 @@ static void put_close(rw_edits *ed, const char *pfx, const an_param *run,
 	rw_edit_lit(ed, close);
 }
 
-/* The access in place: through vast_tr (paged, merge LOAD), vast_trp with
- * the run of parameter `run` (paged, one known buffer) or vast_load
- * (inspector LOAD). */
+/* How variant v reaches the bytes of an access: vast_load (inspector
+ * LOAD), vast_tr (merge LOAD, paged), vast_trs (straight); with the run
+ * of the one parameter it reaches at hand, vast_trp (paged) or vast_trsp
+ * (straight). */
+static const char *translator(enum rw_variant v, const an_param *run)
+{
+	if (v == RW_INSPECT)
+		return "load";
+	if (v == RW_STRAIGHT)
+		return run ? "trsp" : "trs";
+	return run ? "trp" : "tr";
+}
+
+/* The access in place, through translator(v, run). */
 static int add_access_inline(rw_edits *ed, const char *pfx, const an_access *a,
-                             int load, const an_param *run)
+                             enum rw_variant v, const an_param *run)
 {
 	char open[3 * RW_PREFIX_MAX + 16], close[32];
-	snprintf(open, sizeof open, "%s%s(%sc, ", pfx,
-	         load ? "load" : run ? "trp" : "tr", pfx);
+	int load = v == RW_INSPECT;
+	snprintf(open, sizeof open, "%s%s(%sc, ", pfx, translator(v, run), pfx);
 	if (!a->ptr_type) {
 		RW_INTERNAL("access [%u, %u) has no pointer type", a->expr.begin,
 		            a->expr.end);
@@ -358,18 +372,18 @@ int rw_render_body(const an_program *p, const char *pfx, int f,
 		const an_access *a = &p->accesses[i];
 		if (a->func != f)
 			continue;
-		if (v == RW_PAGED) {
-			if (add_access_inline(ed, pfx, a, 0, run_param(fn, a)) < 0)
+		if (rw_runs_all(v)) {
+			if (add_access_inline(ed, pfx, a, v, run_param(fn, a)) < 0)
 				goto out;
 		} else if (a->role[an_v(v)] == AN_ROLE_LOAD) {
-			if (add_access_inline(ed, pfx, a, v == RW_INSPECT, NULL) < 0)
+			if (add_access_inline(ed, pfx, a, v, NULL) < 0)
 				goto out;
 		}
 	}
 	for (unsigned i = 0; i < p->ncalls; i++)
 		if (p->calls[i].func == f)
 			add_call_edits(ed, pfx, p, &p->calls[i], v);
-	if (v != RW_PAGED && add_stmt_edits(ed, pfx, p, f, v) < 0)
+	if (!rw_runs_all(v) && add_stmt_edits(ed, pfx, p, f, v) < 0)
 		goto out;
 	/* The braces may be spelled as the digraphs <% and %> (C99 6.4.6p3),
 	 * which the preprocessor keeps as written. */

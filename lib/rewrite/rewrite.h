@@ -13,8 +13,10 @@
  *   lines.c    user line numbers of offsets in an_program.text (#line)
  *   prelude.c  the OpenCL C prelude (prelude.cl, embedded at build time)
  *   render.c   a function body rendered for one variant
- *   clones.c   helper clones vast_inspect_NAME / _paged_ / _merge_NAME
- *   kernels.c  kernel variants vast_inspect_K / vast_paged_K / vast_merge_K
+ *   clones.c   helper clones vast_inspect_NAME / _paged_ / _merge_ /
+ *              _straight_NAME
+ *   kernels.c  kernel variants vast_inspect_K / vast_paged_K / vast_merge_K /
+ *              vast_straight_K
  *              (vast_ standing for the program's prefix, names.c)
  *   program.c  rw_emit_program: the whole generated program
  *   info.c     the vast_program_info both of these print
@@ -162,8 +164,14 @@ unsigned rw_lines_at(const rw_lines *l, unsigned off, const char **file,
 extern const char rw_prelude_text[];
 
 /* render.c */
-enum rw_variant { RW_INSPECT, RW_PAGED, RW_MERGE, RW_NVARIANTS };
+enum rw_variant { RW_INSPECT, RW_PAGED, RW_MERGE, RW_STRAIGHT, RW_NVARIANTS };
 extern const char *const rw_variant_name[RW_NVARIANTS]; /* "inspect".. */
+/* The paged and straight variants run the whole body, every access
+ * translated; they differ only in how (docs/generated-kernels.md). */
+static inline int rw_runs_all(enum rw_variant v)
+{
+	return v == RW_PAGED || v == RW_STRAIGHT;
+}
 
 /* Append function f's body rendered for variant v: the slice and roles of
  * the model applied, accesses translated, calls to clones and work-item
@@ -184,8 +192,11 @@ int rw_returns_void(const an_program *p, int f, enum rw_variant v);
 int rw_emit_clones(const an_program *p, const char *pfx, const rw_lines *l,
                    const unsigned char *too_deep, rw_buf *out);
 
-/* kernels.c: PFXinspect_K, PFXpaged_K, PFXmerge_K of kernel f. */
+/* kernels.c: PFXinspect_K, PFXpaged_K, PFXstraight_K (unless
+ * rw_no_straight), PFXmerge_K of kernel f. */
 int rw_emit_kernel_variants(const an_program *p, const char *pfx,
                             const rw_lines *l, int f, rw_buf *out);
+/* Why kernel k gets no straight variant (a static string), or NULL. */
+const char *rw_no_straight(const an_func *k);
 
 #endif

@@ -189,17 +189,18 @@ static void put_footprints(rw_buf *out, const rw_info *info, const char *sfx,
 static void put_variants(rw_buf *out, unsigned v)
 {
 	static const char *const name[] = { "VAST_HAS_INSPECT", "VAST_HAS_PAGED",
-	                                    "VAST_HAS_MERGE" };
+	                                    "VAST_HAS_MERGE", "VAST_HAS_STRAIGHT" };
+	const unsigned nnames = sizeof name / sizeof *name, named = (1u << nnames) - 1;
 	const char *sep = "";
 	if (!v)
 		rw_buf_puts(out, "0");
-	for (unsigned b = 0; b < 3; b++)
+	for (unsigned b = 0; b < nnames; b++)
 		if (v & 1u << b) {
 			rw_buf_printf(out, "%s%s", sep, name[b]);
 			sep = " | ";
 		}
-	if (v & ~7u)
-		rw_buf_printf(out, "%s%#xu", sep, v & ~7u);
+	if (v & ~named)
+		rw_buf_printf(out, "%s%#xu", sep, v & ~named);
 }
 
 char *rw_emit_stub(const an_program *p, const char *program_text)

@@ -23,7 +23,7 @@ __kernel void k(__global float *out)
 // CHECK-LABEL: {{^}}/* vastcc: helper clones */
 // CHECK: {{^}}#line 11 "line-directives.cl"{{$}}
 // CHECK-NEXT: {{^}}void vast_inspect_put(vast_ctx *vast_c, __global float *p, float v);
-// CHECK: {{^}}void vast_merge_put(vast_ctx *vast_c, __global float *p, float v);
+// CHECK: {{^}}void vast_straight_put(vast_ctx *vast_c, __global float *p, float v);
 // CHECK-NEXT: {{^}}#line 11 "line-directives.cl"{{$}}
 // CHECK-NEXT: {{^}}void vast_inspect_put(vast_ctx *vast_c, __global float *p, float v){{$}}
 // CHECK-NEXT: {{^}}#line 12 "line-directives.cl"{{$}}
@@ -34,6 +34,8 @@ __kernel void k(__global float *out)
 // CHECK: {{^}}#line 17 "line-directives.cl"{{$}}
 // CHECK: {{^}}#line 16 "line-directives.cl"{{$}}
 // CHECK-NEXT: {{^}}__kernel void vast_paged_k(
+// CHECK: {{^}}#line 16 "line-directives.cl"{{$}}
+// CHECK-NEXT: {{^}}__kernel void vast_straight_k(
 // CHECK: {{^}}#line 16 "line-directives.cl"{{$}}
 // CHECK-NEXT: {{^}}__kernel void vast_merge_k(
 // CHECK-NOT: {{^}}#line {{.*}}/{{.*}}line-directives.cl

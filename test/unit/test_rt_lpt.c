@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_rt_lpt.c - LPT and frame building (ascending, contiguous frames,
- * scratch frame 0), spans, and recovery: gather then scatter of written
+ * scratch frame 0, whether every slot is one run: the straight variant),
+ * spans, and recovery: gather then scatter of written
  * frames keeps every byte the kernel did not write, and only the valid
  * bytes of a buffer's last page go back.
  */
@@ -54,9 +55,11 @@ static void test_lpt(void)
 	CHECK(fs.buf[1] == 0 && fs.buf[2] == 0);
 	for (int i = 0; i < 6; i++)
 		CHECK(lpt[24 + i] != 0); /* frame 0 is never handed out */
-	/* Neither slot's pages are one run: no fast path (length 0). */
+	/* Neither slot's pages are one run: no fast path (length 0), and
+	 * not the straight variant. */
 	CHECK(lpt[8 + 2] == 0 && lpt[8 + 3] == 0);
 	CHECK(lpt[16 + 2] == 0 && lpt[16 + 3] == 0);
+	CHECK(!fs.straight);
 
 	vrt_span *sp;
 	size_t n = vrt_spans(&l, u, lpt, 1, &sp);
@@ -106,6 +109,7 @@ static void test_lpt(void)
 	vrt_lpt_build(&l, z, 1000, lpt, &fs);
 	CHECK(vrt_spans(&l, z, lpt, 2, &sp) == 0 && sp == NULL);
 	CHECK(fs.count[1] == 0 && fs.count[2] == 0 && fs.used[0] == 1);
+	CHECK(fs.straight); /* no slot with frames, none split */
 
 	/* Slot 1 pages 2..4 (one run in frames 1..3), slot 2 page 1. */
 	unsigned char r[16] = { 0 };
@@ -116,6 +120,15 @@ static void test_lpt(void)
 	CHECK(lpt[10] == 3 * PG && lpt[11] == 0);    /* length */
 	CHECK(lpt[12] == 1 * PG && lpt[13] == 0);    /* frame byte */
 	CHECK(lpt[16] == 1 * PG && lpt[18] == PG && lpt[20] == 4 * PG);
+	CHECK(fs.straight);
+	/* The same with slot 2 empty: still straight. One page more in
+	 * slot 1 past a gap (page 0): two runs, not straight. */
+	r[l.slot_off[2] + 1] = 0;
+	vrt_lpt_build(&l, r, 1000, lpt, &fs);
+	CHECK(fs.straight && fs.count[2] == 0);
+	r[l.slot_off[1] + 0] = 1;
+	vrt_lpt_build(&l, r, 1000, lpt, &fs);
+	CHECK(!fs.straight);
 }
 
 /* Frames in several device buffers of per_buf frames: a slot that does

@@ -5,7 +5,8 @@
  *
  * The stub is a generated C file holding one vast_program_info: the
  * generated OpenCL program (original kernels plus, per kernel K,
- * PREFIXinspect_K, PREFIXpaged_K and PREFIXmerge_K), a hash of the original
+ * PREFIXinspect_K, PREFIXpaged_K, PREFIXmerge_K and, where it may run,
+ * PREFIXstraight_K), a hash of the original
  * source text, the build options vastcc parsed with, and a partitioning
  * table per kernel. A constructor in the stub calls vast_register_program()
  * before main() runs. All tables are static, read-only data owned by the
@@ -97,11 +98,15 @@ enum vast_pattern {
 	VAST_PAT_INDIRECT /* offset depends on a value loaded from a buffer */
 };
 
-/* Which kernel variants exist in the generated program. */
+/* Which kernel variants exist in the generated program. The straight
+ * variant is the paged kernel with the arguments of the paged kernel and
+ * translation by one add, no check: the runtime launches it for a range
+ * in which every slot's pages are one run (docs/generated-kernels.md). */
 enum vast_variant {
 	VAST_HAS_INSPECT = 1,
 	VAST_HAS_PAGED = 2,
-	VAST_HAS_MERGE = 4
+	VAST_HAS_MERGE = 4,
+	VAST_HAS_STRAIGHT = 8
 };
 
 typedef struct vast_param_info {
