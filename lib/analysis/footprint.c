@@ -890,8 +890,6 @@ static int cond_guards(fp_state *s, int n, int neg, fp_form **g, unsigned *ng, u
 		                           [CXBinaryOperator_NE] = CXBinaryOperator_EQ };
 		op = inv[op];
 	}
-	if (op == CXBinaryOperator_NE)
-		return 0;
 	char saved[sizeof s->why];
 	memcpy(saved, s->why, sizeof saved);
 	fp_form a = {0}, b = {0};
@@ -902,7 +900,18 @@ static int cond_guards(fp_state *s, int n, int neg, fp_form **g, unsigned *ng, u
 	if (ok && (unsigned_type(an_node_type(c, x->kids[0])) ||
 	           unsigned_type(an_node_type(c, x->kids[1]))))
 		ok = nonneg(s, &a) && nonneg(s, &b);
-	if (ok) {
+	if (ok && op == CXBinaryOperator_NE) {
+		/* a != 0 with a never negative is a - 1 >= 0 (x == 0 || ...
+		 * return; over unsigned ids); any other != is two half-spaces */
+		fp_form *z = a.n == 0 ? &a : b.n == 0 ? &b : NULL, *v = z == &a ? &b : &a;
+		ok = z && nonneg(s, v);
+		if (ok) {
+			fp_form *d = AN_PUSH(*g, *ng, *cap);
+			memset(d, 0, sizeof *d);
+			add_form(d, v, 1);
+			add_term(d, name_term(-1, VAST_FP_ONE, VAST_FP_ONE));
+		}
+	} else if (ok) {
 		/* integers: a < b is b - a - 1 >= 0, a <= b is b - a >= 0 */
 		int gt = op == CXBinaryOperator_GT || op == CXBinaryOperator_GE;
 		for (int k = 0; k < (op == CXBinaryOperator_EQ ? 2 : 1); k++) {
