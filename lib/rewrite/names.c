@@ -78,7 +78,7 @@ void rw_prefix(const an_program *p, char pfx[RW_PREFIX_MAX])
 			snprintf(pfx, RW_PREFIX_MAX, "vast_");
 		else
 			snprintf(pfx, RW_PREFIX_MAX, "vast%u_", k);
-		for (size_t i = 0; i < RW_PREFIX_MAX; i++)
+		for (size_t i = 0; i == 0 || pfx[i - 1]; i++) /* to the NUL */
 			up[i] = (char)toupper((unsigned char)pfx[i]);
 		/* In the options (`-DVAST_X=1`) any occurrence counts. */
 		if (!prefix_used(p->text ? p->text : "", p->text ? p->len : 0, pfx, up) &&
@@ -91,7 +91,7 @@ void rw_put_prefixed(rw_buf *out, const char *text, const char *pfx)
 {
 	char up[RW_PREFIX_MAX];
 	size_t k = strlen(pfx);
-	for (size_t i = 0; i < RW_PREFIX_MAX; i++)
+	for (size_t i = 0; i == 0 || pfx[i - 1]; i++) /* to the NUL */
 		up[i] = (char)toupper((unsigned char)pfx[i]);
 	const char *s = text;
 	while (*s) {
