@@ -317,6 +317,7 @@ static cl_int run_windows(vrt_launch *L, measure *m, const cl_device_id *devs, s
 		L->st->inspect_ms += st->inspect_ms;
 		L->st->kernel_ms += st->kernel_ms;
 		L->st->fp_plans += st->fp_plans;
+		L->st->straight += st->straight;
 		L->st->dev_groups[j] += counts[j];
 		learn(m, devs[j], &sh[j]);
 	}
