@@ -509,6 +509,42 @@ static int fixed(const fp_form *lo, const fp_form *hi)
 	return !has_var(lo) && same_form(lo, hi);
 }
 
+/* Whether the guards already keep e within the bounds given (lo and hi
+ * may be NULL: infinite), each bound's guard being the same form: under
+ * `if (x < dx)`, min(x, dx - 1) is x. Guards hold wherever the access
+ * runs, so there the call is e itself, added to out, exactly. */
+static int within_guards(fp_state *s, int e, const fp_form *lo, const fp_form *hi,
+                         fp_form *out, int depth)
+{
+	unsigned first = s->nchecks;
+	int had_why = s->why[0] != 0;
+	fp_form f = {0};
+	int ok = int_form(s, e, &f, depth + 1);
+	for (int side = 0; ok && side < 2; side++) { /* e - lo >= 0, hi - e >= 0 */
+		const fp_form *b = side ? hi : lo;
+		if (!b)
+			continue;
+		fp_form q = {0};
+		add_form(&q, b, side ? 1 : -1);
+		add_form(&q, &f, side ? -1 : 1);
+		int seen = 0;
+		for (unsigned i = 0; i < *s->ng; i++)
+			seen |= same_form(&(*s->g)[i], &q);
+		form_free(&q);
+		ok = seen;
+	}
+	if (ok) {
+		add_form(out, &f, 1);
+	} else { /* e's checks, if any, are the hull's (bound_form) */
+		while (s->nchecks > first)
+			form_free(&s->checks[--s->nchecks]);
+		if (!had_why)
+			s->why[0] = 0;
+	}
+	form_free(&f);
+	return ok;
+}
+
 /* The value of clamp(e, lo, hi), min(e, hi) or max(e, lo) (OpenCL C
  * 6.15.3 and 6.15.4, integer arguments) with lo and hi fixed for the
  * launch, either order for min() and max(): a new variable u, in the hull
@@ -546,6 +582,13 @@ static int bound_form(fp_state *s, int n, const char *fn, fp_form *out, int dept
 	const fp_form *hi = clamp ? &r[2][0] : max ? NULL : &r[!e][0];
 	const fp_form *elo = &r[e][0], *ehi = &r[e][1];
 	unsigned nmeets = clamp ? 3 : 1;
+	if (ok && within_guards(s, x->kids[e + 1], lo, hi, out, depth)) {
+		for (unsigned i = 0; i < 3; i++) {
+			form_free(&r[i][0]);
+			form_free(&r[i][1]);
+		}
+		return 1;
+	}
 	if (ok && s->nwide + s->nchecks - first + nmeets > sizeof s->wide / sizeof *s->wide)
 		ok = fail(s, n, "more than 16 operations that may wrap", NULL);
 	if (ok) {

@@ -54,3 +54,17 @@ __kernel void none(__global const float *a, __global float *b, int n)
 // CHECK: footprint none [[@LINE+1]]:3: affine=false reason="'i' changes and is not the counter of a for loop around the access at line [[@LINE+1]]"
 		b[i] = 0;
 }
+
+// Under a guard that already keeps gid at most n - 1 (`if (gid < n)`),
+// min(gid, n - 1) is gid where the store runs: exact, a must-write
+// (fdtd3d's `out[z * plane + col]`). Another guard leaves the superset.
+__kernel void guarded(__global float *b, int n)
+{
+	int gid = get_global_id(0);
+	if (gid < n)
+// CHECK: footprint guarded [[@LINE+1]]:3: affine=true offset="4*lsz0*grp0 + 4*lid0 + 4*goff0" loops= guards="n - lsz0*grp0 - lid0 - goff0 - 1" checks="lsz0*grp0 + lid0 + goff0:i32" exact=true must_write=true
+		b[min(gid, n - 1)] = 1.0f;
+	if (gid < n + 1)
+// CHECK: footprint guarded [[@LINE+1]]:3: affine=true offset=4*clamp0 {{.*}} exact=false must_write=false
+		b[min(gid, n - 1)] = 2.0f;
+}
