@@ -15,9 +15,10 @@
  * `for (i = lo; i < hi; i += step)` whose only definitions are in that
  * header is a variable ranging over [lo, hi) (hi may be a quotient by a
  * constant, `t < wA / 16`: the hull and a guard, see loop_form). A
- * product is affine when one side has no variable. clamp(e, lo, hi) is a
- * new variable over e's hull for a work-group, guarded by [lo, hi] (a
- * superset, see clamp_form). Anything else (division elsewhere, a value
+ * product is affine when one side has no variable. clamp(e, lo, hi),
+ * min(e, hi) and max(e, lo) with fixed bounds are a new variable over
+ * e's hull for a work-group, guarded by the bounds (a superset, see
+ * bound_form). Anything else (division elsewhere, a value
  * loaded from memory, another call, a while loop's counter, an access in
  * a helper) leaves the access without a descriptor, with the reason.
  *
@@ -44,7 +45,7 @@ typedef struct fp_state {
 	an_ctx *c;
 	int kern;
 	int loopvar[VAST_FP_MAX_LOOPS]; /* the loops' counters, outermost first;
-	                                 -1: a clamp()'s value */
+	                                 -1: a clamp()'s, min()'s or max()'s value */
 	unsigned nloops, visible;     /* counters usable in the form being built */
 	fp_form *lo, *hi;             /* the loops' bounds (describe's fp_build) */
 	long long *step;
@@ -53,11 +54,11 @@ typedef struct fp_state {
 	fp_form checks[16];           /* forms that must not wrap, and their widths */
 	int check_bits[16];
 	unsigned nchecks;
-	fp_form wide[16];             /* checks of clamp()s, over the whole range */
+	fp_form wide[16];             /* bound_form()'s checks, over the whole range */
 	int wide_bits[16];
 	unsigned nwide;
-	int in_offset;                /* building the offset, where clamp() may be */
-	int inexact;                  /* a clamp() made the offset a superset */
+	int in_offset;                /* building the offset, where bound_form() may run */
+	int inexact;                  /* a clamp(), min() or max() made the offset a superset */
 	char why[200];                /* the first reason it is not affine */
 } fp_state;
 
@@ -277,7 +278,7 @@ static int var_form(fp_state *s, int n, fp_form *out, int depth)
 }
 
 static int node_form(fp_state *s, int n, fp_form *out, int depth);
-static int clamp_form(fp_state *s, int n, fp_form *out, int depth);
+static int bound_form(fp_state *s, int n, const char *fn, fp_form *out, int depth);
 
 /* The form of integer expression n, and a check where its value may
  * wrap: an unsigned operation, or a conversion, narrower than 64 bits. */
@@ -344,8 +345,10 @@ static int node_form(fp_state *s, int n, fp_form *out, int depth)
 			return fail(s, n, "an expression vastcc cannot follow", NULL);
 		return int_form(s, x->kids[x->nkids - 1], out, depth + 1);
 	case CXCursor_CallExpr:
-		if (x->fn_ref < 0 && x->callee && !strcmp(x->callee, "clamp"))
-			return clamp_form(s, n, out, depth); /* the OpenCL C builtin */
+		if (x->fn_ref < 0 && x->callee &&
+		    (!strcmp(x->callee, "clamp") || !strcmp(x->callee, "min") ||
+		     !strcmp(x->callee, "max")))
+			return bound_form(s, n, x->callee, out, depth); /* OpenCL C builtins */
 		if (x->call < 0 || c->p->calls[x->call].builtin == AN_BI_NONE)
 			return fail(s, n, "a function call", NULL);
 		return builtin_form(s, n, out);
@@ -399,7 +402,7 @@ static int node_form(fp_state *s, int n, fp_form *out, int depth)
 	}
 }
 
-/* ---- clamp() ---------------------------------------------------------- */
+/* ---- clamp(), min(), max() ------------------------------------------ */
 
 static int nonneg(fp_state *s, const fp_form *f);
 
@@ -499,33 +502,98 @@ static int range_form(fp_state *s, int n, fp_form *lo, fp_form *hi, int depth)
 	return ok;
 }
 
-/* clamp(e, lo, hi) (OpenCL C 6.15.4) with lo and hi fixed for the launch:
- * a new variable u, in the hull [emin, emax] of e over the work-group,
- * with the guards lo <= u <= hi. That is a superset of clamp's values
- * only where the hull meets [lo, hi] (e below lo gives lo, which is then
- * in both; lo > hi is undefined): the forms emax - lo, hi - emin and
- * hi - lo must be >= 0 over the whole range, else the host plans the
- * launch with the inspector. The offset becomes inexact. */
-static int clamp_form(fp_state *s, int n, fp_form *out, int depth)
+/* Whether a value with bounds [lo, hi] for a work-group is fixed for the
+ * launch: a form of symbols and constants alone. */
+static int fixed(const fp_form *lo, const fp_form *hi)
+{
+	return !has_var(lo) && same_form(lo, hi);
+}
+
+/* Whether the guards already keep e within the bounds given (lo and hi
+ * may be NULL: infinite), each bound's guard being the same form: under
+ * `if (x < dx)`, min(x, dx - 1) is x. Guards hold wherever the access
+ * runs, so there the call is e itself, added to out, exactly. */
+static int within_guards(fp_state *s, int e, const fp_form *lo, const fp_form *hi,
+                         fp_form *out, int depth)
+{
+	unsigned first = s->nchecks;
+	int had_why = s->why[0] != 0;
+	fp_form f = {0};
+	int ok = int_form(s, e, &f, depth + 1);
+	for (int side = 0; ok && side < 2; side++) { /* e - lo >= 0, hi - e >= 0 */
+		const fp_form *b = side ? hi : lo;
+		if (!b)
+			continue;
+		fp_form q = {0};
+		add_form(&q, b, side ? 1 : -1);
+		add_form(&q, &f, side ? -1 : 1);
+		int seen = 0;
+		for (unsigned i = 0; i < *s->ng; i++)
+			seen |= same_form(&(*s->g)[i], &q);
+		form_free(&q);
+		ok = seen;
+	}
+	if (ok) {
+		add_form(out, &f, 1);
+	} else { /* e's checks, if any, are the hull's (bound_form) */
+		while (s->nchecks > first)
+			form_free(&s->checks[--s->nchecks]);
+		if (!had_why)
+			s->why[0] = 0;
+	}
+	form_free(&f);
+	return ok;
+}
+
+/* The value of clamp(e, lo, hi), min(e, hi) or max(e, lo) (OpenCL C
+ * 6.15.3 and 6.15.4, integer arguments) with lo and hi fixed for the
+ * launch, either order for min() and max(): a new variable u, in the hull
+ * [emin, emax] of e over the work-group, with the guards lo <= u and
+ * u <= hi of the bounds given (a missing one is infinite). That is a
+ * superset of the call's values only where the hull meets [lo, hi] (e
+ * below lo gives lo, which is then in both; lo > hi is undefined): the
+ * forms emax - lo, hi - emin and hi - lo, of the bounds given, must be
+ * >= 0 over the whole range, else the host plans the launch with the
+ * inspector. A work-group wholly past a bound would read the bound alone,
+ * outside its hull: that check refuses it. The offset becomes inexact. */
+static int bound_form(fp_state *s, int n, const char *fn, fp_form *out, int depth)
 {
 	an_node *x = &s->c->nodes[n];
-	if (x->nkids != 4)
-		return fail(s, n, "a clamp() vastcc cannot follow", NULL);
+	int clamp = !strcmp(fn, "clamp"), max = !strcmp(fn, "max");
+	if (x->nkids != (clamp ? 4u : 3u))
+		return fail(s, n, "a %s() vastcc cannot follow", fn);
 	if (!s->in_offset) /* its variable would take a loop's place */
-		return fail(s, n, "a clamp() in a loop bound or a condition", NULL);
+		return fail(s, n, "a %s() in a loop bound or a condition", fn);
 	if (s->nloops == VAST_FP_MAX_LOOPS)
-		return fail(s, n, "more than 6 loops and clamp()s around the access", NULL);
-	unsigned first = s->nchecks;
-	fp_form elo = {0}, ehi = {0}, lo = {0}, hi = {0};
-	int ok = range_form(s, x->kids[1], &elo, &ehi, depth + 1) &&
-	         int_form(s, x->kids[2], &lo, depth + 1) && int_form(s, x->kids[3], &hi, depth + 1);
-	if (ok && (has_var(&lo) || has_var(&hi)))
-		ok = fail(s, n, "a clamp() whose bounds vary", NULL);
-	if (ok && s->nwide + s->nchecks - first + 3 > sizeof s->wide / sizeof *s->wide)
+		return fail(s, n, "more than 6 loops, clamp()s, min()s and max()s around the access",
+		            NULL);
+	unsigned first = s->nchecks, nargs = x->nkids - 1;
+	fp_form r[3][2] = { { { 0 } } }; /* each argument's bounds for a work-group */
+	int ok = 1;
+	for (unsigned i = 0; ok && i < nargs; i++)
+		ok = range_form(s, x->kids[i + 1], &r[i][0], &r[i][1], depth + 1);
+	/* e is clamp()'s first argument, min()'s and max()'s that varies */
+	unsigned e = !clamp && ok && fixed(&r[0][0], &r[0][1]);
+	for (unsigned i = 0; ok && i < nargs; i++)
+		if (i != e && !fixed(&r[i][0], &r[i][1]))
+			ok = fail(s, n, clamp ? "a %s() whose bounds vary" : "a %s() of two values that vary",
+			          fn);
+	const fp_form *lo = clamp ? &r[1][0] : max ? &r[!e][0] : NULL;
+	const fp_form *hi = clamp ? &r[2][0] : max ? NULL : &r[!e][0];
+	const fp_form *elo = &r[e][0], *ehi = &r[e][1];
+	unsigned nmeets = clamp ? 3 : 1;
+	if (ok && within_guards(s, x->kids[e + 1], lo, hi, out, depth)) {
+		for (unsigned i = 0; i < 3; i++) {
+			form_free(&r[i][0]);
+			form_free(&r[i][1]);
+		}
+		return 1;
+	}
+	if (ok && s->nwide + s->nchecks - first + nmeets > sizeof s->wide / sizeof *s->wide)
 		ok = fail(s, n, "more than 16 operations that may wrap", NULL);
 	if (ok) {
-		/* the hull's own checks hold over the whole range, as a loop
-		 * bound's: the meets below rely on them */
+		/* the arguments' own checks hold over the whole range, as a
+		 * loop bound's: the meets below rely on them */
 		for (unsigned i = first; i < s->nchecks; i++) {
 			s->wide[s->nwide] = s->checks[i];
 			s->wide_bits[s->nwide++] = s->check_bits[i];
@@ -534,32 +602,38 @@ static int clamp_form(fp_state *s, int n, fp_form *out, int depth)
 		unsigned k = s->nloops++;
 		vast_fp_term u = name_term(1, VAST_FP_NAME(VAST_FP_LOOP, k), VAST_FP_ONE);
 		s->loopvar[k] = -1;
-		add_form(&s->lo[k], &elo, 1);
-		add_form(&s->hi[k], &ehi, 1);
+		add_form(&s->lo[k], elo, 1);
+		add_form(&s->hi[k], ehi, 1);
 		add_term(&s->hi[k], name_term(1, VAST_FP_ONE, VAST_FP_ONE));
 		s->step[k] = 1;
 		for (int side = 0; side < 2; side++) { /* u - lo >= 0, hi - u >= 0 */
+			const fp_form *b = side ? hi : lo;
+			if (!b)
+				continue;
 			fp_form *q = AN_PUSH(*s->g, *s->ng, *s->capg);
 			memset(q, 0, sizeof *q);
-			add_form(q, side ? &hi : &lo, side ? 1 : -1);
+			add_form(q, b, side ? 1 : -1);
 			u.coef = side ? -1 : 1;
 			add_term(q, u);
 		}
-		const fp_form *pos[3][2] = { { &ehi, &lo }, { &hi, &elo }, { &hi, &lo } };
+		const fp_form *pos[3][2] = { { ehi, lo }, { hi, elo }, { hi, lo } };
 		for (int i = 0; i < 3; i++) { /* >= 0: in [0, 2^63) */
+			if (!pos[i][0] || !pos[i][1])
+				continue;
 			fp_form *m = &s->wide[s->nwide];
 			memset(m, 0, sizeof *m);
 			add_form(m, pos[i][0], 1);
 			add_form(m, pos[i][1], -1);
 			s->wide_bits[s->nwide++] = 63;
 		}
-		add_term(out, name_term(1, VAST_FP_NAME(VAST_FP_LOOP, k), VAST_FP_ONE));
+		u.coef = 1;
+		add_term(out, u);
 		s->inexact = 1;
 	}
-	form_free(&elo);
-	form_free(&ehi);
-	form_free(&lo);
-	form_free(&hi);
+	for (unsigned i = 0; i < 3; i++) {
+		form_free(&r[i][0]);
+		form_free(&r[i][1]);
+	}
 	return ok;
 }
 
@@ -1090,7 +1164,7 @@ done:
 		for (unsigned i = 0; i < b.ng; i++)
 			fp->guards[i] = keep_form(fp, &cap, &b.g[i]);
 		/* the checks over the whole range (loop bounds, guards,
-		 * clamp()s), then the offset's */
+		 * clamp()s, min()s, max()s), then the offset's */
 		fp->nchecks = s.nchecks + s.nwide;
 		fp->noffset_checks = s.nchecks - pre_checks;
 		fp->checks = an_xcalloc(fp->nchecks + 1, sizeof *fp->checks);
@@ -1102,7 +1176,7 @@ done:
 			j += !w;
 		}
 		fp->exact = exact && !s.inexact;
-		fp->must_write = exact && (a->mode & VAST_MODE_W) && !(a->mode & VAST_MODE_ATOMIC) &&
+		fp->must_write = fp->exact && (a->mode & VAST_MODE_W) && !(a->mode & VAST_MODE_ATOMIC) &&
 		                 !c->nodes[n].partial;
 	}
 	form_free(&b.off);

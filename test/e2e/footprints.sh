@@ -12,7 +12,8 @@
 #   VAST_FOOTPRINTS=0      the inspector plans (fp_plans=0).
 # With descriptors, pages of a pure output that a range writes whole are
 # not filled from the host first: vadd's h2d must shrink. matrixmul's
-# loop bound t < wA / 16 and the filters' clamp()ed halo reads are
+# loop bound t < wA / 16, the filters' clamp()ed halo reads and fdtd3d's
+# min()ed columns (100 x 60: its last work-groups run past the edge) are
 # described too (docs/footprints.md).
 #   VAST_BUILD=build bash test/e2e/footprints.sh
 set -u
@@ -36,6 +37,8 @@ cases=(
 	"reduce_local reduce_local"
 	"blackscholes blackscholes"
 	"nbody nbody"
+	"fdtd3d fdtd3d 100 60 16 2"
+	"fdtd3d fdtd3d 256 256 32 1"
 )
 declare -A h2d
 for c in "${cases[@]}"; do

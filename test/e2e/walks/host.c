@@ -7,7 +7,8 @@
  * quarter budget). The output buffer, whose initial bytes are not all
  * overwritten by transpose's guard-free tail, starts from a pattern so a
  * page filled wrongly shows.
- * usage: walks CASE OUT   (CASE: gemm atx colsum transpose stencil clampfar)
+ * usage: walks CASE OUT   (CASE: gemm atx colsum transpose stencil clampfar
+ *                        minfar maxfar minstore)
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -35,7 +36,7 @@ typedef struct {
 /* gemm: A 64 x 256, B 256 x 1024 (1 MiB of 1.3), C 64 x 1024.
  * atx: A 512 x 1024, x 512. colsum: 512 x 1000 ints (rows of 4000 bytes).
  * transpose: 1000 x 640 (rows of out 2560 bytes apart). stencil: 1024 x 600.
- * clampfar: in 512 x 1024, out 512 x 2048. */
+ * clampfar, minfar, maxfar, minstore: in 512 x 1024, out 512 x 2048. */
 static const walk walks[] = {
 	{ "gemm", { 64 * 256, 256 * 1024 }, 64 * 1024, { 64, 256, 1024 }, 3, { 1024, 64 }, { 16, 16 } },
 	{ "atx", { 512 * 1024, 512 }, 1024, { 512, 1024 }, 2, { 1024, 1 }, { 64, 1 } },
@@ -43,6 +44,9 @@ static const walk walks[] = {
 	{ "transpose", { 1000 * 640, 0 }, 640 * 1000, { 1000, 640 }, 2, { 1008, 640 }, { 16, 16 } },
 	{ "stencil", { 1024 * 600, 0 }, 1024 * 600, { 1024, 600 }, 2, { 1024, 600 }, { 16, 8 } },
 	{ "clampfar", { 512 * 1024, 0 }, 512 * 2048, { 1024 }, 1, { 2048, 512 }, { 64, 1 } },
+	{ "minfar", { 512 * 1024, 0 }, 512 * 2048, { 1024 }, 1, { 2048, 512 }, { 64, 1 } },
+	{ "maxfar", { 512 * 1024, 0 }, 512 * 2048, { 1024 }, 1, { 2048, 512 }, { 64, 1 } },
+	{ "minstore", { 512 * 1024, 0 }, 512 * 2048, { 1024 }, 1, { 1024, 512 }, { 64, 1 } },
 };
 
 static cl_mem buffer(cl_context ctx, cl_mem_flags fl, size_t n, unsigned seed)
@@ -70,7 +74,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], walks[i].name))
 			w = &walks[i];
 	if (!w) {
-		fprintf(stderr, "usage: walks gemm|atx|colsum|transpose|stencil|clampfar OUT\n");
+		fprintf(stderr, "usage: walks gemm|atx|colsum|transpose|stencil|clampfar|minfar|maxfar|\n"
+		                "minstore OUT\n");
 		return 2;
 	}
 	cl_platform_id plat;

@@ -63,6 +63,29 @@ __kernel void clampfar(__global const float *in, __global float *out, int n)
 	out[y * 2 * n + j] = in[y * n + clamp(j, 0, n - 1)];
 }
 
+/* clampfar with min() and max() (clamp()s with one bound infinite): the
+ * groups wholly past n - 1, or wholly below 0, fail the checks and the
+ * inspector plans the launch. */
+__kernel void minfar(__global const float *in, __global float *out, int n)
+{
+	int j = get_global_id(0), y = get_global_id(1);
+	out[y * 2 * n + j] = in[y * n + min(n - 1, j)];
+}
+
+__kernel void maxfar(__global const float *in, __global float *out, int n)
+{
+	int j = get_global_id(0), y = get_global_id(1);
+	out[y * 2 * n + j] = in[y * n + max(j - n, 0)];
+}
+
+/* A store through min() that writes every other element of its hull:
+ * not a must-write, so the elements between keep out's first bytes. */
+__kernel void minstore(__global const float *in, __global float *out, int n)
+{
+	int j = get_global_id(0), y = get_global_id(1);
+	out[y * 2 * n + min(2 * j, 2 * n - 1)] = in[y * n + j];
+}
+
 /* 5-point stencil on a w x h grid, the border copied. */
 __kernel void stencil(__global const float *in, __global float *out, int w, int h)
 {
