@@ -699,6 +699,7 @@ typedef struct vrt_plan {
 	unsigned char *rows;        /* nrows PAS rows */
 	vrt_range *ranges;
 	size_t nranges;
+	unsigned char *unions;      /* each range's pages, then all (paged.c) */
 	unsigned nsets;
 	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of each buffer of a set */
 } vrt_plan;
@@ -706,7 +707,7 @@ typedef struct vrt_plans vrt_plans;
 /* The plan kept for a launch like L, NULL when none. It stays L->k's,
  * valid until the next vrt_plan_keep on that kernel. */
 const vrt_plan *vrt_plan_find(const vrt_launch *L);
-/* Keeps *p for launches like L, taking p->rows and p->ranges (freed with
+/* Keeps *p for launches like L, taking p->rows, ranges, unions (freed with
  * the plan); returns the kept plan, or NULL when out of memory (nothing
  * was taken). May drop the kernel's least recently used plan. */
 const vrt_plan *vrt_plan_keep(const vrt_launch *L, const vrt_plan *p);
