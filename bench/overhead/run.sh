@@ -3,14 +3,15 @@
 #
 # bench/overhead/run.sh - the host-side cost of one launch (issue 10:
 # "cached-plan launch overhead <= 50 us", time per launch minus kernel
-# and transfer time), measured directly on a program that repeats one
-# small launch (overhead.c, overhead.cl).
+# and transfer time), measured directly on examples/repeat, a program
+# that repeats one small launch.
 #
 #   bench/overhead/run.sh [--n N] [--launches L] [--bw-size SIZE]
 #       [--vastcc PATH] [--out DIR] [--no-build] [--build-only]
 #
 # Modes (N floats in, N out; default N 256K, 1 MiB a buffer):
-#   native    the cc build on the plain driver: the floor;
+#   native    the cc build on the plain driver: the floor (its kernels
+#             timed by their events, REPEAT_PROFILE=1);
 #   resident  the vastcc build, no budget: the runtime's native path;
 #   paged     the vastcc build, VAST_MODE=paged: a cached plan
 #             (plan_hits) and `in` kept on the device (h2d_saved);
@@ -34,7 +35,6 @@
 # stops after building. On PoCL, --bw-size 64M keeps the probe short.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-HERE=$ROOT/bench/overhead
 N=262144 LAUNCHES=1000 BWSIZE=1G BUILD=1 RUN=1
 VASTCC=${VASTCC:-$ROOT/build/bin/vastcc}
 OUT=$ROOT/bench/out/overhead
@@ -56,18 +56,14 @@ done
 unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELINE \
 	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_LOG
 B=$OUT/build
-mkdir -p "$B/cc" "$B/vast" || die "cannot make $OUT"
-CFLAGS="-O2 -Wall -Wextra -I$ROOT/examples/common"
+mkdir -p "$B" || die "cannot make $OUT"
 
 if [ $BUILD = 1 ]; then
 	[ -x "$VASTCC" ] || die "no vastcc at $VASTCC (build the vastcc target, or --vastcc)"
-	cc $CFLAGS -o "$B/cc/overhead" "$HERE/overhead.c" -lOpenCL -lm ||
-		die "the cc build failed"
-	"$VASTCC" -c "$HERE/overhead.cl" -o "$B/vast/overhead-cl.o" &&
-		"$VASTCC" $CFLAGS -o "$B/vast/overhead" "$HERE/overhead.c" "$B/vast/overhead-cl.o" \
-			-lOpenCL -lm || die "the vastcc build failed"
-	cp "$HERE/overhead.cl" "$B/cc/" && cp "$HERE/overhead.cl" "$B/vast/" || die "copying overhead.cl"
-	cc $CFLAGS -o "$B/bw" "$ROOT/bench/bw.c" -lOpenCL -lm || die "building bench/bw.c failed"
+	VAST_BUILD=$(dirname "$(dirname "$VASTCC")") VAST_E2E_BUILD_ONLY=$B \
+		bash "$ROOT/test/e2e/diff.sh" repeat >/dev/null || die "building examples/repeat failed"
+	cc -O2 -Wall -Wextra -I"$ROOT/examples/common" -o "$B/bw" "$ROOT/bench/bw.c" -lOpenCL -lm ||
+		die "building bench/bw.c failed"
 fi
 [ $RUN = 1 ] || { echo "overhead: built under $B"; exit 0; }
 
@@ -78,10 +74,10 @@ bw=$(awk '/^bw: mode=pinned/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); v
 
 data=$((2 * N * 4))
 run_mode() { # mode: two runs, L and 2L launches
-	local mode=$1 exe=$B/vast/overhead
+	local mode=$1 exe=$B/vast/repeat/repeat
 	local -a env=(VAST_STATS=2)
 	case $mode in
-	native) exe=$B/cc/overhead env=() ;;
+	native) exe=$B/native/repeat/repeat env=(REPEAT_PROFILE=1) ;;
 	resident) ;;
 	paged) env+=(VAST_MODE=paged) ;;
 	oversub) env+=(VAST_DEVICE_MEM=$((data * 3 / 4))) ;;
@@ -101,7 +97,7 @@ import re, sys
 out, L, bw, n = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]) * 1e9, int(sys.argv[4])
 def parse(mode, l):
     text = open(f"{out}/{mode}.{l}.log").read()
-    m = re.search(r"^overhead: .* ms=([\d.]+) event_kernel_ms=([\d.]+)", text, re.M)
+    m = re.search(r"^repeat: .* ms=([\d.]+) event_kernel_ms=([\d.]+)", text, re.M)
     st = {}
     for k in re.finditer(r"^vast: kernel bump (.*)$", text, re.M):
         st = {a: float(b) for a, b in re.findall(r"(\w+)=([\d.]+)", k.group(1))}

@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * overhead - the host-side cost of one launch (issue 10: "cached-plan
- * launch overhead <= 50 us"). Launches bump (overhead.cl) over N floats
- * LAUNCHES times, the same arguments every time, after one launch that is
- * not timed (it makes the plan and fills the device), and clFinish.
- * usage: overhead [-q] [-o OUT] [N [LAUNCHES]]
+ * repeat - one small launch repeated: the host-side cost of a launch
+ * (issue 10: "cached-plan launch overhead <= 50 us"; bench/overhead).
+ * Launches bump (repeat.cl) over N floats LAUNCHES times, the same
+ * arguments every time, after one launch that is not timed (it makes the
+ * plan and fills the device), then clFinish.
+ * usage: repeat [-q] [-o OUT] [-k repeat.cl] [N [LAUNCHES]]
  * Defaults N = 256K (1 MiB a buffer), 1000 launches; N a multiple of 64.
- * Prints one line:
- *   overhead: n=N launches=L ms=T event_kernel_ms=K
- * T: from the first timed enqueue to clFinish; K: the launches' events'
- * END - START (OpenCL 1.2 §5.12), the kernels' own time on a plain
- * driver; under vastcc's runtime an event spans its whole command, so
- * bench/overhead/run.sh takes the kernels' time from VAST_STATS=2 there.
+ * Prints (unless -q) one line:
+ *   repeat: n=N launches=L ms=T event_kernel_ms=K
+ * T: from the first timed enqueue to clFinish. With REPEAT_PROFILE=1 in
+ * the environment every timed launch asks for an event and K is the sum
+ * of their END - START (OpenCL 1.2 §5.12), the kernels' own time on a
+ * plain driver (under vastcc's runtime an event spans its whole command:
+ * bench/overhead/run.sh takes the kernels' time from VAST_STATS=2 there,
+ * and asks for no events, as an iterative program does not); else 0.
  * OUT receives `out`.
  */
 #include "vast_example.h"
@@ -33,7 +36,7 @@ int main(int argc, char **argv)
 	cl_command_queue q = clCreateCommandQueue(cl.ctx, cl.device, CL_QUEUE_PROFILING_ENABLE,
 	                                          &err);
 	CHECK_ERR(err, "clCreateCommandQueue");
-	char *path = vex_kernel_path(a.argv0, "overhead.cl", a.kernel);
+	char *path = vex_kernel_path(a.argv0, "repeat.cl", a.kernel);
 	cl_program prog = vex_build(&cl, path, NULL);
 	cl_kernel k = vex_kernel(prog, "bump");
 	cl_mem in = vex_buffer(&cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, h);
@@ -43,14 +46,15 @@ int main(int argc, char **argv)
 	size_t local = 64;
 	CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &local, 0, NULL, NULL));
 	CHECK(clFinish(q));
-	cl_event *ev = vex_malloc(launches * sizeof *ev);
+	const char *prof = getenv("REPEAT_PROFILE");
+	cl_event *ev = prof && !strcmp(prof, "1") ? vex_malloc(launches * sizeof *ev) : NULL;
 	double t = vex_now();
 	for (size_t i = 0; i < launches; i++)
-		CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &local, 0, NULL, &ev[i]));
+		CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &local, 0, NULL, ev ? &ev[i] : NULL));
 	CHECK(clFinish(q));
 	t = vex_now() - t;
 	double kernel_ns = 0;
-	for (size_t i = 0; i < launches; i++) {
+	for (size_t i = 0; ev && i < launches; i++) {
 		cl_ulong t0 = 0, t1 = 0;
 		CHECK(clGetEventProfilingInfo(ev[i], CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL));
 		CHECK(clGetEventProfilingInfo(ev[i], CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL));
@@ -58,7 +62,7 @@ int main(int argc, char **argv)
 		clReleaseEvent(ev[i]);
 	}
 	if (!a.quiet)
-		fprintf(stderr, "overhead: n=%zu launches=%zu ms=%.3f event_kernel_ms=%.3f\n", n,
+		fprintf(stderr, "repeat: n=%zu launches=%zu ms=%.3f event_kernel_ms=%.3f\n", n,
 		        launches, t * 1e3, kernel_ns / 1e6);
 	CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, bytes, h, 0, NULL, NULL));
 	vex_write_output(a.out, h, bytes);
