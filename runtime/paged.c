@@ -735,7 +735,8 @@ static cl_int forward(vrt_launch *L, paged *P, size_t i, fset *F)
 			cl_int err = vrt_real.clEnqueueCopyBuffer(P->qs->run, G->frames[G->fr.buf[s]],
 			                                          F->frames[F->fr.buf[s]],
 			                                          (size_t)tg[p] << sh, (size_t)tf[p] << sh,
-			                                          (q - p) << sh, 1, &after, &e);
+			                                          (q - p) << sh, after != NULL,
+			                                          after ? &after : NULL, &e);
 			if (err)
 				return err;
 			/* G's frames are refilled only after this copy (start_range). */
@@ -935,7 +936,8 @@ static cl_int copy_kept(paged *P, fset *F)
 		cl_event e;
 		cl_int err = vrt_real.clEnqueueCopyBuffer(P->qs->run, G->frames[k->buf],
 		                                          F->frames[k->dst_buf], k->src << sh,
-		                                          k->dst << sh, k->n << sh, 1, &after, &e);
+		                                          k->dst << sh, k->n << sh, after != NULL,
+		                                          after ? &after : NULL, &e);
 		if (err)
 			return err;
 		if (G->reader)
@@ -975,6 +977,44 @@ static void remember(vrt_launch *L, paged *P)
 			}
 		}
 	}
+}
+
+/* Sends F's LPT and a cleared fault word, unless its device buffers
+ * hold them already: the set's last range (of this launch or of an
+ * earlier one, its buffers kept: framepool.c) had the same LPT, and its
+ * fault word was read back as 0 (the kernels write it only on a fault,
+ * which fails the launch and releases the buffers). A launch whose
+ * plan is cached sends neither: one command less on the way to its
+ * kernel, each range. */
+static cl_int send_lpt_and_fault(paged *P, fset *F)
+{
+	static const cl_uint zero = 0;
+	vrt_devset *ds = &P->devs.set[F - P->set];
+	size_t lb = vrt_lpt_bytes(&P->lay);
+	cl_event e;
+	cl_int err;
+	if (!ds->lpt_held || ds->lpt_held_bytes != lb || memcmp(ds->lpt_held, F->lpt, lb)) {
+		if ((err = vrt_real.clEnqueueWriteBuffer(P->qs->in, F->lptbuf, CL_FALSE, 0, lb, F->lpt,
+		                                         0, NULL, &e)))
+			return err;
+		keep(F->in, e);
+		F->in_bytes += lb;
+		/* Out of memory: unknown, sent again next time. */
+		if (ds->lpt_held_bytes != lb) {
+			vrt_free(ds->lpt_held);
+			ds->lpt_held = vrt_malloc(lb);
+			ds->lpt_held_bytes = lb;
+		}
+		if (ds->lpt_held)
+			memcpy(ds->lpt_held, F->lpt, lb);
+	}
+	if (ds->fault_clear)
+		return CL_SUCCESS;
+	if ((err = vrt_real.clEnqueueWriteBuffer(P->qs->in, F->fault, CL_FALSE, 0, sizeof zero, &zero,
+	                                         0, NULL, &e)))
+		return err;
+	keep(F->in, e);
+	return CL_SUCCESS;
 }
 
 /* Plans range i on its frame set (free: its previous range finished),
@@ -1025,17 +1065,8 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 		if ((err = move_frames(L, P, F, s, 0)) != CL_SUCCESS)
 			return err;
 	}
-	static const cl_uint zero = 0;
-	cl_event e1, e2;
-	if ((err = vrt_real.clEnqueueWriteBuffer(qs->in, F->lptbuf, CL_FALSE, 0, vrt_lpt_bytes(lay),
-	                                         F->lpt, 0, NULL, &e1)))
+	if ((err = send_lpt_and_fault(P, F)) != CL_SUCCESS)
 		return err;
-	keep(F->in, e1);
-	if ((err = vrt_real.clEnqueueWriteBuffer(qs->in, F->fault, CL_FALSE, 0, sizeof zero, &zero,
-	                                         0, NULL, &e2)))
-		return err;
-	keep(F->in, e2);
-	F->in_bytes += vrt_lpt_bytes(lay);
 	L->st->h2d += F->in_bytes;
 	double t2 = vrt_now_ms();
 	vrt_trace_host("gather", L->k->name, t1, t2, (long)i, F->in_bytes);
@@ -1065,8 +1096,11 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	L->st->straight += kr == P->ks;
 	size_t lwg = L->lsize[0] * L->lsize[1] * L->lsize[2];
 	size_t global = (g1 - g0) * lwg;
+	/* Nothing went in (every page kept, the same LPT): the kernel waits
+	 * only for the copies before it on its own queue. */
 	cl_event in = last_of(F->in);
-	err = vrt_real.clEnqueueNDRangeKernel(qs->run, kr, 1, NULL, &global, &lwg, 1, &in, &F->run);
+	err = vrt_real.clEnqueueNDRangeKernel(qs->run, kr, 1, NULL, &global, &lwg, in != NULL,
+	                                      in ? &in : NULL, &F->run);
 	if (err != CL_SUCCESS) {
 		vrt_log(VRT_LOG_WARN, "kernel '%s': launching its paged variant failed: %s",
 		        L->k->name, vrt_cl_error_name(err));
@@ -1122,6 +1156,7 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 		        L->group_base + (g1 > L->groups ? L->groups : g1) - 1);
 		return CL_INVALID_OPERATION;
 	}
+	P->devs.set[j % P->nsets].fault_clear = 1;
 	double t0 = vrt_now_ms();
 	unsigned long long bytes = 0;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
@@ -1224,13 +1259,18 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 				return err;
 		}
 		if (!ds->lptbuf) {
+			vrt_free(ds->lpt_held);
+			ds->lpt_held = NULL;
 			ds->lpt_bytes = lb;
 			if (!(ds->lptbuf = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_ONLY, lb, NULL, &err)))
 				return err;
 		}
-		if (!ds->fault &&
-		    !(ds->fault = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err)))
-			return err;
+		if (!ds->fault) {
+			ds->fault_clear = 0;
+			if (!(ds->fault = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE, sizeof(cl_uint),
+			                                          NULL, &err)))
+				return err;
+		}
 		memcpy(F->frames, ds->frames, sizeof F->frames);
 		F->lptbuf = ds->lptbuf;
 		F->fault = ds->fault;

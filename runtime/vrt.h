@@ -742,6 +742,9 @@ void vrt_res_clear(vrt_residency *r);
 typedef struct vrt_devset {
 	cl_mem frames[VAST_FRAME_BUFS], lptbuf, fault;
 	size_t frame_bytes[VAST_FRAME_BUFS], lpt_bytes;
+	uint32_t *lpt_held;         /* what lptbuf holds (vrt_free), NULL: unknown */
+	size_t lpt_held_bytes;
+	int fault_clear;            /* fault holds 0 (read back so) */
 } vrt_devset;
 typedef struct vrt_devsets {
 	cl_mem dummy;               /* one page, bound where a set lacks a buffer */
