@@ -48,7 +48,7 @@ while [ $# -gt 0 ]; do
 	--out) OUT=$2; shift ;;
 	--no-build) BUILD=0 ;;
 	--build-only) RUN=0 ;;
-	-h | --help) sed -n '3,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
 	esac
 	shift
