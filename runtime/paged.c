@@ -1495,9 +1495,11 @@ cl_int vrt_paged_run(vrt_launch *L)
 	if (err == CL_SUCCESS)
 		remember(L, P);
 out:
-	if (P->qs) {
+	if (P->qs && err != CL_SUCCESS) {
 		/* After a failure commands may still be queued: let them drain
-		 * before their buffers go. */
+		 * before their buffers go. After success none is: each range's
+		 * last D2H was waited for, and it follows its kernel, which
+		 * follows the range's H2D and device copies (finish_range). */
 		vrt_real.clFinish(P->qs->in);
 		vrt_real.clFinish(P->qs->run);
 		vrt_real.clFinish(P->qs->out);
