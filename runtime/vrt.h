@@ -731,7 +731,7 @@ const vrt_resident *vrt_res_find(const vrt_residency *r, unsigned long long seri
 /* Records *e, replacing the entry of its serial and page; -1 when out of
  * memory (nothing recorded). */
 int vrt_res_put(vrt_residency *r, const vrt_resident *e);
-/* Forgets every entry gone(e, ctx) says is gone. */
+/* Forgets every entry gone(e, ctx) says is gone; allocates nothing. */
 void vrt_res_drop_if(vrt_residency *r, int (*gone)(const vrt_resident *, void *), void *ctx);
 /* Forgets every entry. */
 void vrt_res_clear(vrt_residency *r);
