@@ -19,8 +19,10 @@
 #   h100-triad      issue 8 item 8: 96 GiB past the GPU's memory, no cap (about
 #                   5 minutes)
 #   h100-small      issues 9, 10, 11: rectangular copies, the iterative
-#                   programs (FDTD, Jacobi at 2x a 1 GiB budget), clBuildProgram
-#                   time (about 4 minutes)
+#                   programs (FDTD, Jacobi at 2x a 1 GiB budget), the host's
+#                   share of a repeated launch (bench/overhead, and a
+#                   VAST_TRACE of its paged mode), clBuildProgram time
+#                   (about 5 minutes)
 #   h100-traces     a VAST_TRACE of every workload at 4 GiB in its vast
 #                   configuration (RESULTS=a results.csv of h100-workloads,
 #                   default the newest under bench/results), carrying
@@ -53,6 +55,8 @@ build)
 	bench/run.sh --build-only --out bench/out/h100-triad --only triad
 	bench/native-vs-cc/run.sh --build-only --out bench/out/nvc
 	bench/iterative/run.sh --build-only --out bench/out/iterative
+	# inside iterative's folder: h100-small carries that one
+	bench/overhead/run.sh --build-only --out bench/out/iterative/overhead
 	bench/run.sh --build-only --out bench/out/multi   # bench/multi/run.sh's build
 	echo "carry: bench/out/lib and the bench/out/ folder of the part (du -sh: $(du -sh bench/out | cut -f1))"
 	;;
@@ -82,6 +86,11 @@ h100-small)
 	bash bench/rects/run.sh "$OUT"
 	bench/iterative/run.sh --no-build --out bench/out/iterative
 	cp bench/out/iterative/summary.txt "$OUT/iterative.txt"
+	bench/overhead/run.sh --no-build --out bench/out/iterative/overhead
+	cp bench/out/iterative/overhead/summary.txt "$OUT/overhead.txt"
+	VAST_MODE=paged VAST_STATS=2 VAST_TRACE="$OUT/trace-repeat-paged.json" \
+		bench/out/iterative/overhead/build/vast/repeat/repeat 262144 200 \
+		> "$OUT/trace-repeat-paged.log" 2>&1
 	;;
 h100-traces)
 	device_env
@@ -98,7 +107,7 @@ h200x2-multi)
 	cp -r bench/out/multi/multi.csv bench/out/multi/summary.txt "$OUT"/
 	;;
 *)
-	sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'
 	[ -z "$part" ] || { echo "bench/device.sh: unknown part '$part'" >&2; exit 2; }
 	;;
 esac

@@ -58,6 +58,7 @@ void vrt_devsets_release(vrt_devsets *d)
 			vrt_real.clReleaseMemObject(s->lptbuf);
 		if (s->fault)
 			vrt_real.clReleaseMemObject(s->fault);
+		vrt_free(s->lpt_held);
 	}
 	memset(d, 0, sizeof *d);
 }

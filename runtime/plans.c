@@ -119,6 +119,7 @@ static void plans_free_one(vrt_plans *e)
 	vrt_free(e->key);
 	vrt_free(e->plan.rows);
 	vrt_free(e->plan.ranges);
+	vrt_free(e->plan.unions);
 	vrt_free(e);
 }
 

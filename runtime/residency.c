@@ -14,7 +14,10 @@
  * Open addressing with linear probing, keyed by serial and page; serial
  * 0 marks an empty slot (mem.c's serials start at 1). Entries leave in
  * batches (vrt_res_drop_if: the frames a range is about to overwrite,
- * the pages it writes), so a batch rebuilds the table: no tombstones.
+ * the pages it writes, every range of a paged launch), so a batch empties
+ * their slots and re-inserts the rest in place: no tombstones, and no
+ * allocation (a new table each range cost a large calloc, its pages
+ * faulted in, per range).
  * Pure C: no OpenCL calls; the unit test drives it directly.
  */
 #include <string.h>
@@ -45,10 +48,9 @@ const vrt_resident *vrt_res_find(const vrt_residency *r, unsigned long long seri
 	return e && e->serial ? e : NULL;
 }
 
-/* Rebuilds the table with room for `cap` slots (a power of two), keeping
- * the entries `keep` says stay. -1 when out of memory (r unchanged). */
-static int rebuild(vrt_residency *r, size_t cap, int (*gone)(const vrt_resident *, void *),
-                   void *ctx)
+/* Rebuilds the table with room for `cap` slots (a power of two). -1 when
+ * out of memory (r unchanged). */
+static int rebuild(vrt_residency *r, size_t cap)
 {
 	vrt_resident *old = r->tab;
 	size_t ocap = r->cap;
@@ -59,7 +61,7 @@ static int rebuild(vrt_residency *r, size_t cap, int (*gone)(const vrt_resident 
 	r->cap = cap;
 	r->n = 0;
 	for (size_t i = 0; i < ocap; i++) {
-		if (!old[i].serial || (gone && gone(&old[i], ctx)))
+		if (!old[i].serial)
 			continue;
 		*lookup(r, old[i].serial, old[i].page) = old[i];
 		r->n++;
@@ -71,7 +73,7 @@ static int rebuild(vrt_residency *r, size_t cap, int (*gone)(const vrt_resident 
 int vrt_res_put(vrt_residency *r, const vrt_resident *e)
 {
 	/* At most half full, so probes stay short and always end. */
-	if ((r->n + 1) * 2 > r->cap && rebuild(r, r->cap ? r->cap * 2 : 64, NULL, NULL))
+	if ((r->n + 1) * 2 > r->cap && rebuild(r, r->cap ? r->cap * 2 : 64))
 		return -1;
 	vrt_resident *slot = lookup(r, e->serial, e->page);
 	r->n += !slot->serial;
@@ -81,11 +83,33 @@ int vrt_res_put(vrt_residency *r, const vrt_resident *e)
 
 void vrt_res_drop_if(vrt_residency *r, int (*gone)(const vrt_resident *, void *), void *ctx)
 {
+	size_t dropped = 0, start = 0;
 	if (!r->n)
 		return;
-	if (rebuild(r, r->cap, gone, ctx)) {
-		/* No room to rebuild: forgetting everything is as exact. */
-		vrt_res_clear(r);
+	/* A slot empty before any entry leaves (the table is at most half
+	 * full): no entry's probe from its home crosses it. */
+	while (r->tab[start].serial)
+		start++;
+	for (size_t i = 0; i < r->cap; i++)
+		if (r->tab[i].serial && gone(&r->tab[i], ctx)) {
+			r->tab[i].serial = 0;
+			dropped++;
+		}
+	if (!dropped)
+		return;
+	r->n -= dropped;
+	/* An entry past a slot just emptied may no longer be reached from
+	 * its home. Re-insert every entry in probe order from `start`: each
+	 * lands at or before where it was, behind entries already placed
+	 * (its home lies after `start`), and no slot placed before it is
+	 * emptied again. */
+	for (size_t k = 1; k < r->cap; k++) {
+		size_t i = (start + k) & (r->cap - 1);
+		if (!r->tab[i].serial)
+			continue;
+		vrt_resident e = r->tab[i];
+		r->tab[i].serial = 0;
+		*lookup(r, e.serial, e.page) = e;
 	}
 }
 

@@ -699,6 +699,7 @@ typedef struct vrt_plan {
 	unsigned char *rows;        /* nrows PAS rows */
 	vrt_range *ranges;
 	size_t nranges;
+	unsigned char *unions;      /* each range's pages, then all (paged.c) */
 	unsigned nsets;
 	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of each buffer of a set */
 } vrt_plan;
@@ -706,7 +707,7 @@ typedef struct vrt_plans vrt_plans;
 /* The plan kept for a launch like L, NULL when none. It stays L->k's,
  * valid until the next vrt_plan_keep on that kernel. */
 const vrt_plan *vrt_plan_find(const vrt_launch *L);
-/* Keeps *p for launches like L, taking p->rows and p->ranges (freed with
+/* Keeps *p for launches like L, taking p->rows, ranges, unions (freed with
  * the plan); returns the kept plan, or NULL when out of memory (nothing
  * was taken). May drop the kernel's least recently used plan. */
 const vrt_plan *vrt_plan_keep(const vrt_launch *L, const vrt_plan *p);
@@ -730,7 +731,7 @@ const vrt_resident *vrt_res_find(const vrt_residency *r, unsigned long long seri
 /* Records *e, replacing the entry of its serial and page; -1 when out of
  * memory (nothing recorded). */
 int vrt_res_put(vrt_residency *r, const vrt_resident *e);
-/* Forgets every entry gone(e, ctx) says is gone. */
+/* Forgets every entry gone(e, ctx) says is gone; allocates nothing. */
 void vrt_res_drop_if(vrt_residency *r, int (*gone)(const vrt_resident *, void *), void *ctx);
 /* Forgets every entry. */
 void vrt_res_clear(vrt_residency *r);
@@ -741,6 +742,9 @@ void vrt_res_clear(vrt_residency *r);
 typedef struct vrt_devset {
 	cl_mem frames[VAST_FRAME_BUFS], lptbuf, fault;
 	size_t frame_bytes[VAST_FRAME_BUFS], lpt_bytes;
+	uint32_t *lpt_held;         /* what lptbuf holds (vrt_free), NULL: unknown */
+	size_t lpt_held_bytes;
+	int fault_clear;            /* fault holds 0 (read back so) */
 } vrt_devset;
 typedef struct vrt_devsets {
 	cl_mem dummy;               /* one page, bound where a set lacks a buffer */

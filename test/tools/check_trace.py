@@ -9,7 +9,10 @@ Checks: the file is JSON with a "traceEvents" list; every complete event
 bytes; the documented phase names appear (prepare, inspect or footprints, plan,
 reduce, setup, gather, H2D, kernel, D2H, scatter); events on one track nest or
 are disjoint; per range (kernel, range id) the phases start in the order gather, H2D, kernel, D2H,
-scatter, and each range has all five (device phases are mapped onto the
+scatter, and each range has all five, except H2D where the range sent nothing
+(its pages kept on the device, its LPT and fault word there already: a
+launch that reuses a plan; paged.c, send_lpt_and_fault); H2D then lies
+between the range's gather and kernel (device phases are mapped onto the
 host clock with an error bound the trace states per track, clock_error_us,
 which the comparison allows). With --min-inflight N, every kernel
 has, at some instant, at least min(N, S) ranges in flight (from gather
@@ -22,6 +25,8 @@ import json
 import sys
 
 PHASES = ["gather", "H2D", "kernel", "D2H", "scatter"]
+# Every range has these; H2D may be absent (nothing to send).
+ALWAYS = [p for p in PHASES if p != "H2D"]
 NAMES = ["prepare", "plan", "reduce", "setup"] + PHASES
 # A launch's pages come from its inspector or its footprint descriptors.
 PLANNERS = ["inspect", "footprints"]
@@ -96,12 +101,16 @@ def main():
         by = {p: sorted(e["ts"] for e in evs if e["name"] == p) for p in PHASES}
         err = {p: max([clock_error.get(e["tid"], 0.0) for e in evs if e["name"] == p] + [0.0])
                for p in PHASES}
-        counts = {len(v) for v in by.values()}
-        if len(counts) != 1:
+        counts = {len(by[p]) for p in ALWAYS}
+        if len(counts) != 1 or len(by["H2D"]) > min(counts):
             fail("range %r: phases %r appear unevenly" % (key, {p: len(v) for p, v in by.items()}))
+        slack = EPS + err["gather"] + err["H2D"] + err["kernel"]
+        for t in by["H2D"]:
+            if not any(g - slack <= t <= k + slack for g, k in zip(by["gather"], by["kernel"])):
+                fail("range %r: 'H2D' at %.3f lies between no 'gather' and its 'kernel'" % (key, t))
         for n in range(counts.pop()):
-            starts = [by[p][n] for p in PHASES]
-            for a, b, pa, pb in zip(starts, starts[1:], PHASES, PHASES[1:]):
+            starts = [by[p][n] for p in ALWAYS]
+            for a, b, pa, pb in zip(starts, starts[1:], ALWAYS, ALWAYS[1:]):
                 if b + EPS + err[pa] + err[pb] < a:
                     fail("range %r: '%s' starts at %.3f, before '%s' at %.3f" %
                          (key, pb, b, pa, a))

@@ -5,7 +5,8 @@
  * records (new keys and replacements), batch forgets by predicate (the
  * frames a range overwrites, the pages it writes), clears, and the
  * allocator failing at random (a failed record changes nothing; a
- * forget that cannot rebuild forgets everything). After every step each
+ * forget allocates nothing, so it forgets exactly what its predicate
+ * says even then). After every step each
  * (serial, page) is found exactly where the model says, or nowhere.
  * Then the frame pool's part (runtime/framepool.c): fitting kept sets to
  * a launch keeps the map while every frame buffer stays, forgets it when
@@ -104,7 +105,7 @@ static void random_trace(unsigned seed)
 			vrt_res_drop_if(&r, gone, &p);
 			for (unsigned s = 1; s < SERIALS; s++)
 				for (size_t q = 0; q < PAGES; q++)
-					if (model[s][q].serial && (fail && r.n == 0 ? 1 : gone(&model[s][q], &p)))
+					if (model[s][q].serial && gone(&model[s][q], &p))
 						memset(&model[s][q], 0, sizeof model[s][q]);
 		} else {
 			vrt_res_clear(&r);
