@@ -235,7 +235,8 @@ static cl_int write_device(vrt_mem *m, cl_command_queue q, size_t off, size_t n,
                            const void *src)
 {
 	cl_int err = CL_SUCCESS;
-	if (!m->dev) {
+	int fresh = !m->dev;
+	if (fresh) {
 		cl_device_id dev;
 		err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
 		if (err != CL_SUCCESS)
@@ -245,7 +246,13 @@ static cl_int write_device(vrt_mem *m, cl_command_queue q, size_t off, size_t n,
 		if ((err = place(m, q, (size_t)-1, NULL, 0)) != CL_SUCCESS)
 			return err;
 	}
-	if (!m->dev_valid && n < m->size)
+	/* VAST_FAIL_DEVICE_MEM (a testing knob): a new device copy past that
+	 * many bytes fails at first use, as on a device that holds less than
+	 * it reports. */
+	if (fresh && vrt_cfg.fail_device_mem &&
+	    vrt_mem_resident_bytes() > vrt_cfg.fail_device_mem)
+		err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+	else if (!m->dev_valid && n < m->size)
 		err = zero_device_copy(m, m->dev_queue);
 	if (err == CL_SUCCESS)
 		err = vrt_real.clEnqueueWriteBuffer(m->dev_queue, m->dev, CL_TRUE, off, n, src, 0,
