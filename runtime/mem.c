@@ -224,11 +224,25 @@ static cl_int place(vrt_mem *m, cl_command_queue q, size_t budget, vrt_mem *cons
                     unsigned nkeep);
 static cl_int zero_device_copy(vrt_mem *m, cl_command_queue q);
 
+/* Whether a new device copy of m, made by a write, fits `budget`: beside
+ * everything resident (a write evicts nothing), and with every buffer of
+ * its context. A program whose buffers do not all fit will page, and a
+ * paged launch would read every device copy back first (it works from
+ * the host copies): its writes take the host copy at once. */
+static int write_fits(const vrt_mem *m, unsigned long long budget)
+{
+	unsigned long long all = vrt_framepool_bytes();
+	for (const vrt_mem *o = all_mems; o; o = o->next)
+		if (o->ctx == m->ctx && !o->parent)
+			all += o->size;
+	return all <= budget &&
+	       vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size <= budget;
+}
+
 /* Writes [off, off+n) of m from src to its device copy, which is the
  * current copy or becomes it: a buffer with no host copy that holds its
  * zeros gets a device copy on q (zeroed first unless the write covers
- * it), when that fits the budget beside everything resident (a write
- * evicts nothing). On failure, a device copy that was not the only
+ * it) when write_fits says so. On failure, a device copy that was not the only
  * current one is dropped, so the host side still holds every byte and
  * the caller writes there instead. */
 static cl_int write_device(vrt_mem *m, cl_command_queue q, size_t off, size_t n,
@@ -241,7 +255,7 @@ static cl_int write_device(vrt_mem *m, cl_command_queue q, size_t off, size_t n,
 		err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
 		if (err != CL_SUCCESS)
 			return err;
-		if (vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size > vrt_budget(dev, m->size))
+		if (!write_fits(m, vrt_budget(dev, m->size)))
 			return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 		if ((err = place(m, q, (size_t)-1, NULL, 0)) != CL_SUCCESS)
 			return err;
