@@ -15,11 +15,11 @@
  * launch, a map, a copy, an eviction, a transfer that cannot go to the
  * device): until then host is NULL and the bytes are either the zeros
  * of creation (host_valid) or the device copy's. A buffer that only
- * native launches use then costs what the driver's would: a write of
- * the whole buffer goes straight from the program's memory to a new
- * device copy when that fits the budget without evicting anything, and
- * reads come straight from the device copy, with no host copy to
- * allocate, zero and fill on the way (issue 8 item 5).
+ * native launches use then costs what the driver's would: a write goes
+ * straight from the program's memory to a new device copy when the
+ * context's buffers fit the budget (write_fits), and reads come straight
+ * from the device copy, with no host copy to allocate, zero and fill on
+ * the way (issue 8 item 5).
  *
  * A CL_MEM_USE_HOST_PTR buffer whose memory the driver pinned
  * (pinned.c) outside a family has no device copy of its own: the driver's
