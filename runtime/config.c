@@ -22,8 +22,7 @@
  *                  then span several buffers)
  * VAST_FAIL_DEVICE_MEM  a size: a paged launch's device buffers past that
  *                  many bytes fail at first use, as on a device that holds
- *                  less than it reports, and so does a device copy that a
- *                  write makes past that many bytes of device copies
+ *                  less than it reports
  * VAST_RESIDENT    0: a paged launch sends every page from the host, never
  *                  reusing one an earlier launch left in the kept frames
  * VAST_STRAIGHT    0: never launch the straight variant (paged.c); to

@@ -11,16 +11,6 @@
  * kernels and are evicted least recently used first when a launch needs
  * room under the budget (written back first when dirty).
  *
- * Our own host copy is allocated only when something needs it (a paged
- * launch, a map, a copy, an eviction, a transfer that cannot go to the
- * device): until then host is NULL and the bytes are either the zeros
- * of creation (host_valid) or the device copy's. A buffer that only
- * native launches use then costs what the driver's would: a write goes
- * straight from the program's memory to a new device copy when the
- * context's buffers fit the budget (write_fits), and reads come straight
- * from the device copy, with no host copy to allocate, zero and fill on
- * the way (issue 8 item 5).
- *
  * A CL_MEM_USE_HOST_PTR buffer whose memory the driver pinned
  * (pinned.c) outside a family has no device copy of its own: the driver's
  * USE_HOST_PTR buffer over the program's memory is lent as the device
@@ -153,37 +143,11 @@ static int lent(const vrt_mem *m)
 	return m->dev && m->dev == m->pin.buf;
 }
 
-/* Gives m its own host copy if it has none yet: pinned where the driver
- * can (pinned.c), else plain memory; zeroed when `zero` asks. */
-static cl_int alloc_host(vrt_mem *m, int zero)
-{
-	if (m->host)
-		return CL_SUCCESS;
-	m->host = vrt_pinned_alloc(m->ctx, m->size, &m->pin);
-	if (m->host && zero)
-		vrt_fill(m->host, "", 1, m->size);
-	if (!m->host)
-		m->host = zero ? vrt_calloc(1, m->size) : vrt_malloc(m->size);
-	if (!m->host)
-		return CL_OUT_OF_HOST_MEMORY;
-	vrt_stats_host_copy(m->size);
-	return CL_SUCCESS;
-}
-
-/* A buffer without a host copy whose host side is valid holds the zeros
- * of its creation (a kernel reading a buffer nobody wrote sees the same
- * bytes on every run and in every range); otherwise its device copy is
- * current and read_back fills every byte. */
-cl_int vrt_mem_host(vrt_mem *m)
-{
-	return alloc_host(m, m->host_valid);
-}
-
 static cl_int read_back(vrt_mem *m)
 {
-	cl_int err = vrt_mem_host(m);
-	if (err != CL_SUCCESS || m->host_valid)
-		return err;
+	if (m->host_valid)
+		return CL_SUCCESS;
+	cl_int err;
 	if (lent(m)) {
 		/* Mapped back: no kernel may use it until it is lent again. */
 		err = vrt_pin_reclaim(&m->pin, m->dev_queue, 0);
@@ -210,85 +174,12 @@ static cl_int read_back(vrt_mem *m)
  * or see a few bytes moves more than the driver would (OpenCL 1.2
  * §5.2.2 asks only that the n bytes be read or written). In a family the
  * others' device copies would go stale unseen, so families always take
- * the host copy. Whole-buffer transfers take the host copy when there is
- * one: it is pinned, and its parallel copy plus a pinned transfer beats
- * the driver's transfer from the program's pageable memory (DESIGN §3);
- * making one only for that would cost more (allocation, page faults, a
- * second copy) than the driver's transfer it saves. */
+ * the host copy. Whole-buffer transfers take the host copy too: it is
+ * pinned, and its parallel copy plus a pinned transfer beats the driver's
+ * transfer from the program's pageable memory (DESIGN §3). */
 static int dev_only(const vrt_mem *m, size_t n)
 {
-	return !m->host_valid && !in_family(m) && (n < m->size || !m->host);
-}
-
-static cl_int place(vrt_mem *m, cl_command_queue q, size_t budget, vrt_mem *const *keep,
-                    unsigned nkeep);
-static cl_int zero_device_copy(vrt_mem *m, cl_command_queue q);
-
-/* Whether a new device copy of m, made by a write, fits `budget`: beside
- * everything resident (a write evicts nothing), and with every buffer of
- * its context. A program whose buffers do not all fit will page, and a
- * paged launch would read every device copy back first (it works from
- * the host copies): its writes take the host copy at once. */
-static int write_fits(const vrt_mem *m, unsigned long long budget)
-{
-	unsigned long long all = vrt_framepool_bytes();
-	for (const vrt_mem *o = all_mems; o; o = o->next)
-		if (o->ctx == m->ctx && !o->parent)
-			all += o->size;
-	return all <= budget &&
-	       vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size <= budget;
-}
-
-/* Writes [off, off+n) of m from src to its device copy, which is the
- * current copy or becomes it: a buffer with no host copy that holds its
- * zeros gets a device copy on q (zeroed first unless the write covers
- * it) when write_fits says so. On failure, a device copy that was not the only
- * current one is dropped, so the host side still holds every byte and
- * the caller writes there instead. */
-static cl_int write_device(vrt_mem *m, cl_command_queue q, size_t off, size_t n,
-                           const void *src)
-{
-	cl_int err = CL_SUCCESS;
-	int fresh = !m->dev;
-	if (fresh) {
-		cl_device_id dev;
-		err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
-		if (err != CL_SUCCESS)
-			return err;
-		if (!write_fits(m, vrt_budget(dev, m->size)))
-			return CL_MEM_OBJECT_ALLOCATION_FAILURE;
-		if ((err = place(m, q, (size_t)-1, NULL, 0)) != CL_SUCCESS)
-			return err;
-	}
-	/* VAST_FAIL_DEVICE_MEM (a testing knob): a new device copy past that
-	 * many bytes fails at first use, as on a device that holds less than
-	 * it reports. */
-	if (fresh && vrt_cfg.fail_device_mem &&
-	    vrt_mem_resident_bytes() > vrt_cfg.fail_device_mem)
-		err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
-	else if (!m->dev_valid && n < m->size)
-		err = zero_device_copy(m, m->dev_queue);
-	if (err == CL_SUCCESS)
-		err = vrt_real.clEnqueueWriteBuffer(m->dev_queue, m->dev, CL_TRUE, off, n, src, 0,
-		                                    NULL, NULL);
-	if (err != CL_SUCCESS) {
-		/* A device that allocates lazily says so only now. */
-		vrt_log(VRT_LOG_DEBUG, "writing buffer %p on the device failed: %s",
-		        (void *)m, vrt_cl_error_name(err));
-		if (m->host_valid) {
-			m->dev_valid = 0;
-			vrt_mem_evict(m);
-		}
-		return err;
-	}
-	vrt_kstats *st = vrt_stats_for(NULL);
-	if (st)
-		st->h2d += n;
-	m->failed[0] = '\0';
-	m->zero = 0;
-	m->host_valid = 0;
-	m->dev_valid = 1;
-	return CL_SUCCESS;
+	return !m->host_valid && !in_family(m) && n < m->size;
 }
 
 cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
@@ -311,22 +202,22 @@ cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
 	return CL_SUCCESS;
 }
 
-cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *src)
+cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src)
 {
 	cl_int err;
 	vrt_kstats *st = vrt_stats_for(NULL);
 	vrt_mem_changed(m);
-	if (dev_only(m, n))
-		return write_device(m, q, off, n, src);
-	/* Only zeros and no host copy: write-through, as the driver would. */
-	if (!m->host && !in_family(m) && write_device(m, q, off, n, src) == CL_SUCCESS)
-		return CL_SUCCESS;
+	if (dev_only(m, n)) {
+		err = vrt_real.clEnqueueWriteBuffer(m->dev_queue, m->dev, CL_TRUE, off, n,
+		                                    src, 0, NULL, NULL);
+		if (st && err == CL_SUCCESS)
+			st->h2d += n;
+		return err;
+	}
 	/* The whole buffer: no need to fetch what we overwrite (in a family
 	 * of sub-buffers, the others' dirty data must come home first; a
 	 * lent buffer is mapped back, its bytes not brought back). */
 	if ((n < m->size || in_family(m)) && (err = vrt_mem_to_host(m)) != CL_SUCCESS)
-		return err;
-	if ((err = alloc_host(m, m->host_valid && n < m->size)) != CL_SUCCESS)
 		return err;
 	if (!m->host_valid && lent(m)) {
 		if ((err = vrt_pin_reclaim(&m->pin, m->dev_queue, 1)) != CL_SUCCESS)
@@ -411,12 +302,13 @@ cl_int vrt_mem_evict(vrt_mem *m)
 cl_int vrt_mem_evict_all(cl_context ctx)
 {
 	for (vrt_mem *m = all_mems; m; m = m->next) {
-		if (ctx && m->ctx != ctx)
-			continue;
-		m->zero = 0;
-		cl_int err = m->dev ? vrt_mem_evict(m) : vrt_mem_host(m);
-		if (err != CL_SUCCESS)
-			return err;
+		if (!ctx || m->ctx == ctx)
+			m->zero = 0;
+		if (m->dev && (!ctx || m->ctx == ctx)) {
+			cl_int err = vrt_mem_evict(m);
+			if (err != CL_SUCCESS)
+				return err;
+		}
 	}
 	return CL_SUCCESS;
 }
@@ -446,13 +338,13 @@ static cl_int zero_device_copy(vrt_mem *m, cl_command_queue q)
 	return err == CL_SUCCESS ? vrt_real.clFinish(q) : err;
 }
 
-/* Gives m a device copy on q (not filled: dev_valid 0 when new),
- * evicting others within budget as vrt_mem_to_device says. */
-static cl_int place(vrt_mem *m, cl_command_queue q, size_t budget, vrt_mem *const *keep,
-                    unsigned nkeep)
+cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
+                         vrt_mem *const *keep, unsigned nkeep)
 {
 	cl_int err;
 	m->lru = ++lru_clock;
+	if ((err = family_flush(m)) != CL_SUCCESS)
+		return err;
 	/* Lent only outside a family: members' device copies are kept
 	 * coherent through the host bytes, which a lent buffer does not own. */
 	int lend = m->pin.buf && !m->own_host && !in_family(m);
@@ -494,26 +386,13 @@ static cl_int place(vrt_mem *m, cl_command_queue q, size_t budget, vrt_mem *cons
 		m->dev_queue = q;
 		m->dev_valid = 0;
 	}
-	return CL_SUCCESS;
-}
-
-cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
-                         vrt_mem *const *keep, unsigned nkeep)
-{
-	cl_int err = family_flush(m);
-	if (err == CL_SUCCESS)
-		err = place(m, q, budget, keep, nkeep);
-	if (err != CL_SUCCESS)
-		return err;
 	if (!m->dev_valid) {
-		/* No host copy and not dev_valid: the zeros of creation. */
-		int zeros = !m->host || (m->zero && !in_family(m));
 		if (lent(m)) {
 			/* The driver owns the bytes now, to move as it likes. */
 			if ((err = vrt_pin_lend(&m->pin, q)) != CL_SUCCESS)
 				return err;
 			m->host_valid = 0;
-		} else if (zeros) {
+		} else if (m->zero && !in_family(m)) {
 			/* Zeros made on the device: nothing crosses the link (a
 			 * driver's new buffer is undefined, OpenCL 1.2 §5.2.1; ours
 			 * reads as zeros everywhere). */
@@ -526,7 +405,7 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 				return err;
 		}
 		vrt_kstats *st = vrt_stats_for(NULL);
-		if (st && !zeros)
+		if (st && !m->zero)
 			st->h2d += m->size;
 		m->dev_valid = 1;
 	}
@@ -635,18 +514,25 @@ cl_mem vrt_api_clCreateBuffer(cl_context ctx, cl_mem_flags flags,
 		m->host = host_ptr;
 		m->user_ptr = host_ptr;
 		vrt_pinned_wrap(ctx, host_ptr, size, &m->pin);
-	} else if (flags & CL_MEM_COPY_HOST_PTR) {
-		m->own_host = 1;
-		if (alloc_host(m, 0) != CL_SUCCESS) {
+	} else {
+		/* Zeroed: a kernel reading a buffer nobody wrote sees the same
+		 * bytes on every run and in every range. */
+		m->host = vrt_pinned_alloc(ctx, size, &m->pin);
+		if (m->host && !(flags & CL_MEM_COPY_HOST_PTR))
+			vrt_fill(m->host, "", 1, size);
+		if (!m->host)
+			m->host = (flags & CL_MEM_COPY_HOST_PTR) ? vrt_malloc(size)
+			                                         : vrt_calloc(1, size);
+		if (!m->host) {
 			vrt_object_retire(m);
 			SET_ERR(CL_OUT_OF_HOST_MEMORY);
 			return NULL;
 		}
-		vrt_copy(m->host, host_ptr, size);
-	} else {
-		/* Zeros, with no host copy until one is needed (vrt_mem_host). */
 		m->own_host = 1;
-		m->zero = 1;
+		if (flags & CL_MEM_COPY_HOST_PTR)
+			vrt_copy(m->host, host_ptr, size);
+		else
+			m->zero = 1;
 	}
 	m->host_valid = 1;
 	clRetainContext(ctx);
@@ -728,6 +614,8 @@ cl_mem vrt_api_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
 	m->size = r->size;
 	m->origin = r->origin;
 	m->parent = pm;
+	m->host = pm->host + r->origin;
+	m->user_ptr = (pm->flags & CL_MEM_USE_HOST_PTR) ? pm->host + r->origin : NULL;
 	m->host_valid = 1;
 	/* A failed launch's partial results in the parent are in it too. */
 	memcpy(m->failed, pm->failed, sizeof m->failed);
@@ -742,8 +630,6 @@ cl_mem vrt_api_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
 		SET_ERR(err);
 		return NULL;
 	}
-	m->host = pm->host + r->origin;
-	m->user_ptr = (pm->flags & CL_MEM_USE_HOST_PTR) ? m->host : NULL;
 	vrt_mem_hold(pm);
 	pm->nsubs++;
 	pm->zero = 0; /* the sub-buffer's writes are its bytes too */

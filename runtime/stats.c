@@ -15,11 +15,6 @@
  * When clBuildProgram compiled programs (jit.c), one more line:
  *   vast: programs jit=N cache_hits=H
  * N programs compiled at build, H of them found in the on-disk cache.
- * Last (with the kernels' lines, when any kernel ran), the host copies
- * the runtime allocated for buffers (mem.c makes
- * one only when a buffer needs it; CL_MEM_USE_HOST_PTR buffers use the
- * program's memory and are not counted):
- *   vast: buffers host_copies=N host_copy_bytes=B
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +27,6 @@ static vrt_kstats *all_stats;
 static vrt_kstats *last_used;
 static int registered;
 static unsigned long long jit_programs, jit_cache_hits;
-static unsigned long long host_copies, host_copy_bytes;
 
 double vrt_now_ms(void)
 {
@@ -63,8 +57,6 @@ static void print_stats(void)
 	if (jit_programs)
 		fprintf(stderr, "vast: programs jit=%llu cache_hits=%llu\n", jit_programs,
 		        jit_cache_hits);
-	fprintf(stderr, "vast: buffers host_copies=%llu host_copy_bytes=%llu\n", host_copies,
-	        host_copy_bytes);
 	while (all_stats) {
 		vrt_kstats *s = all_stats;
 		all_stats = s->next;
@@ -109,13 +101,6 @@ vrt_kstats *vrt_stats_for(const char *name)
 	}
 	last_used = s;
 	return s;
-}
-
-void vrt_stats_host_copy(size_t bytes)
-{
-	/* Also from clCreateBuffer, outside the lock. */
-	__atomic_fetch_add(&host_copies, 1, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&host_copy_bytes, bytes, __ATOMIC_RELAXED);
 }
 
 void vrt_stats_jit(int cache_hit)

@@ -4,9 +4,7 @@
  *
  * All of them work on the host copy: make it current (vrt_mem_to_host),
  * touch it, and mark the device copy stale when the host side changed;
- * reads and writes choose the copy in mem.c (vrt_mem_read/write), and
- * go straight to the device copy when it is the current one. A map
- * gives the buffer its host copy at the enqueue (vrt_mem_host).
+ * reads and writes choose the copy in mem.c (vrt_mem_read/write).
  * Each entry point checks its arguments and captures the command (an
  * xfer: the buffers held, the program's pointer, offsets, pattern) for
  * queue.c, which runs it in queue order: at once when blocking, later
@@ -114,6 +112,7 @@ static cl_int run_read(vrt_cmd *c, cl_command_queue q)
 
 static cl_int run_write(vrt_cmd *c, cl_command_queue q)
 {
+	(void)q;
 	xfer *x = (xfer *)c;
 	vrt_mem *m = x->a;
 	/* The whole buffer may have held a failed launch's results, which
@@ -123,7 +122,7 @@ static cl_int run_write(vrt_cmd *c, cl_command_queue q)
 		if (err != CL_SUCCESS)
 			return err;
 	}
-	return vrt_mem_write(m, q, x->ao, x->n, x->ptr);
+	return vrt_mem_write(m, x->ao, x->n, x->ptr);
 }
 
 static cl_int run_copy(vrt_cmd *c, cl_command_queue q)
@@ -463,12 +462,6 @@ void *vrt_api_clEnqueueMapBuffer(cl_command_queue q, cl_mem mem,
 	if (err == CL_SUCCESS)
 		err = check_range(m, off, n);
 	if (err == CL_SUCCESS) {
-		/* The pointer is returned now: the host copy must exist. */
-		vrt_lock();
-		err = vrt_mem_host(m);
-		vrt_unlock();
-	}
-	if (err == CL_SUCCESS) {
 		xfer *x = new_xfer(m, NULL, run_map);
 		if (x)
 			x->flags = flags;
@@ -496,8 +489,7 @@ cl_int vrt_api_clEnqueueUnmapMemObject(cl_command_queue q, cl_mem mem,
 	if (!m)
 		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
 		       : vrt_real.clEnqueueUnmapMemObject(q, mem, ptr, nw, w, ev);
-	/* No host copy: nothing of m was ever mapped. */
-	if (!m->host || (unsigned char *)ptr < m->host || (unsigned char *)ptr >= m->host + m->size)
+	if ((unsigned char *)ptr < m->host || (unsigned char *)ptr >= m->host + m->size)
 		return CL_INVALID_VALUE;
 	cl_int err = vrt_check_queue(q, m->ctx, nw, w);
 	if (err != CL_SUCCESS)

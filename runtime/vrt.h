@@ -316,8 +316,7 @@ struct vrt_mem {
 	cl_context ctx;
 	cl_mem_flags flags;
 	size_t size;
-	unsigned char *host; /* the host copy: ours or the user's pointer; NULL
-	                      * until ours is needed (vrt_mem_host) */
+	unsigned char *host; /* the host copy: ours or the user's pointer */
 	void *user_ptr;      /* host_ptr given at creation */
 	int own_host;
 	/* The host copy holds the zeros of its creation, written by no one
@@ -360,15 +359,11 @@ int vrt_mem_overlap(const vrt_mem *a, const vrt_mem *b);
 void vrt_mem_dev_written(vrt_mem *m);
 /* Make the host copy current (reads the device copy back if needed). */
 cl_int vrt_mem_to_host(vrt_mem *m);
-/* Gives m its host copy (m->host) if it has none yet, without making it
- * current: a buffer gets one only when something needs it (mem.c). */
-cl_int vrt_mem_host(vrt_mem *m);
 /* The bodies of clEnqueueReadBuffer / clEnqueueWriteBuffer on m (range
  * already validated, wait list done): [off, off+n) to dst, or from src,
- * through whichever copy moves the fewest bytes at link speed (mem.c);
- * q: the queue a write may place a new device copy on. */
+ * through whichever copy moves the fewest bytes at link speed (mem.c). */
 cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst);
-cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *src);
+cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src);
 /* m's bytes may have changed (a host write, fill, copy or map for
  * writing, a kernel that writes it): its version, and that of every
  * member of its family overlapping it, moves on. */
@@ -391,9 +386,8 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
                          vrt_mem *const *keep, unsigned nkeep);
 /* Write back if dirty, then free the device copy. */
 cl_int vrt_mem_evict(vrt_mem *m);
-/* Evict every device copy in ctx and give every buffer of ctx its host
- * copy (before the paged path, which works on host copies and writes
- * them behind mem.c's back: no buffer of ctx is known zero after). */
+/* Evict every device copy in ctx (before the paged path, which writes
+ * host copies behind mem.c's back: no buffer of ctx is known zero after). */
 cl_int vrt_mem_evict_all(cl_context ctx);
 size_t vrt_mem_resident_bytes(void);
 /* Copies a clGet*Info answer out (OpenCL 1.2 §5: size checks, *ret);
@@ -538,8 +532,6 @@ vrt_kstats *vrt_stats_for(const char *kernel_name);
 /* A program compiled at clBuildProgram (jit.c), from the cache or not;
  * printed at exit with the kernels'. Lock held. */
 void vrt_stats_jit(int cache_hit);
-/* mem.c gave a buffer a host copy of `bytes`. Thread-safe. */
-void vrt_stats_host_copy(size_t bytes);
 double vrt_now_ms(void);
 
 /* --- trace.c: VAST_TRACE, Chrome trace events ---------------------------- */

@@ -12,8 +12,7 @@
 # 1. fill.c, every way of creating, filling and reading back buffers
 #    (CREATE write|copy|use|alloc x READ read|map, see fill.c) at --size
 #    (default 1G), and `use` also at --use-size (default 3G); timed whole
-#    (creation to the output on the host), best of --reps (default 3);
-#    the best runs' phases (create_s/run_s/read_s, see fill.c) beside.
+#    (creation to the output on the host), best of --reps (default 3).
 # 2. The nine workloads of bench/run.sh at --size in its modes `resident`
 #    (cc) and `resident-vast` (vastcc, no budget), their `seconds`.
 # Writes DIR/fill.csv, DIR/workloads/results.csv (bench/run.sh's) and
@@ -84,23 +83,20 @@ fi
 [ $RUN = 1 ] || exit 0
 
 FAILED=0
-# best BIN ARGS...: the least `seconds=` of REPS runs and that run's
-# phases (create_s/run_s/read_s), as "SECONDS PHASES", or "fail".
+# best BIN ARGS...: the least `seconds=` of REPS runs, or "fail".
 best() {
-	local b="" s r line
+	local b="" s r
 	for r in $(seq 1 "$REPS"); do
-		line=$("$@" 2>>"$OUT/fill.log" | tee -a "$OUT/fill.log" | grep ' seconds=')
-		s=$(echo "$line" | sed -n 's/.* seconds=\([0-9.e+-]*\).*/\1/p')
+		s=$("$@" 2>>"$OUT/fill.log" | tee -a "$OUT/fill.log" |
+			sed -n 's/.* seconds=\([0-9.e+-]*\).*/\1/p')
 		[ -n "$s" ] || { echo fail; return; }
-		if [ -z "$b" ] || awk -v a="$s" -v c="${b%% *}" 'BEGIN { exit !(a < c) }'; then
-			b="$s $(echo "$line" | sed -n 's/.* create_s=\([0-9.]*\) run_s=\([0-9.]*\) read_s=\([0-9.]*\).*/\1\/\2\/\3/p')"
-		fi
+		if [ -z "$b" ] || awk -v a="$s" -v c="$b" 'BEGIN { exit !(a < c) }'; then b=$s; fi
 	done
 	echo "$b"
 }
 
 [ $FILL = 1 ] && : >"$OUT/fill.log" &&
-	echo "program,bytes,cc_seconds,vastcc_seconds,ratio,status,cc_phases,vastcc_phases" >"$OUT/fill.csv"
+	echo "program,bytes,cc_seconds,vastcc_seconds,ratio,status" >"$OUT/fill.csv"
 for create in write copy use alloc; do
 	[ $FILL = 1 ] || break
 	sizes=$SIZE
@@ -111,12 +107,11 @@ for create in write copy use alloc; do
 			c=$(best "$B/native/fill" $create $read "$sz")
 			v=$(best "$B/vast/fill" $create $read "$sz")
 			if [ "$c" = fail ] || [ "$v" = fail ]; then
-				echo "fill-$create-$read,$sz,${c%% *},${v%% *},,fail,," >>"$OUT/fill.csv"
+				echo "fill-$create-$read,$sz,$c,$v,,fail" >>"$OUT/fill.csv"
 				FAILED=1
 			else
-				awk -v p="fill-$create-$read" -v s="$sz" -v c="${c%% *}" -v v="${v%% *}" \
-					-v cp="${c#* }" -v vp="${v#* }" \
-					'BEGIN { printf "%s,%s,%s,%s,%.3f,ok,%s,%s\n", p, s, c, v, v / c, cp, vp }' \
+				awk -v p="fill-$create-$read" -v s="$sz" -v c="$c" -v v="$v" \
+					'BEGIN { printf "%s,%s,%s,%s,%.3f,ok\n", p, s, c, v, v / c }' \
 					>>"$OUT/fill.csv"
 			fi
 		done
@@ -134,7 +129,7 @@ fi
 {
 	echo "# vastcc (native path, no budget) / cc; goal <= 1.10"
 	printf '%-28s %10s %10s %10s %7s\n' program bytes cc_s vastcc_s ratio
-	[ -f "$OUT/fill.csv" ] && awk -F, 'NR > 1 { printf "%-28s %10s %10s %10s %7s %s  create/run/read cc %s vastcc %s\n", $1, $2, $3, $4, $5, $6 == "ok" ? "" : $6, $7, $8
+	[ -f "$OUT/fill.csv" ] && awk -F, 'NR > 1 { printf "%-28s %10s %10s %10s %7s %s\n", $1, $2, $3, $4, $5, $6 == "ok" ? "" : $6
 	                  if ($6 == "ok") { g += log($5); n++ } }
 	         END { if (n) printf "fill geomean %.3f over %d\n", exp(g / n), n }' "$OUT/fill.csv"
 	csv=$OUT/workloads/results.csv
