@@ -8,7 +8,10 @@
 #   blackscholes  (streaming) every range straight, and none with
 #                 VAST_STRAIGHT=0 (same output);
 #   halves        (each group reads two pieces of `in` far apart, so a
-#                 range's pages of `in` are two runs) no range straight.
+#                 range's pages of `in` are two runs) no range straight;
+#   blackscholes  split over two PoCL devices (VAST_DEVICES=all; its one
+#                 launch is the kernel's first, always split to profile
+#                 both): every share's range straight, counted.
 #   VAST_BUILD=build bash test/e2e/straight.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,9 +24,9 @@ unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELI
 sum() { # field, log: the field summed over the kernels' lines
 	sed -n "s/^vast: kernel .* $1=\([0-9]*\).*/\1/p" "$2" | awk '{ s += $1 } END { print s + 0 }'
 }
-run() { # example, budget, VAST_STRAIGHT; sets ranges and straight
+run() { # example, budget, VAST_STRAIGHT, [ENV...]; sets ranges and straight
 	local ex=$1 mem=$2
-	env VAST_DEVICE_MEM=$mem VAST_STRAIGHT=$3 VAST_STATS=1 "$tmp/vast/$ex/$ex" -q \
+	env VAST_DEVICE_MEM=$mem VAST_STRAIGHT=$3 VAST_STATS=1 "${@:4}" "$tmp/vast/$ex/$ex" -q \
 		-o "$tmp/vast.out" >"$tmp/log" 2>&1 ||
 		{ cat "$tmp/log" >&2; fail "$ex $mem VAST_STRAIGHT=$3: the run failed"; }
 	cmp -s "$tmp/$ex.native" "$tmp/vast.out" ||
@@ -45,4 +48,8 @@ for mem in 25% 10%; do
 	run halves $mem 1
 	[ "$straight" = 0 ] || fail "halves $mem: straight=$straight, but its ranges' pages of 'in' are two runs"
 done
+run blackscholes 25% 1 POCL_DEVICES="pthread pthread" VAST_DEVICES=all
+grep -q "^vast: kernel blackscholes .* dev_groups=[1-9][0-9]*,[1-9]" "$tmp/log" ||
+	{ cat "$tmp/log" >&2; fail "blackscholes over two devices: not split"; }
+[ "$straight" = "$ranges" ] || fail "blackscholes over two devices: straight=$straight of $ranges ranges"
 echo "straight: PASS"
