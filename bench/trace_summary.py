@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """bench/trace_summary.py DIR|FILE... - each VAST_TRACE file's phases:
-total milliseconds per (track, event), setup phases (range -1) apart, and
-the span from the first event to the last."""
+total milliseconds per (track, event), setup phases (range -1) apart, the
+span from the first event to the last, and the host time before the
+first launch's range 0 starts."""
 import collections, glob, json, os, sys
 
 def summary(path):
@@ -19,8 +20,14 @@ def summary(path):
         k = (names.get((e["pid"], e["tid"]), "?"), e["name"] + (" (launch)" if whole else ""))
         agg[k][0] += 1
         agg[k][1] += e["dur"] / 1000
-    span = (max(e["ts"] + e["dur"] for e in xs) - min(e["ts"] for e in xs)) / 1000
+    t0 = min(e["ts"] for e in xs)
+    span = (max(e["ts"] + e["dur"] for e in xs) - t0) / 1000
     lines = [f"{os.path.basename(path)}: span {span:.1f} ms"]
+    # Host time before the first range starts: from the first event to
+    # the first range-0 "plan" (its LPT), what planning costs up front.
+    r0 = [e["ts"] for e in xs if e["name"] == "plan" and e.get("args", {}).get("range") == 0]
+    if r0:
+        lines.append(f"  before range 0: {(min(r0) - t0) / 1000:.2f} ms")
     for (track, name), (n, ms) in sorted(agg.items()):
         lines.append(f"  {track:16} {name:22} x{n:<4} {ms:9.2f} ms")
     return "\n".join(lines)

@@ -50,7 +50,8 @@ static struct {
 /* The budget of one launch on dev (DESIGN §3, docs/runtime.md):
  * VAST_DEVICE_MEM, else the device's memory less a margin of 1/16 (5 GiB
  * of the H100's 79.2) for the driver's context, the program, the LPTs
- * and the inspector's PAS rows. A device that allocates lazily may still
+ * and the inspector's PAS rows, and less the pinned host memory, which
+ * the device backs with its own (pinned.c). A device that allocates lazily may still
  * run out below it: paged.c then shrinks the budget (vrt_budget_shrink),
  * and what it learned holds for every later launch. */
 unsigned long long vrt_budget(cl_device_id dev, unsigned long long footprint)
@@ -64,11 +65,21 @@ unsigned long long vrt_budget(cl_device_id dev, unsigned long long footprint)
 		cl_ulong g = 0;
 		vrt_real.clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof g, &g, NULL);
 		b = g - g / 16;
+		b = vrt_pinned_bytes() < b / 2 ? b - vrt_pinned_bytes() : b / 2;
 	}
 	for (size_t i = 0; i < sizeof shrunk / sizeof *shrunk; i++)
 		if (shrunk[i].dev == dev && shrunk[i].bytes < b)
 			b = shrunk[i].bytes;
 	return b;
+}
+
+unsigned long long vrt_max_alloc(cl_device_id dev)
+{
+	cl_ulong m = 0;
+	vrt_real.clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof m, &m, NULL);
+	if (vrt_cfg.max_alloc && (!m || m > vrt_cfg.max_alloc))
+		m = vrt_cfg.max_alloc;
+	return m;
 }
 
 void vrt_budget_shrink(cl_device_id dev, unsigned long long bytes)

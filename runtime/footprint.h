@@ -58,27 +58,30 @@ int vrt_fp_boxes(const vast_kernel_footprints *k, const vast_footprint *fp,
 int vrt_box_mark(unsigned char *part, size_t npages, unsigned shift, const vrt_box *b);
 
 /* The pages a union of boxes covers whole (cover.c): begin with room for
- * max blocks (a bound on work and memory: a box with more is left out,
- * covering nothing), add boxes, then read the pages. Ownership: the
- * intervals are the vrt_cover's, freed by vrt_cover_free; a zeroed
- * vrt_cover is empty. */
+ * max blocks (a bound on work and memory: a box with more, once fused
+ * with its neighbours, is left out, covering nothing), add boxes, then
+ * read the pages. Ownership: the boxes and intervals are the vrt_cover's,
+ * freed by vrt_cover_free; a zeroed vrt_cover is empty. */
 typedef struct vrt_interval {
 	long long lo, hi; /* the bytes [lo, hi) */
 } vrt_interval;
 
 typedef struct vrt_cover {
-	vrt_interval *iv;
+	vrt_box *box; /* the boxes added */
+	size_t nbox, boxcap;
+	vrt_interval *iv; /* their dense blocks */
 	size_t n, cap, max;
 } vrt_cover;
 
 void vrt_cover_begin(vrt_cover *c, size_t max);
-/* 1: b's blocks added; 0: left out (too many blocks, larger than 2^62
- * bytes); -1: out of memory. */
+/* 1: b added (or empty); 0: left out (larger than 2^62 bytes); -1: out
+ * of memory. */
 int vrt_cover_add(vrt_cover *c, const vrt_box *b);
 /* Sets pages[p] = 1 for each page p < npages (of 2^shift bytes; the last
- * one ends at size) whose every byte lies in the boxes added. */
-void vrt_cover_pages(vrt_cover *c, unsigned char *pages, size_t npages, unsigned shift,
-                     size_t size);
+ * one ends at size) whose every byte lies in the boxes added; 0, or -1
+ * out of memory (pages partly set: set ones are still covered). */
+int vrt_cover_pages(vrt_cover *c, unsigned char *pages, size_t npages, unsigned shift,
+                    size_t size);
 void vrt_cover_free(vrt_cover *c);
 
 #pragma GCC visibility pop

@@ -299,31 +299,41 @@ static unsigned slot_of(const vrt_fp_plan *P, const vast_footprint *fp)
 	return P->L->arg_slot[__builtin_ctz(fp->params)];
 }
 
-int vrt_fp_rows(vrt_fp_plan *P, const vrt_layout *lay, size_t wpp, unsigned char *rows,
-                size_t nrows)
+int vrt_fp_union(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
+                 unsigned char *row)
 {
 	const vast_kernel_footprints *kf = P->kf;
 	int all_exact = 1;
 	if (!P->complete)
 		return 0;
-	memset(rows, 0, nrows * lay->row_bytes);
-	for (size_t r = 0; r < nrows; r++) {
-		size_t g0 = r * wpp, g1 = g0 + wpp < P->L->groups ? g0 + wpp : P->L->groups;
-		unsigned char *row = rows + r * lay->row_bytes;
-		for (unsigned f = 0; f < kf->nfootprints; f++) {
-			const vast_footprint *fp = &kf->footprints[f];
-			unsigned s = slot_of(P, fp);
-			int exact, n = boxes_of(P, fp, g0, g1, &exact);
-			if (n < 0)
-				return n == -2 ? -1 : 0;
-			all_exact &= exact;
-			for (int i = 0; i < n; i++)
-				if (!vrt_box_mark(row + lay->slot_off[s], lay->slot_pages[s], lay->page_shift,
-				                  &P->boxes[i]))
-					return 0;
-		}
+	memset(row, 0, lay->row_bytes);
+	for (unsigned f = 0; f < kf->nfootprints; f++) {
+		const vast_footprint *fp = &kf->footprints[f];
+		unsigned s = slot_of(P, fp);
+		int exact, n = boxes_of(P, fp, g0, g1, &exact);
+		if (n < 0)
+			return n == -2 ? -1 : 0;
+		all_exact &= exact;
+		for (int i = 0; i < n; i++)
+			if (!vrt_box_mark(row + lay->slot_off[s], lay->slot_pages[s], lay->page_shift,
+			                  &P->boxes[i]))
+				return 0;
 	}
 	return all_exact ? 1 : 2;
+}
+
+int vrt_fp_rows(vrt_fp_plan *P, const vrt_layout *lay, size_t wpp, unsigned char *rows,
+                size_t nrows)
+{
+	int got = 1;
+	for (size_t r = 0; r < nrows; r++) {
+		size_t g0 = r * wpp, g1 = g0 + wpp < P->L->groups ? g0 + wpp : P->L->groups;
+		int u = vrt_fp_union(P, lay, g0, g1, rows + r * lay->row_bytes);
+		if (u <= 0)
+			return u;
+		got = u > got ? u : got;
+	}
+	return got;
 }
 
 /* At most this many blocks per page of the slot, plus a few, are
@@ -352,7 +362,8 @@ int vrt_fp_must_write(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t 
 			if (vrt_cover_add(&P->cover, &P->boxes[i]) < 0)
 				return -1;
 	}
-	vrt_cover_pages(&P->cover, pages, lay->slot_pages[s], lay->page_shift, lay->slot_size[s]);
+	if (vrt_cover_pages(&P->cover, pages, lay->slot_pages[s], lay->page_shift, lay->slot_size[s]))
+		return -1;
 	return 1;
 }
 
@@ -406,6 +417,38 @@ int vrt_fp_write_span(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, long lon
 			*lo = a < *lo ? a : *lo;
 			*hi = z > *hi ? z : *hi;
 		}
+	}
+	return 1;
+}
+
+/* Access fp may reach slot s: one of its parameters is bound there, or
+ * it names none (its pointer's buffer is unknown). */
+static int may_reach(const vrt_fp_plan *P, const vast_footprint *fp, unsigned s)
+{
+	if (!fp->params)
+		return 1;
+	for (unsigned p = 0; p < 32; p++)
+		if (fp->params >> p & 1 && (p >= P->fl.nargs || P->L->arg_slot[p] == s))
+			return 1;
+	return 0;
+}
+
+int vrt_fp_slot_pages(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t g0, size_t g1,
+                      unsigned char *pages)
+{
+	const vast_kernel_footprints *kf = P->kf;
+	for (unsigned f = 0; f < kf->nfootprints; f++) {
+		const vast_footprint *fp = &kf->footprints[f];
+		if (!may_reach(P, fp, s))
+			continue;
+		if (!usable(P->L, P->fl.nargs, fp))
+			return 0;
+		int exact, n = boxes_of(P, fp, g0, g1, &exact);
+		if (n < 0)
+			return n == -2 ? -1 : 0;
+		for (int i = 0; i < n; i++)
+			if (!vrt_box_mark(pages, lay->slot_pages[s], lay->page_shift, &P->boxes[i]))
+				return 0;
 	}
 	return 1;
 }

@@ -17,7 +17,8 @@
  * (vrt_mem_to_device). Released, too, when a launch runs out of device
  * memory (it took the pool first). The pages the frames hold (the
  * residency map, residency.c) go with the buffers: released with them,
- * forgotten when a buffer they lie in is dropped. The context outlives
+ * forgotten when a buffer they lie in is dropped; the dirty ones (what
+ * a launch wrote and left there) written home before either. The context outlives
  * the pool: the runtime's own queues hold it until exit. Lock held throughout.
  */
 #include <string.h>
@@ -82,65 +83,68 @@ void vrt_framepool_take(cl_context ctx, cl_device_id dev, vrt_devsets *out)
 	vrt_free(p);
 }
 
-static void drop(cl_mem *m)
+/* dry: only says what fitting would drop (vrt_devsets_fit_keeps). */
+static void drop(cl_mem *m, int dry)
 {
-	if (*m)
+	if (*m && !dry)
 		vrt_real.clReleaseMemObject(*m);
 	*m = NULL;
 }
 
 /* Drops have's buffer *m of `bytes` unless it holds `want` bytes; returns
  * the device bytes the launch will hold for it, kept or made anew. */
-static size_t fit_one(cl_mem *m, size_t bytes, size_t want)
+static size_t fit_one(cl_mem *m, size_t bytes, size_t want, int dry)
 {
 	if (*m && bytes < want)
-		drop(m);
+		drop(m, dry);
 	return *m ? bytes : want;
 }
 
 /* While *total passes the budget, a kept buffer larger than wanted is
  * dropped (made anew at the size wanted). */
 static void shrink_one(cl_mem *m, size_t bytes, size_t want, unsigned long long budget,
-                       unsigned long long *total)
+                       unsigned long long *total, int dry)
 {
 	if (*total > budget && *m && bytes > want) {
-		drop(m);
+		drop(m, dry);
 		*total -= bytes - want;
 	}
 }
 
-void vrt_devsets_fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget)
+static void fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget, int dry)
 {
 	cl_mem before[VRT_MAX_SETS][VAST_FRAME_BUFS];
 	for (unsigned i = 0; i < VRT_MAX_SETS; i++)
 		memcpy(before[i], have->set[i].frames, sizeof before[i]);
-	unsigned long long total = fit_one(&have->dummy, have->dummy_bytes, want->dummy_bytes);
+	unsigned long long total = fit_one(&have->dummy, have->dummy_bytes, want->dummy_bytes, dry);
 	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
 		vrt_devset *h = &have->set[i];
 		const vrt_devset *w = &want->set[i];
 		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++) {
 			if (i >= want->nsets || !w->frame_bytes[b])
-				drop(&h->frames[b]);
-			total += fit_one(&h->frames[b], h->frame_bytes[b], w->frame_bytes[b]);
+				drop(&h->frames[b], dry);
+			total += fit_one(&h->frames[b], h->frame_bytes[b], w->frame_bytes[b], dry);
 		}
 		if (i >= want->nsets) {
-			drop(&h->lptbuf);
-			drop(&h->fault);
+			drop(&h->lptbuf, dry);
+			drop(&h->fault, dry);
 			continue;
 		}
-		total += fit_one(&h->lptbuf, h->lpt_bytes, w->lpt_bytes) + sizeof(cl_uint);
+		total += fit_one(&h->lptbuf, h->lpt_bytes, w->lpt_bytes, dry) + sizeof(cl_uint);
 	}
 	/* The plan's own sizes fit the budget: dropping every larger buffer
 	 * kept would bring the total within it, and usually a few do. */
-	shrink_one(&have->dummy, have->dummy_bytes, want->dummy_bytes, budget, &total);
+	shrink_one(&have->dummy, have->dummy_bytes, want->dummy_bytes, budget, &total, dry);
 	for (unsigned i = 0; i < want->nsets; i++) {
 		vrt_devset *h = &have->set[i];
 		const vrt_devset *w = &want->set[i];
 		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
-			shrink_one(&h->frames[b], h->frame_bytes[b], w->frame_bytes[b], budget, &total);
-		shrink_one(&h->lptbuf, h->lpt_bytes, w->lpt_bytes, budget, &total);
+			shrink_one(&h->frames[b], h->frame_bytes[b], w->frame_bytes[b], budget, &total, dry);
+		shrink_one(&h->lptbuf, h->lpt_bytes, w->lpt_bytes, budget, &total, dry);
 	}
 	have->nsets = want->nsets;
+	if (dry)
+		return;
 	/* A frame buffer dropped takes its pages with it; the map names
 	 * frames by set and buffer, so forget it all rather than guess. */
 	for (unsigned i = 0; i < VRT_MAX_SETS; i++)
@@ -148,11 +152,29 @@ void vrt_devsets_fit(vrt_devsets *have, const vrt_devsets *want, unsigned long l
 			vrt_res_clear(&have->res);
 }
 
+void vrt_devsets_fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget)
+{
+	fit(have, want, budget, 0);
+}
+
+int vrt_devsets_fit_keeps(const vrt_devsets *have, const vrt_devsets *want,
+                          unsigned long long budget)
+{
+	vrt_devsets d = *have;
+	fit(&d, want, budget, 1);
+	for (unsigned i = 0; i < VRT_MAX_SETS; i++)
+		if (memcmp(d.set[i].frames, have->set[i].frames, sizeof d.set[i].frames))
+			return 0;
+	return 1;
+}
+
 void vrt_framepool_give(cl_context ctx, cl_device_id dev, vrt_devsets *sets)
 {
 	pool **pp = find(ctx, dev), *p = *pp;
 	if (p) {
 		*pp = p->next;
+		if (p->sets.home)
+			p->sets.home(&p->sets, ctx, dev, NULL);
 		vrt_devsets_release(&p->sets);
 		vrt_free(p);
 	}
@@ -176,8 +198,22 @@ unsigned long long vrt_framepool_bytes(void)
 	return n;
 }
 
+cl_int vrt_framepool_write_home(vrt_mem *m)
+{
+	cl_int err = CL_SUCCESS;
+	for (pool *p = pools; p && !err; p = p->next)
+		if ((!m || p->ctx == m->ctx) && p->sets.home)
+			err = p->sets.home(&p->sets, p->ctx, p->dev, m);
+	if (m && !err)
+		m->frames_dirty = 0;
+	return err;
+}
+
 void vrt_framepool_release(void)
 {
+	/* Dirty pages go home first; those that cannot, their buffers
+	 * refused (the sets' home, paged.c). */
+	vrt_framepool_write_home(NULL);
 	while (pools) {
 		pool *p = pools;
 		pools = p->next;

@@ -5,7 +5,9 @@
  * Direct and affine kernels inspect on the launch's own device with no
  * data at all. A kernel whose inspector reads buffer contents (indirect
  * addresses, data-dependent branches) needs those buffers: on the device
- * when they fit the budget, else on the host's CPU device (PoCL) over
+ * when they fit the budget, else paged through the device's frames by
+ * vast_pinspect_K (pinspect.c) when the footprint descriptors say which
+ * pages each chunk reads, else on the host's CPU device (PoCL) over
  * the host copies (CL_MEM_USE_HOST_PTR, no copy at all); a share of a
  * split launch reads such views on its own device. Rows are
  * computed in chunks so the PAS buffer stays small; each chunk is zeroed
@@ -16,8 +18,6 @@
 #include <string.h>
 
 #include "vrt.h"
-
-#define PAS_CHUNK_BYTES (64u << 20)
 
 static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
 {
@@ -39,14 +39,13 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
 	cl_kernel kin = NULL, own_kernel = NULL;
 	cl_mem pas = NULL, pasinfo = NULL, fault = NULL, dummy = NULL;
 	cl_mem data[VAST_MAX_SLOTS + 1] = { 0 }; /* CPU path: our host views */
-	cl_ulong *pi = NULL;
 
 	/* Where: data needed and too large for the budget -> the CPU. */
 	size_t need = 0;
 	for (unsigned s = 1; s <= L->nslots; s++)
 		if (L->slot_inspect_reads[s])
 			need += L->slot_mem[s]->size;
-	size_t rows_per_chunk = PAS_CHUNK_BYTES / lay->row_bytes;
+	size_t rows_per_chunk = VRT_PAS_CHUNK_BYTES / lay->row_bytes;
 	if (rows_per_chunk == 0)
 		rows_per_chunk = 1;
 	if (rows_per_chunk > nrows)
@@ -58,6 +57,9 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
 	int host_view = on_cpu || (need && L->share);
 
 	if (on_cpu) {
+		int ran;
+		if ((err = vrt_inspect_paged(L, lay, wpp, rows, nrows, &ran)) != CL_SUCCESS || ran)
+			return err;
 		err = vrt_program_cpu(k->prog);
 		if (err != CL_SUCCESS) {
 			vrt_log(VRT_LOG_WARN, "kernel '%s': its inspector reads %zu bytes of buffers, more than the budget of %llu, and no CPU device can run it",
@@ -72,26 +74,13 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
 		if (!kin)
 			return err;
 		vrt_log(VRT_LOG_INFO, "kernel '%s': inspecting on the CPU device", k->name);
+		L->st->inspect_cpu++;
 	} else {
 		if ((err = vrt_kernel_variant(k, "inspect", &kin)) != CL_SUCCESS)
 			return err;
 	}
 
-	pi = vrt_calloc(3 + 2 * (size_t)lay->nslots, sizeof *pi);
-	if (!pi) {
-		err = CL_OUT_OF_HOST_MEMORY;
-		goto out;
-	}
-	pi[0] = lay->row_bytes;
-	pi[1] = wpp;
-	pi[2] = lay->nslots;
-	for (unsigned s = 1; s <= lay->nslots; s++) {
-		pi[2 * s + 1] = lay->slot_off[s];
-		pi[2 * s + 2] = lay->slot_pages[s];
-	}
-	size_t pib = (3 + 2 * (size_t)lay->nslots) * sizeof *pi;
-	pasinfo = vrt_real.clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, pib, pi, &err);
-	if (!pasinfo)
+	if (!(pasinfo = vrt_pasinfo_new(ctx, lay, wpp, &err)))
 		goto out;
 	pas = vrt_real.clCreateBuffer(ctx, CL_MEM_READ_WRITE, chunk_bytes, NULL, &err);
 	if (!pas)
@@ -156,33 +145,11 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
 			goto out;
 	}
 
-	size_t lwg = L->lsize[0] * L->lsize[1] * L->lsize[2];
-	for (size_t r0 = 0; r0 < nrows; r0 += rows_per_chunk) {
-		size_t r1 = r0 + rows_per_chunk < nrows ? r0 + rows_per_chunk : nrows;
-		size_t g0 = r0 * wpp, g1 = r1 * wpp < L->groups ? r1 * wpp : L->groups;
-		size_t bytes = (r1 - r0) * lay->row_bytes;
-		unsigned char zb = 0;
-		/* Finishes between steps: the queue may be out of order. */
-		if ((err = vrt_real.clEnqueueFillBuffer(q, pas, &zb, 1, 0, bytes, 0, NULL, NULL)) ||
-		    (err = vrt_real.clFinish(q)))
-			goto out;
-		cl_ulong first = L->group_base + g0; /* a share's window (multi.c) */
-		if ((err = set(kin, n + 7, sizeof first, &first)))
-			goto out;
-		size_t global = (g1 - g0) * lwg;
-		err = vrt_real.clEnqueueNDRangeKernel(q, kin, 1, NULL, &global, &lwg, 0, NULL, NULL);
-		if (err != CL_SUCCESS) {
-			vrt_log(VRT_LOG_WARN, "kernel '%s': launching its inspector failed: %s",
-			        k->name, vrt_cl_error_name(err));
-			goto out;
-		}
-		if ((err = vrt_real.clFinish(q)))
-			goto out;
-		err = vrt_real.clEnqueueReadBuffer(q, pas, CL_TRUE, 0, bytes,
-		                                   rows + r0 * lay->row_bytes, 0, NULL, NULL);
-		if (err != CL_SUCCESS)
-			goto out;
-	}
+	for (size_t r0 = 0; r0 < nrows && !err; r0 += rows_per_chunk)
+		err = vrt_inspect_rows(L, q, kin, n + 7, pas, lay, wpp, r0,
+		                       r0 + rows_per_chunk < nrows ? r0 + rows_per_chunk : nrows, rows);
+	if (err != CL_SUCCESS)
+		goto out;
 	cl_uint f = 0;
 	if ((err = vrt_real.clEnqueueReadBuffer(q, fault, CL_TRUE, 0, sizeof f, &f, 0, NULL, NULL)))
 		goto out;
@@ -204,6 +171,5 @@ out:
 		vrt_real.clReleaseMemObject(pasinfo);
 	if (fault)
 		vrt_real.clReleaseMemObject(fault);
-	vrt_free(pi);
 	return err;
 }

@@ -265,7 +265,14 @@ static cl_int plan(launch_cmd *c)
 	               (VAST_HAS_INSPECT | VAST_HAS_PAGED) && uniform &&
 	               L->nslots <= VAST_MAX_SLOTS;
 	L->can_page = can_page;
-	int fits = L->footprint <= L->budget;
+	/* Natively, each buffer is one device buffer: none may pass the
+	 * device's largest allocation (the H100's 19.8 GiB of 79). */
+	unsigned long long maxalloc = vrt_max_alloc(L->dev), largest = 0;
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if (L->slot_mem[s]->size > largest)
+			largest = L->slot_mem[s]->size;
+	int one_fits = !maxalloc || largest <= maxalloc;
+	int fits = L->footprint <= L->budget && one_fits;
 	c->paged = can_page && (vrt_cfg.mode == VRT_RUN_PAGED || !fits);
 	if (fits || c->paged)
 		return CL_SUCCESS;
@@ -274,9 +281,14 @@ static cl_int plan(launch_cmd *c)
 	                  : !uniform ? "its global size is not a multiple of its local size"
 	                  : L->nslots > VAST_MAX_SLOTS ? "it has more distinct buffer arguments than a launch can page"
 	                  : "vastcc generated no paged variant";
-	vrt_log(VRT_LOG_WARN, "kernel '%s' needs %llu bytes of buffers, more than the budget of %llu, and cannot be paged: %s%s%s",
-	        k->name, L->footprint, L->budget, why,
-	        ki && ki->location ? " at " : "", ki && ki->location ? ki->location : "");
+	if (one_fits)
+		vrt_log(VRT_LOG_WARN, "kernel '%s' needs %llu bytes of buffers, more than the budget of %llu, and cannot be paged: %s%s%s",
+		        k->name, L->footprint, L->budget, why,
+		        ki && ki->location ? " at " : "", ki && ki->location ? ki->location : "");
+	else
+		vrt_log(VRT_LOG_WARN, "kernel '%s' has a buffer of %llu bytes, more than the device's largest allocation of %llu, and cannot be paged: %s%s%s",
+		        k->name, largest, maxalloc, why,
+		        ki && ki->location ? " at " : "", ki && ki->location ? ki->location : "");
 	return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 }
 

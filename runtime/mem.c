@@ -129,9 +129,28 @@ void vrt_mem_dev_written(vrt_mem *m)
 	family_stale(m);
 }
 
+/* Pages of m that paged launches left dirty in the frames they keep
+ * (framepool.c, residency.c) come home before anything else reads or
+ * sends the host copy: a read, map, copy or fill, a native launch, an
+ * inspector, a sub-buffer made of it. */
+static cl_int from_frames(vrt_mem *m)
+{
+	return m->frames_dirty ? vrt_framepool_write_home(m) : CL_SUCCESS;
+}
+
+vrt_mem *vrt_mem_by_serial(unsigned long long serial)
+{
+	for (vrt_mem *m = all_mems; m; m = m->next)
+		if (m->serial == serial)
+			return m;
+	return NULL;
+}
+
 cl_int vrt_mem_to_host(vrt_mem *m)
 {
-	cl_int err = family_flush(m);
+	cl_int err = from_frames(m);
+	if (err == CL_SUCCESS)
+		err = family_flush(m);
 	if (err != CL_SUCCESS)
 		return err;
 	return read_back(m);
@@ -206,6 +225,10 @@ cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src)
 {
 	cl_int err;
 	vrt_kstats *st = vrt_stats_for(NULL);
+	/* Pages kept dirty that the write leaves come home before the new
+	 * version makes them stale (a whole write replaces every one). */
+	if (n < m->size && (err = from_frames(m)) != CL_SUCCESS)
+		return err;
 	vrt_mem_changed(m);
 	if (dev_only(m, n)) {
 		err = vrt_real.clEnqueueWriteBuffer(m->dev_queue, m->dev, CL_TRUE, off, n,
@@ -343,7 +366,7 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 {
 	cl_int err;
 	m->lru = ++lru_clock;
-	if ((err = family_flush(m)) != CL_SUCCESS)
+	if ((err = from_frames(m)) != CL_SUCCESS || (err = family_flush(m)) != CL_SUCCESS)
 		return err;
 	/* Lent only outside a family: members' device copies are kept
 	 * coherent through the host bytes, which a lent buffer does not own. */

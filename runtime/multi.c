@@ -509,6 +509,8 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 	/* Every share works from the host copies. */
 	double t0 = vrt_now_ms();
 	*err = vrt_mem_evict_all(L->ctx);
+	for (unsigned s = 1; s <= L->nslots && *err == CL_SUCCESS; s++)
+		*err = vrt_mem_to_host(L->slot_mem[s]); /* pages kept dirty come home */
 	if (*err == CL_SUCCESS && probed) {
 		*err = run_windows(L, m, devs, sh, n, 0, probe);
 		choose_shares(L, m, devs, n, L->groups - probed, rest);

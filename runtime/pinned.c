@@ -21,6 +21,15 @@
  * vrt_pin_reclaim maps it back), so the driver moves the bytes exactly
  * as it would for the program built with cc: zero-copy where the device
  * shares host memory (PoCL), pinned DMA on a GPU.
+ *
+ * Pinned memory is not free on the device: NVIDIA's driver backs every
+ * mapped ALLOC_ or USE_HOST_PTR buffer with device memory of its size
+ * (measured on the H100: after pinning 16, 32, 64 GiB, 62, 46, 14 GiB of
+ * its 78 could still be allocated; memory the CUDA driver registers is
+ * not used by its OpenCL). So what is pinned stays within half the
+ * device's memory (a larger host copy stays pageable), and the default
+ * budget leaves the pinned bytes out (device.c): a 96 GiB program no
+ * longer finds its frames out of memory and replans six times.
  */
 #include <string.h>
 
@@ -36,15 +45,42 @@ static cl_command_queue map_queue(cl_context ctx)
 	return clCreateCommandQueue(ctx, dev, 0, &err);
 }
 
+/* Bytes pinned by live vrt_pins; atomic: shares of a split launch pin
+ * their staging from their own threads (multi.c). */
+static unsigned long long pinned_bytes;
+
+unsigned long long vrt_pinned_bytes(void)
+{
+	return __atomic_load_n(&pinned_bytes, __ATOMIC_RELAXED);
+}
+
+/* Room to pin `size` more bytes: within half the memory of ctx's first
+ * device (see the top of this file). */
+static int room_to_pin(cl_context ctx, size_t size)
+{
+	cl_device_id dev;
+	cl_ulong mem = 0;
+	if (clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof dev, &dev, NULL) != CL_SUCCESS ||
+	    vrt_real.clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL) !=
+	            CL_SUCCESS)
+		return 0;
+	return vrt_pinned_bytes() + size <= mem / 2;
+}
+
 /* A driver buffer of `size` bytes with `flags` (and host_ptr), mapped
  * whole; NULL when the driver cannot, or maps it anywhere but `want`
- * (when want is not NULL). */
+ * (when want is not NULL), or when pinning it would pass room_to_pin. */
 static unsigned char *pin_map(cl_context ctx, cl_mem_flags flags, size_t size,
                               void *host_ptr, void *want, vrt_pin *pin)
 {
 	memset(pin, 0, sizeof *pin);
 	if (!vrt_cfg.pinned || size < VRT_PIN_MIN)
 		return NULL;
+	if (!room_to_pin(ctx, size)) {
+		vrt_log(VRT_LOG_DEBUG, "no pinned host copy of %zu bytes (%llu pinned already: the device backs pinned memory); using plain memory",
+		        size, vrt_pinned_bytes());
+		return NULL;
+	}
 	cl_int err = CL_SUCCESS;
 	pin->queue = map_queue(ctx);
 	if (!pin->queue)
@@ -64,6 +100,7 @@ static unsigned char *pin_map(cl_context ctx, cl_mem_flags flags, size_t size,
 	}
 	pin->ptr = p;
 	pin->size = size;
+	__atomic_add_fetch(&pinned_bytes, size, __ATOMIC_RELAXED);
 	return p;
 }
 
@@ -88,6 +125,7 @@ void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr)
 		vrt_real.clFinish(pin->queue);
 	if (pin->buf)
 		vrt_real.clReleaseMemObject(pin->buf);
+	__atomic_sub_fetch(&pinned_bytes, pin->size, __ATOMIC_RELAXED);
 	if (pin->queue)
 		vrt_real.clReleaseCommandQueue(pin->queue);
 	memset(pin, 0, sizeof *pin);

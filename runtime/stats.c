@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stats.c - per-kernel counters, printed at exit when VAST_STATS=1:
- *   vast: kernel NAME launches=L native=N ranges=R h2d=BYTES d2h=BYTES inspect_ms=X total_ms=Y fp_plans=F plan_hits=P h2d_saved=S straight=T
+ *   vast: kernel NAME launches=L native=N ranges=R h2d=BYTES d2h=BYTES inspect_ms=X total_ms=Y fp_plans=F plan_hits=P h2d_saved=S straight=T inspect_paged=I inspect_cpu=C
  * (inspect_ms: planning, by inspector or descriptors; fp_plans: paged
  * launches planned from footprint descriptors, with no inspector;
  * plan_hits: paged launches that reused an earlier launch's plan;
  * h2d_saved: bytes a paged launch did not send, still on the device
  * from the launch before in the kept frames, residency.c; straight: paged
- * ranges run by the straight variant, every slot's pages one run)
+ * ranges run by the straight variant, every slot's pages one run;
+ * inspect_paged: inspector chunks run by the paged inspector on the
+ * launch's device, the data it reads paged into frames, pinspect.c;
+ * inspect_cpu: inspections run on the CPU device over the host copies)
  * Kernels are counted by name across programs. Transfers outside a launch
  * (a read that brings a buffer back) go to the kernel that last ran.
  * With VAST_DEVICES, dev_groups=N0,N1,... ends the line: the work-groups
@@ -40,10 +43,11 @@ static void print_stats(void)
 	/* VAST_STATS=1: the documented line; =2 adds the kernels' own time. */
 	for (vrt_kstats *s = all_stats; s; s = s->next) {
 		fprintf(stderr, "vast: kernel %s launches=%llu native=%llu ranges=%llu "
-		        "h2d=%llu d2h=%llu inspect_ms=%.3f total_ms=%.3f fp_plans=%llu plan_hits=%llu h2d_saved=%llu straight=%llu",
+		        "h2d=%llu d2h=%llu inspect_ms=%.3f total_ms=%.3f fp_plans=%llu plan_hits=%llu h2d_saved=%llu straight=%llu "
+		        "inspect_paged=%llu inspect_cpu=%llu",
 		        s->name, s->launches, s->native, s->ranges, s->h2d, s->d2h,
 		        s->inspect_ms, s->total_ms, s->fp_plans, s->plan_hits, s->h2d_saved,
-		        s->straight);
+		        s->straight, s->inspect_paged, s->inspect_cpu);
 		if (vrt_cfg.stats > 1)
 			fprintf(stderr, " kernel_ms=%.3f", s->kernel_ms);
 		if (vrt_cfg.devices) {

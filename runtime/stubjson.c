@@ -352,7 +352,7 @@ static void get_kernel(jctx *c, const cJSON *o, vast_kernel_info *k,
 	}
 	k->variants = get_uint(c, o, "variants",
 	                       VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_MERGE |
-	                       VAST_HAS_STRAIGHT);
+	                       VAST_HAS_STRAIGHT | VAST_HAS_PINSPECT);
 	k->virtualizable = get_bool(c, o, "virtualizable");
 	k->reason = get_str(c, o, "reason", 1);
 	k->location = get_str(c, o, "location", 1);

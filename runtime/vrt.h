@@ -155,6 +155,9 @@ int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent);
 unsigned long long vrt_budget(cl_device_id dev, unsigned long long footprint);
 /* Caps every later budget on dev at `bytes` (it ran out of memory). */
 void vrt_budget_shrink(cl_device_id dev, unsigned long long bytes);
+/* The largest buffer dev allocates (CL_DEVICE_MAX_MEM_ALLOC_SIZE, or
+ * VAST_MAX_ALLOC below it); 0 when unknown. */
+unsigned long long vrt_max_alloc(cl_device_id dev);
 static inline int vrt_native_mode(void) { return vrt_cfg.mode == VRT_RUN_NATIVE; }
 
 /* --- registry.c: the programs registered by stubs ----------------------- */
@@ -286,6 +289,8 @@ unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin *pin);
  * buffer through a driver buffer over it (*pin); 0 when the driver cannot
  * or VAST_PINNED=0 (then nothing is held). */
 int vrt_pinned_wrap(cl_context ctx, void *ptr, size_t size, vrt_pin *pin);
+/* Bytes pinned now: the device backs them too (pinned.c, device.c). */
+unsigned long long vrt_pinned_bytes(void);
 /* Unmaps (unless lent) and releases; ptr is the pointer vrt_pinned_alloc
  * returned (or the wrapped pointer). */
 void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr);
@@ -296,6 +301,17 @@ void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr);
  * once done. */
 cl_int vrt_pin_lend(vrt_pin *pin, cl_command_queue q);
 cl_int vrt_pin_reclaim(vrt_pin *pin, cl_command_queue q, int overwrite);
+/* --- ring.c: pinned chunks for pages of plain host copies ------------- */
+/* Whether ring `id` (< VRT_MAX_DEVICES: one per device of a split launch)
+ * has its pinned chunks for ctx (made now, kept across launches). */
+int vrt_ring_usable(cl_context ctx, unsigned id);
+/* Enqueues the first *sent bytes (up to a chunk) of [src, src+n) to
+ * frames at dev_off on q through the ring's next chunk, non-blocking,
+ * event *e; waits first for that chunk's previous transfer (q and every
+ * queue that transfer waits on must be flushed). */
+cl_int vrt_ring_write(cl_context ctx, unsigned id, cl_command_queue q, cl_mem frames,
+                      size_t dev_off, const unsigned char *src, size_t n, size_t *sent,
+                      cl_event *e);
 /* Staging area number `set` (< VRT_MAX_SETS * VRT_MAX_DEVICES: one per
  * frame set in flight, per device of a split launch) of at least `size` bytes for ctx, pinned when possible, kept
  * across launches and never freed (it holds a reference to ctx); NULL
@@ -336,6 +352,10 @@ struct vrt_mem {
 	 * names the buffer, version moves on whenever its bytes may change
 	 * (vrt_mem_changed); the plan cache compares them (plans.c). */
 	unsigned long long serial, version;
+	/* Kept frames of paged launches may hold pages of it newer than the
+	 * host copy (residency.c, dirty): written home before the host copy
+	 * is used (vrt_framepool_write_home). */
+	int frames_dirty;
 };
 
 /* The smallest page: a launch whose single work-group does not fit halves
@@ -390,6 +410,8 @@ cl_int vrt_mem_evict(vrt_mem *m);
  * host copies behind mem.c's back: no buffer of ctx is known zero after). */
 cl_int vrt_mem_evict_all(cl_context ctx);
 size_t vrt_mem_resident_bytes(void);
+/* The live buffer of `serial`, NULL when it was released. */
+vrt_mem *vrt_mem_by_serial(unsigned long long serial);
 /* Copies a clGet*Info answer out (OpenCL 1.2 §5: size checks, *ret);
  * every file that answers a query uses it, so it lives here. */
 static inline cl_int vrt_info_out(const void *val, size_t n, size_t size, void *out,
@@ -527,6 +549,9 @@ struct vrt_kstats {
 	unsigned long long plan_hits; /* paged launches that reused a kept plan */
 	unsigned long long h2d_saved; /* bytes not sent: already on the device */
 	unsigned long long straight; /* paged ranges run by the straight variant */
+	/* inspector chunks run by the paged inspector on the launch's device,
+	 * their data in frames (pinspect.c); cpu: inspections on the CPU */
+	unsigned long long inspect_paged, inspect_cpu;
 };
 vrt_kstats *vrt_stats_for(const char *kernel_name);
 /* A program compiled at clBuildProgram (jit.c), from the cache or not;
@@ -720,6 +745,7 @@ typedef struct vrt_resident {
 	size_t page;                /* page of the buffer, at the map's page size */
 	unsigned set, buf;          /* frame set, and device buffer within it */
 	size_t frame;               /* frame within that buffer */
+	int dirty;                  /* newer than the host copy: goes home lazily */
 } vrt_resident;
 typedef struct vrt_residency {
 	unsigned page_shift;        /* the pages' size */
@@ -735,6 +761,21 @@ int vrt_res_put(vrt_residency *r, const vrt_resident *e);
 void vrt_res_drop_if(vrt_residency *r, int (*gone)(const vrt_resident *, void *), void *ctx);
 /* Forgets every entry. */
 void vrt_res_clear(vrt_residency *r);
+/* A run of dirty pages: pages page..page+n-1 of the buffer of `serial`
+ * in frames frame..frame+n-1 of buffer buf of set `set`. */
+typedef struct vrt_res_run {
+	unsigned long long serial;
+	size_t page, frame, n;
+	unsigned set, buf;
+} vrt_res_run;
+/* The dirty entries want(e, ctx) accepts (want NULL: all), as runs
+ * consecutive in both pages and frames, in *runs (vrt_free; NULL when
+ * none); their count, or (size_t)-1 when out of memory. */
+size_t vrt_res_dirty_runs(const vrt_residency *r, int (*want)(const vrt_resident *, void *),
+                          void *ctx, vrt_res_run **runs);
+/* Marks clean (their bytes went home) or, with drop, forgets the entries
+ * of the pages of runs. */
+void vrt_res_settle(vrt_residency *r, const vrt_res_run *runs, size_t n, int drop);
 
 /* framepool.c: the device buffers of a paged launch's frame sets, kept
  * for the next one on the same context and device, with what their
@@ -753,6 +794,12 @@ typedef struct vrt_devsets {
 	vrt_devset set[VRT_MAX_SETS];
 	vrt_residency res;          /* the host pages their frames hold */
 	int reverse;                /* the last launch ran its ranges last first */
+	/* Writes home (blocking) the dirty pages of d, kept for ctx and dev,
+	 * of the buffer `only` (NULL: of every buffer); a buffer whose pages
+	 * could not go home is refused (vrt_mem_fail). Set by the paged
+	 * launch that made the sets (paged.c); NULL: none did. */
+	cl_int (*home)(struct vrt_devsets *d, cl_context ctx, cl_device_id dev,
+	               const vrt_mem *only);
 } vrt_devsets;
 /* Moves the sets kept for ctx and dev to *out (zeroed when none). */
 void vrt_framepool_take(cl_context ctx, cl_device_id dev, vrt_devsets *out);
@@ -761,6 +808,10 @@ void vrt_framepool_take(cl_context ctx, cl_device_id dev, vrt_devsets *out);
  * or larger than wanted where keeping them would pass the budget. The
  * launch then makes every wanted buffer left NULL. */
 void vrt_devsets_fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget);
+/* Fitting `have` to `want` would keep every frame buffer (and so the
+ * pages the map says they hold). */
+int vrt_devsets_fit_keeps(const vrt_devsets *have, const vrt_devsets *want,
+                          unsigned long long budget);
 /* Keeps *sets (their handles, now the pool's; *sets is zeroed) for the
  * next paged launch on ctx and dev, releasing any kept before. */
 void vrt_framepool_give(cl_context ctx, cl_device_id dev, vrt_devsets *sets);
@@ -770,6 +821,10 @@ unsigned long long vrt_framepool_bytes(void);
 void vrt_framepool_release(void);
 /* Releases every handle of d and zeroes it. */
 void vrt_devsets_release(vrt_devsets *d);
+/* Writes home the dirty pages the pools of m's context hold of m (m
+ * NULL: every pool's of every buffer) and clears m->frames_dirty. */
+cl_int vrt_framepool_write_home(vrt_mem *m);
+
 /* fprows.c: planning from footprint descriptors. A plan exists when some
  * global access of L's kernel has a descriptor and the arguments they
  * name are known; NULL otherwise (*oom set when out of memory). Only
@@ -778,6 +833,11 @@ void vrt_devsets_release(vrt_devsets *d);
 typedef struct vrt_fp_plan vrt_fp_plan;
 vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom);
 void vrt_fp_plan_free(vrt_fp_plan *P);
+/* Sets row (a PAS row of lay) to the pages groups [g0, g1) touch, from
+ * the boxes of the whole range at once (or a superset); the same returns
+ * as vrt_fp_rows. */
+int vrt_fp_union(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
+                 unsigned char *row);
 /* Fills rows as the inspector would (or a superset); 1 when done and
  * every descriptor was exact (the inspector's pages), 2 when done with
  * some a superset, 0 when a descriptor cannot be evaluated for this
@@ -800,9 +860,48 @@ int vrt_fp_may_write(vrt_fp_plan *P, unsigned s, unsigned shift, size_t npages,
  * nothing is known, -1 out of memory. */
 int vrt_fp_write_span(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, long long *lo,
                       long long *hi);
+/* Sets pages[p] = 1 (of slot s's slot_pages; others left) for each page
+ * of slot s that groups [g0, g1) may access, read or written, even when
+ * the kernel's other accesses have no descriptor; 1 when done, 0 when an
+ * access that may reach s has none usable, -1 out of memory. */
+int vrt_fp_slot_pages(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t g0, size_t g1,
+                      unsigned char *pages);
+/* fpplan.c: a descriptor-planned launch's ranges straight from the boxes,
+ * one work-group per PAS row (first_row, last_row are groups) and no rows
+ * built: the same ranges vrt_pas_reduce_sets makes of rows of one group
+ * each, when the union grows with the range (always, for exact
+ * descriptors). *unions (vrt_free) holds each range's pages, then all
+ * (paged.c's P->unions); *exact: 0 when some descriptor was a superset.
+ * slot_max: the most pages one slot of a range may have (0: any).
+ * Returns 0, -1 with *bad_group a group that alone does not fit
+ * budget/sets, -2 out of memory, -3 when a descriptor cannot be
+ * evaluated (the inspector must plan). */
+int vrt_fp_plan_ranges(vrt_fp_plan *P, const vrt_layout *lay, size_t groups,
+                       unsigned long long budget, unsigned sets, size_t slot_max,
+                       vrt_range **ranges, size_t *nranges, unsigned char **unions,
+                       size_t *bad_group, int *exact);
 /* Runs the inspector over groups [first_row*wpp, ...) and fills rows. */
 cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
                        unsigned char *rows, size_t nrows);
+/* pasrun.c, for inspect.c and pinspect.c: the device PAS is cut into
+ * chunks of at most this many bytes. */
+#define VRT_PAS_CHUNK_BYTES (64u << 20)
+/* The PAS description of lay and wpp (docs/generated-kernels.md) as a
+ * read-only buffer of ctx, NULL with *err on failure. */
+cl_mem vrt_pasinfo_new(cl_context ctx, const vrt_layout *lay, size_t wpp, cl_int *err);
+/* Rows [r0, r1) of L's PAS into rows + r0 * row_bytes: zeroes pas, runs
+ * inspector kin on q over those rows' groups, its first group set at
+ * argument first_arg, reads them back; q is finished between steps. */
+cl_int vrt_inspect_rows(vrt_launch *L, cl_command_queue q, cl_kernel kin, cl_uint first_arg,
+                        cl_mem pas, const vrt_layout *lay, size_t wpp, size_t r0, size_t r1,
+                        unsigned char *rows);
+/* pinspect.c: the paged inspector vast_pinspect_K on L's own device, for
+ * an inspector whose data passes the budget. *ran = 0 (rows undefined)
+ * when it cannot run: no such variant, no descriptors for the buffers it
+ * reads, a row's pages too many, or a fault; the caller then inspects on
+ * the CPU. An error only for a device or host failure. */
+cl_int vrt_inspect_paged(vrt_launch *L, const vrt_layout *lay, size_t wpp, unsigned char *rows,
+                         size_t nrows, int *ran);
 /* args.c: whether argument i of L is a buffer (a __global or __constant
  * pointer; for a kernel vastcc did not see, one of the runtime's buffers). */
 int vrt_arg_is_buffer(const vrt_launch *L, cl_uint i);

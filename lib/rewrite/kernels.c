@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kernels.c - the variants of one kernel K: vast_inspect_K, vast_paged_K,
- * vast_straight_K and vast_merge_K.
+ * vast_straight_K, vast_merge_K and vast_pinspect_K.
  *
  * The argument list is docs/generated-kernels.md: parameter i keeps index
  * i, a buffer becoming its virtual base `ulong vast_va_NAME`, then the
@@ -13,6 +13,8 @@
  * added name begins with the program's prefix (names.c), "vast_" here.
  * The kernel attributes of the original (reqd_work_group_size, ...) are
  * kept, as the 1-D launch of the variants sees them (put_attribute).
+ * A kernel whose inspector reads buffers gets vast_pinspect_K too: the
+ * inspector with those reads in frames (docs/generated-kernels.md).
  * The straight variant is the paged one with translation by one add and
  * no check (render.c); a kernel whose plan may miss a page gets none
  * (rw_no_straight), and the program says why in a comment.
@@ -213,16 +215,23 @@ static void put_va(rw_buf *out, const char *pfx, const an_param *pa, unsigned i)
 		rw_buf_printf(out, "%sva_%u", pfx, i);
 }
 
+/* Kernel variant v of kernel f. With `paged_data`, the paged inspector
+ * vast_pinspect_K: the inspector's body (v is RW_INSPECT), its loads of
+ * the buffers it reads translated through an LPT into frames, so it runs
+ * on the launch's device when those buffers pass the budget: the paged
+ * kernel's arguments and prologue, then the PAS and its description. */
 static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
-                        int f, enum rw_variant v, rw_buf *out)
+                        int f, enum rw_variant v, int paged_data, rw_buf *out)
 {
 	const an_func *k = &p->funcs[f];
-	const tail_param *t = tail[v == RW_INSPECT];
+	int host_data = v == RW_INSPECT && !paged_data; /* the plain inspector */
+	const tail_param *t = tail[host_data];
 	rw_lines_directive(l, k->range.begin, out);
 	rw_buf_puts(out, "__kernel ");
 	put_attributes(out, p->text, k->range.begin, k->name_range.begin);
 	put_attributes(out, p->text, k->rparen + 1, k->body.begin);
-	rw_buf_printf(out, "void %s%s_%s(", pfx, rw_variant_name[v], k->name);
+	rw_buf_printf(out, "void %s%s_%s(", pfx, paged_data ? "pinspect" : rw_variant_name[v],
+	              k->name);
 	for (unsigned i = 0; i < k->nparams; i++) {
 		const an_param *pa = &k->params[i];
 		if (is_buffer(pa)) {
@@ -233,7 +242,7 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 			           pa->range.end - pa->range.begin);
 		rw_buf_puts(out, ", ");
 	}
-	if (v == RW_INSPECT)
+	if (host_data)
 		rw_buf_printf(out, "__global uchar *%spas, ", pfx);
 	else
 		put_frame_params(out, "__global uchar *%sframes%u, ", pfx);
@@ -242,7 +251,10 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 		              i + 1 < NTAIL ? ", " : "");
 	if (v == RW_MERGE)
 		put_frame_params(out, ", __global uchar *%sdst%u", pfx);
-	if (v == RW_INSPECT)
+	if (paged_data) /* at VAST_TAIL_PAS, VAST_TAIL_PASINFO */
+		rw_buf_printf(out, ", __global uchar *%1$spas, __global const ulong *%1$spasinfo",
+		              pfx);
+	if (host_data)
 		for (unsigned i = 0; i < k->nparams; i++)
 			if (is_buffer(&k->params[i]) && k->params[i].inspect_reads &&
 			    k->params[i].name && *k->params[i].name)
@@ -250,13 +262,13 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 				              k->params[i].name);
 	rw_buf_printf(out, ")\n{\n\t%1$sctx %1$sc_; %1$sctx *%1$sc = &%1$sc_;\n"
 	              "\t%1$sinit_%2$s(%1$sc, ", pfx,
-	              v == RW_INSPECT ? "inspect" : "paged");
-	if (v == RW_INSPECT)
+	              host_data ? "inspect" : "paged");
+	if (host_data)
 		rw_buf_printf(out, "%spas, ", pfx);
 	for (unsigned i = 0; i < NTAIL; i++)
 		rw_buf_printf(out, "%s%s%s", i ? ", " : "", pfx, t[i].name);
 	rw_buf_puts(out, ");\n");
-	if (v == RW_INSPECT) {
+	if (host_data) {
 		for (unsigned i = 0; i < k->nparams; i++) {
 			const an_param *pa = &k->params[i];
 			if (is_buffer(pa) && pa->inspect_reads && pa->name && *pa->name)
@@ -266,6 +278,8 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 		}
 	} else {
 		put_frame_init(out, pfx, "frames");
+		if (paged_data)
+			rw_buf_printf(out, "\t%1$sinit_pas(%1$sc, %1$spas, %1$spasinfo);\n", pfx);
 		if (v == RW_MERGE)
 			put_frame_init(out, pfx, "dst");
 		/* Each buffer's run, loaded once: accesses known to reach only
@@ -298,6 +312,16 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 	return 0;
 }
 
+/* The inspector reads some buffer's contents: it then has a paged form
+ * too, for when those buffers pass the budget. */
+int rw_has_pinspect(const an_func *k)
+{
+	for (unsigned i = 0; i < k->nparams; i++)
+		if (is_buffer(&k->params[i]) && k->params[i].inspect_reads)
+			return 1;
+	return 0;
+}
+
 /* The straight variant has no fault check: the runtime launches it only
  * where the plan holds every address the range's work-items reach. An
  * inspector that reads a buffer the kernel writes computes addresses from
@@ -327,8 +351,10 @@ int rw_emit_kernel_variants(const an_program *p, const char *pfx,
 			              p->funcs[f].name, no);
 			continue;
 		}
-		if (emit_variant(p, pfx, l, f, order[i], out) < 0)
+		if (emit_variant(p, pfx, l, f, order[i], 0, out) < 0)
 			return -1;
 	}
+	if (rw_has_pinspect(&p->funcs[f]))
+		return emit_variant(p, pfx, l, f, RW_INSPECT, 1, out);
 	return 0;
 }

@@ -222,10 +222,15 @@ void vast_touch(vast_ctx *c, ulong v, uint n)
 			row[p] = 1;
 }
 
-/* Inspector: a read whose value the inspector needs; marks it too. */
+/* Inspector: a read whose value the inspector needs; marks it too. The
+ * paged inspector (an LPT set) finds the bytes in its frames, checked as
+ * the paged kernel's are: a page it lacks faults, and the runtime refuses
+ * the rows. The plain one reads the buffer whole. */
 __global uchar *vast_load(vast_ctx *c, ulong v, uint n)
 {
 	vast_touch(c, v, n);
+	if (c->lpt)
+		return vast_tr(c, v);
 	return c->data[(v >> VAST_VA_SHIFT) - 1] + (v & VAST_VA_MASK);
 }
 
@@ -244,6 +249,15 @@ void vast_init_paged(vast_ctx *c, __global const uint *lpt,
 	c->page_shift = page_shift;
 }
 
+/* The inspectors: the PAS row this work-group marks (a launch starts at
+ * a multiple of WG_PER_PAS = pasinfo[1] groups). The paged inspector calls
+ * it after vast_init_paged. */
+void vast_init_pas(vast_ctx *c, __global uchar *pas, __global const ulong *pasinfo)
+{
+	c->pasinfo = pasinfo;
+	c->pas = pas + (get_group_id(0) / pasinfo[1]) * pasinfo[0];
+}
+
 void vast_init_inspect(vast_ctx *c, __global uchar *pas,
                               __global const ulong *pasinfo,
                               __global uint *fault, uint page_shift,
@@ -251,8 +265,8 @@ void vast_init_inspect(vast_ctx *c, __global uchar *pas,
                               ulong first)
 {
 	vast_init_ids(c, gsize, lsize, goff, first);
-	c->pasinfo = pasinfo;
-	c->pas = pas + (get_group_id(0) / pasinfo[1]) * pasinfo[0];
+	vast_init_pas(c, pas, pasinfo);
+	c->lpt = 0; /* its data is whole buffers (vast_load) */
 	c->fault = fault;
 	c->page_shift = page_shift;
 }

@@ -16,7 +16,7 @@
  *   clones.c   helper clones vast_inspect_NAME / _paged_ / _merge_ /
  *              _straight_NAME
  *   kernels.c  kernel variants vast_inspect_K / vast_paged_K / vast_merge_K /
- *              vast_straight_K
+ *              vast_straight_K / vast_pinspect_K
  *              (vast_ standing for the program's prefix, names.c)
  *   program.c  rw_emit_program: the whole generated program
  *   info.c     the vast_program_info both of these print
@@ -193,10 +193,14 @@ int rw_emit_clones(const an_program *p, const char *pfx, const rw_lines *l,
                    const unsigned char *too_deep, rw_buf *out);
 
 /* kernels.c: PFXinspect_K, PFXpaged_K, PFXstraight_K (unless
- * rw_no_straight), PFXmerge_K of kernel f. */
+ * rw_no_straight), PFXmerge_K and PFXpinspect_K (when rw_has_pinspect) of
+ * kernel f. */
 int rw_emit_kernel_variants(const an_program *p, const char *pfx,
                             const rw_lines *l, int f, rw_buf *out);
 /* Why kernel k gets no straight variant (a static string), or NULL. */
 const char *rw_no_straight(const an_func *k);
+/* Whether kernel k's inspector reads a buffer's contents, so it gets the
+ * paged inspector PFXpinspect_K. */
+int rw_has_pinspect(const an_func *k);
 
 #endif

@@ -189,7 +189,8 @@ static void put_footprints(rw_buf *out, const rw_info *info, const char *sfx,
 static void put_variants(rw_buf *out, unsigned v)
 {
 	static const char *const name[] = { "VAST_HAS_INSPECT", "VAST_HAS_PAGED",
-	                                    "VAST_HAS_MERGE", "VAST_HAS_STRAIGHT" };
+	                                    "VAST_HAS_MERGE", "VAST_HAS_STRAIGHT",
+	                                    "VAST_HAS_PINSPECT" };
 	const unsigned nnames = sizeof name / sizeof *name, named = (1u << nnames) - 1;
 	const char *sep = "";
 	if (!v)

@@ -50,8 +50,11 @@ shift
 here=$(cd "$(dirname "$0")" && pwd)
 examples=$(cd "$here/../../examples" && pwd)
 src=$examples/$name
-[ -f "$src/host.c" ] && [ -f "$src/$name.cl" ] && [ -f "$src/Makefile" ] ||
-	fail "no example '$name' in $examples (need host.c, $name.cl, Makefile)"
+# Its kernels: NAME.cl, else the example's one .cl file (spmv-ell: spmv.cl).
+cl=$src/$name.cl
+[ -f "$cl" ] || cl=$(find "$src" -maxdepth 1 -name '*.cl' 2>/dev/null)
+[ -f "$src/host.c" ] && [ -f "$cl" ] && [ -f "$src/Makefile" ] ||
+	fail "no example '$name' in $examples (need host.c, one .cl file, Makefile)"
 prebuilt=${VAST_E2E_PREBUILT:-}
 sanitize=0
 if grep -q '^VAST_SANITIZE:BOOL=ON' "${VAST_BUILD:-/nonexistent}/CMakeCache.txt" 2>/dev/null; then
@@ -98,7 +101,7 @@ else
 	fi
 	build "$bin/vast" "$vastcc" CFLAGS="$vastflags" || fail "build with vastcc failed"
 	[ -f "$bin/vast/$name/$name.o" ] ||
-		fail "the vastcc build did not compile $name.cl into $name.o (is the Makefile's vastcc rule used?)"
+		fail "the vastcc build did not compile ${cl##*/} into $name.o (is the Makefile's vastcc rule used?)"
 	if [ -n "${VAST_E2E_BUILD_ONLY:-}" ]; then
 		note "built under $bin"
 		exit 0
@@ -106,8 +109,8 @@ else
 fi
 
 kernels=$(grep -oE '(__)?kernel[[:space:]]+void[[:space:]]+[A-Za-z_][A-Za-z0-9_]*' \
-	"$src/$name.cl" | awk '{print $NF}' | sort -u)
-[ -n "$kernels" ] || fail "no kernels found in $name.cl"
+	"$cl" | awk '{print $NF}' | sort -u)
+[ -n "$kernels" ] || fail "no kernels found in ${cl##*/}"
 
 # --- run -------------------------------------------------------------------
 run() { # LABEL BINARY [ENV...]: writes $tmp/LABEL.out and $tmp/LABEL.err

@@ -7,7 +7,8 @@
 Checks: the file is JSON with a "traceEvents" list; every complete event
 ("ph":"X") has name, cat, pid, tid, ts, dur >= 0 and args with range and
 bytes; the documented phase names appear (prepare, inspect or footprints, plan,
-reduce, setup, gather, H2D, kernel, D2H, scatter); events on one track nest or
+setup, gather, H2D, kernel, D2H, scatter, and reduce where rows were
+inspected: footprints plan ranges from their boxes, runtime/fpplan.c); events on one track nest or
 are disjoint; per range (kernel, range id) the phases start in the order gather, H2D, kernel, D2H,
 scatter, and each range has all five, except H2D where the range sent nothing
 (its pages kept on the device, its LPT and fault word there already: a
@@ -27,7 +28,7 @@ import sys
 PHASES = ["gather", "H2D", "kernel", "D2H", "scatter"]
 # Every range has these; H2D may be absent (nothing to send).
 ALWAYS = [p for p in PHASES if p != "H2D"]
-NAMES = ["prepare", "plan", "reduce", "setup"] + PHASES
+NAMES = ["prepare", "plan", "setup"] + PHASES
 # A launch's pages come from its inspector or its footprint descriptors.
 PLANNERS = ["inspect", "footprints"]
 # Timestamps are written with 3 decimals (nanoseconds); allow that rounding.
@@ -70,6 +71,8 @@ def main():
             fail("no '%s' event" % n)
     if not names & set(PLANNERS):
         fail("no '%s' event" % "' or '".join(PLANNERS))
+    if "inspect" in names and "reduce" not in names:
+        fail("no 'reduce' event")
 
     # One track: sorted by start, each event either ends before the next
     # starts or contains it (a stack of open events).

@@ -73,6 +73,26 @@ static vrt_box complement(const vrt_box *a)
 	return b;
 }
 
+/* Cuts *b in two along dimension d, or along its run when d is ndims:
+ * b keeps the first part, the second is returned. b has two or more
+ * elements (run bytes, or count) there. */
+static vrt_box cut(vrt_box *b, unsigned d)
+{
+	vrt_box rest = *b;
+	if (d == b->ndims) {
+		unsigned long long k = 1 + rnd((unsigned)b->run - 1);
+		rest.origin += (long long)k;
+		rest.run -= k;
+		b->run = k;
+	} else {
+		unsigned long long k = 1 + rnd((unsigned)b->dim[d].count - 1);
+		rest.origin += (long long)k * b->dim[d].pitch;
+		rest.dim[d].count -= k;
+		b->dim[d].count = k;
+	}
+	return rest;
+}
+
 static void report(int iter, const char *what, unsigned shift, size_t size)
 {
 	fprintf(stderr, "iteration %d: %s (page %u bytes, buffer %zu bytes)\n", iter, what,
@@ -130,6 +150,50 @@ int main(void)
 				report(iter, "a page not covered reported with few blocks", shift, size);
 				break;
 			}
+	}
+
+	for (int iter = 0; iter < 5000 && failures < 10; iter++) {
+		unsigned shift = 4 + rnd(5);
+		size_t page = (size_t)1 << shift;
+		size_t size = 1 + rnd(MAXPAGES * (unsigned)page);
+		size_t npages = (size + page - 1) >> shift;
+		/* a dense box: each pitch the span below it */
+		vrt_box whole;
+		memset(&whole, 0, sizeof whole);
+		whole.run = 2 + rnd((unsigned)page);
+		whole.origin = (long long)rnd((unsigned)size) - (long long)page / 2;
+		whole.ndims = 1 + rnd(2);
+		long long span = (long long)whole.run;
+		for (unsigned i = 0; i < whole.ndims; i++) {
+			whole.dim[i].pitch = span;
+			whole.dim[i].count = 2 + rnd(3);
+			span *= (long long)whole.dim[i].count;
+		}
+		vrt_box piece[4];
+		piece[0] = whole;
+		piece[1] = cut(&piece[0], rnd(whole.ndims + 1));
+		unsigned n = 2;
+		if (piece[0].run > 1)
+			piece[n++] = cut(&piece[0], whole.ndims);
+		if (piece[1].dim[0].count > 1)
+			piece[n++] = cut(&piece[1], 0);
+		memset(bytes, 0, size);
+		brute(&whole, whole.ndims, whole.origin, size);
+		for (size_t p = 0; p < npages; p++) {
+			size_t end = (p + 1) * page < size ? (p + 1) * page : size;
+			want[p] = 1;
+			for (size_t x = p * page; x < end; x++)
+				want[p] &= bytes[x];
+		}
+		vrt_cover_begin(&c, 1);
+		for (unsigned i = n; i-- > 0;)
+			if (vrt_cover_add(&c, &piece[(i + (unsigned)iter) % n]) != 1)
+				report(iter, "refused a piece", shift, size);
+		memset(got, 0, npages);
+		if (vrt_cover_pages(&c, got, npages, shift, size))
+			report(iter, "out of memory", shift, size);
+		if (memcmp(want, got, npages))
+			report(iter, "the pieces of a dense box were not fused into it", shift, size);
 	}
 
 	/* a box past 2^62 bytes is left out, never wrapped */

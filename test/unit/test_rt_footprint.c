@@ -17,7 +17,16 @@
  * row refused does not fit alone), and the pages a range is said to
  * write whole are written whole, byte by byte. A split launch's
  * questions (multi.c): the span and pages a range of groups may write,
- * and the rows of a share's window of groups (group_base).
+ * and the rows of a share's window of groups (group_base). The pages of
+ * one buffer a range reaches (the paged inspector's, pinspect.c): those
+ * of the rows, and known for the buffers whose accesses have
+ * descriptors when another's has none.
+ *
+ * Last, ranges planned straight from the boxes (fpplan.c), for the whole
+ * launch (1 to 3 dimensions) and for a share's window: they are the
+ * ranges Algorithm 1 makes of brute-force rows of one group each (or the
+ * same group refused), and each range's union is exactly the pages its
+ * groups touch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,8 +330,112 @@ static void touched_pages(unsigned char *want, unsigned char *whole, size_t size
 	}
 }
 
-/* How often each outcome was seen: must-write pages, ranges, refusals. */
+/* How often each outcome was seen: must-write pages, ranges, refusals;
+ * the same from the boxes, and ranges cut for a pipeline's first. */
 static unsigned seen_whole, seen_ranges, seen_refused;
+static unsigned seen_boxed_ranges, seen_boxed_refused, seen_boxed_split;
+
+/* The pages groups [g0, g1) touch, from rows of one group each. */
+static size_t rows_pages(const vrt_layout *lay, const unsigned char *rows, size_t g0,
+                         size_t g1, unsigned char *u)
+{
+	memset(u, 0, lay->row_bytes);
+	for (size_t g = g0; g < g1; g++)
+		vrt_pas_or(u, rows + g * lay->row_bytes, lay->row_bytes);
+	return vrt_pas_count(u, lay->row_bytes);
+}
+
+/* Plans groups [0, G) of P's launch from the boxes against budget and
+ * compares with Algorithm 1 on rows, the brute-force pages of one group
+ * each (rows[G]: scratch): the same ranges against budget/sets, except
+ * that with several sets the first may be cut in two, its first piece
+ * the longest that fits a quarter; each range's union is exactly the
+ * pages its groups touch. */
+static void check_boxed_budget(vrt_fp_plan *P, const vrt_layout *lay, unsigned char *rows,
+                               size_t G, unsigned long long budget, unsigned sets)
+{
+	size_t rb = lay->row_bytes;
+	unsigned long long per = budget / sets;
+	vrt_range *ref = NULL, *got = NULL;
+	unsigned char *unions = NULL, *u = malloc(rb);
+	size_t nref = 0, ngot = 0, bad_ref = 0, bad = 0;
+	int exact = -1;
+	if (!u)
+		abort();
+	int r_ref = vrt_pas_reduce(lay, rows, G, per, &ref, &nref, &bad_ref);
+	int r = vrt_fp_plan_ranges(P, lay, G, budget, sets, 0, &got, &ngot, &unions, &bad, &exact);
+	CHECK(r == r_ref && exact == 1);
+	CHECK(r != -1 || bad == bad_ref);
+	seen_boxed_refused += r == -1;
+	seen_boxed_ranges += r == 0 && ngot > 1;
+	/* The first range cut for the pipeline: [0, a) fits a quarter, one
+	 * more group would not, and [a, b) is the rest of ref's first. */
+	size_t split = r == 0 && ngot == nref + 1 && sets > 1 && nref > 1;
+	CHECK(r != 0 || sets < 2 || nref < 2 ||
+	      split == (vrt_range_footprint(lay, rows_pages(lay, rows, 0, 1, u)) <= per / 4 &&
+	                vrt_range_footprint(lay, ref[0].pages) > per / 4));
+	if (split) {
+		size_t a = got[0].last_row + 1;
+		CHECK(got[0].first_row == 0 && got[1].first_row == a && got[1].last_row == ref[0].last_row);
+		CHECK(vrt_range_footprint(lay, rows_pages(lay, rows, 0, a, u)) <= per / 4);
+		CHECK(vrt_range_footprint(lay, rows_pages(lay, rows, 0, a + 1, u)) > per / 4);
+		seen_boxed_split++;
+	}
+	CHECK(r != 0 || ngot == nref + split);
+	unsigned char *all = rows + G * rb;
+	memset(all, 0, rb);
+	for (size_t i = 0; r == 0 && i < ngot && ngot == nref + split; i++) {
+		if (i >= 2 * split)
+			CHECK(got[i].first_row == ref[i - split].first_row &&
+			      got[i].last_row == ref[i - split].last_row);
+		/* The pages its groups touch, no more and no fewer. */
+		size_t pages = rows_pages(lay, rows, got[i].first_row, got[i].last_row + 1, u);
+		CHECK(pages == got[i].pages && !memcmp(u, unions + i * rb, rb));
+		vrt_pas_or(all, u, rb);
+	}
+	CHECK(r != 0 || !memcmp(all, unions + ngot * rb, rb));
+	free(u);
+	vrt_free(ref);
+	vrt_free(got);
+	vrt_free(unions);
+}
+
+/* Plans groups [0, W->groups) of W (a window from W->group_base) from
+ * the boxes against the budget of the test and budgets its groups fit
+ * (so that there are ranges to compare, and first ranges to cut). */
+static void check_boxed_plan(vrt_fp_plan *P, const vrt_launch *W, const vrt_layout *lay,
+                             const vast_kernel_footprints *kf, const vrt_fp_launch *fl,
+                             unsigned long long budget, unsigned sets)
+{
+	static unsigned char want[SPAN], whole[SPAN];
+	size_t G = W->groups, rb = lay->row_bytes, most = 0;
+	unsigned char *rows = calloc(G + 1, rb);
+	if (!rows)
+		abort();
+	for (size_t g = 0; g < G; g++) {
+		for (unsigned s = 1; s <= lay->nslots; s++) {
+			memset(touched, 0, sizeof touched);
+			brute(kf, &kf->footprints[s - 1], fl, W->group_base + g, W->group_base + g + 1);
+			touched_pages(want, whole, lay->slot_size[s], lay->slot_pages[s], lay->page_shift);
+			memcpy(rows + g * rb + lay->slot_off[s], want, lay->slot_pages[s]);
+		}
+		size_t own = vrt_pas_count(rows + g * rb, rb);
+		most = own > most ? own : most;
+	}
+	check_boxed_budget(P, lay, rows, G, budget, sets);
+	unsigned char *all = rows + G * rb;
+	memset(all, 0, rb);
+	for (size_t g = 0; g < G; g++)
+		vrt_pas_or(all, rows + g * rb, rb);
+	size_t touched_all = vrt_pas_count(all, rb);
+	/* a set's budget that every group fits, and one whose quarter the
+	 * largest group just fits (a pipeline's first range cut again) */
+	unsigned n = 1 + rnd(3);
+	check_boxed_budget(P, lay, rows, G,
+	                   n * vrt_range_footprint(lay, most + rnd((unsigned)(touched_all - most) + 1)), n);
+	check_boxed_budget(P, lay, rows, G, 3 * 4 * vrt_range_footprint(lay, most), 3);
+	free(rows);
+}
 
 static void plan_trial(const vast_program_info *prog, const vast_kernel_footprints *kf,
                        vast_fp_loop *lp)
@@ -350,12 +463,12 @@ static void plan_trial(const vast_program_info *prog, const vast_kernel_footprin
 	}
 	lp[1].step = argv[3]; /* the tile, as the loop's step */
 	vrt_fp_launch fl = { .args = argl, .nargs = PLAN_ARGS };
-	L.dim = fl.work_dim = 2;
+	L.dim = fl.work_dim = 1 + rnd(3);
 	L.groups = 1;
 	for (unsigned d = 0; d < 3; d++) {
-		fl.local[d] = L.lsize[d] = d < 2 ? 1 + rnd(4) : 1;
-		fl.global[d] = L.gsize[d] = L.lsize[d] * (d < 2 ? 1 + rnd(4) : 1);
-		fl.offset[d] = L.goff[d] = d < 2 ? rnd(3) : 0;
+		fl.local[d] = L.lsize[d] = d < L.dim ? 1 + rnd(4) : 1;
+		fl.global[d] = L.gsize[d] = L.lsize[d] * (d < L.dim ? 1 + rnd(4) : 1);
+		fl.offset[d] = L.goff[d] = d < L.dim ? rnd(3) : 0;
 		L.ngroups[d] = L.gsize[d] / L.lsize[d];
 		L.groups *= L.ngroups[d];
 	}
@@ -386,6 +499,11 @@ static void plan_trial(const vast_program_info *prog, const vast_kernel_footprin
 			touched_pages(want, whole, lay.slot_size[s], np, lay.page_shift);
 			/* Exact descriptors (checked above): the inspector's pages. */
 			CHECK(!memcmp(rows + r * lay.row_bytes + lay.slot_off[s], want, np));
+			/* The pages of one slot (the paged inspector's, pinspect.c):
+			 * the same, added to what pages held. */
+			memset(got, 0, np);
+			CHECK(vrt_fp_slot_pages(P, &lay, s, g0, g1, got) == 1);
+			CHECK(!memcmp(got, want, np));
 			/* Must-write: C's only, and never a page not written whole. */
 			CHECK(vrt_fp_must_write(P, &lay, s, g0, g1, got) == 1);
 			for (size_t p = 0; p < np; p++) {
@@ -425,7 +543,31 @@ static void plan_trial(const vast_program_info *prog, const vast_kernel_footprin
 		CHECK(row && !memcmp(row + lay.slot_off[s], want, np));
 		free(row);
 	}
-	vrt_fp_plan_free(PW);
+	/* A mixed kernel: the last buffer's access has no descriptor. The
+	 * rows are the inspector's to make, but the other buffers' pages are
+	 * still known per slot; the last one's are not. */
+	vast_footprint mixed[PLAN_BUFS];
+	memcpy(mixed, kf->footprints, sizeof mixed);
+	mixed[PLAN_BUFS - 1].affine = 0;
+	vast_kernel_footprints mkf = *kf;
+	mkf.footprints = mixed;
+	vast_program_info mprog = *prog;
+	mprog.footprints = &mkf;
+	vp.info = &mprog;
+	vrt_fp_plan *PM = vrt_fp_plan_new(&L, &oom);
+	CHECK(PM && !oom);
+	size_t g1 = 1 + rnd((unsigned)L.groups);
+	for (unsigned s = 1; PM && rows && s <= PLAN_BUFS; s++) {
+		memset(got, 0, lay.slot_pages[s]);
+		memset(want, 0, lay.slot_pages[s]);
+		int r = vrt_fp_slot_pages(PM, &lay, s, 0, g1, got);
+		CHECK(r == (s < PLAN_BUFS));
+		CHECK(s == PLAN_BUFS || vrt_fp_slot_pages(P, &lay, s, 0, g1, want) == 1);
+		CHECK(s == PLAN_BUFS || !memcmp(got, want, lay.slot_pages[s]));
+	}
+	CHECK(!PM || !rows || vrt_fp_rows(PM, &lay, wpp, rows, nrows) == 0);
+	vrt_fp_plan_free(PM);
+	vp.info = prog;
 	/* Algorithm 1 on those rows against a random budget. */
 	unsigned sets = 1 + rnd(3);
 	unsigned long long budget =
@@ -456,6 +598,10 @@ static void plan_trial(const vast_program_info *prog, const vast_kernel_footprin
 	CHECK(red != 0 || next == nrows);
 	vrt_free(ranges);
 	free(rows);
+	check_boxed_plan(P, &L, &lay, kf, &fl, budget, sets);
+	if (PW)
+		check_boxed_plan(PW, &W, &lay, kf, &fl, budget, sets);
+	vrt_fp_plan_free(PW);
 	vrt_fp_plan_free(P);
 }
 
@@ -481,6 +627,67 @@ static void plan_tests(const vast_kernel_footprints *k, vast_fp_loop *lp)
 	for (unsigned round = 0; round < 400; round++)
 		plan_trial(&prog, &kf, lp);
 	CHECK(seen_whole > 0 && seen_ranges > 0 && seen_refused > 0);
+	CHECK(seen_boxed_ranges > 0 && seen_boxed_refused > 0);
+}
+
+/* A streaming kernel (one buffer, the row walk: a page per group or
+ * less) over many groups, planned from the boxes: long enough that a
+ * pipeline's first range is cut again (seen_boxed_split). */
+static void stream_tests(const vast_kernel_footprints *k)
+{
+	vast_footprint f = fps[0];
+	f.params = 1u << PLAN_ARGS;
+	vast_param_info params[PLAN_ARGS + 1];
+	memset(params, 0, sizeof params);
+	for (unsigned i = 0; i <= PLAN_ARGS; i++)
+		params[i].kind = i < PLAN_ARGS ? VAST_PARAM_SCALAR : VAST_PARAM_GLOBAL;
+	vast_kernel_footprints kf = *k;
+	kf.nfootprints = 1;
+	kf.footprints = &f;
+	vast_kernel_info ki = { .name = "stream", .nparams = PLAN_ARGS + 1, .params = params };
+	vast_program_info prog = { .nkernels = 1, .kernels = &ki, .footprints = &kf };
+	for (unsigned round = 0; round < 100; round++) {
+		vrt_program vp = { .info = &prog };
+		vrt_kernel vk = { .prog = &vp, .info = &ki, .nargs = PLAN_ARGS + 1 };
+		vrt_arg args[PLAN_ARGS + 1];
+		uint32_t argv[PLAN_ARGS] = { 1, 1, 1, 1 };
+		long long argl[PLAN_ARGS] = { 1, 1, 1, 1 };
+		memset(args, 0, sizeof args);
+		for (unsigned i = 0; i < PLAN_ARGS; i++)
+			args[i] = (vrt_arg){ 1, 4, &argv[i], NULL };
+		vrt_launch L;
+		memset(&L, 0, sizeof L);
+		L.k = &vk;
+		L.args = args;
+		L.dim = 1;
+		L.lsize[0] = 1 + rnd(4);
+		L.ngroups[0] = L.groups = 32 + rnd(200);
+		L.gsize[0] = L.lsize[0] * L.groups;
+		L.lsize[1] = L.lsize[2] = L.gsize[1] = L.gsize[2] = L.ngroups[1] = L.ngroups[2] = 1;
+		L.goff[0] = rnd(3);
+		vrt_fp_launch fl = { .work_dim = 1, .args = argl, .nargs = PLAN_ARGS };
+		for (unsigned d = 0; d < 3; d++) {
+			fl.global[d] = L.gsize[d];
+			fl.local[d] = L.lsize[d];
+			fl.offset[d] = L.goff[d];
+		}
+		vrt_layout lay;
+		memset(&lay, 0, sizeof lay);
+		lay.nslots = L.nslots = 1;
+		lay.page_shift = 4 + rnd(3);
+		L.arg_slot[PLAN_ARGS] = 1;
+		lay.slot_size[1] = 4 * (L.gsize[0] + L.goff[0]) + rnd(64);
+		vrt_layout_init(&lay);
+		int oom;
+		vrt_fp_plan *P = vrt_fp_plan_new(&L, &oom);
+		CHECK(P && !oom);
+		if (P)
+			check_boxed_plan(P, &L, &lay, &kf, &fl, vrt_range_footprint(&lay, 1), 1);
+		vrt_fp_plan_free(P);
+	}
+	CHECK(seen_boxed_split > 0);
+	fprintf(stderr, "from the boxes: %u plans of several ranges, %u refused, %u first ranges cut for a pipeline\n",
+	        seen_boxed_ranges, seen_boxed_refused, seen_boxed_split);
 }
 
 int main(void)
@@ -503,6 +710,7 @@ int main(void)
 	/* The upper triangle splits i exactly while few rows are partial. */
 	CHECK(exact_seen[9] > 0 && exact_seen[9] < 300);
 	plan_tests(&k, lp);
+	stream_tests(&k);
 	/* A descriptor that is not affine is refused, not guessed. */
 	vast_footprint bad = fps[0];
 	bad.affine = 0;

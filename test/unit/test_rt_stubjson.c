@@ -190,7 +190,7 @@ static void test_members(void)
 	refused("kernels/0/params/0/kind", "\"0\"", "'kind'");
 	refused("kernels/0/params/0/elem_size", "4294967296", "'elem_size'");
 	refused("kernels/0/params/0/inspect_reads", "2", "'inspect_reads'");
-	refused("kernels/0/variants", "16", "'variants'");
+	refused("kernels/0/variants", "32", "'variants'");
 	refused("kernels/0/virtualizable", "0", "'reason' must be null exactly");
 	refused("kernels/0/footprints", "[]", "'footprints' is not an object");
 	refused(FP "terms", "7", "'terms' is not an array");

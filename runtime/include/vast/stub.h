@@ -6,7 +6,7 @@
  * The stub is a generated C file holding one vast_program_info: the
  * generated OpenCL program (original kernels plus, per kernel K,
  * PREFIXinspect_K, PREFIXpaged_K, PREFIXmerge_K and, where it may run,
- * PREFIXstraight_K), a hash of the original
+ * PREFIXstraight_K and PREFIXpinspect_K), a hash of the original
  * source text, the build options vastcc parsed with, and a partitioning
  * table per kernel. A constructor in the stub calls vast_register_program()
  * before main() runs. All tables are static, read-only data owned by the
@@ -58,7 +58,11 @@ enum vast_tail {
 	VAST_TAIL_LSIZE,
 	VAST_TAIL_GOFF,
 	VAST_TAIL_FIRST_GROUP,
-	VAST_TAIL_DST /* merge only: VAST_FRAME_BUFS destination buffers */
+	VAST_TAIL_DST, /* merge only: VAST_FRAME_BUFS destination buffers */
+	/* The paged inspector only (VAST_HAS_PINSPECT): the PAS rows it
+	 * marks and their description, as the inspector's. */
+	VAST_TAIL_PAS = VAST_TAIL_DST,
+	VAST_TAIL_PASINFO
 };
 
 /* The constants above that generated OpenCL C uses, as its text: every
@@ -101,12 +105,16 @@ enum vast_pattern {
 /* Which kernel variants exist in the generated program. The straight
  * variant is the paged kernel with the arguments of the paged kernel and
  * translation by one add, no check: the runtime launches it for a range
- * in which every slot's pages are one run (docs/generated-kernels.md). */
+ * in which every slot's pages are one run (docs/generated-kernels.md).
+ * The paged inspector PREFIXpinspect_K (a kernel whose inspector reads
+ * buffers) is the inspector with those reads translated through an LPT,
+ * with the paged kernel's arguments and VAST_TAIL_PAS, VAST_TAIL_PASINFO. */
 enum vast_variant {
 	VAST_HAS_INSPECT = 1,
 	VAST_HAS_PAGED = 2,
 	VAST_HAS_MERGE = 4,
-	VAST_HAS_STRAIGHT = 8
+	VAST_HAS_STRAIGHT = 8,
+	VAST_HAS_PINSPECT = 16
 };
 
 typedef struct vast_param_info {
