@@ -17,6 +17,10 @@
  * clipped column, the clipped row, the corner) whose rows are not dense
  * apart, a row per block, but one dense block together.
  *
+ * The merged intervals stay behind: vrt_cover_gaps lists the bytes of a
+ * page they leave out, all a page partly written whole needs from the
+ * host (paged.c, fill_gaps).
+ *
  * The blocks kept are bounded (vrt_cover_begin): a box with more is left
  * out, which only loses coverage, so its pages are filled as before.
  * Not thread-safe: one vrt_cover per user.
@@ -261,6 +265,7 @@ int vrt_cover_pages(vrt_cover *c, unsigned char *pages, size_t npages, unsigned 
 	if (c->n > 1) /* qsort's base may not be null, even for no elements */
 		qsort(c->iv, c->n, sizeof *c->iv, by_start);
 	long long pg = 1ll << shift;
+	size_t merged = 0;
 	for (size_t i = 0; i < c->n;) {
 		/* one merged interval [lo, hi) */
 		long long lo = c->iv[i].lo, hi = c->iv[i].hi;
@@ -269,6 +274,8 @@ int vrt_cover_pages(vrt_cover *c, unsigned char *pages, size_t npages, unsigned 
 				hi = c->iv[i].hi;
 		if (lo < 0)
 			lo = 0; /* bytes before the buffer cover none of it */
+		if (lo < hi)
+			c->iv[merged++] = (vrt_interval){lo, hi}; /* for vrt_cover_gaps */
 		for (long long p = (lo + pg - 1) >> shift; p < (long long)npages; p++) {
 			long long e = (p + 1) * pg < (long long)size ? (p + 1) * pg : (long long)size;
 			if (e > hi)
@@ -276,7 +283,38 @@ int vrt_cover_pages(vrt_cover *c, unsigned char *pages, size_t npages, unsigned 
 			pages[p] = 1;
 		}
 	}
+	c->n = merged;
 	return 0;
+}
+
+size_t vrt_cover_gaps(const vrt_cover *c, size_t page, unsigned shift, size_t size,
+                      vrt_interval *gap, size_t max)
+{
+	long long at = (long long)page << shift, end = at + (1ll << shift);
+	if (end > (long long)size)
+		end = (long long)size;
+	/* the first merged interval that ends past the page's start */
+	size_t lo = 0, hi = c->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->iv[mid].hi <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t n = 0;
+	for (size_t i = lo; at < end; i++) {
+		long long next = i < c->n && c->iv[i].lo < end ? c->iv[i].lo : end;
+		if (next > at) {
+			if (n == max)
+				return max + 1;
+			gap[n++] = (vrt_interval){at, next};
+		}
+		if (i >= c->n || c->iv[i].lo >= end)
+			break;
+		at = c->iv[i].hi;
+	}
+	return n;
 }
 
 void vrt_cover_free(vrt_cover *c)

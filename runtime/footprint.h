@@ -82,6 +82,12 @@ int vrt_cover_add(vrt_cover *c, const vrt_box *b);
  * out of memory (pages partly set: set ones are still covered). */
 int vrt_cover_pages(vrt_cover *c, unsigned char *pages, size_t npages, unsigned shift,
                     size_t size);
+/* After vrt_cover_pages (which leaves c's blocks merged and in order):
+ * the bytes of page `page` (up to size) that no box covers, as up to max
+ * intervals [lo, hi) of buffer offsets, in order, into gap; returns how
+ * many, max + 1 when there are more. */
+size_t vrt_cover_gaps(const vrt_cover *c, size_t page, unsigned shift, size_t size,
+                      vrt_interval *gap, size_t max);
 void vrt_cover_free(vrt_cover *c);
 
 #pragma GCC visibility pop

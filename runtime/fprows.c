@@ -367,6 +367,20 @@ int vrt_fp_must_write(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t 
 	return 1;
 }
 
+size_t vrt_fp_gaps(const vrt_fp_plan *P, size_t page, unsigned shift, size_t size,
+                   size_t *lo, size_t *hi, size_t max)
+{
+	vrt_interval gap[VRT_GAPS_MAX];
+	if (max > VRT_GAPS_MAX)
+		max = VRT_GAPS_MAX;
+	size_t n = vrt_cover_gaps(&P->cover, page, shift, size, gap, max);
+	for (size_t i = 0; i < n && i < max; i++) {
+		lo[i] = (size_t)gap[i].lo;
+		hi[i] = (size_t)gap[i].hi;
+	}
+	return n;
+}
+
 int vrt_fp_may_write(vrt_fp_plan *P, unsigned s, unsigned shift, size_t npages,
                      unsigned char *pages)
 {

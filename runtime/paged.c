@@ -157,6 +157,10 @@ typedef struct paged {
 	vrt_fp_plan *fp;            /* the kernel's descriptors, NULL: none usable */
 	unsigned char *written;     /* a slot's pages a range writes whole */
 	size_t written_cap;
+	vrt_gap *gaps;              /* the range's pages filled by their gaps */
+	size_t ngaps, gaps_cap;
+	unsigned char *whole;       /* scratch row: the pages filled whole */
+	size_t whole_cap;
 	int cached;                 /* rows and ranges are a kept plan's (plans.c) */
 	vrt_devsets devs;           /* the sets' device buffers (framepool.c) */
 	int reverse;                /* ranges run last first (range_at) */
@@ -221,13 +225,17 @@ static int place_frames(paged *P, unsigned long long share)
  * device buffer holds follow the page size, so a launch that halves its
  * pages gets as many more frames per buffer. LPT entries are 32-bit,
  * VAST_NO_FRAME the largest. */
+static size_t frames_per_buf(const paged *P, unsigned sh)
+{
+	size_t n = P->maxalloc ? P->maxalloc >> sh : VAST_NO_FRAME;
+	return n >= VAST_NO_FRAME ? VAST_NO_FRAME - 1 : n;
+}
+
 static void use_shift(paged *P, unsigned sh)
 {
 	P->lay.page_shift = sh;
 	vrt_layout_init(&P->lay);
-	P->per_buf = P->maxalloc ? P->maxalloc >> sh : VAST_NO_FRAME;
-	if (P->per_buf >= VAST_NO_FRAME)
-		P->per_buf = VAST_NO_FRAME - 1;
+	P->per_buf = frames_per_buf(P, sh);
 }
 
 /* The union of the PAS rows of every range (in plan order), then of
@@ -675,9 +683,62 @@ static cl_int write_staged(cl_command_queue q, cl_mem fb, size_t off, const unsi
 	return CL_SUCCESS;
 }
 
-/* Enqueues slot s's frames of set F in (H2D, gathering first when staged)
- * or out (D2H; the scatter of a staged slot comes in finish_range). */
-static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
+/* The pages of slot s that go in whole (F->fill's 1s), as a row like
+ * F->fill: F->fill itself when no page of s goes by its gaps. NULL when
+ * out of memory. */
+static const unsigned char *filled_whole(paged *P, const fset *F, unsigned s)
+{
+	const vrt_layout *lay = &P->lay;
+	const unsigned char *fill = F->fill + lay->slot_off[s];
+	if (!memchr(fill, 2, lay->slot_pages[s]))
+		return F->fill;
+	if (P->whole_cap < lay->row_bytes) { /* a new plan may have more pages */
+		unsigned char *w = vrt_realloc(P->whole, lay->row_bytes);
+		if (!w)
+			return NULL;
+		P->whole = w;
+		P->whole_cap = lay->row_bytes;
+	}
+	unsigned char *w = P->whole + lay->slot_off[s];
+	for (size_t p = 0; p < lay->slot_pages[s]; p++)
+		w[p] = fill[p] == 1;
+	return P->whole;
+}
+
+/* Enqueues on F's H2D queue the gaps of slot s's pages still filled by
+ * their gaps (use_kept may have found a kept copy of one since), from the
+ * host copy, as rectangles. */
+static cl_int send_gaps(vrt_launch *L, paged *P, fset *F, unsigned s)
+{
+	const vrt_layout *lay = &P->lay;
+	const unsigned char *fill = F->fill + lay->slot_off[s];
+	size_t n = 0;
+	for (size_t i = 0; i < P->ngaps; i++)
+		if (P->gaps[i].slot == s && fill[P->gaps[i].page] == 2)
+			P->gaps[n++] = P->gaps[i];
+	vrt_rect *rc;
+	size_t nrc = vrt_gap_rects(P->gaps, n, lay->page_shift, F->lpt + F->lpt[2 * s - 1], &rc);
+	if (nrc == (size_t)-1)
+		return CL_OUT_OF_HOST_MEMORY;
+	vrt_log(VRT_LOG_DEBUG, "slot %u: %zu gaps of pages written in part, in %zu copies", s, n,
+	        nrc);
+	cl_int err = CL_SUCCESS;
+	for (size_t i = 0; i < nrc && !err; i++) {
+		cl_event e;
+		if (!(err = vrt_rect_move(P->qs->in, F->frames[F->fr.buf[s]], &rc[i],
+		                          L->slot_mem[s]->host, 0, &e)))
+			keep(F->in, e);
+		F->in_bytes += rc[i].rows * rc[i].row_bytes;
+	}
+	vrt_free(rc);
+	return err;
+}
+
+/* Enqueues the pages u marks of slot s's frames of set F in (H2D,
+ * gathering first when staged) or out (D2H; the scatter of a staged slot
+ * comes in finish_range). */
+static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
+                         const unsigned char *u)
 {
 	vrt_layout *lay = &P->lay;
 	unsigned sh = lay->page_shift;
@@ -687,7 +748,6 @@ static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
 	cl_event *ev = out ? F->out : F->in, e;
 	unsigned long long *count = out ? &F->out_bytes : &F->in_bytes;
 	cl_int err = CL_SUCCESS;
-	const unsigned char *u = out ? F->u : F->fill;
 	if (P->direct[s]) {
 		vrt_span *sp;
 		vrt_rect *rc = NULL;
@@ -743,6 +803,21 @@ static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
 	if (!err)
 		keep(ev, e);
 	*count += n;
+	return err;
+}
+
+/* Enqueues slot s's frames of set F in or out (move_pages): in, the
+ * pages filled whole, then the gaps of those filled by their gaps, last:
+ * a staged slot's copy may span a page of the second kind (write_staged)
+ * with stale bytes of the staging area, which the gaps then overwrite. */
+static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
+{
+	const unsigned char *u = out ? F->u : filled_whole(P, F, s);
+	if (!u)
+		return CL_OUT_OF_HOST_MEMORY;
+	cl_int err = move_pages(L, P, F, s, out, u);
+	if (!err && !out && u != F->fill)
+		err = send_gaps(L, P, F, s);
 	return err;
 }
 
@@ -804,15 +879,56 @@ static cl_int forward(vrt_launch *L, paged *P, size_t i, fset *F)
 	return CL_SUCCESS;
 }
 
-/* F->fill: the pages of F->u that go in from the host copies. A slot the
- * kernel only writes (no reads, no atomics) needs none of the pages its
- * range certainly writes whole (exact must-write descriptors): every
- * byte of them comes back from the kernel. Every other page is filled,
- * so bytes a kernel does not write keep their values. */
+/* Bytes of page p of a buffer of `size` bytes. */
+static size_t page_bytes(const vrt_layout *lay, size_t size, size_t p)
+{
+	size_t at = p << lay->page_shift, n = (size_t)1 << lay->page_shift;
+	return size - at < n ? size - at : n;
+}
+
+/* Page p of slot s, which the range's must-write boxes (P->fp, just
+ * asked) cover only in part, goes in by its gaps alone (gaps.c): into
+ * P->gaps, and 1; 0 to fill it whole (a few large gaps or many small
+ * ones); -1 out of memory. */
+static int by_gaps(const vrt_launch *L, paged *P, unsigned s, size_t p)
+{
+	const vrt_layout *lay = &P->lay;
+	size_t lo[VRT_GAPS_MAX], hi[VRT_GAPS_MAX], bytes = 0;
+	size_t n = vrt_fp_gaps(P->fp, p, lay->page_shift, L->slot_mem[s]->size, lo, hi,
+	                       VRT_GAPS_MAX);
+	if (!n || n > VRT_GAPS_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		bytes += hi[i] - lo[i];
+	if (bytes * 4 > page_bytes(lay, L->slot_mem[s]->size, p))
+		return 0; /* most of the page: one linear copy moves it better */
+	if (P->ngaps + n > P->gaps_cap) {
+		size_t cap = P->gaps_cap ? P->gaps_cap * 2 : 256;
+		while (cap < P->ngaps + n)
+			cap *= 2;
+		vrt_gap *g = vrt_realloc(P->gaps, cap * sizeof *g);
+		if (!g)
+			return -1;
+		P->gaps = g;
+		P->gaps_cap = cap;
+	}
+	for (size_t i = 0; i < n; i++)
+		P->gaps[P->ngaps++] = (vrt_gap){ s, p, lo[i], hi[i] };
+	return 1;
+}
+
+/* F->fill: the pages of F->u that go in from the host copies, 1 whole, 2
+ * by their gaps (P->gaps). A slot the kernel only writes (no reads, no
+ * atomics) needs none of the pages its range certainly writes whole
+ * (exact must-write descriptors): every byte of them comes back from the
+ * kernel; of a page they write in part, only the bytes they leave out.
+ * Every other page is filled, so bytes a kernel does not write keep
+ * their values. */
 static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t g1)
 {
 	const vrt_layout *lay = &P->lay;
 	memcpy(F->fill, F->u, lay->row_bytes);
+	P->ngaps = 0;
 	if (!P->fp)
 		return CL_SUCCESS;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
@@ -830,9 +946,17 @@ static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t 
 		if (r < 0)
 			return CL_OUT_OF_HOST_MEMORY;
 		unsigned char *fill = F->fill + lay->slot_off[s];
-		for (size_t p = 0; r && p < lay->slot_pages[s]; p++)
-			if (P->written[p])
+		for (size_t p = 0; r && p < lay->slot_pages[s]; p++) {
+			if (P->written[p]) {
 				fill[p] = 0;
+				continue;
+			}
+			int g = fill[p] ? by_gaps(L, P, s, p) : 0;
+			if (g < 0)
+				return CL_OUT_OF_HOST_MEMORY;
+			if (g)
+				fill[p] = 2;
+		}
 	}
 	return CL_SUCCESS;
 }
@@ -1012,13 +1136,6 @@ static const vrt_resident *kept_page(const vrt_launch *L, const paged *P, const 
 	return *here || !in_frames(o, e->set, e->buf, e->frame) ? e : NULL;
 }
 
-/* Bytes of page p of a buffer of `size` bytes. */
-static size_t page_bytes(const vrt_layout *lay, size_t size, size_t p)
-{
-	size_t at = p << lay->page_shift, n = (size_t)1 << lay->page_shift;
-	return size - at < n ? size - at : n;
-}
-
 static cl_int add_copy(paged *P, const vrt_resident *e, unsigned dst_buf, size_t dst)
 {
 	struct res_copy *c = P->ncopies ? &P->copies[P->ncopies - 1] : NULL;
@@ -1118,8 +1235,9 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 			cl_int err = here ? CL_SUCCESS : add_copy(P, e, F->fr.buf[s], tf[p]);
 			if (err)
 				return err;
+			if (fill[p] == 1) /* a page by its gaps saved few */
+				L->st->h2d_saved += page_bytes(lay, L->slot_mem[s]->size, p);
 			fill[p] = 0;
-			L->st->h2d_saved += page_bytes(lay, L->slot_mem[s]->size, p);
 		}
 	}
 	vrt_log(VRT_LOG_DEBUG, "range %zu: %zu runs of pages copied from kept frames", i, P->ncopies);
@@ -1613,6 +1731,8 @@ static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 	vrt_free(P->rows);
 	vrt_free(P->ranges);
 	P->lay = c->lay;
+	/* the kept plan's pages, which may be smaller than the first try's */
+	P->per_buf = frames_per_buf(P, P->lay.page_shift);
 	P->wpp = c->wpp;
 	P->nrows = c->nrows;
 	P->rows = c->rows;
@@ -1792,6 +1912,8 @@ out:
 	drop_sets(P, L, err == CL_SUCCESS);
 	vrt_fp_plan_free(P->fp);
 	vrt_free(P->written);
+	vrt_free(P->gaps);
+	vrt_free(P->whole);
 	vrt_free(P->copies);
 	if (!P->cached) {
 		vrt_free(P->rows);

@@ -682,6 +682,19 @@ size_t vrt_span_rects(const vrt_layout *l, const vrt_span *sp, size_t nsp, vrt_r
 cl_int vrt_rect_move(cl_command_queue q, cl_mem frames, const vrt_rect *r, unsigned char *host,
                      int out, cl_event *e);
 
+/* gaps.c: the pieces [lo, hi) (buffer offsets, within page `page`) of
+ * pages a range writes partly whole, which alone go in from the host.
+ * Groups them into rectangles of pieces of one length at one offset in
+ * their pages, pages and frames (frame_of[page], frames of 2^shift bytes)
+ * advancing by constant steps; returns the count and *rects (vrt_free),
+ * (size_t)-1 out of memory. */
+typedef struct vrt_gap {
+	unsigned slot;
+	size_t page, lo, hi;
+} vrt_gap;
+size_t vrt_gap_rects(const vrt_gap *g, size_t n, unsigned shift, const uint32_t *frame_of,
+                     vrt_rect **rects);
+
 /* --- launch.c / paged.c / inspect.c ------------------------------------- */
 /* The most arguments of a kernel the runtime launches. */
 #define VRT_MAX_ARGS 256
@@ -850,6 +863,14 @@ int vrt_fp_rows(vrt_fp_plan *P, const vrt_layout *lay, size_t wpp, unsigned char
  * out of memory. */
 int vrt_fp_must_write(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t g0, size_t g1,
                       unsigned char *pages);
+/* After vrt_fp_must_write: the bytes of page `page` of the slot (pages of
+ * 2^shift bytes, the buffer `size` bytes) its must-write boxes leave out,
+ * as up to max (at most VRT_GAPS_MAX) pieces [lo[i], hi[i]) of buffer
+ * offsets, in order; returns how many, more than max when there are
+ * more. */
+#define VRT_GAPS_MAX 8
+size_t vrt_fp_gaps(const vrt_fp_plan *P, size_t page, unsigned shift, size_t size,
+                   size_t *lo, size_t *hi, size_t max);
 /* pages[p] = 1 (of npages pages of 2^shift bytes) for each page of slot s
  * that any of L's groups may write (a superset); 1 when done, 0 when
  * nothing is known, -1 out of memory. */

@@ -6,7 +6,9 @@
  * and buffer sizes; the pages reported must be exactly those whose every
  * byte, up to the buffer's end, some box holds. With room for fewer
  * blocks than the boxes have, the pages reported must still be covered
- * (a box left out only loses coverage).
+ * (a box left out only loses coverage), and every page's gaps
+ * (vrt_cover_gaps) must be exactly the bytes the boxes leave out of it,
+ * or more than room was given for.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +95,28 @@ static vrt_box cut(vrt_box *b, unsigned d)
 	return rest;
 }
 
+/* vrt_cover_gaps of page p against bytes[]: each gap in order, each a
+ * whole run of uncovered bytes; with room for fewer gaps than there are,
+ * max + 1. */
+static int gaps_match(const vrt_cover *c, size_t p, unsigned shift, size_t size)
+{
+	size_t page = (size_t)1 << shift, end = (p + 1) * page < size ? (p + 1) * page : size;
+	vrt_interval want_gap[MAXBYTES / 2 + 1], gap[MAXBYTES / 2 + 1];
+	size_t nwant = 0;
+	for (size_t x = p * page; x < end; x++)
+		if (!bytes[x] && (x == p * page || bytes[x - 1]))
+			want_gap[nwant++] = (vrt_interval){(long long)x, (long long)x};
+		else if (bytes[x] && x > p * page && !bytes[x - 1])
+			want_gap[nwant - 1].hi = (long long)x;
+	if (nwant && !bytes[end - 1])
+		want_gap[nwant - 1].hi = (long long)end;
+	size_t n = vrt_cover_gaps(c, p, shift, size, gap, sizeof gap / sizeof *gap);
+	if (n != nwant || memcmp(gap, want_gap, n * sizeof *gap))
+		return 0;
+	size_t max = nwant ? (size_t)rnd((unsigned)nwant) : 0; /* too little room */
+	return !nwant || vrt_cover_gaps(c, p, shift, size, gap, max) == max + 1;
+}
+
 static void report(int iter, const char *what, unsigned shift, size_t size)
 {
 	fprintf(stderr, "iteration %d: %s (page %u bytes, buffer %zu bytes)\n", iter, what,
@@ -137,6 +161,9 @@ int main(void)
 		vrt_cover_pages(&c, got, npages, shift, size);
 		if (memcmp(want, got, npages))
 			report(iter, "pages differ from brute force", shift, size);
+		for (size_t p = 0; p < npages; p++)
+			if (!gaps_match(&c, p, shift, size))
+				report(iter, "a page's gaps differ from brute force", shift, size);
 
 		/* room for a few blocks: never a page not covered */
 		vrt_cover_begin(&c, 1 + rnd(8));
