@@ -58,14 +58,12 @@ static int arg_value(const vrt_arg *a, long long *v)
 	}
 }
 
-/* Every argument the kernel's descriptors name has a value. The term
- * table holds the terms of all of them. */
-static int args_known(const vast_kernel_footprints *kf, const unsigned char *known,
-                      unsigned nargs)
+/* The extent of the kernel's term table: the furthest form of any
+ * descriptor. */
+static unsigned terms_extent(const vast_kernel_footprints *kf)
 {
 	unsigned nterms = 0;
 	for (unsigned f = 0; f < kf->nfootprints; f++) {
-		/* the table's extent: the furthest form of any descriptor */
 		const vast_footprint *fp = &kf->footprints[f];
 		if (fp->offset.first + fp->offset.n > nterms)
 			nterms = fp->offset.first + fp->offset.n;
@@ -87,12 +85,37 @@ static int args_known(const vast_kernel_footprints *kf, const unsigned char *kno
 				nterms = c.first + c.n;
 		}
 	}
+	return nterms;
+}
+
+/* Every argument the kernel's descriptors name has a value. The term
+ * table holds the terms of all of them. */
+static int args_known(const vast_kernel_footprints *kf, const unsigned char *known,
+                      unsigned nargs)
+{
+	unsigned nterms = terms_extent(kf);
 	for (unsigned t = 0; t < nterms; t++)
 		for (int j = 0; j < VAST_FP_MAX_SYMS; j++) {
 			unsigned name = kf->terms[t].sym[j];
 			if (VAST_FP_KIND(name) == VAST_FP_ARG &&
 			    (VAST_FP_INDEX(name) >= nargs || !known[VAST_FP_INDEX(name)]))
 				return 0;
+		}
+	return 1;
+}
+
+int vrt_fp_named_args(const vrt_kernel *k, unsigned char *named, unsigned nargs)
+{
+	const vast_kernel_footprints *kf = kernel_footprints(k);
+	if (!kf || !kf->nfootprints || vrt_cfg.footprints == VRT_FP_OFF)
+		return 0;
+	memset(named, 0, nargs);
+	unsigned nterms = terms_extent(kf);
+	for (unsigned t = 0; t < nterms; t++)
+		for (int j = 0; j < VAST_FP_MAX_SYMS; j++) {
+			unsigned name = kf->terms[t].sym[j];
+			if (VAST_FP_KIND(name) == VAST_FP_ARG && VAST_FP_INDEX(name) < nargs)
+				named[VAST_FP_INDEX(name)] = 1;
 		}
 	return 1;
 }

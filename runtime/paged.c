@@ -162,6 +162,7 @@ typedef struct paged {
 	unsigned char *whole;       /* scratch row: the pages filled whole */
 	size_t whole_cap;
 	int cached;                 /* rows and ranges are a kept plan's (plans.c) */
+	int from_fp;                /* the plan came from descriptors alone */
 	vrt_devsets devs;           /* the sets' device buffers (framepool.c) */
 	int reverse;                /* ranges run last first (range_at) */
 	struct res_copy {           /* a run of pages taken from kept frames */
@@ -491,6 +492,7 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 		}
 		if (r == 0) {
 			L->st->fp_plans += from_fp != 0;
+			P->from_fp = from_fp != 0;
 			return CL_SUCCESS;
 		}
 		if (P->wpp == 1) {
@@ -888,8 +890,8 @@ static size_t page_bytes(const vrt_layout *lay, size_t size, size_t p)
 
 /* Page p of slot s, which the range's must-write boxes (P->fp, just
  * asked) cover only in part, goes in by its gaps alone (gaps.c): into
- * P->gaps, and 1; 0 to fill it whole (a few large gaps or many small
- * ones); -1 out of memory. */
+ * P->gaps, and 1; 0 to fill it whole (large gaps, or more than
+ * VRT_GAPS_MAX); -1 out of memory. */
 static int by_gaps(const vrt_launch *L, paged *P, unsigned s, size_t p)
 {
 	const vrt_layout *lay = &P->lay;
@@ -914,6 +916,35 @@ static int by_gaps(const vrt_launch *L, paged *P, unsigned s, size_t p)
 	}
 	for (size_t i = 0; i < n; i++)
 		P->gaps[P->ngaps++] = (vrt_gap){ s, p, lo[i], hi[i] };
+	return 1;
+}
+
+/* Slot s's pages by their gaps (pieces P->gaps[first..]) go in whole
+ * after all when the copies of their gaps would take longer
+ * (vrt_gaps_worth); 0 out of memory, else 1. */
+static int gaps_or_whole(const vrt_launch *L, paged *P, fset *F, unsigned s, size_t first)
+{
+	const vrt_layout *lay = &P->lay;
+	unsigned char *fill = F->fill + lay->slot_off[s];
+	vrt_rect *rc;
+	size_t nrc = vrt_gap_rects(P->gaps + first, P->ngaps - first, lay->page_shift,
+	                           F->lpt + F->lpt[2 * s - 1], &rc);
+	if (nrc == (size_t)-1)
+		return 0;
+	size_t rows = 0;
+	for (size_t i = 0; i < nrc; i++)
+		rows += rc[i].rows;
+	vrt_free(rc);
+	unsigned long long whole = 0;
+	for (size_t p = 0; p < lay->slot_pages[s]; p++)
+		if (fill[p] == 2)
+			whole += page_bytes(lay, L->slot_mem[s]->size, p);
+	if (vrt_gaps_worth(nrc, rows, whole))
+		return 1;
+	for (size_t p = 0; p < lay->slot_pages[s]; p++)
+		if (fill[p] == 2)
+			fill[p] = 1;
+	P->ngaps = first;
 	return 1;
 }
 
@@ -946,6 +977,7 @@ static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t 
 		if (r < 0)
 			return CL_OUT_OF_HOST_MEMORY;
 		unsigned char *fill = F->fill + lay->slot_off[s];
+		size_t first = P->ngaps;
 		for (size_t p = 0; r && p < lay->slot_pages[s]; p++) {
 			if (P->written[p]) {
 				fill[p] = 0;
@@ -957,6 +989,8 @@ static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t 
 			if (g)
 				fill[p] = 2;
 		}
+		if (first < P->ngaps && !gaps_or_whole(L, P, F, s, first))
+			return CL_OUT_OF_HOST_MEMORY;
 	}
 	return CL_SUCCESS;
 }
@@ -1609,10 +1643,22 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 	memset(&want, 0, sizeof want);
 	want.dummy_bytes = (size_t)1 << sh;
 	want.nsets = P->nsets;
+	/* A set of one frame buffer gets all the room its share of the
+	 * budget leaves: the kernels of a pipeline (fdtd2d's three) then
+	 * keep one another's buffers, and the pages in them, where each
+	 * sized to its own plan made the next that needed more drop them. */
+	size_t whole = P->buf_frames[0] << sh;
+	unsigned long long share = L->budget / P->nsets;
+	if (!P->buf_frames[1] && share > lb) {
+		/* what place_frames lets a plan fill: its frames and LPT */
+		size_t room = (size_t)((share - lb) >> sh) << sh;
+		if (room > whole && (!P->maxalloc || room <= P->maxalloc))
+			whole = room;
+	}
 	for (unsigned i = 0; i < P->nsets; i++) {
 		want.set[i].lpt_bytes = lb;
 		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
-			want.set[i].frame_bytes[b] = P->buf_frames[b] << sh;
+			want.set[i].frame_bytes[b] = b ? P->buf_frames[b] << sh : whole;
 	}
 	/* Shares of a split launch run on threads (multi.c): the pool is
 	 * the executor's alone. */
@@ -1621,10 +1667,13 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 	d->home = write_home;
 	/* Frame buffers fit drops, or pages of another size, take the pages
 	 * they hold with them: the dirty ones go home first. */
-	if (d->res.n && (d->res.page_shift != sh || !vrt_devsets_fit_keeps(d, &want, L->budget)) &&
+	/* The plan's sets fill the budget (place_frames), the dummy page
+	 * aside. */
+	unsigned long long room = L->budget + want.dummy_bytes;
+	if (d->res.n && (d->res.page_shift != sh || !vrt_devsets_fit_keeps(d, &want, room)) &&
 	    (err = write_home(d, L->ctx, L->dev, NULL)) != CL_SUCCESS)
 		return err;
-	vrt_devsets_fit(d, &want, L->budget);
+	vrt_devsets_fit(d, &want, room);
 	if (d->res.page_shift != sh) {
 		vrt_res_clear(&d->res); /* its pages are not this launch's */
 		d->res.page_shift = sh;
@@ -1753,7 +1802,7 @@ static void keep_plan(vrt_launch *L, paged *P)
 	vrt_plan p = { P->lay, P->wpp, P->nrows, P->rows, P->ranges, P->nranges, P->unions,
 	               P->nsets, {0} };
 	memcpy(p.buf_frames, P->buf_frames, sizeof p.buf_frames);
-	if (!P->cached && !L->share && vrt_plan_keep(L, &p))
+	if (!P->cached && !L->share && vrt_plan_keep(L, &p, P->from_fp))
 		P->cached = 1;
 }
 

@@ -16,6 +16,12 @@
  *   buffer: the stub's inspect_reads), its version, which moves on with
  *   every write to its bytes (mem.c, vrt_mem_changed).
  *
+ * A plan made from footprint descriptors alone depends, of the scalars,
+ * only on those the descriptors name (fprows.c, vrt_fp_named_args): its
+ * key leaves the others out, so fdtd2d's fdtd_ey, whose `source` changes
+ * every step, plans once. The two kinds of key are told apart by their
+ * first byte; a launch looks for the first kind, then the second.
+ *
  * So a direct or affine kernel plans once, and an indirect one inspects
  * again only after its index buffer changed. The knobs a plan also
  * depends on (VAST_PAGE_SIZE, VAST_PIPELINE, VAST_FOOTPRINTS,
@@ -48,8 +54,11 @@ static void put(key *k, const void *v, size_t n)
 	k->n += n;
 }
 
-static void build_key(const vrt_launch *L, key *k)
+/* named: the scalars a plan from descriptors depends on; NULL: all. */
+static void build_key(const vrt_launch *L, const unsigned char *named, key *k)
 {
+	unsigned char kind = named != NULL;
+	put(k, &kind, 1);
 	put(k, &L->dev, sizeof L->dev);
 	put(k, &L->budget, sizeof L->budget);
 	put(k, &L->dim, sizeof L->dim);
@@ -60,7 +69,7 @@ static void build_key(const vrt_launch *L, key *k)
 		const vrt_arg *a = &L->args[i];
 		unsigned char has = a->bytes != NULL;
 		put(k, &L->arg_slot[i], sizeof L->arg_slot[i]);
-		if (L->arg_slot[i])
+		if (L->arg_slot[i] || (named && i < VRT_MAX_ARGS && !named[i]))
 			continue;
 		put(k, &a->size, sizeof a->size);
 		put(k, &has, 1);
@@ -79,25 +88,23 @@ static void build_key(const vrt_launch *L, key *k)
 }
 
 /* L's key (vrt_free), NULL when out of memory. */
-static unsigned char *key_of(const vrt_launch *L, size_t *len)
+static unsigned char *key_of(const vrt_launch *L, const unsigned char *named, size_t *len)
 {
 	key k = {NULL, 0};
-	build_key(L, &k);
+	build_key(L, named, &k);
 	if (!(k.p = vrt_malloc(k.n)))
 		return NULL;
 	*len = k.n;
 	k.n = 0;
-	build_key(L, &k);
+	build_key(L, named, &k);
 	return k.p;
 }
 
-const vrt_plan *vrt_plan_find(const vrt_launch *L)
+static const vrt_plan *find(const vrt_launch *L, const unsigned char *named)
 {
 	size_t len;
 	vrt_plans **pp = &L->k->plans;
-	if (!*pp)
-		return NULL;
-	unsigned char *kb = key_of(L, &len);
+	unsigned char *kb = key_of(L, named, &len);
 	if (!kb)
 		return NULL; /* no plan: the launch plans and fails as it will */
 	for (; *pp; pp = &(*pp)->next) {
@@ -114,6 +121,16 @@ const vrt_plan *vrt_plan_find(const vrt_launch *L)
 	return NULL;
 }
 
+const vrt_plan *vrt_plan_find(const vrt_launch *L)
+{
+	unsigned char named[VRT_MAX_ARGS];
+	unsigned nargs = L->k->nargs < VRT_MAX_ARGS ? L->k->nargs : VRT_MAX_ARGS;
+	if (!L->k->plans)
+		return NULL;
+	const vrt_plan *p = vrt_fp_named_args(L->k, named, nargs) ? find(L, named) : NULL;
+	return p ? p : find(L, NULL);
+}
+
 static void plans_free_one(vrt_plans *e)
 {
 	vrt_free(e->key);
@@ -123,12 +140,15 @@ static void plans_free_one(vrt_plans *e)
 	vrt_free(e);
 }
 
-const vrt_plan *vrt_plan_keep(const vrt_launch *L, const vrt_plan *p)
+const vrt_plan *vrt_plan_keep(const vrt_launch *L, const vrt_plan *p, int from_fp)
 {
+	unsigned char named[VRT_MAX_ARGS];
+	unsigned nargs = L->k->nargs < VRT_MAX_ARGS ? L->k->nargs : VRT_MAX_ARGS;
+	int by_named = from_fp && vrt_fp_named_args(L->k, named, nargs);
 	vrt_plans *e = vrt_calloc(1, sizeof *e);
 	if (!e)
 		return NULL;
-	if (!(e->key = key_of(L, &e->key_len))) {
+	if (!(e->key = key_of(L, by_named ? named : NULL, &e->key_len))) {
 		vrt_free(e);
 		return NULL;
 	}

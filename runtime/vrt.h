@@ -684,16 +684,20 @@ cl_int vrt_rect_move(cl_command_queue q, cl_mem frames, const vrt_rect *r, unsig
 
 /* gaps.c: the pieces [lo, hi) (buffer offsets, within page `page`) of
  * pages a range writes partly whole, which alone go in from the host.
- * Groups them into rectangles of pieces of one length at one offset in
- * their pages, pages and frames (frame_of[page], frames of 2^shift bytes)
- * advancing by constant steps; returns the count and *rects (vrt_free),
- * (size_t)-1 out of memory. */
+ * Groups them (in buffer order, as vrt_fp_gaps gives them page by page)
+ * into rectangles of pieces of one length whose places in the buffer and
+ * the frames (frame_of[page], frames of 2^shift bytes) advance by
+ * constant steps; returns the count and *rects (vrt_free), (size_t)-1 out
+ * of memory. */
 typedef struct vrt_gap {
 	unsigned slot;
 	size_t page, lo, hi;
 } vrt_gap;
 size_t vrt_gap_rects(const vrt_gap *g, size_t n, unsigned shift, const uint32_t *frame_of,
                      vrt_rect **rects);
+/* Sending nrects rectangles of `rows` rows in all is cheaper than sending
+ * whole_bytes of whole pages. */
+int vrt_gaps_worth(size_t nrects, size_t rows, unsigned long long whole_bytes);
 
 /* --- launch.c / paged.c / inspect.c ------------------------------------- */
 /* The most arguments of a kernel the runtime launches. */
@@ -747,8 +751,10 @@ typedef struct vrt_plans vrt_plans;
 const vrt_plan *vrt_plan_find(const vrt_launch *L);
 /* Keeps *p for launches like L, taking p->rows, ranges, unions (freed with
  * the plan); returns the kept plan, or NULL when out of memory (nothing
- * was taken). May drop the kernel's least recently used plan. */
-const vrt_plan *vrt_plan_keep(const vrt_launch *L, const vrt_plan *p);
+ * was taken). May drop the kernel's least recently used plan. from_fp:
+ * the plan was made from footprint descriptors alone, so launches that
+ * differ from L only in scalars they do not name share it. */
+const vrt_plan *vrt_plan_keep(const vrt_launch *L, const vrt_plan *p, int from_fp);
 /* Frees a kernel's list of plans. */
 void vrt_plans_free(vrt_plans *plans);
 /* residency.c: the host pages kept frame sets hold, between launches. */
@@ -845,6 +851,10 @@ cl_int vrt_framepool_write_home(vrt_mem *m);
  * (mixed): the others then return 0. */
 typedef struct vrt_fp_plan vrt_fp_plan;
 vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom);
+/* named[i] = 1 (i < nargs) for each argument k's descriptors name: all a
+ * plan made from them depends on of the scalars (plans.c). 0 when k has
+ * no descriptors (or they are off). */
+int vrt_fp_named_args(const vrt_kernel *k, unsigned char *named, unsigned nargs);
 void vrt_fp_plan_free(vrt_fp_plan *P);
 /* Sets row (a PAS row of lay) to the pages groups [g0, g1) touch, from
  * the boxes of the whole range at once (or a superset); the same returns
@@ -868,7 +878,7 @@ int vrt_fp_must_write(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t 
  * as up to max (at most VRT_GAPS_MAX) pieces [lo[i], hi[i]) of buffer
  * offsets, in order; returns how many, more than max when there are
  * more. */
-#define VRT_GAPS_MAX 8
+#define VRT_GAPS_MAX 64
 size_t vrt_fp_gaps(const vrt_fp_plan *P, size_t page, unsigned shift, size_t size,
                    size_t *lo, size_t *hi, size_t max);
 /* pages[p] = 1 (of npages pages of 2^shift bytes) for each page of slot s

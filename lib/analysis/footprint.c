@@ -1054,12 +1054,17 @@ static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
 		fail(&s, n, "an access in helper function '%s'", p->funcs[a->func].name);
 		goto done;
 	}
-	/* the statements around the access, innermost first */
+	/* the statements around the access, innermost first; a branch of
+	 * `?:` and the right operand of `&&` or `||` are conditions like
+	 * an if's (fdtd2d's `y == 0 ? source : ... hz[(y - 1) * w + x]`) */
 	int chain[256], from[256], nchain = 0;
 	for (int m = n, q = c->nodes[n].parent; q >= 0; m = q, q = c->nodes[q].parent) {
 		an_node *y = &c->nodes[q];
-		if ((y->kind == CXCursor_ForStmt || y->kind == CXCursor_IfStmt) &&
-		    !c->nodes[m].header) {
+		if (((y->kind == CXCursor_ForStmt || y->kind == CXCursor_IfStmt) &&
+		     !c->nodes[m].header) ||
+		    (y->kind == CXCursor_ConditionalOperator && y->nkids == 3 && m != y->kids[0]) ||
+		    (y->kind == CXCursor_BinaryOperator && y->nkids == 2 && m == y->kids[1] &&
+		     (y->op == CXBinaryOperator_LAnd || y->op == CXBinaryOperator_LOr))) {
 			if (nchain == 256) {
 				fail(&s, n, "an access nested too deep", NULL);
 				goto done;
@@ -1067,11 +1072,7 @@ static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
 			chain[nchain] = q;
 			from[nchain++] = m;
 		} else if (y->kind == CXCursor_WhileStmt || y->kind == CXCursor_DoStmt ||
-		           y->kind == CXCursor_SwitchStmt || y->kind == CXCursor_ForStmt ||
-		           (y->kind == CXCursor_ConditionalOperator && y->nkids == 3 &&
-		            m != y->kids[0]) ||
-		           (y->kind == CXCursor_BinaryOperator && y->nkids == 2 && m == y->kids[1] &&
-		            (y->op == CXBinaryOperator_LAnd || y->op == CXBinaryOperator_LOr))) {
+		           y->kind == CXCursor_SwitchStmt || y->kind == CXCursor_ForStmt) {
 			exact = 0;
 		}
 		if (q == c->func_node[kern])
@@ -1111,6 +1112,15 @@ static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
 		if (y->kind == CXCursor_IfStmt) {
 			if (y->nkids < 2 || !cond_guards(&s, y->kids[0], y->nkids == 3 && from[i] == y->kids[2], &b.g,
 			                 &b.ng, &b.capg))
+				exact = 0;
+			continue;
+		}
+		if (y->kind == CXCursor_ConditionalOperator || y->kind == CXCursor_BinaryOperator) {
+			/* the false branch of ?:, the right of || run when the
+			 * condition, or the left, is false */
+			int neg = y->kind == CXCursor_ConditionalOperator ? from[i] == y->kids[2]
+			                                                  : y->op == CXBinaryOperator_LOr;
+			if (!cond_guards(&s, y->kids[0], neg, &b.g, &b.ng, &b.capg))
 				exact = 0;
 			continue;
 		}
