@@ -1648,13 +1648,21 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 	 * keep one another's buffers, and the pages in them, where each
 	 * sized to its own plan made the next that needed more drop them. */
 	size_t whole = P->buf_frames[0] << sh;
-	unsigned long long share = L->budget / P->nsets;
+	unsigned long long share = L->budget / P->nsets, data = 1;
+	for (unsigned s = 1; s <= P->lay.nslots; s++)
+		data += P->lay.slot_pages[s];
 	if (!P->buf_frames[1] && share > lb) {
-		/* what place_frames lets a plan fill: its frames and LPT */
-		size_t room = (size_t)((share - lb) >> sh) << sh;
-		if (room > whole && (!P->maxalloc || room <= P->maxalloc))
-			whole = room;
+		/* what place_frames lets a plan fill: its frames and LPT; no
+		 * more than all the launch's pages (and the scratch frame) on
+		 * a budget larger than its data (VAST_MODE=paged) */
+		unsigned long long room = (share - lb) >> sh;
+		if (room > data)
+			room = data;
+		if (room << sh > whole && (!P->maxalloc || room << sh <= P->maxalloc))
+			whole = (size_t)(room << sh);
 	}
+	vrt_log(VRT_LOG_DEBUG, "kernel '%s': %u frame sets of %zu bytes (the plan needs %zu)",
+	        L->k->name, P->nsets, whole, (size_t)(P->buf_frames[0] << sh));
 	for (unsigned i = 0; i < P->nsets; i++) {
 		want.set[i].lpt_bytes = lb;
 		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
