@@ -23,10 +23,14 @@
  * VAST_FAIL_DEVICE_MEM  a size: a paged launch's device buffers past that
  *                  many bytes fail at first use, as on a device that holds
  *                  less than it reports
+ * VAST_FAIL_RANGE  N: the N-th paged range finished (from 1) reads as if its
+ *                  kernel had touched a page its plan did not hold (tail.c)
  * VAST_RESIDENT    0: a paged launch sends every page from the host, never
  *                  reusing one an earlier launch left in the kept frames
  * VAST_STRAIGHT    0: never launch the straight variant (paged.c); to
  *                  measure it against the checked paged kernel
+ * VAST_OVERLAP     0: wait for each launch before the next command runs
+ *                  (queue.c); to measure what overlapping them saves
  * Malformed values are reported once and ignored (defaults stand): the
  * runtime is inside someone else's program and must not stop it.
  */
@@ -47,6 +51,7 @@ vrt_config vrt_cfg = {
 	.cache_max = 256ull << 20,
 	.resident = 1,
 	.straight = 1,
+	.overlap = 1,
 };
 
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent)
@@ -166,10 +171,19 @@ void vrt_config_load(void)
 	}
 	config_size("VAST_MAX_ALLOC", &vrt_cfg.max_alloc);
 	config_size("VAST_FAIL_DEVICE_MEM", &vrt_cfg.fail_device_mem);
+	if ((s = getenv("VAST_FAIL_RANGE")) && *s) {
+		char *end;
+		unsigned long long n = strtoull(s, &end, 10);
+		if (*end || !n)
+			vrt_log(VRT_LOG_WARN, "ignoring VAST_FAIL_RANGE='%s' (want a range count from 1)", s);
+		else
+			vrt_cfg.fail_range = n;
+	}
 	if ((s = getenv("VAST_TRACE")) && *s)
 		vrt_cfg.trace = s;
 	vrt_cfg.resident = !((s = getenv("VAST_RESIDENT")) && !strcmp(s, "0"));
 	vrt_cfg.straight = !((s = getenv("VAST_STRAIGHT")) && !strcmp(s, "0"));
+	vrt_cfg.overlap = !((s = getenv("VAST_OVERLAP")) && !strcmp(s, "0"));
 	if ((s = getenv("VAST_DEVICES")) && *s)
 		vrt_cfg.devices = s;
 	if ((s = getenv("VAST_FOOTPRINTS")) && *s) {

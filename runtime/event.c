@@ -149,6 +149,11 @@ cl_int vrt_check_queue(cl_command_queue q, cl_context ctx, cl_uint n, const cl_e
 		return CL_INVALID_COMMAND_QUEUE;
 	if (ctx && qctx != ctx)
 		return CL_INVALID_CONTEXT;
+	return vrt_check_wait_list(n, list);
+}
+
+cl_int vrt_check_wait_list(cl_uint n, const cl_event *list)
+{
 	if ((n == 0) != (list == NULL))
 		return CL_INVALID_EVENT_WAIT_LIST;
 	for (cl_uint i = 0; i < n; i++)

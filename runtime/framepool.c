@@ -60,6 +60,10 @@ void vrt_devsets_release(vrt_devsets *d)
 		if (s->fault)
 			vrt_real.clReleaseMemObject(s->fault);
 		vrt_free(s->lpt_held);
+		if (s->busy)
+			vrt_real.clReleaseEvent(s->busy);
+		if (s->unread)
+			vrt_real.clReleaseEvent(s->unread);
 	}
 	memset(d, 0, sizeof *d);
 }

@@ -130,7 +130,9 @@ typedef struct fset {
 	/* First and last command of each phase (last NULL: only one). */
 	cl_event in[2], run, out[2];
 	cl_event reader;            /* last forwarding copy out of these frames */
-	cl_uint fault_word;
+	cl_uint *fault_word;        /* where the fault word is read: in the
+	                             * launch's tail, which may outlive it */
+	int checked;                /* its fault word is read (start_range) */
 	unsigned long long in_bytes, out_bytes;
 	double gather_ms;
 } fset;
@@ -164,6 +166,8 @@ typedef struct paged {
 	int cached;                 /* rows and ranges are a kept plan's (plans.c) */
 	int from_fp;                /* the plan came from descriptors alone */
 	vrt_devsets devs;           /* the sets' device buffers (framepool.c) */
+	vrt_tail *tail;             /* the fault words, and the last ranges when
+	                             * the executor completes them (tail.c) */
 	int reverse;                /* ranges run last first (range_at) */
 	struct res_copy {           /* a run of pages taken from kept frames */
 		unsigned set, buf, dst_buf;
@@ -446,6 +450,16 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 	 * VAST_FOOTPRINTS=check builds rows to compare with the inspector's. */
 	int boxes = from_fp && vrt_cfg.footprints != VRT_FP_CHECK;
 	P->wpp = first_wpp;
+	/* The last launch of the kernel like this one (its groups, budget
+	 * and page size) found that smaller ranges resend too much: plan
+	 * with one set at once, not twice (fdtd3d alternates its buffers,
+	 * so no plan is kept, and planned twice a launch). Not the shares of
+	 * a split launch: they plan on threads of their own. */
+	struct vrt_resend_hint *h = L->share ? NULL : &k->resend;
+	int one_set = h && h->groups == G && h->budget == L->budget && h->shift == first_shift &&
+	              !vrt_cfg.pipeline_forced;
+	if (one_set)
+		P->nsets = 1;
 	for (;;) {
 		vrt_free(P->rows);
 		P->rows = NULL;
@@ -475,6 +489,8 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 			if (t) {
 				P->nsets = 1;
 				r = reduce(L, P, boxes, &from_fp, &bad);
+				if (r == 0 && h)
+					*h = (struct vrt_resend_hint){G, L->budget, first_shift};
 			}
 		}
 		if (r == 0 && P->nsets > P->nranges)
@@ -808,6 +824,21 @@ static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
 	return err;
 }
 
+/* Before the first H2D into F's frames: the previous launch's last
+ * range on them may still run (defer_ranges). A range that sends
+ * nothing waits for nothing: a barrier on another queue's event costs
+ * the host up to 30 us on NVIDIA's driver. */
+static cl_int after_busy(paged *P, fset *F)
+{
+	vrt_devset *ds = &P->devs.set[F - P->set];
+	if (!ds->busy)
+		return CL_SUCCESS;
+	cl_int err = vrt_real.clEnqueueBarrierWithWaitList(P->qs->in, 1, &ds->busy, NULL);
+	vrt_real.clReleaseEvent(ds->busy);
+	ds->busy = NULL;
+	return err;
+}
+
 /* Enqueues slot s's frames of set F in or out (move_pages): in, the
  * pages filled whole, then the gaps of those filled by their gaps, last:
  * a staged slot's copy may span a page of the second kind (write_staged)
@@ -817,7 +848,10 @@ static cl_int move_frames(vrt_launch *L, paged *P, fset *F, unsigned s, int out)
 	const unsigned char *u = out ? F->u : filled_whole(P, F, s);
 	if (!u)
 		return CL_OUT_OF_HOST_MEMORY;
-	cl_int err = move_pages(L, P, F, s, out, u);
+	cl_int err = out ? CL_SUCCESS : after_busy(P, F);
+	if (err)
+		return err;
+	err = move_pages(L, P, F, s, out, u);
 	if (!err && !out && u != F->fill)
 		err = send_gaps(L, P, F, s);
 	return err;
@@ -1049,12 +1083,28 @@ static int homeward(const vrt_resident *e, void *ctx)
 	return (m && m->version == e->version) != h->stale;
 }
 
+/* Before reading frames on the D2H queue q: kernels left in flight with
+ * no D2H after them (defer_ranges) wrote them on another queue. */
+static cl_int after_kernels(vrt_devsets *d, cl_command_queue q)
+{
+	cl_int err = CL_SUCCESS;
+	for (unsigned i = 0; i < VRT_MAX_SETS && !err; i++) {
+		vrt_devset *ds = &d->set[i];
+		if (!ds->unread)
+			continue;
+		err = vrt_real.clEnqueueBarrierWithWaitList(q, 1, &ds->unread, NULL);
+		vrt_real.clReleaseEvent(ds->unread);
+		ds->unread = NULL;
+	}
+	return err;
+}
+
 static cl_int write_runs_home(vrt_devsets *d, cl_command_queue q, const vrt_res_run *runs,
                               size_t n)
 {
 	unsigned sh = d->res.page_shift;
 	unsigned long long bytes = 0;
-	cl_int err = CL_SUCCESS;
+	cl_int err = after_kernels(d, q);
 	for (size_t i = 0; i < n && !err; i++) {
 		vrt_mem *m = vrt_mem_by_serial(runs[i].serial);
 		err = read_home(q, d->set[runs[i].set].frames[runs[i].buf], runs[i].frame, m,
@@ -1314,7 +1364,7 @@ static void remember_nothing(vrt_launch *L, paged *P, size_t k0)
 {
 	const vrt_layout *lay = &P->lay;
 	unsigned long long bytes = 0;
-	cl_int err = CL_SUCCESS;
+	cl_int err = after_kernels(&P->devs, P->qs->out);
 	for (size_t k = k0; k < P->nranges; k++) {
 		const fset *F = &P->set[k % P->nsets];
 		for (unsigned s = 1; s <= lay->nslots; s++) {
@@ -1407,7 +1457,8 @@ static cl_int send_lpt_and_fault(paged *P, fset *F)
 	cl_event e;
 	cl_int err;
 	if (!ds->lpt_held || ds->lpt_held_bytes != lb || memcmp(ds->lpt_held, F->lpt, lb)) {
-		if ((err = vrt_real.clEnqueueWriteBuffer(P->qs->in, F->lptbuf, CL_FALSE, 0, lb, F->lpt,
+		if ((err = after_busy(P, F)) ||
+		    (err = vrt_real.clEnqueueWriteBuffer(P->qs->in, F->lptbuf, CL_FALSE, 0, lb, F->lpt,
 		                                         0, NULL, &e)))
 			return err;
 		keep(F->in, e);
@@ -1423,7 +1474,8 @@ static cl_int send_lpt_and_fault(paged *P, fset *F)
 	}
 	if (ds->fault_clear)
 		return CL_SUCCESS;
-	if ((err = vrt_real.clEnqueueWriteBuffer(P->qs->in, F->fault, CL_FALSE, 0, sizeof zero, &zero,
+	if ((err = after_busy(P, F)) ||
+	    (err = vrt_real.clEnqueueWriteBuffer(P->qs->in, F->fault, CL_FALSE, 0, sizeof zero, &zero,
 	                                         0, NULL, &e)))
 		return err;
 	keep(F->in, e);
@@ -1483,7 +1535,9 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	L->st->h2d += F->in_bytes;
 	double t2 = vrt_now_ms();
 	vrt_trace_host("gather", L->k->name, t1, t2, (long)i, F->in_bytes);
-	if ((err = vrt_real.clFlush(qs->in)) || (err = copy_kept(P, F)) ||
+	/* Flushed only when something went in (5 us of the host's on NVIDIA
+	 * otherwise). */
+	if ((F->in[0] && (err = vrt_real.clFlush(qs->in))) || (err = copy_kept(P, F)) ||
 	    (err = forward(L, P, i, F)))
 		return err;
 
@@ -1496,10 +1550,18 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	 * that is not known). */
 	cl_kernel kr = P->ks && F->fr.straight ? P->ks : P->kp;
 	/* Arguments are captured at enqueue (OpenCL 1.2 §5.7.2), so one
-	 * kernel object serves every range. */
+	 * kernel object serves every range. Buffer 0 takes the accesses of
+	 * a fault (the dummy page where the set has none); a buffer no slot
+	 * of the range uses is NULL (OpenCL 1.2 §5.7.2: a NULL global
+	 * pointer): NVIDIA's enqueue costs more with each buffer bound. */
+	unsigned used = 1;
+	for (unsigned s = 1; s <= lay->nslots; s++)
+		if (F->fr.count[s])
+			used |= 1u << F->fr.buf[s];
 	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++) {
 		cl_mem *fb = F->frames[b] ? &F->frames[b] : &P->dummy;
-		if ((err = set(kr, n + VAST_TAIL_FRAMES + b, sizeof *fb, fb)))
+		if ((err = set(kr, n + VAST_TAIL_FRAMES + b, sizeof *fb,
+		               used >> b & 1 ? fb : NULL)))
 			return err;
 	}
 	if ((err = set(kr, n + VAST_TAIL_LPT, sizeof F->lptbuf, &F->lptbuf)) ||
@@ -1522,13 +1584,6 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	if ((err = vrt_real.clFlush(qs->run)))
 		return err;
 
-	/* Out: the fault word first (it waits for the kernel; the queue is
-	 * in order), then the frames of the slots the kernel may write. */
-	cl_event e;
-	if ((err = vrt_real.clEnqueueReadBuffer(qs->out, F->fault, CL_FALSE, 0, sizeof F->fault_word,
-	                                        &F->fault_word, 1, &F->run, &e)))
-		return err;
-	keep(F->out, e);
 	/* From here the host copies may change (direct D2H into pinned host
 	 * copies): a failure now must refuse the written buffers (launch.c). */
 	L->partial = 1;
@@ -1542,7 +1597,25 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	 * bytes moved); written home at once, the reads overlap the next
 	 * ranges. */
 	F->lazy = P->nranges <= P->nsets;
-	for (unsigned s = 1; s <= lay->nslots; s++) {
+	int back = 0;
+	for (unsigned s = 1; s <= lay->nslots; s++)
+		back |= (L->slot_mode[s] & VAST_MODE_W) && F->fr.count[s] &&
+		        !(F->lazy && lazy_slot(L, s));
+	/* Out: the fault word first (it waits for the kernel; the queue is
+	 * in order), then the frames of the slots the kernel may write. The
+	 * straight variant never writes the fault word: with nothing to
+	 * read back either, nothing goes out (measured on the H100: the
+	 * read costs the host 15 us, a third of a cached launch). */
+	F->checked = kr != P->ks || back;
+	if (F->checked) {
+		cl_event e;
+		if ((err = vrt_real.clEnqueueReadBuffer(qs->out, F->fault, CL_FALSE, 0,
+		                                        sizeof *F->fault_word, F->fault_word, 1,
+		                                        &F->run, &e)))
+			return err;
+		keep(F->out, e);
+	}
+	for (unsigned s = 1; s <= lay->nslots && back; s++) {
 		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->fr.count[s] ||
 		    (F->lazy && lazy_slot(L, s)))
 			continue;
@@ -1551,7 +1624,21 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	}
 	L->st->d2h += F->out_bytes;
 	F->range = (long)i;
-	return vrt_real.clFlush(qs->out);
+	err = F->checked ? vrt_real.clFlush(qs->out) : CL_SUCCESS;
+	vrt_trace_host("enqueue", L->k->name, t2, vrt_now_ms(), (long)i, 0);
+	return err;
+}
+
+/* Range j's commands on set F, for tail.c. */
+static vrt_tail_range tail_range(const vrt_launch *L, const paged *P, const fset *F, size_t j)
+{
+	const vrt_range *R = range_at(P, j);
+	size_t g1 = (R->last_row + 1) * P->wpp;
+	vrt_tail_range r = {P->qs->in, P->qs->run, P->qs->out, {F->in[0], F->in[1]}, F->run,
+	                    {F->out[0], F->out[1]}, F->in_bytes, F->out_bytes, (long)j,
+	                    R->first_row * P->wpp, g1 > L->groups ? L->groups : g1,
+	                    F->checked ? F->fault_word : NULL, vrt_cfg.stats > 1 || L->share};
+	return r;
 }
 
 /* Waits for range j's D2H, checks its fault word and scatters its staged
@@ -1560,26 +1647,14 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 {
 	fset *F = &P->set[j % P->nsets];
 	const vrt_layout *lay = &P->lay;
-	cl_event done = last_of(F->out);
+	cl_event done = F->out[0] ? last_of(F->out) : F->run;
 	cl_int err = vrt_real.clWaitForEvents(1, &done);
 	if (err)
 		return err;
 	const char *kn = L->k->name;
-	vrt_trace_device("H2D", kn, P->qs->in, F->in[0], F->in[1], (long)j, F->in_bytes);
-	vrt_trace_device("kernel", kn, P->qs->run, F->run, NULL, (long)j, 0);
-	vrt_trace_device("D2H", kn, P->qs->out, F->out[0], F->out[1], (long)j, F->out_bytes);
-	cl_ulong k0 = 0, k1 = 0;
-	vrt_real.clGetEventProfilingInfo(F->run, CL_PROFILING_COMMAND_START, sizeof k0, &k0, NULL);
-	vrt_real.clGetEventProfilingInfo(F->run, CL_PROFILING_COMMAND_END, sizeof k1, &k1, NULL);
-	L->st->kernel_ms += k1 > k0 ? (double)(k1 - k0) / 1e6 : 0;
-	if (F->fault_word) {
-		const vrt_range *R = range_at(P, j);
-		size_t g1 = (R->last_row + 1) * P->wpp;
-		vrt_log(VRT_LOG_WARN, "kernel '%s': range %zu (work-groups %zu..%zu) touched a page its inspector did not mark; refusing the result",
-		        kn, j, L->group_base + R->first_row * P->wpp,
-		        L->group_base + (g1 > L->groups ? L->groups : g1) - 1);
-		return CL_INVALID_OPERATION;
-	}
+	vrt_tail_range r = tail_range(L, P, F, j);
+	if ((err = vrt_tail_check(kn, &r, L->st, L->group_base)) != CL_SUCCESS)
+		return err;
 	P->devs.set[j % P->nsets].fault_clear = 1;
 	double t0 = vrt_now_ms();
 	unsigned long long bytes = 0;
@@ -1604,7 +1679,65 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 	F->range = -1;
 	drop_events(F);
 	P->done = j + 1;
-	L->st->ranges++;
+	return CL_SUCCESS;
+}
+
+/* The ranges still in flight at the end of the launch may finish after
+ * it returns (tail.c) when nothing of theirs is left for the host to
+ * do: they send nothing home (their written slots are lazy), the
+ * executor allows it, and the launch is a whole one. */
+static int may_defer(const vrt_launch *L, const paged *P)
+{
+	if (!L->may_defer || L->share)
+		return 0;
+	for (size_t j = P->done; j < P->nranges; j++)
+		if (P->set[j % P->nsets].out_bytes)
+			return 0;
+	return 1;
+}
+
+/* Hands the ranges in flight to the launch's tail: their events, and
+ * their sets' frames marked busy until they end, so that the next
+ * launch's H2D into them waits (start_range; its kernels and D2H follow
+ * on the same in-order queues). The host memory their H2D read (the
+ * LPT, staging) goes with the launch: those commands must be done.
+ * Their fault words are taken as clear from now, as if read back so;
+ * a range that faulted refuses its launch and every one in flight
+ * after it, and drops the kept sets (queue.c, tail.c). */
+static cl_int defer_ranges(vrt_launch *L, paged *P)
+{
+	for (size_t j = P->done; j < P->nranges; j++) {
+		fset *F = &P->set[j % P->nsets];
+		cl_event in = last_of(F->in);
+		cl_int err = in ? vrt_real.clWaitForEvents(1, &in) : CL_SUCCESS;
+		if (err != CL_SUCCESS)
+			return err;
+	}
+	for (size_t j = P->done; j < P->nranges; j++) {
+		fset *F = &P->set[j % P->nsets];
+		vrt_devset *ds = &P->devs.set[j % P->nsets];
+		P->tail->r[j % P->nsets] = tail_range(L, P, F, j);
+		if (ds->busy)
+			vrt_real.clReleaseEvent(ds->busy);
+		ds->busy = F->out[0] ? last_of(F->out) : F->run;
+		vrt_real.clRetainEvent(ds->busy);
+		if (!F->out[0]) {
+			if (ds->unread)
+				vrt_real.clReleaseEvent(ds->unread);
+			ds->unread = F->run;
+			vrt_real.clRetainEvent(ds->unread);
+		}
+		ds->fault_clear = 1; /* sent as 0 before, or read so: a straight kernel never writes it */
+		/* the tail owns them now */
+		memset(F->in, 0, sizeof F->in);
+		memset(F->out, 0, sizeof F->out);
+		F->run = NULL;
+		F->range = -1;
+	}
+	P->tail->n = P->nsets;
+	P->done = P->nranges;
+	L->tail = P->tail;
+	P->tail = NULL;
 	return CL_SUCCESS;
 }
 
@@ -1728,6 +1861,7 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 		memcpy(F->frames, ds->frames, sizeof F->frames);
 		F->lptbuf = ds->lptbuf;
 		F->fault = ds->fault;
+		F->fault_word = &P->tail->fault[i];
 	}
 	return err;
 }
@@ -1899,19 +2033,24 @@ static cl_int run_ranges(vrt_launch *L, paged *P)
 		if (!err)
 			err = start_range(L, P, i);
 	}
-	while (!err && P->done < P->nranges)
+	while (!err && P->done < P->nranges) {
+		if (may_defer(L, P))
+			return defer_ranges(L, P);
 		err = finish_range(L, P, P->done);
+	}
 	return err;
 }
 
 cl_int vrt_paged_run(vrt_launch *L)
 {
 	vrt_kernel *k = L->k;
-	double t0 = vrt_now_ms();
+	double t0 = vrt_now_ms(), t1 = 0;
 	paged *P = vrt_calloc(1, sizeof *P);
 	cl_int err;
-	if (!P)
+	if (!P || !(P->tail = vrt_calloc(1, sizeof *P->tail))) {
+		vrt_free(P);
 		return CL_OUT_OF_HOST_MEMORY;
+	}
 
 	/* The paged path works from the host copies, and its frames need
 	 * the whole budget: bring every resident buffer home first. */
@@ -1950,6 +2089,7 @@ cl_int vrt_paged_run(vrt_launch *L)
 		if (L->slot_mode[s] & VAST_MODE_W)
 			vrt_mem_changed(L->slot_mem[s]);
 	}
+	t1 = vrt_now_ms();
 	if (err == CL_SUCCESS && !L->share) {
 		restamp(L, P, before);
 		remember(L, P);
@@ -1967,11 +2107,14 @@ out:
 	/* Kept only after a launch that went well: after a device error its
 	 * buffers may be what failed. */
 	drop_sets(P, L, err == CL_SUCCESS);
+	if (t1 > 0)
+		vrt_trace_host("remember", k->name, t1, vrt_now_ms(), -1, 0);
 	vrt_fp_plan_free(P->fp);
 	vrt_free(P->written);
 	vrt_free(P->gaps);
 	vrt_free(P->whole);
 	vrt_free(P->copies);
+	vrt_free(P->tail); /* unless the launch's (defer_ranges) */
 	if (!P->cached) {
 		vrt_free(P->rows);
 		vrt_free(P->ranges);

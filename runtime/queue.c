@@ -24,6 +24,16 @@
  *
  * A command runs under the big lock (vrt_lock); waiting for its wait
  * list does not.
+ *
+ * A launch may leave its last device work in flight (tail.c): the
+ * executor completes it (waits, checks, ends its event) only after it
+ * ran the next command, so the device has that command's kernel queued
+ * while the host waits, and runs the two back to back. At most one
+ * command is in flight, and only a launch may run beside it: any other
+ * command, one with a wait list, or one after a launch the program holds
+ * an event of (its marker orders the program's queue) waits for it
+ * first. A command in flight that fails fails the launch run beside it
+ * too, which may have read what it wrote.
  */
 #include "vrt.h"
 
@@ -31,9 +41,12 @@ typedef struct vrt_exec vrt_exec;
 struct vrt_exec {
 	cl_command_queue q;   /* the program's (not retained: the key) */
 	cl_command_queue own; /* where the work goes */
+	cl_context ctx;       /* q's */
+	cl_device_id dev;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	vrt_cmd *head, *tail; /* head: running or next */
+	vrt_cmd *inflight;    /* ran, its device work not yet seen to end */
 	int thread_live, quit;
 	pthread_t thread;
 	vrt_exec *next;
@@ -59,10 +72,15 @@ static cl_int exec_for(cl_command_queue q, vrt_exec **out)
 		x = err == CL_SUCCESS ? vrt_calloc(1, sizeof *x) : NULL;
 		if (err == CL_SUCCESS && !x)
 			err = CL_OUT_OF_HOST_MEMORY;
+		/* Profiling for the kernels' own time (VAST_STATS=2). */
+		cl_queue_properties prof[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
 		if (x)
-			x->own = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+			x->own = clCreateCommandQueueWithProperties(ctx, dev,
+			                                            vrt_cfg.stats >= 2 ? prof : NULL, &err);
 		if (x && err == CL_SUCCESS) {
 			x->q = q;
+			x->ctx = ctx;
+			x->dev = dev;
 			pthread_mutex_init(&x->mu, NULL);
 			pthread_cond_init(&x->cv, NULL);
 			x->next = execs;
@@ -89,13 +107,15 @@ static void release_captures(vrt_cmd *c)
 	vrt_real.clReleaseCommandQueue(c->q);
 }
 
-/* Runs c on `own` once its wait list is complete; completes its events
- * and releases its captures. */
-static cl_int execute(vrt_cmd *c, cl_command_queue own)
+/* Runs c on `own` once its wait list is complete; c->deferred when it
+ * left device work in flight. */
+static cl_int start(vrt_cmd *c, cl_command_queue own)
 {
+	double t0 = vrt_now_ms();
 	cl_int err = vrt_real.clWaitForEvents(1, &c->pre);
 	if (err == CL_SUCCESS && c->nwait)
 		err = vrt_real.clWaitForEvents(c->nwait, c->wait);
+	vrt_trace_host("wait", "", t0, vrt_now_ms(), -1, 0);
 	if (err != CL_SUCCESS || vrt_events_failed(c->nwait, c->wait))
 		err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
 	vrt_event_submitted(c->ev);
@@ -103,6 +123,21 @@ static cl_int execute(vrt_cmd *c, cl_command_queue own)
 	vrt_event_started(c->ev);
 	if (err == CL_SUCCESS)
 		err = c->run(c, own);
+	vrt_unlock();
+	return err;
+}
+
+/* Ends c, which ran with result err: what it left in flight completed,
+ * its events ended and its captures released. */
+static cl_int complete(vrt_cmd *c, cl_int err)
+{
+	double t0 = vrt_now_ms();
+	vrt_lock();
+	if (c->deferred) {
+		cl_int e = c->finish(c);
+		err = err ? err : e;
+		c->deferred = 0;
+	}
 	if (err != CL_SUCCESS && !c->blocking && c->fail)
 		c->fail(c, err);
 	c->drop(c);
@@ -115,7 +150,72 @@ static cl_int execute(vrt_cmd *c, cl_command_queue own)
 		vrt_real.clReleaseEvent(c->user);
 	}
 	release_captures(c);
+	vrt_trace_host("complete", "", t0, vrt_now_ms(), -1, 0);
 	return err;
+}
+
+/* Runs c and ends it, on the calling thread. */
+static cl_int execute(vrt_cmd *c, cl_command_queue own)
+{
+	return complete(c, start(c, own));
+}
+
+/* Ends the command in flight on x, if any (executor thread, x->mu not
+ * held); its result, CL_SUCCESS when none. */
+static cl_int settle(vrt_exec *x)
+{
+	vrt_cmd *c = x->inflight;
+	if (!c)
+		return CL_SUCCESS;
+	cl_int err = complete(c, c->err);
+	pthread_mutex_lock(&x->mu);
+	x->inflight = NULL;
+	pthread_cond_broadcast(&x->cv);
+	pthread_mutex_unlock(&x->mu);
+	vrt_free(c); /* never blocking (may_defer) */
+	return err;
+}
+
+/* c may run while x's command in flight has not ended. */
+static int may_overlap(const vrt_exec *x, const vrt_cmd *c)
+{
+	return c->overlaps && !c->nwait && !x->inflight->ev;
+}
+
+/* Runs x's head c, then ends the command in flight before it and,
+ * unless c left work in flight itself, c. */
+static void step(vrt_exec *x, vrt_cmd *c)
+{
+	if (x->inflight && !may_overlap(x, c))
+		settle(x);
+	c->may_defer = !c->blocking && c->finish && vrt_cfg.overlap;
+	cl_int err = start(c, x->own);
+	if (x->inflight)
+		x->inflight->overlapped = 1;
+	/* It ran beside a command that then failed: it may have read what
+	 * that one wrote. */
+	if (settle(x) != CL_SUCCESS && err == CL_SUCCESS)
+		err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+	if (c->deferred) {
+		c->err = err;
+		pthread_mutex_lock(&x->mu);
+		x->inflight = c;
+		pthread_mutex_unlock(&x->mu);
+	} else {
+		err = complete(c, err);
+	}
+	pthread_mutex_lock(&x->mu);
+	x->head = c->next;
+	if (!x->head)
+		x->tail = NULL;
+	if (c->blocking) {
+		c->err = err;
+		c->done = 1; /* the submitter frees it */
+	} else if (!c->deferred) {
+		vrt_free(c);
+	}
+	pthread_cond_broadcast(&x->cv);
+	pthread_mutex_unlock(&x->mu);
 }
 
 static void *executor(void *p)
@@ -123,24 +223,20 @@ static void *executor(void *p)
 	vrt_exec *x = p;
 	pthread_mutex_lock(&x->mu);
 	for (;;) {
+		/* Nothing next: what is in flight ends now, not later. */
+		while (!x->head && x->inflight) {
+			pthread_mutex_unlock(&x->mu);
+			settle(x);
+			pthread_mutex_lock(&x->mu);
+		}
 		while (!x->head && !x->quit)
 			pthread_cond_wait(&x->cv, &x->mu);
 		if (!x->head)
 			break;
 		vrt_cmd *c = x->head;
 		pthread_mutex_unlock(&x->mu);
-		cl_int err = execute(c, x->own);
+		step(x, c);
 		pthread_mutex_lock(&x->mu);
-		x->head = c->next;
-		if (!x->head)
-			x->tail = NULL;
-		if (c->blocking) {
-			c->err = err;
-			c->done = 1; /* the submitter frees it */
-		} else {
-			vrt_free(c);
-		}
-		pthread_cond_broadcast(&x->cv);
 	}
 	pthread_mutex_unlock(&x->mu);
 	return NULL;
@@ -198,7 +294,7 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 	 * the list itself. */
 	err = marker(q, 0, NULL, &c->pre);
 	pthread_mutex_lock(&x->mu);
-	int idle = !x->head;
+	int idle = !x->head && !x->inflight;
 	pthread_mutex_unlock(&x->mu);
 	if (err == CL_SUCCESS && blocking && idle) {
 		err = execute(c, x->own);
@@ -213,10 +309,15 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 		vrt_free(c);
 		return err;
 	}
-	cl_context ctx = NULL;
-	clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
-	if (err == CL_SUCCESS)
+	/* The program's event: a marker behind a user event the executor
+	 * completes. Without one, nothing on q waits for the command (the
+	 * next command of the runtime's waits in the executor): no user
+	 * event, three driver calls fewer a command. */
+	if (err == CL_SUCCESS && event) {
+		cl_context ctx = NULL;
+		clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
 		c->user = clCreateUserEvent(ctx, &err);
+	}
 	if (err == CL_SUCCESS && event) {
 		err = marker(q, 1, &c->user, event);
 		if (err == CL_SUCCESS && c->ev)
@@ -261,6 +362,25 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 	return err;
 }
 
+cl_int vrt_queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev)
+{
+	pthread_mutex_lock(&list_lock);
+	vrt_exec *x;
+	for (x = execs; x && x->q != q; x = x->next)
+		;
+	if (x) {
+		*ctx = x->ctx;
+		*dev = x->dev;
+	}
+	pthread_mutex_unlock(&list_lock);
+	if (x)
+		return CL_SUCCESS;
+	if (!q || clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof *ctx, ctx, NULL) != CL_SUCCESS ||
+	    clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof *dev, dev, NULL) != CL_SUCCESS)
+		return CL_INVALID_COMMAND_QUEUE;
+	return CL_SUCCESS;
+}
+
 /* q's executor, NULL if none. */
 static vrt_exec *exec_of(cl_command_queue q)
 {
@@ -278,7 +398,7 @@ void vrt_queue_drain(cl_command_queue q)
 	if (!x)
 		return;
 	pthread_mutex_lock(&x->mu);
-	while (x->head)
+	while (x->head || x->inflight)
 		pthread_cond_wait(&x->cv, &x->mu);
 	pthread_mutex_unlock(&x->mu);
 }

@@ -44,10 +44,10 @@ static void print_stats(void)
 	for (vrt_kstats *s = all_stats; s; s = s->next) {
 		fprintf(stderr, "vast: kernel %s launches=%llu native=%llu ranges=%llu "
 		        "h2d=%llu d2h=%llu inspect_ms=%.3f total_ms=%.3f fp_plans=%llu plan_hits=%llu h2d_saved=%llu straight=%llu "
-		        "inspect_paged=%llu inspect_cpu=%llu",
+		        "inspect_paged=%llu inspect_cpu=%llu overlapped=%llu",
 		        s->name, s->launches, s->native, s->ranges, s->h2d, s->d2h,
 		        s->inspect_ms, s->total_ms, s->fp_plans, s->plan_hits, s->h2d_saved,
-		        s->straight, s->inspect_paged, s->inspect_cpu);
+		        s->straight, s->inspect_paged, s->inspect_cpu, s->overlapped);
 		if (vrt_cfg.stats > 1)
 			fprintf(stderr, " kernel_ms=%.3f", s->kernel_ms);
 		if (vrt_cfg.devices) {

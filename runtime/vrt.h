@@ -132,6 +132,7 @@ typedef struct vrt_config {
 	int pipeline_forced;   /* VAST_PIPELINE was given: never fewer sets */
 	unsigned long long max_alloc;       /* VAST_MAX_ALLOC, 0: unset */
 	unsigned long long fail_device_mem; /* VAST_FAIL_DEVICE_MEM, 0: unset */
+	unsigned long long fail_range;      /* VAST_FAIL_RANGE, 0: unset */
 	int footprints;        /* VAST_FOOTPRINTS: VRT_FP_* */
 	int jit;               /* VAST_JIT: compile programs at clBuildProgram */
 	int cache;             /* VAST_CACHE: keep them on disk (cache.c) */
@@ -139,6 +140,7 @@ typedef struct vrt_config {
 	const char *devices;   /* VAST_DEVICES: the virtual device's devices, NULL: one */
 	int resident;          /* VAST_RESIDENT: reuse pages kept on the device */
 	int straight;          /* VAST_STRAIGHT: launch straight variants */
+	int overlap;           /* VAST_OVERLAP: a launch's end overlaps the next command */
 } vrt_config;
 /* Devices a launch may be split over, its own included (VAST_DEVICES). */
 #define VRT_MAX_DEVICES 8
@@ -195,6 +197,8 @@ void vrt_json_seal(char *text, size_t len);
  * enqueue does first. */
 cl_int vrt_check_queue(cl_command_queue q, cl_context ctx, cl_uint n,
                        const cl_event *list);
+/* The wait list's part of it (CL_INVALID_EVENT_WAIT_LIST). */
+cl_int vrt_check_wait_list(cl_uint n, const cl_event *list);
 /* Waits for n events (n may be 0); CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_
  * WAIT_LIST when one failed, ours included (OpenCL 1.2 §5.9). */
 cl_int vrt_wait_events(cl_uint n, const cl_event *list);
@@ -227,6 +231,14 @@ struct vrt_cmd {
 	 * (lock held; NULL: nothing to do): refuse the buffers it writes
 	 * (vrt_mem_fail), whose contents the program expects changed. */
 	void (*fail)(vrt_cmd *c, cl_int err);
+	/* Completes what run left in flight (lock held; deferred set by run,
+	 * only where the executor allowed it with may_defer): the executor
+	 * calls it after the next command ran, or before one that may not
+	 * overlap it. NULL: the command never defers. */
+	cl_int (*finish)(vrt_cmd *c);
+	int may_defer, deferred;
+	int overlaps;       /* may run while the command before it is in flight */
+	int overlapped;     /* it was in flight while the next command ran */
 	/* Filled by vrt_submit. */
 	cl_command_queue q; /* the program's, retained */
 	cl_uint nwait;
@@ -244,6 +256,9 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
                   cl_uint nw, const cl_event *w, cl_event *event);
 /* Waits until every command submitted on q has run. */
 void vrt_queue_drain(cl_command_queue q);
+/* q's context and device (remembered with its executor, else asked of
+ * the driver); CL_INVALID_COMMAND_QUEUE when q is not a queue. */
+cl_int vrt_queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev);
 /* Drains q and ends its executor (the program's last reference goes). */
 void vrt_queue_forget(cl_command_queue q);
 
@@ -473,6 +488,19 @@ typedef struct vrt_kernel {
 	vrt_arg *args;
 	vrt_kstats *stats;
 	struct vrt_plans *plans; /* paged plans kept (plans.c) */
+	/* The geometry of its last paged launch whose smaller ranges resent
+	 * too much: one frame set won (paged.c). Lock held. */
+	struct vrt_resend_hint {
+		size_t groups;
+		unsigned long long budget;
+		unsigned shift;
+	} resend;
+	/* Its work-group limits on `dev` (launch.c, check_local): queried
+	 * once, not at every enqueue. Lock held. */
+	struct {
+		cl_device_id dev;   /* NULL: none yet */
+		size_t reqd[3], max, items[3];
+	} wg;
 } vrt_kernel;
 static inline vrt_program *vrt_program_of(cl_program p)
 {
@@ -552,6 +580,9 @@ struct vrt_kstats {
 	/* inspector chunks run by the paged inspector on the launch's device,
 	 * their data in frames (pinspect.c); cpu: inspections on the CPU */
 	unsigned long long inspect_paged, inspect_cpu;
+	/* launches whose last kernel was still in flight when the next
+	 * command ran (tail.c, queue.c) */
+	unsigned long long overlapped;
 };
 vrt_kstats *vrt_stats_for(const char *kernel_name);
 /* A program compiled at clBuildProgram (jit.c), from the cache or not;
@@ -702,6 +733,7 @@ int vrt_gaps_worth(size_t nrects, size_t rows, unsigned long long whole_bytes);
 /* --- launch.c / paged.c / inspect.c ------------------------------------- */
 /* The most arguments of a kernel the runtime launches. */
 #define VRT_MAX_ARGS 256
+typedef struct vrt_tail vrt_tail; /* tail.c */
 typedef struct vrt_launch {
 	vrt_kernel *k;
 	cl_command_queue q;
@@ -730,8 +762,48 @@ typedef struct vrt_launch {
 	size_t group_base;
 	unsigned stage_base;        /* its staging areas: vrt_staging's sets from here */
 	int share;                  /* such a share: runs on a thread of multi.c */
+	/* The executor completes the launch later (queue.c): its last device
+	 * work may stay in flight, recorded in tail, when the run leaves it
+	 * nothing to do on the host after it. */
+	int may_defer;
+	vrt_tail *tail;
 } vrt_launch;
 cl_int vrt_paged_run(vrt_launch *L);
+
+/* --- tail.c: a launch's last device work, completed after the next ----- */
+/* A range whose commands were enqueued and whose end the host has not yet
+ * seen: its events (retained; the last of out, or run, is its end) on
+ * the queues they went to, and its fault word (read by out). */
+typedef struct vrt_tail_range {
+	cl_command_queue qin, qrun, qout;
+	cl_event in[2], run, out[2];
+	unsigned long long in_bytes, out_bytes;
+	long range;                 /* -1: a native launch's kernel */
+	size_t g0, g1;              /* its work-groups (for the refusal) */
+	const cl_uint *fault;       /* a paged range's fault word, which must
+	                             * read 0; NULL: not read (a native kernel,
+	                             * a straight range: it never sets it) */
+	int timed;                  /* its kernel's time counts in kernel_ms
+	                             * (VAST_STATS=2, multi.c's shares) */
+} vrt_tail_range;
+/* What the executor completes of a launch after the next command's
+ * enqueue (queue.c), so that its kernel runs while the host prepares
+ * the next one. */
+struct vrt_tail {
+	unsigned n;
+	vrt_tail_range r[VRT_MAX_SETS];
+	cl_uint fault[VRT_MAX_SETS]; /* the paged sets' fault words land here */
+};
+/* Range r's commands are complete: traces its device phases, adds its
+ * kernel time to st and, of a paged range, checks its fault word (one
+ * that touched a page its plan did not hold: CL_INVALID_OPERATION, its
+ * results refused) and counts it. */
+cl_int vrt_tail_check(const char *kernel, const vrt_tail_range *r, vrt_kstats *st,
+                      size_t group_base);
+/* Waits for t's ranges (entries without a kernel event are unused),
+ * checks them (vrt_tail_check) and frees t (NULL: nothing); the first
+ * error. */
+cl_int vrt_tail_finish(vrt_tail *t, const char *kernel, vrt_kstats *st, size_t group_base);
 /* plans.c: the plan of a paged launch, kept for later launches like it
  * (same kernel, device, budget, geometry, scalar arguments and buffers;
  * for a buffer the inspector reads, the same contents). */
@@ -804,7 +876,11 @@ typedef struct vrt_devset {
 	size_t frame_bytes[VAST_FRAME_BUFS], lpt_bytes;
 	uint32_t *lpt_held;         /* what lptbuf holds (vrt_free), NULL: unknown */
 	size_t lpt_held_bytes;
-	int fault_clear;            /* fault holds 0 (read back so) */
+	int fault_clear;            /* fault holds 0 (read back so, or in flight: tail.c) */
+	cl_event busy;              /* the end of a range still in flight on these
+	                             * frames (tail.c), NULL: none */
+	cl_event unread;            /* its kernel, when no D2H follows it: reads
+	                             * of its frames wait for it (paged.c) */
 } vrt_devset;
 typedef struct vrt_devsets {
 	cl_mem dummy;               /* one page, bound where a set lacks a buffer */

@@ -7,13 +7,15 @@
 Checks: the file is JSON with a "traceEvents" list; every complete event
 ("ph":"X") has name, cat, pid, tid, ts, dur >= 0 and args with range and
 bytes; the documented phase names appear (prepare, inspect or footprints, plan,
-setup, gather, H2D, kernel, D2H, scatter, and reduce where rows were
+setup, gather, H2D, kernel, scatter, and reduce where rows were
 inspected: footprints plan ranges from their boxes, runtime/fpplan.c); events on one track nest or
 are disjoint; per range (kernel, range id) the phases start in the order gather, H2D, kernel, D2H,
 scatter, and each range has all five, except H2D where the range sent nothing
 (its pages kept on the device, its LPT and fault word there already: a
-launch that reuses a plan; paged.c, send_lpt_and_fault); H2D then lies
-between the range's gather and kernel (device phases are mapped onto the
+launch that reuses a plan; paged.c, send_lpt_and_fault) and D2H where it
+brought nothing back (a straight range whose written pages stay on the
+device: paged.c, start_range); H2D then lies
+between the range's gather and kernel, D2H between its kernel and scatter (device phases are mapped onto the
 host clock with an error bound the trace states per track, clock_error_us,
 which the comparison allows). With --min-inflight N, every kernel
 has, at some instant, at least min(N, S) ranges in flight (from gather
@@ -26,9 +28,10 @@ import json
 import sys
 
 PHASES = ["gather", "H2D", "kernel", "D2H", "scatter"]
-# Every range has these; H2D may be absent (nothing to send).
-ALWAYS = [p for p in PHASES if p != "H2D"]
-NAMES = ["prepare", "plan", "setup"] + PHASES
+# Every range has these; H2D and D2H may be absent (nothing to move).
+MAYBE = ["H2D", "D2H"]
+ALWAYS = [p for p in PHASES if p not in MAYBE]
+NAMES = ["prepare", "plan", "setup"] + ALWAYS
 # A launch's pages come from its inspector or its footprint descriptors.
 PLANNERS = ["inspect", "footprints"]
 # Timestamps are written with 3 decimals (nanoseconds); allow that rounding.
@@ -105,12 +108,16 @@ def main():
         err = {p: max([clock_error.get(e["tid"], 0.0) for e in evs if e["name"] == p] + [0.0])
                for p in PHASES}
         counts = {len(by[p]) for p in ALWAYS}
-        if len(counts) != 1 or len(by["H2D"]) > min(counts):
+        if len(counts) != 1 or any(len(by[p]) > min(counts) for p in MAYBE):
             fail("range %r: phases %r appear unevenly" % (key, {p: len(v) for p, v in by.items()}))
         slack = EPS + err["gather"] + err["H2D"] + err["kernel"]
         for t in by["H2D"]:
             if not any(g - slack <= t <= k + slack for g, k in zip(by["gather"], by["kernel"])):
                 fail("range %r: 'H2D' at %.3f lies between no 'gather' and its 'kernel'" % (key, t))
+        slack = EPS + err["kernel"] + err["D2H"] + err["scatter"]
+        for t in by["D2H"]:
+            if not any(k - slack <= t <= c + slack for k, c in zip(by["kernel"], by["scatter"])):
+                fail("range %r: 'D2H' at %.3f lies between no 'kernel' and its 'scatter'" % (key, t))
         for n in range(counts.pop()):
             starts = [by[p][n] for p in ALWAYS]
             for a, b, pa, pb in zip(starts, starts[1:], ALWAYS, ALWAYS[1:]):
