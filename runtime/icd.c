@@ -7,7 +7,7 @@
  * which dlopen("libOpenCL.so.1") + dlsym() give (dlsym on a handle
  * searches that library before the executable). Loaded once, under
  * pthread_once; the configuration is read at the same time. This is the
- * OS-specific corner of the runtime, together with the mutex below (not
+ * OS-specific corner of the runtime, together with the lock below (not
  * recursive: nothing inside the runtime takes it twice).
  */
 #define _GNU_SOURCE
@@ -20,7 +20,14 @@ vrt_icd vrt_real;
 static void *loader;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static cl_int init_status = CL_OUT_OF_RESOURCES;
-static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The big lock, handed over in the order it was asked for (a ticket
+ * lock): the executor takes it again right after it let it go (a
+ * launch's run, then the previous launch's end), and a plain mutex let
+ * it, so a program enqueueing from its own thread waited through several
+ * launches (measured on the H100: 55 us an enqueue, 9 without waiting). */
+static pthread_mutex_t ticket_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ticket_cv = PTHREAD_COND_INITIALIZER;
+static unsigned long next_ticket, serving;
 
 static void load(void)
 {
@@ -59,10 +66,14 @@ void *vrt_loader_symbol(const char *name)
 
 void vrt_lock(void)
 {
-	pthread_mutex_lock(&big_lock);
+	pthread_mutex_lock(&ticket_mu);
+	unsigned long mine = next_ticket++;
+	while (mine != serving)
+		pthread_cond_wait(&ticket_cv, &ticket_mu);
+	pthread_mutex_unlock(&ticket_mu);
 }
 
-static vrt_later *later; /* guarded by big_lock */
+static vrt_later *later; /* guarded by the big lock */
 
 void vrt_run_after_unlock(vrt_later *first, vrt_later *last)
 {
@@ -74,7 +85,10 @@ void vrt_unlock(void)
 {
 	vrt_later *l = later;
 	later = NULL;
-	pthread_mutex_unlock(&big_lock);
+	pthread_mutex_lock(&ticket_mu);
+	serving++;
+	pthread_cond_broadcast(&ticket_cv);
+	pthread_mutex_unlock(&ticket_mu);
 	while (l) {
 		vrt_later *next = l->next;
 		l->run(l);

@@ -348,6 +348,12 @@ static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
 	return err;
 }
 
+/* Its device work's end, waited for without the lock (queue.c). */
+static void await_launch(vrt_cmd *cmd)
+{
+	vrt_tail_wait(((launch_cmd *)cmd)->L->tail);
+}
+
 /* What the launch left in flight (run_launch), after the next command. */
 static cl_int finish_launch(vrt_cmd *cmd)
 {
@@ -447,6 +453,7 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 	c->cmd.fail = fail_launch;
 	c->cmd.drop = drop_launch;
 	c->cmd.finish = finish_launch;
+	c->cmd.await = await_launch;
 	c->cmd.overlaps = 1;
 	/* One hold of the lock an enqueue: the executor holds it for a whole
 	 * launch, so each hold may wait for one. */

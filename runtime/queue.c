@@ -132,6 +132,9 @@ static cl_int start(vrt_cmd *c, cl_command_queue own)
 static cl_int complete(vrt_cmd *c, cl_int err)
 {
 	double t0 = vrt_now_ms();
+	/* The program's enqueues need the lock: not held while waiting. */
+	if (c->deferred && c->await)
+		c->await(c);
 	vrt_lock();
 	if (c->deferred) {
 		cl_int e = c->finish(c);

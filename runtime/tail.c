@@ -57,6 +57,20 @@ static void release(vrt_tail_range *r)
 		}
 }
 
+static cl_event end_of(const vrt_tail_range *r)
+{
+	return r->out[0] ? last_of(r->out) : r->run;
+}
+
+void vrt_tail_wait(const vrt_tail *t)
+{
+	for (unsigned i = 0; t && i < t->n; i++) {
+		cl_event end = end_of(&t->r[i]);
+		if (end)
+			vrt_real.clWaitForEvents(1, &end); /* its status: vrt_tail_finish */
+	}
+}
+
 cl_int vrt_tail_finish(vrt_tail *t, const char *kernel, vrt_kstats *st, size_t group_base)
 {
 	cl_int err = CL_SUCCESS;
@@ -64,7 +78,7 @@ cl_int vrt_tail_finish(vrt_tail *t, const char *kernel, vrt_kstats *st, size_t g
 		vrt_tail_range *r = &t->r[i];
 		if (!r->run)
 			continue;
-		cl_event end = r->out[0] ? last_of(r->out) : r->run;
+		cl_event end = end_of(r);
 		cl_int e = vrt_real.clWaitForEvents(1, &end);
 		double t0 = vrt_now_ms();
 		if (e == CL_SUCCESS)

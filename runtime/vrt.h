@@ -236,6 +236,9 @@ struct vrt_cmd {
 	 * calls it after the next command ran, or before one that may not
 	 * overlap it. NULL: the command never defers. */
 	cl_int (*finish)(vrt_cmd *c);
+	/* Waits, without the lock, for what run left in flight, so that
+	 * finish does not hold the lock while the device works. */
+	void (*await)(vrt_cmd *c);
 	int may_defer, deferred;
 	int overlaps;       /* may run while the command before it is in flight */
 	int overlapped;     /* it was in flight while the next command ran */
@@ -800,6 +803,8 @@ struct vrt_tail {
  * results refused) and counts it. */
 cl_int vrt_tail_check(const char *kernel, const vrt_tail_range *r, vrt_kstats *st,
                       size_t group_base);
+/* Waits for the ends of t's ranges (no lock needed: t is the launch's). */
+void vrt_tail_wait(const vrt_tail *t);
 /* Waits for t's ranges (entries without a kernel event are unused),
  * checks them (vrt_tail_check) and frees t (NULL: nothing); the first
  * error. */
