@@ -66,11 +66,17 @@ void *vrt_loader_symbol(const char *name)
 
 void vrt_lock(void)
 {
+	/* pthread_cond_wait is a cancellation point: a thread cancelled in
+	 * it would leave its ticket unserved, and every other thread waiting
+	 * for ever. */
+	int cancel;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
 	pthread_mutex_lock(&ticket_mu);
 	unsigned long mine = next_ticket++;
 	while (mine != serving)
 		pthread_cond_wait(&ticket_cv, &ticket_mu);
 	pthread_mutex_unlock(&ticket_mu);
+	pthread_setcancelstate(cancel, NULL);
 }
 
 static vrt_later *later; /* guarded by the big lock */

@@ -493,9 +493,12 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 		vrt_free(c);
 		return err;
 	}
-	const char *kn = k->name; /* k is the command's now */
+	/* k may go with the command once submitted: its name is copied. */
+	char *kn = vrt_cfg.trace ? vrt_strdup(k->name) : NULL;
 	err = vrt_submit(&c->cmd, q, type, CL_FALSE, nw, w, ev);
-	vrt_trace_host("submit", kn, c0, vrt_now_ms(), -1, 0);
+	if (kn)
+		vrt_trace_host("submit", kn, c0, vrt_now_ms(), -1, 0);
+	vrt_free(kn);
 	return err;
 fail:
 	vrt_free(c);

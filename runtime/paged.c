@@ -1697,10 +1697,13 @@ static int may_defer(const vrt_launch *L, const paged *P)
 }
 
 /* Hands the ranges in flight to the launch's tail: their events, and
- * their sets' frames marked busy until they end, so that the next
- * launch's H2D into them waits (start_range; its kernels and D2H follow
- * on the same in-order queues). The host memory their H2D read (the
- * LPT, staging) goes with the launch: those commands must be done.
+ * every set's frames marked busy until the launch's last kernel ends, so
+ * that the next launch's H2D into them waits (after_busy; its kernels
+ * and D2H follow on the same in-order queues). Not only the sets of the
+ * ranges in flight: device copies out of any set (forward, copy_kept)
+ * run on the kernel queue, before that last kernel. The host memory
+ * their H2D read (the LPT, staging) goes with the launch: those commands
+ * must be done.
  * Their fault words are taken as clear from now, as if read back so;
  * a range that faulted refuses its launch and every one in flight
  * after it, and drops the kept sets (queue.c, tail.c). */
@@ -1713,14 +1716,18 @@ static cl_int defer_ranges(vrt_launch *L, paged *P)
 		if (err != CL_SUCCESS)
 			return err;
 	}
+	cl_event last = P->set[(P->nranges - 1) % P->nsets].run;
+	for (unsigned s = 0; s < P->nsets; s++) {
+		vrt_devset *ds = &P->devs.set[s];
+		if (ds->busy)
+			vrt_real.clReleaseEvent(ds->busy);
+		ds->busy = last;
+		vrt_real.clRetainEvent(last);
+	}
 	for (size_t j = P->done; j < P->nranges; j++) {
 		fset *F = &P->set[j % P->nsets];
 		vrt_devset *ds = &P->devs.set[j % P->nsets];
 		P->tail->r[j % P->nsets] = tail_range(L, P, F, j);
-		if (ds->busy)
-			vrt_real.clReleaseEvent(ds->busy);
-		ds->busy = F->out[0] ? last_of(F->out) : F->run;
-		vrt_real.clRetainEvent(ds->busy);
 		if (!F->out[0]) {
 			if (ds->unread)
 				vrt_real.clReleaseEvent(ds->unread);

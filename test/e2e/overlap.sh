@@ -4,8 +4,8 @@
 # tail.c). overlap/host.c queues STEPS launches of a smoothing step, each
 # reading what the one before wrote, behind a user event, so they are all
 # queued when the first runs: natively (the data fits), paged in one range
-# (VAST_MODE=paged: lazy, deferred) and in many (a small budget: nothing
-# deferred), the bytes of the cc build each time, and every launch but the
+# (VAST_MODE=paged: lazy, deferred), in three (each its own frame set:
+# all deferred) and in many (a small budget: nothing deferred), the bytes of the cc build each time, and every launch but the
 # last still in flight when the next ran (VAST_STATS overlapped), where it
 # may be. Then two launches, the second beside the first, with
 # VAST_FAIL_RANGE making a range read as faulted: the launch it belongs to
@@ -46,6 +46,12 @@ chain() { # name, overlapped wanted, env...
 }
 chain native $((steps - 1))
 chain paged $((steps - 1)) VAST_MODE=paged
+# Three ranges a launch, one frame set each: all three left in flight,
+# their shared written pages forwarded between sets, the next launch's
+# pages sent into the same sets.
+chain "paged, 3 ranges" $((steps - 1)) VAST_MODE=paged VAST_DEVICE_MEM=1M
+r=$(sed -n 's/^vast: kernel smooth .* ranges=\([0-9]*\).*/\1/p' log)
+[ "$r" = $((3 * steps)) ] || { echo "FAIL: paged, 3 ranges: ranges=$r, want $((3 * steps))"; fail=1; }
 chain ranges 0 VAST_DEVICE_MEM=128K
 # The trace of launches left in flight: each range's phases, its fault
 # check (scatter) in the next command's complete.
