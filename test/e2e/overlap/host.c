@@ -65,6 +65,7 @@ int main(int argc, char **argv)
 	char *src = read_file("overlap.cl", &len);
 	cl_program prog = clCreateProgramWithSource(ctx, 1, (const char **)&src, &len, &err);
 	CHECK(err);
+	free(src);
 	CHECK(clBuildProgram(prog, 1, &dev, NULL, NULL, NULL));
 	cl_kernel smooth = clCreateKernel(prog, "smooth", &err);
 	CHECK(err);
@@ -87,33 +88,42 @@ int main(int argc, char **argv)
 			CHECK(clSetKernelArg(smooth, 0, sizeof(cl_mem), s % 2 ? &b : &a));
 			CHECK(clSetKernelArg(smooth, 1, sizeof(cl_mem), s % 2 ? &a : &b));
 			CHECK(clSetKernelArg(smooth, 2, sizeof n, &n));
-			CHECK(clEnqueueNDRangeKernel(q, smooth, 1, NULL, &gws, &lws, s == 0, s == 0 ? &gate : NULL,
-		                             NULL));
+			CHECK(clEnqueueNDRangeKernel(q, smooth, 1, NULL, &gws, &lws, s == 0,
+			                             s == 0 ? &gate : NULL, NULL));
 		}
 		CHECK(clSetUserEventStatus(gate, CL_COMPLETE));
 		CHECK(clEnqueueReadBuffer(q, steps % 2 ? b : a, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL));
+		CHECK(clReleaseEvent(gate));
 		fwrite(h, sizeof h, 1, f);
-		return fclose(f) != 0;
+	} else {
+		cl_mem c = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof h, NULL, &err);
+		CHECK(err);
+		CHECK(clSetKernelArg(smooth, 2, sizeof n, &n));
+		CHECK(clSetKernelArg(smooth, 0, sizeof(cl_mem), &a));
+		CHECK(clSetKernelArg(smooth, 1, sizeof(cl_mem), &b));
+		CHECK(clEnqueueNDRangeKernel(q, smooth, 1, NULL, &gws, &lws, 0, NULL, NULL));
+		CHECK(clSetKernelArg(smooth, 1, sizeof(cl_mem), &c));
+		cl_event done;
+		CHECK(clEnqueueNDRangeKernel(q, smooth, 1, NULL, &gws, &lws, 0, NULL, &done));
+		cl_int codes[6];
+		codes[0] = clWaitForEvents(1, &done);
+		codes[1] = clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof codes[2],
+		                          &codes[2], NULL);
+		codes[1] = codes[1] ? codes[1] : codes[2];
+		codes[2] = clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL);
+		codes[3] = clEnqueueReadBuffer(q, c, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL);
+		codes[4] = clEnqueueWriteBuffer(q, b, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL);
+		codes[5] = clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL);
+		for (int i = 0; i < 6; i++)
+			fprintf(f, "%d\n", codes[i]);
+		CHECK(clReleaseEvent(done));
+		CHECK(clReleaseMemObject(c));
 	}
-	cl_mem c = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof h, NULL, &err);
-	CHECK(err);
-	CHECK(clSetKernelArg(smooth, 2, sizeof n, &n));
-	cl_event done;
-	CHECK(clSetKernelArg(smooth, 0, sizeof(cl_mem), &a));
-	CHECK(clSetKernelArg(smooth, 1, sizeof(cl_mem), &b));
-	CHECK(clEnqueueNDRangeKernel(q, smooth, 1, NULL, &gws, &lws, 0, NULL, NULL));
-	CHECK(clSetKernelArg(smooth, 1, sizeof(cl_mem), &c));
-	CHECK(clEnqueueNDRangeKernel(q, smooth, 1, NULL, &gws, &lws, 0, NULL, &done));
-	cl_int codes[6];
-	codes[0] = clWaitForEvents(1, &done);
-	codes[1] = clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof codes[2],
-	                          &codes[2], NULL);
-	codes[1] = codes[1] ? codes[1] : codes[2];
-	codes[2] = clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL);
-	codes[3] = clEnqueueReadBuffer(q, c, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL);
-	codes[4] = clEnqueueWriteBuffer(q, b, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL);
-	codes[5] = clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL);
-	for (int i = 0; i < 6; i++)
-		fprintf(f, "%d\n", codes[i]);
+	CHECK(clReleaseMemObject(a));
+	CHECK(clReleaseMemObject(b));
+	CHECK(clReleaseKernel(smooth));
+	CHECK(clReleaseProgram(prog));
+	CHECK(clReleaseCommandQueue(q));
+	CHECK(clReleaseContext(ctx));
 	return fclose(f) != 0;
 }
