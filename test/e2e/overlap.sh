@@ -21,7 +21,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-overlap.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELINE \
 	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_FAIL_RANGE VAST_LOG VAST_PINNED VAST_FOOTPRINTS
-cp "$src"/* "$tmp/" && cd "$tmp" || exit 1
+cp "$src"/* "$src/../../rt/rt_host.h" "$tmp/" && cd "$tmp" || exit 1
 cc -O1 -w -o plain host.c -lOpenCL || { echo "FAIL: cc"; exit 1; }
 "$vastcc" -O1 -w -o app host.c overlap.cl || { echo "FAIL: vastcc"; exit 1; }
 
