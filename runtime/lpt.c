@@ -69,6 +69,7 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, size_t per_buf,
 		 * one add and no table walk. */
 		uint32_t *r = lpt + runs + 8 * (size_t)(s - 1);
 		memset(r, 0, 8 * sizeof *r);
+		fr->lo[s] = lo;
 		if (n && hi - lo + 1 == n) {
 			put64(r, (unsigned long long)lo << sh);
 			put64(r + 2, (unsigned long long)n << sh);

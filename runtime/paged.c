@@ -129,6 +129,7 @@ typedef struct fset {
 	int used;                   /* prev_u and prev_fr are a range's */
 	/* First and last command of each phase (last NULL: only one). */
 	cl_event in[2], run, out[2];
+	cl_event run0;              /* the first kernel, when the range ran several */
 	cl_event reader;            /* last forwarding copy out of these frames */
 	cl_uint *fault_word;        /* where the fault word is read: in the
 	                             * launch's tail, which may outlive it */
@@ -617,7 +618,7 @@ static cl_event last_of(cl_event ev[2])
 
 static void drop_events(fset *F)
 {
-	cl_event *all[] = {&F->in[0], &F->in[1], &F->run, &F->out[0], &F->out[1]};
+	cl_event *all[] = {&F->in[0], &F->in[1], &F->run0, &F->run, &F->out[0], &F->out[1]};
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
 		if (*all[i]) {
 			vrt_real.clReleaseEvent(*all[i]);
@@ -1482,6 +1483,60 @@ static cl_int send_lpt_and_fault(paged *P, fset *F)
 	return CL_SUCCESS;
 }
 
+
+/* The straight kernel on groups [g0, g1) of the launch: each buffer
+ * parameter's run from its arguments (the frame buffer of its slot's run
+ * and the delta to it), then one N-D launch per box of groups
+ * (groupbox.c) with the original local size and a global offset, so the
+ * kernel's work-item ids are the device's own. The first waits for `in`;
+ * the rest follow it on the in-order queue. */
+static cl_int launch_straight(vrt_launch *L, paged *P, fset *F, size_t g0, size_t g1,
+                              cl_event in)
+{
+	cl_kernel ks = P->ks;
+	cl_uint arg = L->k->nargs + VAST_TAIL_SRUNS;
+	unsigned sh = P->lay.page_shift;
+	cl_int err;
+	for (cl_uint i = 0; i < L->k->nargs; i++) {
+		unsigned kind = L->k->info->params[i].kind;
+		if (kind != VAST_PARAM_GLOBAL && kind != VAST_PARAM_CONSTANT)
+			continue;
+		unsigned s = L->arg_slot[i];
+		int run = s && F->fr.count[s];
+		cl_mem *fb = run ? &F->frames[F->fr.buf[s]] : NULL;
+		cl_ulong delta = run ? ((cl_ulong)s << VAST_VA_SHIFT) +
+		                               ((cl_ulong)F->fr.lo[s] << sh) -
+		                               ((cl_ulong)F->fr.first[s] << sh)
+		                     : 0;
+		if ((err = set(ks, arg++, sizeof(cl_mem), fb)) ||
+		    (err = set(ks, arg++, sizeof delta, &delta)))
+			return err;
+	}
+	size_t ngrp[3], goff[3], gsize[3];
+	for (unsigned d = 0; d < 3; d++)
+		ngrp[d] = L->gsize[d] / L->lsize[d];
+	vrt_gbox box[5];
+	unsigned nb = vrt_group_boxes(g0, g1, ngrp, box);
+	if (nb > 1)
+		vrt_log(VRT_LOG_DEBUG, "kernel '%s': straight on groups %zu..%zu as %u boxes",
+		        L->k->name, g0, g1 - 1, nb);
+	for (unsigned b = 0; b < nb; b++) {
+		cl_ulong4 origin = { { box[b].origin[0], box[b].origin[1], box[b].origin[2], 0 } };
+		for (unsigned d = 0; d < 3; d++) {
+			goff[d] = L->goff[d] + box[b].origin[d] * L->lsize[d];
+			gsize[d] = box[b].count[d] * L->lsize[d];
+		}
+		int first = b == 0, last = b + 1 == nb;
+		cl_event *ev = last ? &F->run : first ? &F->run0 : NULL;
+		if ((err = set(ks, L->k->nargs + VAST_TAIL_ORIGIN, sizeof origin, &origin)) ||
+		    (err = vrt_real.clEnqueueNDRangeKernel(P->qs->run, ks, L->dim, goff, gsize,
+		                                           L->lsize, first && in,
+		                                           first && in ? &in : NULL, ev)))
+			return err;
+	}
+	return CL_SUCCESS;
+}
+
 /* Plans range i on its frame set (free: its previous range finished),
  * gathers and enqueues its H2D, kernel and D2H. */
 static cl_int start_range(vrt_launch *L, paged *P, size_t i)
@@ -1569,13 +1624,17 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	    (err = set(kr, n + VAST_TAIL_FIRST_GROUP, sizeof first, &first)))
 		return err;
 	L->st->straight += kr == P->ks;
-	size_t lwg = L->lsize[0] * L->lsize[1] * L->lsize[2];
-	size_t global = (g1 - g0) * lwg;
 	/* Nothing went in (every page kept, the same LPT): the kernel waits
 	 * only for the copies before it on its own queue. */
 	cl_event in = last_of(F->in);
-	err = vrt_real.clEnqueueNDRangeKernel(qs->run, kr, 1, NULL, &global, &lwg, in != NULL,
-	                                      in ? &in : NULL, &F->run);
+	if (kr == P->ks) {
+		err = launch_straight(L, P, F, first, first + (g1 - g0), in);
+	} else {
+		size_t lwg = L->lsize[0] * L->lsize[1] * L->lsize[2];
+		size_t global = (g1 - g0) * lwg;
+		err = vrt_real.clEnqueueNDRangeKernel(qs->run, kr, 1, NULL, &global, &lwg,
+		                                      in != NULL, in ? &in : NULL, &F->run);
+	}
 	if (err != CL_SUCCESS) {
 		vrt_log(VRT_LOG_WARN, "kernel '%s': launching its paged variant failed: %s",
 		        L->k->name, vrt_cl_error_name(err));
@@ -1635,7 +1694,7 @@ static vrt_tail_range tail_range(const vrt_launch *L, const paged *P, const fset
 	const vrt_range *R = range_at(P, j);
 	size_t g1 = (R->last_row + 1) * P->wpp;
 	vrt_tail_range r = {P->qs->in, P->qs->run, P->qs->out, {F->in[0], F->in[1]}, F->run,
-	                    {F->out[0], F->out[1]}, F->in_bytes, F->out_bytes, (long)j,
+	                    {F->out[0], F->out[1]}, F->run0, F->in_bytes, F->out_bytes, (long)j,
 	                    R->first_row * P->wpp, g1 > L->groups ? L->groups : g1,
 	                    F->checked ? F->fault_word : NULL, vrt_cfg.stats > 1 || L->share};
 	return r;
@@ -1738,7 +1797,7 @@ static cl_int defer_ranges(vrt_launch *L, paged *P)
 		/* the tail owns them now */
 		memset(F->in, 0, sizeof F->in);
 		memset(F->out, 0, sizeof F->out);
-		F->run = NULL;
+		F->run = F->run0 = NULL;
 		F->range = -1;
 	}
 	P->tail->n = P->nsets;

@@ -22,11 +22,20 @@ cl_int vrt_tail_check(const char *kernel, const vrt_tail_range *r, vrt_kstats *s
                       size_t group_base)
 {
 	vrt_trace_device("H2D", kernel, r->qin, r->in[0], r->in[1], r->range, r->in_bytes);
-	vrt_trace_device("kernel", kernel, r->qrun, r->run, NULL, r->range, 0);
+	cl_event first = r->run0 ? r->run0 : r->run;
+	vrt_trace_device("kernel", kernel, r->qrun, first, r->run0 ? r->run : NULL, r->range, 0);
 	vrt_trace_device("D2H", kernel, r->qout, r->out[0], r->out[1], r->range, r->out_bytes);
+	/* The last kernel's end does not say how the ones before it ended. */
+	cl_int status = CL_COMPLETE;
+	if (r->run0 &&
+	    (vrt_real.clGetEventInfo(r->run0, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
+	                             &status, NULL) != CL_SUCCESS || status < 0)) {
+		vrt_log(VRT_LOG_WARN, "kernel '%s': range %ld failed on the device", kernel, r->range);
+		return status < 0 ? status : CL_INVALID_OPERATION;
+	}
 	cl_ulong k0 = 0, k1 = 0;
 	if (r->timed &&
-	    vrt_real.clGetEventProfilingInfo(r->run, CL_PROFILING_COMMAND_START, sizeof k0, &k0,
+	    vrt_real.clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof k0, &k0,
 	                                     NULL) == CL_SUCCESS &&
 	    vrt_real.clGetEventProfilingInfo(r->run, CL_PROFILING_COMMAND_END, sizeof k1, &k1,
 	                                     NULL) == CL_SUCCESS)
@@ -49,7 +58,7 @@ cl_int vrt_tail_check(const char *kernel, const vrt_tail_range *r, vrt_kstats *s
 
 static void release(vrt_tail_range *r)
 {
-	cl_event *all[] = {&r->in[0], &r->in[1], &r->run, &r->out[0], &r->out[1]};
+	cl_event *all[] = {&r->in[0], &r->in[1], &r->run0, &r->run, &r->out[0], &r->out[1]};
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
 		if (*all[i]) {
 			vrt_real.clReleaseEvent(*all[i]);

@@ -667,6 +667,7 @@ typedef struct vrt_span {
 typedef struct vrt_frames {
 	size_t first[VAST_MAX_SLOTS + 1], count[VAST_MAX_SLOTS + 1];
 	unsigned buf[VAST_MAX_SLOTS + 1];
+	size_t lo[VAST_MAX_SLOTS + 1]; /* the run's first page, when straight */
 	size_t used[VAST_FRAME_BUFS];
 	/* Every slot's frames are one run of pages or none: the straight
 	 * variant may run the range (docs/generated-kernels.md). */
@@ -678,6 +679,15 @@ static inline size_t vrt_lpt_runs_index(unsigned nslots)
 {
 	return (2 * (size_t)nslots + 2 + 7) & ~(size_t)7;
 }
+/* Work-groups of an N-D launch: the first in each dimension and how many
+ * (groupbox.c). */
+typedef struct vrt_gbox {
+	size_t origin[3], count[3];
+} vrt_gbox;
+/* The groups [g0, g1) of a launch of ngrp[0] x ngrp[1] x ngrp[2] groups,
+ * flattened with dimension 0 fastest, as at most five boxes, in order;
+ * returns how many. */
+unsigned vrt_group_boxes(size_t g0, size_t g1, const size_t ngrp[3], vrt_gbox box[5]);
 /* Builds the LPT of a range from the union row `u` (0/1 per page): frames
  * slot by slot, pages ascending, no gaps, each slot's within one buffer
  * of at most per_buf frames (frame 0 of buffer 0 is scratch). lpt has
@@ -780,6 +790,8 @@ cl_int vrt_paged_run(vrt_launch *L);
 typedef struct vrt_tail_range {
 	cl_command_queue qin, qrun, qout;
 	cl_event in[2], run, out[2];
+	cl_event run0;              /* the first of several kernels (the
+	                             * straight kernel's boxes), else NULL */
 	unsigned long long in_bytes, out_bytes;
 	long range;                 /* -1: a native launch's kernel */
 	size_t g0, g1;              /* its work-groups (for the refusal) */

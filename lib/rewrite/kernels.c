@@ -81,12 +81,14 @@ static unsigned skip_blanks(const char *s, unsigned i, unsigned e)
 }
 
 /* One attribute `name(args)` of s[b, e): kept when it is one of the
- * kernel attributes of OpenCL C 1.2 §6.7.2. The variants are 1-D launches
- * of work-groups of lx*ly*lz work-items (docs/generated-kernels.md), so
- * reqd_work_group_size(X, Y, Z) and work_group_size_hint(X, Y, Z) become
- * (X*Y*Z, 1, 1): the local size the runtime launches them with, which a
- * device compiler may rely on (and must see to refuse another). */
-static void put_attribute(rw_buf *out, const char *s, unsigned b, unsigned e)
+ * kernel attributes of OpenCL C 1.2 §6.7.2. The variants but the straight
+ * one (`nd`) are 1-D launches of work-groups of lx*ly*lz work-items
+ * (docs/generated-kernels.md), so reqd_work_group_size(X, Y, Z) and
+ * work_group_size_hint(X, Y, Z) become (X*Y*Z, 1, 1): the local size the
+ * runtime launches them with, which a device compiler may rely on (and
+ * must see to refuse another). The straight kernel keeps the original's
+ * local size, and the attribute as written. */
+static void put_attribute(rw_buf *out, const char *s, unsigned b, unsigned e, int nd)
 {
 	static const char *const kept[] = {"reqd_work_group_size",
 	                                   "work_group_size_hint",
@@ -105,7 +107,7 @@ static void put_attribute(rw_buf *out, const char *s, unsigned b, unsigned e)
 	if (k == 3 || lp >= e || s[lp] != '(')
 		return;
 	unsigned rp = close_paren(s, lp, e);
-	if (k == 2) {
+	if (k == 2 || nd) {
 		rw_buf_puts(out, "__attribute__((");
 		rw_buf_put(out, s + b, rp + 1 - b);
 		rw_buf_puts(out, ")) ");
@@ -129,7 +131,7 @@ static void put_attribute(rw_buf *out, const char *s, unsigned b, unsigned e)
 }
 
 /* The kernel attributes among the `__attribute__((a, b(..)))` of s[b, e). */
-static void put_attributes(rw_buf *out, const char *s, unsigned b, unsigned e)
+static void put_attributes(rw_buf *out, const char *s, unsigned b, unsigned e, int nd)
 {
 	static const char kw[] = "__attribute__";
 	const unsigned kl = sizeof kw - 1;
@@ -148,7 +150,7 @@ static void put_attributes(rw_buf *out, const char *s, unsigned b, unsigned e)
 					continue;
 				}
 				if (j == ie || s[j] == ',') {
-					put_attribute(out, s, a, j);
+					put_attribute(out, s, a, j, nd);
 					a = j + 1;
 				}
 			}
@@ -206,13 +208,20 @@ static void put_frame_init(rw_buf *out, const char *pfx, const char *field)
 	rw_buf_puts(out, "\n");
 }
 
-/* An unnamed parameter (legal, if useless) still needs an argument name. */
-static void put_va(rw_buf *out, const char *pfx, const an_param *pa, unsigned i)
+/* what + the parameter's name; an unnamed parameter (legal, if useless)
+ * still needs an argument name: what + its index. */
+static void put_named(rw_buf *out, const char *what, const an_param *pa, unsigned i)
 {
 	if (pa->name && *pa->name)
-		rw_buf_printf(out, "%sva_%s", pfx, pa->name);
+		rw_buf_printf(out, "%s%s", what, pa->name);
 	else
-		rw_buf_printf(out, "%sva_%u", pfx, i);
+		rw_buf_printf(out, "%s%u", what, i);
+}
+
+static void put_va(rw_buf *out, const char *pfx, const an_param *pa, unsigned i)
+{
+	rw_buf_puts(out, pfx);
+	put_named(out, "va_", pa, i);
 }
 
 /* Kernel variant v of kernel f. With `paged_data`, the paged inspector
@@ -228,8 +237,8 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 	const tail_param *t = tail[host_data];
 	rw_lines_directive(l, k->range.begin, out);
 	rw_buf_puts(out, "__kernel ");
-	put_attributes(out, p->text, k->range.begin, k->name_range.begin);
-	put_attributes(out, p->text, k->rparen + 1, k->body.begin);
+	put_attributes(out, p->text, k->range.begin, k->name_range.begin, v == RW_STRAIGHT);
+	put_attributes(out, p->text, k->rparen + 1, k->body.begin, v == RW_STRAIGHT);
 	rw_buf_printf(out, "void %s%s_%s(", pfx, paged_data ? "pinspect" : rw_variant_name[v],
 	              k->name);
 	for (unsigned i = 0; i < k->nparams; i++) {
@@ -251,6 +260,16 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 		              i + 1 < NTAIL ? ", " : "");
 	if (v == RW_MERGE)
 		put_frame_params(out, ", __global uchar *%sdst%u", pfx);
+	if (v == RW_STRAIGHT) { /* at VAST_TAIL_ORIGIN, VAST_TAIL_SRUNS */
+		rw_buf_printf(out, ", ulong4 %sorigin", pfx);
+		for (unsigned i = 0; i < k->nparams; i++)
+			if (is_buffer(&k->params[i])) {
+				rw_buf_printf(out, ", __global uchar *%ss", pfx);
+				put_named(out, "buf_", &k->params[i], i);
+				rw_buf_printf(out, ", ulong %ss", pfx);
+				put_named(out, "delta_", &k->params[i], i);
+			}
+	}
 	if (paged_data) /* at VAST_TAIL_PAS, VAST_TAIL_PASINFO */
 		rw_buf_printf(out, ", __global uchar *%1$spas, __global const ulong *%1$spasinfo",
 		              pfx);
@@ -262,11 +281,13 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 				              k->params[i].name);
 	rw_buf_printf(out, ")\n{\n\t%1$sctx %1$sc_; %1$sctx *%1$sc = &%1$sc_;\n"
 	              "\t%1$sinit_%2$s(%1$sc, ", pfx,
-	              host_data ? "inspect" : "paged");
+	              host_data ? "inspect" : v == RW_STRAIGHT ? "straight" : "paged");
 	if (host_data)
 		rw_buf_printf(out, "%spas, ", pfx);
 	for (unsigned i = 0; i < NTAIL; i++)
 		rw_buf_printf(out, "%s%s%s", i ? ", " : "", pfx, t[i].name);
+	if (v == RW_STRAIGHT)
+		rw_buf_printf(out, ", %sorigin", pfx);
 	rw_buf_puts(out, ");\n");
 	if (host_data) {
 		for (unsigned i = 0; i < k->nparams; i++) {
@@ -286,7 +307,11 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 		 * that buffer translate through it (render.c, vast_trp and
 		 * vast_trsp). */
 		for (unsigned i = 0; rw_runs_all(v) && i < k->nparams; i++)
-			if (rw_hoists_run(&k->params[i]))
+			if (rw_hoists_run(&k->params[i]) && v == RW_STRAIGHT)
+				rw_buf_printf(out, "\t%1$sprun %1$srun_%2$s = %1$ssrun("
+				              "%1$ssbuf_%2$s, %1$ssdelta_%2$s);\n", pfx,
+				              k->params[i].name);
+			else if (rw_hoists_run(&k->params[i]))
 				rw_buf_printf(out, "\t%1$sprun %1$srun_%2$s = %1$srun("
 				              "%1$sc, %1$sva_%2$s);\n", pfx,
 				              k->params[i].name);

@@ -188,8 +188,9 @@ static void add_call_edits(rw_edits *ed, const char *pfx, const an_program *p,
 		             p->funcs[c->target].name);
 	} else if (c->builtin != AN_BI_NONE) {
 		rw_edit_begin(ed, c->callee.begin, c->callee.end);
-		rw_edit_litf(ed, "%s%.*s", pfx, (int)(c->callee.end - c->callee.begin),
-		             p->text + c->callee.begin);
+		/* The straight kernel's are the device's own (prelude.cl). */
+		rw_edit_litf(ed, "%s%s%.*s", pfx, v == RW_STRAIGHT ? "st_" : "",
+		             (int)(c->callee.end - c->callee.begin), p->text + c->callee.begin);
 	} else {
 		return;
 	}

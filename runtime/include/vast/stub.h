@@ -59,6 +59,13 @@ enum vast_tail {
 	VAST_TAIL_GOFF,
 	VAST_TAIL_FIRST_GROUP,
 	VAST_TAIL_DST, /* merge only: VAST_FRAME_BUFS destination buffers */
+	/* The straight kernel only: the box of work-groups it runs (ulong4,
+	 * its first group in each dimension: an N-D launch with a global
+	 * offset), then per buffer parameter, in parameter order, the frame
+	 * buffer holding its run and the run's delta (ulong): byte v of the
+	 * virtual space lies at buffer + (v - delta). */
+	VAST_TAIL_ORIGIN = VAST_TAIL_DST,
+	VAST_TAIL_SRUNS,
 	/* The paged inspector only (VAST_HAS_PINSPECT): the PAS rows it
 	 * marks and their description, as the inspector's. */
 	VAST_TAIL_PAS = VAST_TAIL_DST,
