@@ -306,7 +306,8 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 		/* Each buffer's run, loaded once: accesses known to reach only
 		 * that buffer translate through it (render.c, vast_trp and
 		 * vast_trsp). */
-		for (unsigned i = 0; rw_runs_all(v) && i < k->nparams; i++)
+		int physical = v == RW_STRAIGHT && rw_straight_physical(p);
+		for (unsigned i = 0; rw_runs_all(v) && !physical && i < k->nparams; i++)
 			if (rw_hoists_run(&k->params[i]) && v == RW_STRAIGHT)
 				rw_buf_printf(out, "\t%1$sprun %1$srun_%2$s = %1$ssrun("
 				              "%1$ssbuf_%2$s, %1$ssdelta_%2$s);\n", pfx,
@@ -324,7 +325,16 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 		rw_buf_printf(out, "\t%s%s%s = (", pa->type,
 		              tl && pa->type[tl - 1] == '*' ? "" : " ", pa->name);
 		put_type_norestrict(out, pa->type);
-		rw_buf_printf(out, ")%sva_%s;\n", pfx, pa->name);
+		if (v == RW_STRAIGHT && rw_straight_physical(p))
+			/* Where its virtual base lies in the frames: every byte
+			 * the range reaches is in the run (the pointer itself
+			 * may lie outside the frame buffer, as the run need not
+			 * start at the buffer's first byte). A NULL buffer is 0
+			 * + 0 - 0: NULL still. */
+			rw_buf_printf(out, ")(%1$ssbuf_%2$s + (%1$sva_%2$s - %1$ssdelta_%2$s));\n",
+			              pfx, pa->name);
+		else
+			rw_buf_printf(out, ")%sva_%s;\n", pfx, pa->name);
 	}
 	/* The body's statements go straight into this block, not a nested
 	 * one: __local variables may only be declared in a kernel's outermost
@@ -345,6 +355,15 @@ int rw_has_pinspect(const an_func *k)
 		if (is_buffer(&k->params[i]) && k->params[i].inspect_reads)
 			return 1;
 	return 0;
+}
+
+int rw_straight_physical(const an_program *p)
+{
+	for (unsigned f = 0; f < p->nfuncs; f++)
+		for (unsigned i = 0; p->funcs[f].is_kernel && i < p->funcs[f].nparams; i++)
+			if (p->funcs[f].params[i].kind == VAST_PARAM_CONSTANT)
+				return 0;
+	return 1;
 }
 
 /* The straight variant has no fault check: the runtime launches it only

@@ -371,7 +371,7 @@ int rw_render_body(const an_program *p, const char *pfx, int f,
 		return -1;
 	for (unsigned i = 0; i < p->naccesses; i++) {
 		const an_access *a = &p->accesses[i];
-		if (a->func != f)
+		if (a->func != f || (v == RW_STRAIGHT && rw_straight_physical(p)))
 			continue;
 		if (rw_runs_all(v)) {
 			if (add_access_inline(ed, pfx, a, v, run_param(fn, a)) < 0)

@@ -199,6 +199,12 @@ int rw_emit_kernel_variants(const an_program *p, const char *pfx,
                             const rw_lines *l, int f, rw_buf *out);
 /* Why kernel k gets no straight variant (a static string), or NULL. */
 const char *rw_no_straight(const an_func *k);
+/* The straight kernels of program p hold their __global buffers as
+ * pointers into the frames (docs/generated-kernels.md): every access is
+ * the original's, untranslated. Not where a kernel has a __constant
+ * buffer: its pointer cannot point into the frames, a __global buffer,
+ * and accesses that may reach it must translate virtual addresses. */
+int rw_straight_physical(const an_program *p);
 /* Whether kernel k's inspector reads a buffer's contents, so it gets the
  * paged inspector PFXpinspect_K. */
 int rw_has_pinspect(const an_func *k);
