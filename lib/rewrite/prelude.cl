@@ -288,8 +288,10 @@ void vast_init_straight(vast_ctx *c, __global const uint *lpt,
 	c->page_shift = page_shift;
 }
 
-/* The work-item functions of the straight kernel (c->grp holds the box's
- * origin): the device's where they are the original's. */
+/* The work-item functions of the straight kernel that differ from the
+ * other variants' (c->grp holds the box's origin): the device's where
+ * they are the original's. The sizes, offset and dimensions are the
+ * same vast_get_* as everywhere (vast_init_straight sets their fields). */
 size_t vast_st_get_global_id(vast_ctx *c, uint d)
 { return d < 3 ? get_global_id(d) : 0; }
 size_t vast_st_get_local_id(vast_ctx *c, uint d)
@@ -298,16 +300,6 @@ size_t vast_st_get_group_id(vast_ctx *c, uint d)
 { return d < 3 ? get_group_id(d) + c->grp[d] : 0; }
 size_t vast_st_get_num_groups(vast_ctx *c, uint d)
 { return d < 3 ? vast_div(c->gsz[d], c->lsz[d]) : 1; }
-size_t vast_st_get_global_size(vast_ctx *c, uint d)
-{ return d < 3 ? c->gsz[d] : 1; }
-size_t vast_st_get_local_size(vast_ctx *c, uint d)
-{ return d < 3 ? get_local_size(d) : 1; }
-size_t vast_st_get_enqueued_local_size(vast_ctx *c, uint d)
-{ return d < 3 ? c->lsz[d] : 1; }
-size_t vast_st_get_global_offset(vast_ctx *c, uint d)
-{ return d < 3 ? c->goff[d] : 0; }
-uint vast_st_get_work_dim(vast_ctx *c)
-{ return c->dim; }
 size_t vast_st_get_global_linear_id(vast_ctx *c)
 {
 	return ((get_global_id(2) - c->goff[2]) * c->gsz[1] +
@@ -315,7 +307,7 @@ size_t vast_st_get_global_linear_id(vast_ctx *c)
 	       (get_global_id(0) - c->goff[0]);
 }
 size_t vast_st_get_local_linear_id(vast_ctx *c)
-{ return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0); }
+{ return (get_local_id(2) * c->lsz[1] + get_local_id(1)) * c->lsz[0] + get_local_id(0); }
 
 /* The inspectors: the PAS row this work-group marks (a launch starts at
  * a multiple of WG_PER_PAS = pasinfo[1] groups). The paged inspector calls

@@ -179,6 +179,16 @@ static int add_access_inline(rw_edits *ed, const char *pfx, const an_access *a,
 	return -1;
 }
 
+/* The work-item functions the straight kernel takes from the device
+ * (prelude.cl, vast_st_*): it runs as N-D boxes of the original groups
+ * with a global offset, so it has no ids rebuilt by vast_init_ids. The
+ * sizes, offset and dimensions are the arguments', as in every variant. */
+static int straight_own(enum an_builtin b)
+{
+	return b == AN_BI_GLOBAL_ID || b == AN_BI_LOCAL_ID || b == AN_BI_GROUP_ID ||
+	       b == AN_BI_NUM_GROUPS || b == AN_BI_GLOBAL_LINEAR_ID || b == AN_BI_LOCAL_LINEAR_ID;
+}
+
 static void add_call_edits(rw_edits *ed, const char *pfx, const an_program *p,
                            const an_call *c, enum rw_variant v)
 {
@@ -188,8 +198,7 @@ static void add_call_edits(rw_edits *ed, const char *pfx, const an_program *p,
 		             p->funcs[c->target].name);
 	} else if (c->builtin != AN_BI_NONE) {
 		rw_edit_begin(ed, c->callee.begin, c->callee.end);
-		/* The straight kernel's are the device's own (prelude.cl). */
-		rw_edit_litf(ed, "%s%s%.*s", pfx, v == RW_STRAIGHT ? "st_" : "",
+		rw_edit_litf(ed, "%s%s%.*s", pfx, v == RW_STRAIGHT && straight_own(c->builtin) ? "st_" : "",
 		             (int)(c->callee.end - c->callee.begin), p->text + c->callee.begin);
 	} else {
 		return;
