@@ -14,10 +14,11 @@
  * costs one union; the search first probes the previous range's length
  * and one more (a range as long as the one before settles in two
  * probes), then doubles until an end does not fit, then interpolates
- * between the last end that fit and the first that did not (the pages of a streaming or stencil kernel
- * grow about linearly with its groups, so a guess lands next to the
- * answer), bisecting whenever a guess did not halve the interval, so a
- * range costs O(log groups) probes at worst and usually a handful.
+ * between the last end that fit and the first that did not (the pages
+ * of a streaming or stencil kernel grow about linearly with its groups,
+ * so a guess lands next to the answer), bisecting whenever a guess did
+ * not halve the interval, so a range costs O(log groups) probes at worst
+ * and usually a handful.
  * Planning a 1 GiB blackscholes at a budget of 1/4 (PoCL) fell from 66 ms
  * of rows and 2.6 ms of reduction to ~2 ms; fdtd3d from 192 ms to 38 ms
  * (docs/runtime.md).
@@ -89,7 +90,8 @@ static int longest(search *s, size_t g0, size_t end, unsigned long long budget, 
 	}
 	/* Find an end that does not fit. Ranges of a launch are alike:
 	 * the hint's length fitting and one more not settles most in two
-	 * probes (fdtd3d: 203 probes a plan became 71). Else doubling. */
+	 * probes (fdtd3d's plan of 3 sets: 203 probes became 88). Else
+	 * doubling. */
 	size_t hi = 0, phi = 0;
 	for (size_t at = g0 + hint; hint > 1 && at <= g0 + hint + 1 && at < end; at++) {
 		hi = at;

@@ -1483,7 +1483,6 @@ static cl_int send_lpt_and_fault(paged *P, fset *F)
 	return CL_SUCCESS;
 }
 
-
 /* The straight kernel on groups [g0, g1) of the launch: each buffer
  * parameter's run from its arguments (the frame buffer of its slot's run
  * and the delta to it), then one N-D launch per box of groups
