@@ -303,9 +303,10 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 			rw_buf_printf(out, "\t%1$sinit_pas(%1$sc, %1$spas, %1$spasinfo);\n", pfx);
 		if (v == RW_MERGE)
 			put_frame_init(out, pfx, "dst");
-		/* Each buffer's run, loaded once: accesses known to reach only
-		 * that buffer translate through it (render.c, vast_trp and
-		 * vast_trsp). */
+		/* Each buffer's run, loaded once (the straight kernel's from
+		 * its arguments; none where its buffers point into the frames):
+		 * accesses known to reach only that buffer translate through
+		 * it (render.c, vast_trp and vast_trsp). */
 		int physical = v == RW_STRAIGHT && rw_straight_physical(p);
 		for (unsigned i = 0; rw_runs_all(v) && !physical && i < k->nparams; i++)
 			if (rw_hoists_run(&k->params[i]) && v == RW_STRAIGHT)

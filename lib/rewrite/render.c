@@ -198,7 +198,8 @@ static void add_call_edits(rw_edits *ed, const char *pfx, const an_program *p,
 		             p->funcs[c->target].name);
 	} else if (c->builtin != AN_BI_NONE) {
 		rw_edit_begin(ed, c->callee.begin, c->callee.end);
-		rw_edit_litf(ed, "%s%s%.*s", pfx, v == RW_STRAIGHT && straight_own(c->builtin) ? "st_" : "",
+		int own = v == RW_STRAIGHT && straight_own(c->builtin);
+		rw_edit_litf(ed, "%s%s%.*s", pfx, own ? "st_" : "",
 		             (int)(c->callee.end - c->callee.begin), p->text + c->callee.begin);
 	} else {
 		return;
@@ -378,9 +379,12 @@ int rw_render_body(const an_program *p, const char *pfx, int f,
 	rw_edits *ed = rw_edits_create(p->text, p->len);
 	if (!ed)
 		return -1;
-	for (unsigned i = 0; i < p->naccesses; i++) {
+	/* The straight kernel with pointers into the frames translates
+	 * nothing (kernels.c). */
+	int untranslated = v == RW_STRAIGHT && rw_straight_physical(p);
+	for (unsigned i = 0; i < p->naccesses && !untranslated; i++) {
 		const an_access *a = &p->accesses[i];
-		if (a->func != f || (v == RW_STRAIGHT && rw_straight_physical(p)))
+		if (a->func != f)
 			continue;
 		if (rw_runs_all(v)) {
 			if (add_access_inline(ed, pfx, a, v, run_param(fn, a)) < 0)

@@ -174,7 +174,8 @@ static inline int rw_runs_all(enum rw_variant v)
 }
 
 /* Append function f's body rendered for variant v: the slice and roles of
- * the model applied, accesses translated, calls to clones and work-item
+ * the model applied, accesses translated (none in a straight kernel with
+ * pointers into the frames, rw_straight_physical), calls to clones and work-item
  * functions rewritten (analysis.h, top comment). With braces clear, only
  * what is between the body's braces (a kernel variant splices it into its
  * own outermost block). 0, or -1 after an internal error. */
