@@ -57,6 +57,34 @@ int vrt_fp_boxes(const vast_kernel_footprints *k, const vast_footprint *fp,
  * marked, when the box is larger than 2^62 bytes (fprows.c). */
 int vrt_box_mark(unsigned char *part, size_t npages, unsigned shift, const vrt_box *b);
 
+/* A slot's bytes of a range packed as one strided box (boxframes.c;
+ * issue 9, "compact frames for boxes"): `rows` rows of `width` bytes,
+ * `pitch` bytes apart in the buffer from byte `origin`, lie one after
+ * another in the frames. rows 0: none. */
+typedef struct vrt_box2d {
+	unsigned long long origin, pitch, width, rows;
+} vrt_box2d;
+
+/* The pitch of box b's rows as one strided dimension (dimensions of one
+ * step left out, and one whose pitch is the span of the rows below it
+ * joined to them); 0 when it is one run, -1 when its rows are not evenly
+ * spaced. */
+long long vrt_box_pitch(const vrt_box *b);
+/* Widens `bound` (zeroed: empty) to hold every byte of box b, its rows
+ * `pitch` (> 0) apart; 0, bound unchanged, when it cannot: b strides
+ * by another pitch, starts before byte 0, or a run of it crosses from
+ * one row into the next. */
+int vrt_box2d_add(vrt_box2d *bound, const vrt_box *b, unsigned long long pitch);
+/* Widens b so that packing keeps every byte's address modulo `align` (a
+ * power of two): its first byte a multiple of align, and its width one
+ * of the pitch modulo align, so an element aligned in the buffer is
+ * aligned in the frames; whole rows where that passes a row's end. 0
+ * when even whole rows are not aligned (b then unchanged). */
+int vrt_box2d_align(vrt_box2d *b, unsigned long long align);
+/* Whether packed boxes a and b share a byte of the buffer (at one pitch
+ * exactly, else by the spans from first to last byte). */
+int vrt_box2d_overlap(const vrt_box2d *a, const vrt_box2d *b);
+
 /* The pages a union of boxes covers whole (cover.c): begin with room for
  * max blocks (a bound on work and memory: a box with more, once fused
  * with its neighbours, is left out, covering nothing), add boxes, then

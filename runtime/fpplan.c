@@ -61,7 +61,22 @@ static size_t union_pages(search *s, size_t g0, size_t g1, unsigned char *row)
 	for (unsigned k = 1; s->slot_max && k <= s->lay->nslots; k++)
 		if (vrt_pas_count(row + s->lay->slot_off[k], s->lay->slot_pages[k]) > s->slot_max)
 			s->too_wide = 1;
-	return vrt_pas_count(row, s->lay->row_bytes);
+	/* Boxed slots (boxframes.c) take the frames of their packed box; a
+	 * range whose box of one cannot be made does not fit. */
+	size_t boxed = 0;
+	if (vrt_fp_boxed_any(s->P)) {
+		vrt_box2d bx[VAST_MAX_SLOTS + 1];
+		boxed = vrt_fp_box_frames(s->P, s->lay->page_shift, g0, g1, bx);
+		for (unsigned k = 1; boxed != (size_t)-1 && s->slot_max && k <= s->lay->nslots; k++)
+			if ((bx[k].width * bx[k].rows + (1ull << s->lay->page_shift) - 1) >>
+			            s->lay->page_shift > s->slot_max)
+				s->too_wide = 1;
+		if (boxed == (size_t)-1) {
+			s->too_wide = 1;
+			boxed = 0;
+		}
+	}
+	return vrt_pas_count(row, s->lay->row_bytes) + boxed;
 }
 
 /* The last probe, of `pages`, fits budget: in pages, and (paged.c

@@ -229,6 +229,10 @@ struct vrt_fp_plan {
 	int cap;
 	int complete;   /* every access has a usable descriptor */
 	vrt_cover cover;
+	/* Slots that go in as one strided box (vrt_fp_choose_boxes): no
+	 * pages of theirs in the rows; vrt_fp_box_frames counts them. */
+	unsigned char boxed[VAST_MAX_SLOTS + 1];
+	int nboxed;
 };
 
 /* Descriptor fp has a form the host can evaluate, for one parameter that
@@ -333,6 +337,8 @@ int vrt_fp_union(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
 	for (unsigned f = 0; f < kf->nfootprints; f++) {
 		const vast_footprint *fp = &kf->footprints[f];
 		unsigned s = slot_of(P, fp);
+		if (P->boxed[s])
+			continue;
 		int exact, n = boxes_of(P, fp, g0, g1, &exact);
 		if (n < 0)
 			return n == -2 ? -1 : 0;
@@ -488,4 +494,134 @@ int vrt_fp_slot_pages(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t 
 				return 0;
 	}
 	return 1;
+}
+
+int vrt_fp_slot_box(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, vrt_box2d *box)
+{
+	const vast_kernel_footprints *kf = P->kf;
+	unsigned long long pitch = 0, align = 1;
+	memset(box, 0, sizeof *box);
+	/* The pitch first (an access may be one run, a row of the box),
+	 * then the bound of every box at that pitch. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned f = 0; f < kf->nfootprints; f++) {
+			const vast_footprint *fp = &kf->footprints[f];
+			if (!may_reach(P, fp, s))
+				continue;
+			if (!usable(P->L, P->fl.nargs, fp))
+				return 0;
+			int exact, n = boxes_of(P, fp, g0, g1, &exact);
+			if (n < 0)
+				return n == -2 ? -1 : 0;
+			/* An element's alignment divides its size: the size's
+			 * lowest bit (at most 128, OpenCL C's largest). */
+			unsigned long long a = fp->size & -fp->size;
+			if (a > align)
+				align = a > 128 ? 128 : a;
+			for (int i = 0; i < n; i++) {
+				long long p = vrt_box_pitch(&P->boxes[i]);
+				if (pass == 1 && !vrt_box2d_add(box, &P->boxes[i], pitch))
+					return 0;
+				if (pass == 1 || p == 0)
+					continue;
+				if (p < 0 || (pitch && (unsigned long long)p != pitch))
+					return 0;
+				pitch = (unsigned long long)p;
+			}
+		}
+		if (!pitch)
+			return 0; /* one run: its pages waste at most two */
+	}
+	/* Aligned as the buffer's elements, within the buffer, and rows
+	 * and width of 32 bits each (the kernel's box entry, lpt.c). */
+	size_t size = P->L->slot_mem[s]->size;
+	if (box->rows && (!vrt_box2d_align(box, align) || box->rows >> 32 || box->width >> 32 ||
+	                  box->origin + (box->rows - 1) * box->pitch + box->width > size)) {
+		memset(box, 0, sizeof *box);
+		return 0;
+	}
+	return 1;
+}
+
+int vrt_fp_choose_boxes(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
+                        unsigned waste)
+{
+	const vrt_launch *L = P->L;
+	int chosen = 0;
+	if (!P->complete)
+		return 0;
+	unsigned char *pages = NULL;
+	for (unsigned s = 1; s <= L->nslots; s++) {
+		const vrt_mem *m = L->slot_mem[s];
+		vrt_box2d box;
+		if (P->boxed[s] || m->parent || m->nsubs)
+			continue;
+		int r = vrt_fp_slot_box(P, s, g0, g1, &box);
+		if (r < 0)
+			break;
+		if (!r || box.rows < 2 || box.width >= box.pitch)
+			continue;
+		if (waste) {
+			/* worth it only where pages move waste x its bytes */
+			vrt_free(pages);
+			if (!(pages = vrt_calloc(1, lay->slot_pages[s] ? lay->slot_pages[s] : 1)) ||
+			    (r = vrt_fp_slot_pages(P, lay, s, g0, g1, pages)) < 0)
+				break;
+			unsigned long long n = vrt_pas_count(pages, lay->slot_pages[s]);
+			if (!r || (n << lay->page_shift) < waste * box.width * box.rows)
+				continue;
+		}
+		P->boxed[s] = 1;
+		P->nboxed++;
+		chosen++;
+	}
+	vrt_free(pages);
+	return chosen;
+}
+
+void vrt_fp_unbox(vrt_fp_plan *P, int written_only)
+{
+	for (unsigned s = 1; s <= P->L->nslots; s++)
+		if (P->boxed[s] && (!written_only || (P->L->slot_mode[s] & VAST_MODE_W))) {
+			P->boxed[s] = 0;
+			P->nboxed--;
+		}
+}
+
+void vrt_fp_boxes_get(const vrt_fp_plan *P, unsigned char *boxed)
+{
+	memcpy(boxed, P->boxed, sizeof P->boxed);
+}
+
+void vrt_fp_boxes_set(vrt_fp_plan *P, const unsigned char *boxed)
+{
+	memcpy(P->boxed, boxed, sizeof P->boxed);
+	P->nboxed = 0;
+	for (unsigned s = 0; s <= VAST_MAX_SLOTS; s++)
+		P->nboxed += P->boxed[s] != 0;
+}
+
+int vrt_fp_boxed(const vrt_fp_plan *P, unsigned s)
+{
+	return P && P->boxed[s];
+}
+
+int vrt_fp_boxed_any(const vrt_fp_plan *P)
+{
+	return P && P->nboxed;
+}
+
+size_t vrt_fp_box_frames(vrt_fp_plan *P, unsigned shift, size_t g0, size_t g1, vrt_box2d *boxes)
+{
+	size_t frames = 0;
+	for (unsigned s = 1; P->nboxed && s <= P->L->nslots; s++) {
+		vrt_box2d box = {0};
+		if (P->boxed[s] && vrt_fp_slot_box(P, s, g0, g1, &box) != 1)
+			return (size_t)-1;
+		unsigned long long bytes = box.width * box.rows;
+		frames += (size_t)((bytes + (1ull << shift) - 1) >> shift);
+		if (boxes)
+			boxes[s] = box;
+	}
+	return frames;
 }

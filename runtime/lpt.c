@@ -13,7 +13,9 @@
  * straddle any two of its pages, so a slot that does not fit the rest of
  * a buffer starts the next one. Frame numbers count within the slot's
  * buffer; frame 0 of buffer 0 is the scratch frame that faulting
- * accesses hit. The LPT layout is the one of docs/generated-kernels.md.
+ * accesses hit. A boxed slot (boxframes.c) takes the frames of its
+ * packed box, in one piece, and no page of it gets one. The LPT layout
+ * is the one of docs/generated-kernels.md.
  *
  * Every touched page is filled from the host copy, read or written: a
  * kernel that writes a page sparsely leaves the other bytes as they were,
@@ -32,11 +34,21 @@ static void put64(uint32_t *w, unsigned long long v)
 	w[1] = (uint32_t)(v >> 32);
 }
 
-int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, size_t per_buf,
-                  uint32_t *lpt, vrt_frames *fr)
+/* Slot s's box entry (docs/generated-kernels.md): where its box lies in
+ * the buffer and in the frames. */
+static void put_box(uint32_t *w, const vrt_box2d *bx, unsigned long long frame_byte)
+{
+	put64(w, bx->origin);
+	put64(w + 2, bx->pitch);
+	put64(w + 4, bx->width | bx->rows << 32);
+	put64(w + 6, frame_byte);
+}
+
+int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *boxes,
+                  size_t per_buf, uint32_t *lpt, vrt_frames *fr)
 {
 	size_t runs = vrt_lpt_runs_index(l->nslots);
-	size_t idx = runs + 8 * (size_t)l->nslots, frame = 1;
+	size_t idx = runs + 16 * (size_t)l->nslots, frame = 1;
 	unsigned sh = l->page_shift, b = 0;
 	memset(fr, 0, sizeof *fr);
 	fr->straight = 1;
@@ -44,7 +56,12 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, size_t per_buf,
 	lpt[2 * l->nslots + 1] = (uint32_t)runs;
 	for (unsigned s = 1; s <= l->nslots; s++) {
 		const unsigned char *row = u + l->slot_off[s];
-		size_t n = vrt_pas_count(row, l->slot_pages[s]);
+		const vrt_box2d *bx = boxes && boxes[s].rows ? &boxes[s] : NULL;
+		/* A box of whole rows (or one) is one run of the buffer's
+		 * bytes: translated as a run, straight where all are. */
+		int box_run = bx && (bx->rows == 1 || bx->width == bx->pitch);
+		size_t n = bx ? (size_t)((bx->width * bx->rows + (1ull << sh) - 1) >> sh)
+		              : vrt_pas_count(row, l->slot_pages[s]);
 		if (n > per_buf - frame) { /* the rest of buffer b is too small */
 			if (n > per_buf || ++b == VAST_FRAME_BUFS)
 				return -1;
@@ -56,7 +73,19 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, size_t per_buf,
 		fr->count[s] = n;
 		fr->buf[s] = b;
 		size_t lo = 0, hi = 0;
-		for (size_t p = 0; p < l->slot_pages[s]; p++) {
+		uint32_t *box = lpt + runs + 8 * ((size_t)l->nslots + s - 1);
+		memset(box, 0, 8 * sizeof *box);
+		if (bx) {
+			/* Packed rows: no page of the slot has a frame, so every
+			 * access of it takes the box (vast_tr_in). */
+			for (size_t p = 0; p < l->slot_pages[s]; p++)
+				lpt[idx + p] = VAST_NO_FRAME;
+			if (!box_run)
+				put_box(box, bx, (unsigned long long)frame << sh);
+			frame += n;
+			fr->straight &= box_run;
+		}
+		for (size_t p = 0; p < l->slot_pages[s] && !bx; p++) {
 			lpt[idx + p] = row[p] ? (uint32_t)frame++ : VAST_NO_FRAME;
 			if (row[p]) {
 				if (frame - 1 == fr->first[s])
@@ -69,12 +98,17 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, size_t per_buf,
 		 * one add and no table walk. */
 		uint32_t *r = lpt + runs + 8 * (size_t)(s - 1);
 		memset(r, 0, 8 * sizeof *r);
-		fr->lo[s] = lo;
-		if (n && hi - lo + 1 == n) {
+		fr->lo[s] = (unsigned long long)lo << sh;
+		if (box_run) {
+			fr->lo[s] = bx->origin;
+			put64(r, bx->origin);
+			put64(r + 2, bx->width * bx->rows);
+			put64(r + 4, (unsigned long long)fr->first[s] << sh);
+		} else if (n && !bx && hi - lo + 1 == n) {
 			put64(r, (unsigned long long)lo << sh);
 			put64(r + 2, (unsigned long long)n << sh);
 			put64(r + 4, (unsigned long long)fr->first[s] << sh);
-		} else if (n) {
+		} else if (n && !bx) {
 			fr->straight = 0;
 		}
 		put64(r + 6, b);

@@ -123,6 +123,7 @@ typedef struct fset {
 	unsigned char *fill;        /* the pages of u filled from the host */
 	uint32_t *lpt;
 	vrt_frames fr, prev_fr;     /* where its range's frames lie, the previous one's */
+	vrt_box2d box[VAST_MAX_SLOTS + 1]; /* its range's boxed slots (boxframes.c) */
 	long range;                 /* the range in flight on it, -1: none */
 	int lazy;                   /* its range is among the launch's last
 	                             * nsets: lazy slots stay in its frames */
@@ -188,6 +189,17 @@ static const vrt_range *range_at(const paged *P, size_t i)
 	return &P->ranges[P->reverse ? P->nranges - 1 - i : i];
 }
 
+/* The boxes of range R's boxed slots into bx (rows 0 for the others):
+ * 0, or -1 when one cannot be made (planning made them: not expected). */
+static int range_boxes(const paged *P, const vrt_range *R, vrt_box2d *bx)
+{
+	memset(bx, 0, (VAST_MAX_SLOTS + 1) * sizeof *bx);
+	if (!P->fp || !vrt_fp_boxed_any(P->fp))
+		return 0;
+	size_t g0 = R->first_row * P->wpp, g1 = (R->last_row + 1) * P->wpp;
+	return vrt_fp_box_frames(P->fp, P->lay.page_shift, g0, g1, bx) == (size_t)-1 ? -1 : 0;
+}
+
 /* Lays out every range's frames in the buffers of a set (vrt_lpt_build)
  * and sizes each buffer b for the largest of them. Returns 0 when they
  * fit the set's share of the budget, 1 when not (a slot too large for
@@ -207,16 +219,19 @@ static int place_frames(paged *P, unsigned long long share)
 		return 0;
 	}
 	uint32_t *lpt = vrt_malloc(vrt_lpt_bytes(lay));
-	int r = lpt ? 0 : -2;
+	vrt_box2d *bx = vrt_calloc(VAST_MAX_SLOTS + 1, sizeof *bx);
+	int r = lpt && bx ? 0 : -2;
 	for (size_t i = 0; !r && i < P->nranges; i++) {
 		vrt_frames fr;
-		if (vrt_lpt_build(lay, P->unions + i * rb, P->per_buf, lpt, &fr))
+		if (range_boxes(P, &P->ranges[i], bx) || vrt_lpt_build(lay, P->unions + i * rb, bx,
+		                                                     P->per_buf, lpt, &fr))
 			r = 1;
 		for (unsigned b = 0; !r && b < VAST_FRAME_BUFS; b++)
 			if (fr.used[b] > need[b])
 				need[b] = fr.used[b];
 	}
 	vrt_free(lpt);
+	vrt_free(bx);
 	size_t total = 0;
 	for (unsigned b = 0; !r && b < VAST_FRAME_BUFS; b++)
 		total += need[b];
@@ -394,7 +409,17 @@ static cl_int fill_rows(vrt_launch *L, paged *P, int *from_fp)
 static cl_int refuse_group(vrt_launch *L, paged *P, size_t bad, const unsigned char *row)
 {
 	const vrt_layout *lay = &P->lay;
-	unsigned long long need = vrt_range_footprint(lay, vrt_pas_count(row, lay->row_bytes));
+	/* Boxed slots (boxframes.c) take their boxes' frames, not pages. */
+	vrt_box2d bx[VAST_MAX_SLOTS + 1];
+	size_t boxed = 0, bf[VAST_MAX_SLOTS + 1] = {0};
+	if (vrt_fp_boxed_any(P->fp) &&
+	    (boxed = vrt_fp_box_frames(P->fp, lay->page_shift, bad, bad + 1, bx)) != (size_t)-1)
+		for (unsigned s = 1; s <= lay->nslots; s++)
+			bf[s] = (size_t)((bx[s].width * bx[s].rows + (1ull << lay->page_shift) - 1) >>
+			                 lay->page_shift);
+	else
+		boxed = 0;
+	unsigned long long need = vrt_range_footprint(lay, vrt_pas_count(row, lay->row_bytes) + boxed);
 	const char *kn = L->k->name;
 	if (need > L->budget) {
 		vrt_log(VRT_LOG_WARN, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, more than the budget of %llu",
@@ -404,7 +429,7 @@ static cl_int refuse_group(vrt_launch *L, paged *P, size_t bad, const unsigned c
 	unsigned big = 1;
 	size_t most = 0;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		size_t n = vrt_pas_count(row + lay->slot_off[s], lay->slot_pages[s]);
+		size_t n = vrt_pas_count(row + lay->slot_off[s], lay->slot_pages[s]) + bf[s];
 		if (n > most)
 			most = n, big = s;
 	}
@@ -423,7 +448,7 @@ static cl_int refuse_group(vrt_launch *L, paged *P, size_t bad, const unsigned c
 }
 
 /* refuse_group for a plan from the boxes (no rows): group bad's own
- * pages, from its boxes. */
+ * pages, from its boxes, and the frames of its boxed slots. */
 static cl_int refuse_boxed_group(vrt_launch *L, paged *P, size_t bad)
 {
 	unsigned char *row = vrt_malloc(P->lay.row_bytes);
@@ -432,6 +457,28 @@ static cl_int refuse_boxed_group(vrt_launch *L, paged *P, size_t bad)
 	cl_int err = got > 0 ? refuse_group(L, P, bad, row) : CL_OUT_OF_HOST_MEMORY;
 	vrt_free(row);
 	return err;
+}
+
+/* Boxes where pages waste the link (boxframes.c), tried once a launch:
+ * the slots whose bytes in the plan's first range stride and whose
+ * pages there hold VRT_BOX_WASTE times those bytes go in as packed
+ * boxes, planned again. A column strip of a transpose's output moved
+ * whole pages both ways: 40x its bytes at a tenth of the data (PoCL).
+ * A range whose box of a slot is whole rows still runs straight (lpt.c):
+ * only ranges with a strided box pay a division per access. */
+#define VRT_BOX_WASTE 2
+static int boxes_worth(const vrt_launch *L, paged *P, int *tried)
+{
+	if (*tried || !P->nranges)
+		return 0;
+	*tried = 1;
+	const vrt_range *R = &P->ranges[0];
+	int nb = vrt_fp_choose_boxes(P->fp, &P->lay, R->first_row * P->wpp,
+	                             (R->last_row + 1) * P->wpp, VRT_BOX_WASTE);
+	if (nb > 0)
+		vrt_log(VRT_LOG_DEBUG, "kernel '%s': %d buffers go in as strided boxes, their pages %dx their bytes or more",
+		        L->k->name, nb, VRT_BOX_WASTE);
+	return nb > 0;
 }
 
 static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
@@ -461,6 +508,7 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 	              !vrt_cfg.pipeline_forced;
 	if (one_set)
 		P->nsets = 1;
+	int tried_waste = 0, tried_fallback = 0; /* boxes chosen (boxes_worth, below) */
 	for (;;) {
 		vrt_free(P->rows);
 		P->rows = NULL;
@@ -507,6 +555,11 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 			P->nsets = vrt_cfg.pipeline;
 			continue;
 		}
+		if (r == 0 && boxes && boxes_worth(L, P, &tried_waste)) {
+			use_shift(P, first_shift);
+			P->nsets = vrt_cfg.pipeline;
+			continue;
+		}
 		if (r == 0) {
 			L->st->fp_plans += from_fp != 0;
 			P->from_fp = from_fp != 0;
@@ -527,7 +580,22 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 				        k->name, bad, 1u << P->lay.page_shift);
 				continue;
 			}
-			if (from_fp == 2) {
+			/* Read-only slots whose bytes stride go in as packed
+			 * boxes (boxframes.c), planned again from the first
+			 * page size. */
+			if ((boxes || from_fp) && P->fp && !tried_fallback) {
+				tried_fallback = 1;
+				int nb = vrt_fp_choose_boxes(P->fp, &P->lay, bad, bad + 1, 0);
+				if (nb > 0) {
+					vrt_log(VRT_LOG_DEBUG, "kernel '%s': work-group %zu does not fit in pages; %d buffers go in as strided boxes",
+					        k->name, bad, nb);
+					boxes = 1;
+					use_shift(P, first_shift);
+					P->nsets = vrt_cfg.pipeline;
+					continue;
+				}
+			}
+			if (from_fp == 2 && !vrt_fp_boxed_any(P->fp)) {
 				/* An inexact descriptor is a superset: the
 				 * inspector's exact pages may still fit (exact
 				 * ones mark the inspector's pages: no use). */
@@ -590,7 +658,7 @@ static void choose_direct(vrt_launch *L, paged *P)
 		unsigned long long bytes = (unsigned long long)pages << lay->page_shift;
 		unsigned long long staged = bytes < share ? bytes : share;
 		P->direct[s] = (L->slot_mem[s]->pin.buf && runs && bytes / runs >= VRT_DIRECT_SPAN) ||
-		               staged > room;
+		               staged > room || vrt_fp_boxed(P->fp, s);
 		if (!P->direct[s])
 			room -= staged;
 		else if (!L->slot_mem[s]->pin.buf)
@@ -838,6 +906,51 @@ static cl_int after_busy(paged *P, fset *F)
 	vrt_real.clReleaseEvent(ds->busy);
 	ds->busy = NULL;
 	return err;
+}
+
+/* Before range i's box of written slot s goes in: the ranges still in
+ * flight whose boxes of s share bytes with it have written them back.
+ * A box goes back whole, bytes the kernel did not write as they came in
+ * (no forwarding, as pages have), so this range's must be theirs: a
+ * byte two ranges write is a race in the program, but bytes one writes
+ * and the other's box merely spans are not. */
+static cl_int after_box_writers(vrt_launch *L, paged *P, size_t i, fset *F, unsigned s)
+{
+	cl_event wait[VRT_MAX_SETS];
+	cl_uint n = 0;
+	if (!(L->slot_mode[s] & VAST_MODE_W))
+		return CL_SUCCESS;
+	for (size_t j = i; j-- > P->done;) {
+		fset *G = &P->set[j % P->nsets];
+		if (G != F && last_of(G->out) && vrt_box2d_overlap(&G->box[s], &F->box[s]))
+			wait[n++] = last_of(G->out);
+	}
+	return n ? vrt_real.clEnqueueBarrierWithWaitList(P->qs->in, n, wait, NULL) : CL_SUCCESS;
+}
+
+/* Enqueues boxed slot s's box of F's range (range i) in (H2D) or out
+ * (D2H), its rows packed one after another in the slot's frames: one
+ * copy straight between the host copy and the frames, rectangular unless
+ * the box is whole rows. In whole, written or not: a byte the kernel
+ * does not write goes back as it came. */
+static cl_int move_box(vrt_launch *L, paged *P, size_t i, fset *F, unsigned s, int out)
+{
+	const vrt_box2d *bx = &F->box[s];
+	int whole = bx->width == bx->pitch;
+	vrt_rect r = { whole ? 1 : bx->rows, bx->origin, F->fr.first[s] << P->lay.page_shift,
+	               whole ? bx->width * bx->rows : bx->width, bx->pitch, bx->width };
+	cl_event e;
+	cl_int err = out ? CL_SUCCESS : after_busy(P, F);
+	if (!err && !out)
+		err = after_box_writers(L, P, i, F, s);
+	if (!err)
+		err = vrt_rect_move(out ? P->qs->out : P->qs->in, F->frames[F->fr.buf[s]], &r,
+		                    L->slot_mem[s]->host, out, &e);
+	if (err)
+		return err;
+	keep(out ? F->out : F->in, e);
+	*(out ? &F->out_bytes : &F->in_bytes) += bx->width * bx->rows;
+	return CL_SUCCESS;
 }
 
 /* Enqueues slot s's frames of set F in or out (move_pages): in, the
@@ -1504,7 +1617,7 @@ static cl_int launch_straight(vrt_launch *L, paged *P, fset *F, size_t g0, size_
 		int run = s && F->fr.count[s];
 		cl_mem *fb = run ? &F->frames[F->fr.buf[s]] : NULL;
 		cl_ulong delta = run ? ((cl_ulong)s << VAST_VA_SHIFT) +
-		                               ((cl_ulong)F->fr.lo[s] << sh) -
+		                               (cl_ulong)F->fr.lo[s] -
 		                               ((cl_ulong)F->fr.first[s] << sh)
 		                     : 0;
 		if ((err = set(ks, arg++, sizeof(cl_mem), fb)) ||
@@ -1550,7 +1663,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	double t0 = vrt_now_ms();
 	memcpy(F->u, P->unions + (size_t)(R - P->ranges) * rb, rb);
 	/* place_frames laid out every range: this one fits. */
-	if (vrt_lpt_build(lay, F->u, P->per_buf, F->lpt, &F->fr))
+	if (range_boxes(P, R, F->box) || vrt_lpt_build(lay, F->u, F->box, P->per_buf, F->lpt, &F->fr))
 		return CL_OUT_OF_RESOURCES;
 	if ((err = stage_layout(L, P, F)) != CL_SUCCESS)
 		return err;
@@ -1577,6 +1690,11 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	 * the range writes whole. */
 	F->in_bytes = F->out_bytes = 0;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
+		if (F->box[s].rows) {
+			if ((err = move_box(L, P, i, F, s, 0)) != CL_SUCCESS)
+				return err;
+			continue;
+		}
 		if (!F->fr.count[s] || !vrt_pas_count(F->fill + lay->slot_off[s], lay->slot_pages[s]))
 			continue;
 		if (in_place(L, P, F, s))
@@ -1658,7 +1776,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	int back = 0;
 	for (unsigned s = 1; s <= lay->nslots; s++)
 		back |= (L->slot_mode[s] & VAST_MODE_W) && F->fr.count[s] &&
-		        !(F->lazy && lazy_slot(L, s));
+		        !(F->lazy && lazy_slot(L, s) && !F->box[s].rows);
 	/* Out: the fault word first (it waits for the kernel; the queue is
 	 * in order), then the frames of the slots the kernel may write. The
 	 * straight variant never writes the fault word: with nothing to
@@ -1674,10 +1792,14 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 		keep(F->out, e);
 	}
 	for (unsigned s = 1; s <= lay->nslots && back; s++) {
-		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->fr.count[s] ||
-		    (F->lazy && lazy_slot(L, s)))
+		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->fr.count[s])
 			continue;
-		if ((err = move_frames(L, P, F, s, 1)) != CL_SUCCESS)
+		/* A box always goes home: no kept frame remembers it. */
+		if (F->box[s].rows)
+			err = move_box(L, P, i, F, s, 1);
+		else if (!(F->lazy && lazy_slot(L, s)))
+			err = move_frames(L, P, F, s, 1);
+		if (err != CL_SUCCESS)
 			return err;
 	}
 	L->st->d2h += F->out_bytes;
@@ -1979,11 +2101,18 @@ static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 	if (!c) {
 		return inspect_and_reduce(L, P);
 	}
-	int oom;
+	int oom, boxed = 0;
 	vrt_fp_plan_free(P->fp);
 	P->fp = vrt_fp_plan_new(L, &oom);
 	if (oom)
 		return CL_OUT_OF_HOST_MEMORY;
+	for (unsigned s = 0; s <= VAST_MAX_SLOTS; s++)
+		boxed |= c->boxed[s];
+	/* The plan's boxes are the descriptors': none, none to box with. */
+	if (boxed && !P->fp)
+		return inspect_and_reduce(L, P);
+	if (P->fp)
+		vrt_fp_boxes_set(P->fp, c->boxed);
 	vrt_free(P->rows);
 	vrt_free(P->ranges);
 	P->lay = c->lay;
@@ -2007,8 +2136,10 @@ static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 static void keep_plan(vrt_launch *L, paged *P)
 {
 	vrt_plan p = { P->lay, P->wpp, P->nrows, P->rows, P->ranges, P->nranges, P->unions,
-	               P->nsets, {0} };
+	               P->nsets, {0}, {0} };
 	memcpy(p.buf_frames, P->buf_frames, sizeof p.buf_frames);
+	if (P->fp)
+		vrt_fp_boxes_get(P->fp, p.boxed);
 	if (!P->cached && !L->share && vrt_plan_keep(L, &p, P->from_fp))
 		P->cached = 1;
 }
@@ -2106,6 +2237,22 @@ static cl_int run_ranges(vrt_launch *L, paged *P)
 	return err;
 }
 
+/* A boxed slot goes in straight from its host copy (send_box), with no
+ * page of it taken from the kept frames: pages an earlier launch left
+ * there dirty go home first, from this launch's sets and any other
+ * pool's. Read-only here, it gets no new ones. */
+static cl_int boxes_home(vrt_launch *L, paged *P)
+{
+	cl_int err = CL_SUCCESS;
+	for (unsigned s = 1; s <= L->nslots && !err; s++) {
+		vrt_mem *m = L->slot_mem[s];
+		if (!L->share && vrt_fp_boxed(P->fp, s) && m->frames_dirty &&
+		    (err = write_home(&P->devs, L->ctx, L->dev, m)) == CL_SUCCESS)
+			err = vrt_framepool_write_home(m);
+	}
+	return err;
+}
+
 cl_int vrt_paged_run(vrt_launch *L)
 {
 	vrt_kernel *k = L->k;
@@ -2137,7 +2284,7 @@ cl_int vrt_paged_run(vrt_launch *L)
 	if (!(P->qs = queues_for(L->ctx, L->dev, &err)))
 		goto out;
 	vrt_trace_host("prepare", k->name, t0, vrt_now_ms(), -1, 0);
-	if ((err = plan_and_make_sets(L, P)) != CL_SUCCESS)
+	if ((err = plan_and_make_sets(L, P)) != CL_SUCCESS || (err = boxes_home(L, P)) != CL_SUCCESS)
 		goto out;
 	if ((err = set_launch_args(L, P, P->kp)) != CL_SUCCESS ||
 	    (P->ks && (err = set_launch_args(L, P, P->ks)) != CL_SUCCESS))

@@ -106,7 +106,7 @@ static int chunk_frames(pinspect *I, const unsigned char *rows, const vrt_range 
 	memset(I->u, 0, rb);
 	for (size_t r = c->first_row; r <= c->last_row; r++)
 		vrt_pas_or(I->u, rows + r * rb, rb);
-	return vrt_lpt_build(I->lay, I->u, I->per_buf, I->lpt, fr);
+	return vrt_lpt_build(I->lay, I->u, NULL, I->per_buf, I->lpt, fr);
 }
 
 /* Algorithm 1's ranges cut into chunks of at most rpc rows (the PAS

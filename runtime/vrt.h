@@ -38,6 +38,7 @@
 #include <pthread.h>
 
 #include "vast/stub.h"
+#include "footprint.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -667,7 +668,7 @@ typedef struct vrt_span {
 typedef struct vrt_frames {
 	size_t first[VAST_MAX_SLOTS + 1], count[VAST_MAX_SLOTS + 1];
 	unsigned buf[VAST_MAX_SLOTS + 1];
-	size_t lo[VAST_MAX_SLOTS + 1]; /* the run's first page, when straight */
+	unsigned long long lo[VAST_MAX_SLOTS + 1]; /* the run's first byte, when straight */
 	size_t used[VAST_FRAME_BUFS];
 	/* Every slot's frames are one run of pages or none: the straight
 	 * variant may run the range (docs/generated-kernels.md). */
@@ -690,11 +691,13 @@ typedef struct vrt_gbox {
 unsigned vrt_group_boxes(size_t g0, size_t g1, const size_t ngrp[3], vrt_gbox box[5]);
 /* Builds the LPT of a range from the union row `u` (0/1 per page): frames
  * slot by slot, pages ascending, no gaps, each slot's within one buffer
- * of at most per_buf frames (frame 0 of buffer 0 is scratch). lpt has
- * vrt_lpt_bytes(l)/4 entries. Returns 0, or -1 when the frames do not fit
- * VAST_FRAME_BUFS such buffers. */
-int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, size_t per_buf,
-                  uint32_t *lpt, vrt_frames *fr);
+ * of at most per_buf frames (frame 0 of buffer 0 is scratch). A slot s
+ * with boxes[s].rows (boxes may be NULL) takes the frames of its packed
+ * box instead, and no page of it has one. lpt has vrt_lpt_bytes(l)/4
+ * entries. Returns 0, or -1 when the frames do not fit VAST_FRAME_BUFS
+ * such buffers. */
+int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *boxes,
+                  size_t per_buf, uint32_t *lpt, vrt_frames *fr);
 /* Spans of slot s in u; returns the count, *spans (vrt_free) or NULL. */
 size_t vrt_spans(const vrt_layout *l, const unsigned char *u,
                  const uint32_t *lpt, unsigned s, vrt_span **spans);
@@ -833,6 +836,7 @@ typedef struct vrt_plan {
 	unsigned char *unions;      /* each range's pages, then all (paged.c) */
 	unsigned nsets;
 	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of each buffer of a set */
+	unsigned char boxed[VAST_MAX_SLOTS + 1]; /* slots planned as boxes */
 } vrt_plan;
 typedef struct vrt_plans vrt_plans;
 /* The plan kept for a launch like L, NULL when none. It stays L->k's,
@@ -990,6 +994,30 @@ int vrt_fp_write_span(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, long lon
  * access that may reach s has none usable, -1 out of memory. */
 int vrt_fp_slot_pages(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t g0, size_t g1,
                       unsigned char *pages);
+/* Box frames (boxframes.c): slot s's bytes for groups [g0, g1) as one
+ * strided box; 1 when they are, 0 when not (an access that may reach s
+ * has no usable descriptor, none strides, pitches differ, a row crosses
+ * the pitch, the box passes the buffer), -1 out of memory. */
+int vrt_fp_slot_box(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, vrt_box2d *box);
+/* The slots (outside sub-buffer families) whose bytes for groups
+ * [g0, g1) are one strided box, and with waste > 0 whose pages of lay
+ * hold at least waste times its bytes, go in as boxes from now on in P's
+ * plans (vrt_fp_union leaves them out), with those boxed already;
+ * returns how many it adds. Out of memory adds fewer. */
+int vrt_fp_choose_boxes(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
+                        unsigned waste);
+/* Boxed slots go back to pages: the written ones, or all. */
+void vrt_fp_unbox(vrt_fp_plan *P, int written_only);
+/* The boxed slots as flags (boxed[s], s <= VAST_MAX_SLOTS), to keep with
+ * a plan, and set again on a new vrt_fp_plan of a launch like it. */
+void vrt_fp_boxes_get(const vrt_fp_plan *P, unsigned char *boxed);
+void vrt_fp_boxes_set(vrt_fp_plan *P, const unsigned char *boxed);
+int vrt_fp_boxed(const vrt_fp_plan *P, unsigned s);   /* P may be NULL */
+int vrt_fp_boxed_any(const vrt_fp_plan *P);
+/* The frames (pages of 2^shift bytes) the boxed slots take for groups
+ * [g0, g1), each slot's box in boxes[s] when not NULL (rows 0 for slots
+ * not boxed); (size_t)-1 when a box cannot be made (or out of memory). */
+size_t vrt_fp_box_frames(vrt_fp_plan *P, unsigned shift, size_t g0, size_t g1, vrt_box2d *boxes);
 /* fpplan.c: a descriptor-planned launch's ranges straight from the boxes,
  * one work-group per PAS row (first_row, last_row are groups) and no rows
  * built: the same ranges vrt_pas_reduce_sets makes of rows of one group

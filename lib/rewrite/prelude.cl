@@ -112,10 +112,15 @@ __global uchar *vast_buf(vast_ctx *c, int dst, uint b)
  * lpt[0] = slots; slot s (1-based): lpt[2s-1] = first entry of its table,
  * lpt[2s] = its pages; lpt[2*slots+1] = where the run table starts (a
  * ulong4 per slot: first byte, length in bytes, frame byte of its run,
- * frame buffer of the slot). A slot's frames of one range lie in one
+ * frame buffer of the slot), followed by the box table (a ulong4 per
+ * slot: first byte, pitch, width | rows << 32, frame byte; pitch 0 where
+ * the slot is no box). A slot's frames of one range lie in one
  * buffer, so an element that straddles two resident pages is contiguous
- * there too. A page with no frame is a fault: recorded, and the access
- * goes to frame 0 of buffer 0, which the runtime keeps as scratch. */
+ * there too. A boxed slot has no page frames: its bytes of the range are
+ * rows of `width` bytes `pitch` apart in the buffer, packed one after
+ * another in its frames. A page with no frame outside the slot's box is
+ * a fault: recorded, and the access goes to frame 0 of buffer 0, which
+ * the runtime keeps as scratch. */
 __global uchar *vast_tr_in(vast_ctx *c, int dst, ulong v)
 {
 	uint s = (uint)(v >> VAST_VA_SHIFT);
@@ -132,6 +137,16 @@ __global uchar *vast_tr_in(vast_ctx *c, int dst, ulong v)
 		__global const uint *lpt = c->lpt;
 		if (page < lpt[2 * s])
 			f = lpt[lpt[2 * s - 1] + page];
+		if (f == VAST_NO_FRAME) {
+			/* Only a boxed slot's accesses, and faults, come here. */
+			ulong4 q = c->runs[c->nslots + s - 1];
+			if (q.y) {
+				ulong d = off - q.x, row = vast_div(d, q.y), col = d - row * q.y;
+				ulong width = q.z & 0xffffffffUL;
+				if (col < width && row < (q.z >> 32))
+					return vast_buf(c, dst, b) + q.w + row * width + col;
+			}
+		}
 	}
 	if (f == VAST_NO_FRAME) {
 		*c->fault = 1;

@@ -38,23 +38,24 @@ static void test_lpt(void)
 	u[l.slot_off[2] + 0] = u[l.slot_off[2] + 2] = 1;
 	uint32_t lpt[64];
 	vrt_frames fs;
-	CHECK(vrt_lpt_build(&l, u, 1000, lpt, &fs) == 0);
+	CHECK(vrt_lpt_build(&l, u, NULL, 1000, lpt, &fs) == 0);
 	CHECK(fs.used[0] == 6 && fs.used[1] == 0); /* 5 pages + scratch */
 	CHECK(lpt[0] == 2);
 	/* Header: 2 slots, then the run table at 8 (32-byte aligned, 8
-	 * words per slot), then the page tables at 8 + 16 = 24. */
+	 * words per slot), the box table (as many), then the page tables
+	 * at 8 + 16 + 16 = 40. */
 	CHECK(lpt[5] == 8 && vrt_lpt_runs_index(2) == 8);
-	CHECK(lpt[1] == 24 && lpt[2] == 6);
-	CHECK(lpt[3] == 30 && lpt[4] == 3);
-	CHECK(vrt_lpt_bytes(&l) == 4 * (24 + 6 + 3));
+	CHECK(lpt[1] == 40 && lpt[2] == 6);
+	CHECK(lpt[3] == 46 && lpt[4] == 3);
+	CHECK(vrt_lpt_bytes(&l) == 4 * (40 + 6 + 3));
 	uint32_t want1[6] = { VAST_NO_FRAME, 1, 2, VAST_NO_FRAME, VAST_NO_FRAME, 3 };
 	uint32_t want2[3] = { 4, VAST_NO_FRAME, 5 };
-	CHECK(!memcmp(lpt + 24, want1, sizeof want1));
-	CHECK(!memcmp(lpt + 30, want2, sizeof want2));
+	CHECK(!memcmp(lpt + 40, want1, sizeof want1));
+	CHECK(!memcmp(lpt + 46, want2, sizeof want2));
 	CHECK(fs.first[1] == 1 && fs.count[1] == 3 && fs.first[2] == 4 && fs.count[2] == 2);
 	CHECK(fs.buf[1] == 0 && fs.buf[2] == 0);
 	for (int i = 0; i < 6; i++)
-		CHECK(lpt[24 + i] != 0); /* frame 0 is never handed out */
+		CHECK(lpt[40 + i] != 0); /* frame 0 is never handed out */
 	/* Neither slot's pages are one run: no fast path (length 0), and
 	 * not the straight variant. */
 	CHECK(lpt[8 + 2] == 0 && lpt[8 + 3] == 0);
@@ -106,7 +107,7 @@ static void test_lpt(void)
 
 	/* A slot with no pages: no spans. */
 	unsigned char z[16] = { 0 };
-	vrt_lpt_build(&l, z, 1000, lpt, &fs);
+	vrt_lpt_build(&l, z, NULL, 1000, lpt, &fs);
 	CHECK(vrt_spans(&l, z, lpt, 2, &sp) == 0 && sp == NULL);
 	CHECK(fs.count[1] == 0 && fs.count[2] == 0 && fs.used[0] == 1);
 	CHECK(fs.straight); /* no slot with frames, none split */
@@ -115,7 +116,7 @@ static void test_lpt(void)
 	unsigned char r[16] = { 0 };
 	r[l.slot_off[1] + 2] = r[l.slot_off[1] + 3] = r[l.slot_off[1] + 4] = 1;
 	r[l.slot_off[2] + 1] = 1;
-	vrt_lpt_build(&l, r, 1000, lpt, &fs);
+	vrt_lpt_build(&l, r, NULL, 1000, lpt, &fs);
 	CHECK(lpt[8] == 2 * PG && lpt[9] == 0);      /* first byte */
 	CHECK(lpt[10] == 3 * PG && lpt[11] == 0);    /* length */
 	CHECK(lpt[12] == 1 * PG && lpt[13] == 0);    /* frame byte */
@@ -124,10 +125,10 @@ static void test_lpt(void)
 	/* The same with slot 2 empty: still straight. One page more in
 	 * slot 1 past a gap (page 0): two runs, not straight. */
 	r[l.slot_off[2] + 1] = 0;
-	vrt_lpt_build(&l, r, 1000, lpt, &fs);
+	vrt_lpt_build(&l, r, NULL, 1000, lpt, &fs);
 	CHECK(fs.straight && fs.count[2] == 0);
 	r[l.slot_off[1] + 0] = 1;
-	vrt_lpt_build(&l, r, 1000, lpt, &fs);
+	vrt_lpt_build(&l, r, NULL, 1000, lpt, &fs);
 	CHECK(!fs.straight);
 }
 
@@ -152,7 +153,7 @@ static void test_lpt_buffers(void)
 	vrt_frames fr;
 	/* 4 frames a buffer: slot 1 in frames 1..3 of buffer 0 (0 is
 	 * scratch), slot 2 in 0..2 of buffer 1, slot 3 in 0..2 of buffer 2. */
-	CHECK(vrt_lpt_build(&l, u, 4, lpt, &fr) == 0);
+	CHECK(vrt_lpt_build(&l, u, NULL, 4, lpt, &fr) == 0);
 	CHECK(fr.buf[1] == 0 && fr.first[1] == 1 && fr.count[1] == 3);
 	CHECK(fr.buf[2] == 1 && fr.first[2] == 0 && fr.count[2] == 3);
 	CHECK(fr.buf[3] == 2 && fr.first[3] == 0 && fr.count[3] == 3);
@@ -168,10 +169,10 @@ static void test_lpt_buffers(void)
 			CHECK(tab[p] == fr.first[s] + p);
 	}
 	/* 7 frames a buffer: slot 2 fits after slot 1 (frames 4..6). */
-	CHECK(vrt_lpt_build(&l, u, 7, lpt, &fr) == 0);
+	CHECK(vrt_lpt_build(&l, u, NULL, 7, lpt, &fr) == 0);
 	CHECK(fr.buf[2] == 0 && fr.first[2] == 4 && fr.buf[3] == 1 && fr.first[3] == 0);
 	/* A slot larger than a buffer. */
-	CHECK(vrt_lpt_build(&l, u, 2, lpt, &fr) == -1);
+	CHECK(vrt_lpt_build(&l, u, NULL, 2, lpt, &fr) == -1);
 	/* More buffers than VAST_FRAME_BUFS: one page a slot, and with one
 	 * frame a buffer one buffer a slot after the scratch frame's. */
 	vrt_layout m;
@@ -185,8 +186,8 @@ static void test_lpt_buffers(void)
 	uint32_t big[512];
 	for (unsigned s = 1; s <= m.nslots; s++)
 		w[m.slot_off[s]] = 1;
-	CHECK(vrt_lpt_build(&m, w, 1, big, &fr) == -1);
-	CHECK(vrt_lpt_build(&m, w, 3, big, &fr) == 0);
+	CHECK(vrt_lpt_build(&m, w, NULL, 1, big, &fr) == -1);
+	CHECK(vrt_lpt_build(&m, w, NULL, 3, big, &fr) == 0);
 }
 
 int main(void)

@@ -42,7 +42,7 @@ static void test_layout(void)
 	CHECK(l.slot_off[2] == 8); /* 64-bit aligned */
 	CHECK(l.row_bytes == 24);
 	CHECK(l.total_pages == 13);
-	CHECK(vrt_lpt_bytes(&l) == 4 * (8 + 16 + 13)); /* header, runs, tables */
+	CHECK(vrt_lpt_bytes(&l) == 4 * (8 + 16 + 16 + 13)); /* header, runs, boxes, tables */
 	/* frames: pages + scratch frame 0, plus the LPT */
 	CHECK(vrt_range_footprint(&l, 0) == 4096 + vrt_lpt_bytes(&l));
 	CHECK(vrt_range_footprint(&l, 5) == 6 * 4096 + vrt_lpt_bytes(&l));

@@ -53,7 +53,7 @@ static int trial(int noise)
 		u[l.slot_off[1] + rnd((unsigned)pages)] = 1;
 	uint32_t *lpt = malloc(vrt_lpt_bytes(&l));
 	vrt_frames fr;
-	CHECK(lpt && u && vrt_lpt_build(&l, u, VAST_NO_FRAME - 1, lpt, &fr) == 0);
+	CHECK(lpt && u && vrt_lpt_build(&l, u, NULL, VAST_NO_FRAME - 1, lpt, &fr) == 0);
 	vrt_span *sp;
 	vrt_rect *rc;
 	size_t nsp = vrt_spans(&l, u, lpt, 1, &sp), nrc = vrt_span_rects(&l, sp, nsp, &rc);

@@ -98,19 +98,20 @@ static void run_s(cl_program prog)
 	/* Slot 1 = pts, slot 2 = o. Frames in ascending page order per slot
 	 * (the contract), slot 2's frames below slot 1's. */
 	/* Header (2 slots), lpt[5] = the run table at 8, all runs empty so
-	 * every access walks the page table, then the tables at 8 + 16. */
-	unsigned nlpt = 24 + ppages + opages;
+	 * every access walks the page table, the box table (no boxes), then
+	 * the tables at 8 + 16 + 16. */
+	unsigned nlpt = 40 + ppages + opages;
 	cl_uint *lpt = calloc(nlpt, sizeof *lpt);
 	lpt[0] = 2;
-	lpt[1] = 24;
+	lpt[1] = 40;
 	lpt[2] = ppages;
-	lpt[3] = 24 + ppages;
+	lpt[3] = 40 + ppages;
 	lpt[4] = opages;
 	lpt[5] = 8;
 	for (unsigned i = 0; i < ppages; i++)
-		lpt[24 + i] = 1 + opages + i;
+		lpt[40 + i] = 1 + opages + i;
 	for (unsigned i = 0; i < opages; i++)
-		lpt[24 + ppages + i] = 1 + i;
+		lpt[40 + ppages + i] = 1 + i;
 	unsigned char *frames = calloc(nframes, PAGE);
 	memcpy(frames + (size_t)(1 + opages) * PAGE, pts, psz);
 
@@ -322,20 +323,20 @@ static void run_two(cl_program prog)
 	/* paged: slot 1 out, 2 in, 3 c; frames: [scratch][c][in...][out...] */
 	unsigned np = (unsigned)((bytes + PAGE - 1) / PAGE);
 	unsigned nframes = 2 + 2 * np;
-	/* Header (3 slots), lpt[7] = the run table at 8 (empty runs),
-	 * the page tables at 8 + 24. */
-	unsigned nlpt = 32 + 2 * np + 1;
+	/* Header (3 slots), lpt[7] = the run table at 8 (empty runs), the
+	 * box table (no boxes), the page tables at 8 + 24 + 24. */
+	unsigned nlpt = 56 + 2 * np + 1;
 	cl_uint *lpt = calloc(nlpt, sizeof *lpt);
 	lpt[0] = 3;
-	lpt[1] = 32;           lpt[2] = np;  /* out */
-	lpt[3] = 32 + np;      lpt[4] = np;  /* in */
-	lpt[5] = 32 + 2 * np;  lpt[6] = 1;   /* c */
+	lpt[1] = 56;           lpt[2] = np;  /* out */
+	lpt[3] = 56 + np;      lpt[4] = np;  /* in */
+	lpt[5] = 56 + 2 * np;  lpt[6] = 1;   /* c */
 	lpt[7] = 8;
 	for (unsigned i = 0; i < np; i++) {
-		lpt[32 + i] = 2 + np + i;
-		lpt[32 + np + i] = 2 + i;
+		lpt[56 + i] = 2 + np + i;
+		lpt[56 + np + i] = 2 + i;
 	}
-	lpt[32 + 2 * np] = 1;
+	lpt[56 + 2 * np] = 1;
 	unsigned char *frames = calloc(nframes, PAGE);
 	memcpy(frames + PAGE, &cval, sizeof cval);
 	memcpy(frames + 2 * PAGE, in, bytes);

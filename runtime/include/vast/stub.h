@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-#define VAST_STUB_ABI_VERSION 3
+#define VAST_STUB_ABI_VERSION 4
 /* The format of `vastcc --emit-json` (docs/json.md), which holds one
  * vast_program_info of this ABI: its "vastcc_json" member. */
 #define VAST_JSON_VERSION 1

@@ -8,7 +8,12 @@
  * overwritten by transpose's guard-free tail, starts from a pattern so a
  * page filled wrongly shows.
  * usage: walks CASE OUT   (CASE: gemm atx colsum transpose stencil clampfar
- *                        minfar maxfar minstore)
+ *                        minfar maxfar minstore bumpsum)
+ * bumpsum: bump adds 1 to the first 16 rows of colsum's matrix, then
+ * colsum sums it: a program whose second kernel reads what its first
+ * wrote (and may have left on the device).
+ * WALKS_REPEAT=N launches the kernel N times (default 1), the same bytes
+ * each time: later launches may reuse the first one's plan.
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -31,6 +36,8 @@ typedef struct {
 	int scalars[3];      /* int arguments after the buffers */
 	unsigned nscalars;
 	size_t gws[2], lws[2];
+	const char *kernel; /* NULL: name */
+	int bump;           /* > 0: bump these elements of in[0] first */
 } walk;
 
 /* gemm: A 64 x 256, B 256 x 1024 (1 MiB of 1.3), C 64 x 1024.
@@ -47,6 +54,8 @@ static const walk walks[] = {
 	{ "minfar", { 512 * 1024, 0 }, 512 * 2048, { 1024 }, 1, { 2048, 512 }, { 64, 1 } },
 	{ "maxfar", { 512 * 1024, 0 }, 512 * 2048, { 1024 }, 1, { 2048, 512 }, { 64, 1 } },
 	{ "minstore", { 512 * 1024, 0 }, 512 * 2048, { 1024 }, 1, { 1024, 512 }, { 64, 1 } },
+	{ "bumpsum", { 512 * 1000, 0 }, 1000, { 512, 1000 }, 2, { 1024, 1 }, { 64, 1 }, "colsum",
+	  16 * 1000 },
 };
 
 static cl_mem buffer(cl_context ctx, cl_mem_flags fl, size_t n, unsigned seed)
@@ -75,7 +84,7 @@ int main(int argc, char **argv)
 			w = &walks[i];
 	if (!w) {
 		fprintf(stderr, "usage: walks gemm|atx|colsum|transpose|stencil|clampfar|minfar|maxfar|\n"
-		                "minstore OUT\n");
+		                "minstore|bumpsum OUT\n");
 		return 2;
 	}
 	cl_platform_id plat;
@@ -98,11 +107,19 @@ int main(int argc, char **argv)
 	cl_program prog = clCreateProgramWithSource(ctx, 1, &srcp, &len, &err);
 	CHECK(err);
 	CHECK(clBuildProgram(prog, 0, NULL, NULL, NULL, NULL));
-	cl_kernel k = clCreateKernel(prog, w->name, &err);
+	cl_kernel k = clCreateKernel(prog, w->kernel ? w->kernel : w->name, &err);
 	CHECK(err);
 
 	cl_uint a = 0;
-	cl_mem in0 = buffer(ctx, CL_MEM_READ_ONLY, w->in[0], 1), in1 = NULL;
+	cl_mem in0 = buffer(ctx, w->bump ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY, w->in[0], 1), in1 = NULL;
+	if (w->bump) {
+		cl_kernel b = clCreateKernel(prog, "bump", &err);
+		CHECK(err);
+		size_t n = (size_t)w->bump, lws = 64;
+		CHECK(clSetKernelArg(b, 0, sizeof in0, &in0));
+		CHECK(clEnqueueNDRangeKernel(q, b, 1, NULL, &n, &lws, 0, NULL, NULL));
+		clReleaseKernel(b);
+	}
 	CHECK(clSetKernelArg(k, a++, sizeof in0, &in0));
 	if (w->in[1]) {
 		in1 = buffer(ctx, CL_MEM_READ_ONLY, w->in[1], 2);
@@ -112,7 +129,9 @@ int main(int argc, char **argv)
 	CHECK(clSetKernelArg(k, a++, sizeof out, &out));
 	for (unsigned i = 0; i < w->nscalars; i++)
 		CHECK(clSetKernelArg(k, a++, sizeof(int), &w->scalars[i]));
-	CHECK(clEnqueueNDRangeKernel(q, k, 2, NULL, w->gws, w->lws, 0, NULL, NULL));
+	const char *rp = getenv("WALKS_REPEAT");
+	for (int r = rp ? atoi(rp) : 1; r > 0; r--)
+		CHECK(clEnqueueNDRangeKernel(q, k, 2, NULL, w->gws, w->lws, 0, NULL, NULL));
 	float *res = malloc(w->out * 4);
 	if (!res)
 		return 1;

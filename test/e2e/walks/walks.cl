@@ -43,6 +43,12 @@ __kernel void colsum(__global const uint *a, __global uint *sums, uint rows, uin
 	sums[j] = s;
 }
 
+/* The first n elements of a, plus one (n: the global size). */
+__kernel void bump(__global uint *a)
+{
+	a[get_global_id(0)] += 1;
+}
+
 /* out (w x h) = in (h x w) transposed: a group reads a tile's rows and
  * writes a column strip of out, part of each page. */
 __kernel void transpose(__global const float *in, __global float *out, int w, int h)

@@ -8,7 +8,9 @@
 #   EXPECT=same (default): natively, VAST_MODE=native, VAST_DEVICE_MEM=1G
 #     (everything fits: resident device copies), 50% and 10% (VAST_STATS=1)
 #     write the same bytes; every kernel named in
-#     PAGED-KERNELS shows ranges >= 2 at 50% and 10%.
+#     PAGED-KERNELS runs paged at 50% (ranges >= 1: a strided kernel whose
+#     strips go in as packed boxes, runtime/boxframes.c, may need a quarter
+#     of its buffers' bytes, one range) and shows ranges >= 2 at 10%.
 #   EXPECT=refuse: the program uses what the runtime cannot virtualize;
 #     at 10% it must fail (non-zero exit, no wrong output) with a
 #     "vast: warning:" line saying why, and still work with VAST_MODE=native
@@ -37,12 +39,12 @@ run() { # name, env...
 	fi
 	echo "ok: $name"; grep '^vast: kernel' "$name.log"
 }
-ranges() { # name: every kernel of PAGED-KERNELS must show ranges >= 2
+ranges() { # name, least: every kernel of PAGED-KERNELS ran paged, in that many ranges
 	local r k
 	for k in $kernels; do
 		r=$(sed -n "s/^vast: kernel $k .* ranges=\([0-9]*\) .*/\1/p" "$1.log")
-		if [ -z "$r" ] || [ "$r" -lt 2 ]; then
-			echo "FAIL: $1: kernel $k ranges='$r', want >= 2"; fail=1
+		if [ -z "$r" ] || [ "$r" -lt "$2" ]; then
+			echo "FAIL: $1: kernel $k ranges='$r', want >= $2"; fail=1
 		fi
 	done
 }
@@ -59,6 +61,6 @@ if [ "$expect" = refuse ]; then
 	exit $fail
 fi
 run resident VAST_DEVICE_MEM=1G
-run half VAST_DEVICE_MEM=50% && ranges half
-run tenth VAST_DEVICE_MEM=10% && ranges tenth
+run half VAST_DEVICE_MEM=50% && ranges half 1
+run tenth VAST_DEVICE_MEM=10% && ranges tenth 2
 exit $fail
