@@ -317,6 +317,20 @@ size_t vrt_cover_gaps(const vrt_cover *c, size_t page, unsigned shift, size_t si
 	return n;
 }
 
+int vrt_cover_holds(const vrt_cover *c, long long lo, long long hi)
+{
+	/* the first merged interval that ends past lo */
+	size_t a = 0, b = c->n;
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		if (c->iv[mid].hi <= lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return lo >= hi || (a < c->n && c->iv[a].lo <= lo && c->iv[a].hi >= hi);
+}
+
 void vrt_cover_free(vrt_cover *c)
 {
 	vrt_free(c->iv);

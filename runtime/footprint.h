@@ -116,6 +116,9 @@ int vrt_cover_pages(vrt_cover *c, unsigned char *pages, size_t npages, unsigned 
  * many, max + 1 when there are more. */
 size_t vrt_cover_gaps(const vrt_cover *c, size_t page, unsigned shift, size_t size,
                       vrt_interval *gap, size_t max);
+/* After vrt_cover_pages: whether the boxes added cover every byte of
+ * [lo, hi). */
+int vrt_cover_holds(const vrt_cover *c, long long lo, long long hi);
 void vrt_cover_free(vrt_cover *c);
 
 #pragma GCC visibility pop

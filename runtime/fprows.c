@@ -396,6 +396,19 @@ int vrt_fp_must_write(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t 
 	return 1;
 }
 
+int vrt_fp_box_written(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t g0,
+                       size_t g1, const vrt_box2d *box)
+{
+	unsigned char *pages = vrt_malloc(lay->slot_pages[s] ? lay->slot_pages[s] : 1);
+	int r = pages ? vrt_fp_must_write(P, lay, s, g0, g1, pages) : -1;
+	vrt_free(pages);
+	for (unsigned long long row = 0; r == 1 && row < box->rows; row++) {
+		long long at = (long long)(box->origin + row * box->pitch);
+		r = vrt_cover_holds(&P->cover, at, at + (long long)box->width);
+	}
+	return r;
+}
+
 size_t vrt_fp_gaps(const vrt_fp_plan *P, size_t page, unsigned shift, size_t size,
                    size_t *lo, size_t *hi, size_t max)
 {

@@ -932,7 +932,8 @@ static cl_int after_box_writers(vrt_launch *L, paged *P, size_t i, fset *F, unsi
  * (D2H), its rows packed one after another in the slot's frames: one
  * copy straight between the host copy and the frames, rectangular unless
  * the box is whole rows. In whole, written or not: a byte the kernel
- * does not write goes back as it came. */
+ * does not write goes back as it came; a box whose every byte the range
+ * must write (exact must-write descriptors) does not go in at all. */
 static cl_int move_box(vrt_launch *L, paged *P, size_t i, fset *F, unsigned s, int out)
 {
 	const vrt_box2d *bx = &F->box[s];
@@ -940,6 +941,17 @@ static cl_int move_box(vrt_launch *L, paged *P, size_t i, fset *F, unsigned s, i
 	vrt_rect r = { whole ? 1 : bx->rows, bx->origin, F->fr.first[s] << P->lay.page_shift,
 	               whole ? bx->width * bx->rows : bx->width, bx->pitch, bx->width };
 	cl_event e;
+	if (!out && (L->slot_mode[s] & VAST_MODE_W)) {
+		/* A box the range writes whole needs nothing from the host. */
+		const vrt_range *R = range_at(P, i);
+		int w = vrt_fp_box_written(P->fp, &P->lay, s, R->first_row * P->wpp,
+		                           (R->last_row + 1) * P->wpp, bx);
+		vrt_log(VRT_LOG_DEBUG, "range %zu: slot %u: a box of %llu rows of %llu bytes at %llu, pitch %llu%s",
+		        i, s, bx->rows, bx->width, bx->origin, bx->pitch,
+		        w > 0 ? ", all written: not filled" : "");
+		if (w)
+			return w < 0 ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
+	}
 	cl_int err = out ? CL_SUCCESS : after_busy(P, F);
 	if (!err && !out)
 		err = after_box_writers(L, P, i, F, s);

@@ -1006,6 +1006,10 @@ int vrt_fp_slot_box(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, vrt_box2d 
  * returns how many it adds. Out of memory adds fewer. */
 int vrt_fp_choose_boxes(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
                         unsigned waste);
+/* Whether groups [g0, g1) certainly write every byte of slot s's box
+ * (exact must-write descriptors): 1 yes, 0 not known, -1 out of memory. */
+int vrt_fp_box_written(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t g0,
+                       size_t g1, const vrt_box2d *box);
 /* Boxed slots go back to pages: the written ones, or all. */
 void vrt_fp_unbox(vrt_fp_plan *P, int written_only);
 /* The boxed slots as flags (boxed[s], s <= VAST_MAX_SLOTS), to keep with

@@ -7,8 +7,8 @@
  * quarter budget). The output buffer, whose initial bytes are not all
  * overwritten by transpose's guard-free tail, starts from a pattern so a
  * page filled wrongly shows.
- * usage: walks CASE OUT   (CASE: gemm atx colsum transpose stencil clampfar
- *                        minfar maxfar minstore bumpsum)
+ * usage: walks CASE OUT   (CASE: gemm atx colsum transpose tposeodd stencil
+ *                        clampfar minfar maxfar minstore bumpsum)
  * bumpsum: bump adds 1 to the first 16 rows of colsum's matrix, then
  * colsum sums it: a program whose second kernel reads what its first
  * wrote (and may have left on the device).
@@ -49,6 +49,7 @@ static const walk walks[] = {
 	{ "atx", { 512 * 1024, 512 }, 1024, { 512, 1024 }, 2, { 1024, 1 }, { 64, 1 } },
 	{ "colsum", { 512 * 1000, 0 }, 1000, { 512, 1000 }, 2, { 1024, 1 }, { 64, 1 } },
 	{ "transpose", { 1000 * 640, 0 }, 640 * 1000, { 1000, 640 }, 2, { 1008, 640 }, { 16, 16 } },
+	{ "tposeodd", { 1000 * 640, 0 }, 640 * 1000, { 1000, 640 }, 2, { 1008, 640 }, { 16, 16 } },
 	{ "stencil", { 1024 * 600, 0 }, 1024 * 600, { 1024, 600 }, 2, { 1024, 600 }, { 16, 8 } },
 	{ "clampfar", { 512 * 1024, 0 }, 512 * 2048, { 1024 }, 1, { 2048, 512 }, { 64, 1 } },
 	{ "minfar", { 512 * 1024, 0 }, 512 * 2048, { 1024 }, 1, { 2048, 512 }, { 64, 1 } },
@@ -83,8 +84,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], walks[i].name))
 			w = &walks[i];
 	if (!w) {
-		fprintf(stderr, "usage: walks gemm|atx|colsum|transpose|stencil|clampfar|minfar|maxfar|\n"
-		                "minstore|bumpsum OUT\n");
+		fprintf(stderr, "usage: walks gemm|atx|colsum|transpose|tposeodd|stencil|clampfar|minfar|\n"
+		                "maxfar|minstore|bumpsum OUT\n");
 		return 2;
 	}
 	cl_platform_id plat;

@@ -43,6 +43,15 @@ __kernel void colsum(__global const uint *a, __global uint *sums, uint rows, uin
 	sums[j] = s;
 }
 
+/* transpose, writing only the odd elements of in (a guard on the data:
+ * no must-write, so every box of out goes in before it comes back). */
+__kernel void tposeodd(__global const int *in, __global int *out, int w, int h)
+{
+	int x = get_global_id(0), y = get_global_id(1);
+	if (x < w && y < h && (in[y * w + x] & 1))
+		out[x * h + y] = in[y * w + x];
+}
+
 /* The first n elements of a, plus one (n: the global size). */
 __kernel void bump(__global uint *a)
 {
