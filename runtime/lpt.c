@@ -104,11 +104,13 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *
 			put64(r, bx->origin);
 			put64(r + 2, bx->width * bx->rows);
 			put64(r + 4, (unsigned long long)fr->first[s] << sh);
-		} else if (n && !bx && hi - lo + 1 == n) {
+		} else if (bx) {
+			put64(r, VAST_BOXED); /* the kernel reads the box */
+		} else if (n && hi - lo + 1 == n) {
 			put64(r, (unsigned long long)lo << sh);
 			put64(r + 2, (unsigned long long)n << sh);
 			put64(r + 4, (unsigned long long)fr->first[s] << sh);
-		} else if (n && !bx) {
+		} else if (n) {
 			fr->straight = 0;
 		}
 		put64(r + 6, b);

@@ -1,8 +1,8 @@
 /* vastcc prelude: the software MMU and work-item functions shared by every
  * generated kernel (docs/generated-kernels.md). Emitted once at the top of
  * each generated program. */
-/* VAST_VA_SHIFT, VAST_MAX_SLOTS, VAST_NO_FRAME and VAST_FRAME_BUFS come
- * first, from VAST_ABI_OPENCL_DEFINES of vast/stub.h. */
+/* VAST_VA_SHIFT, VAST_MAX_SLOTS, VAST_NO_FRAME, VAST_BOXED and
+ * VAST_FRAME_BUFS come first, from VAST_ABI_OPENCL_DEFINES of vast/stub.h. */
 #define VAST_VA_MASK ((1UL << VAST_VA_SHIFT) - 1)
 
 typedef struct vast_ctx {
@@ -113,8 +113,8 @@ __global uchar *vast_buf(vast_ctx *c, int dst, uint b)
  * lpt[2s] = its pages; lpt[2*slots+1] = where the run table starts (a
  * ulong4 per slot: first byte, length in bytes, frame byte of its run,
  * frame buffer of the slot), followed by the box table (a ulong4 per
- * slot: first byte, pitch, width | rows << 32, frame byte; pitch 0 where
- * the slot is no box). A slot's frames of one range lie in one
+ * slot: first byte, pitch, width | rows << 32, frame byte), read only
+ * for a boxed slot, whose run's first byte is VAST_BOXED. A slot's frames of one range lie in one
  * buffer, so an element that straddles two resident pages is contiguous
  * there too. A boxed slot has no page frames: its bytes of the range are
  * rows of `width` bytes `pitch` apart in the buffer, packed one after
@@ -134,18 +134,18 @@ __global uchar *vast_tr_in(vast_ctx *c, int dst, ulong v)
 		 * consecutive frames, so translation is one add. */
 		if (off - r.x < r.y)
 			return vast_buf(c, dst, b) + r.z + (off - r.x);
-		__global const uint *lpt = c->lpt;
-		if (page < lpt[2 * s])
-			f = lpt[lpt[2 * s - 1] + page];
-		if (f == VAST_NO_FRAME) {
-			/* Only a boxed slot's accesses, and faults, come here. */
+		if (r.x == VAST_BOXED) {
+			/* A boxed slot: re-pitched into its packed rows, no
+			 * page table; outside the box, a fault. */
 			ulong4 q = c->runs[c->nslots + s - 1];
-			if (q.y) {
-				ulong d = off - q.x, row = vast_div(d, q.y), col = d - row * q.y;
-				ulong width = q.z & 0xffffffffUL;
-				if (col < width && row < (q.z >> 32))
-					return vast_buf(c, dst, b) + q.w + row * width + col;
-			}
+			ulong d = off - q.x, row = vast_div(d, q.y), col = d - row * q.y;
+			ulong width = q.z & 0xffffffffUL;
+			if (col < width && row < (q.z >> 32))
+				return vast_buf(c, dst, b) + q.w + row * width + col;
+		} else {
+			__global const uint *lpt = c->lpt;
+			if (page < lpt[2 * s])
+				f = lpt[lpt[2 * s - 1] + page];
 		}
 	}
 	if (f == VAST_NO_FRAME) {

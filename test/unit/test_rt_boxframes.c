@@ -191,8 +191,8 @@ static void test_overlap(void)
 	}
 }
 
-/* A boxed slot's LPT: no page has a frame, its run is empty but names its
- * buffer, and its box entry says where the box lies in the buffer and in
+/* A boxed slot's LPT: no page has a frame, its run is empty, marked
+ * VAST_BOXED, and names its buffer, and its box entry says where the box lies in the buffer and in
  * the frames; the slot after it takes the frames after the box's. */
 static void test_lpt_box(void)
 {
@@ -220,12 +220,14 @@ static void test_lpt_box(void)
 		CHECK(tab[p] == VAST_NO_FRAME);
 	size_t runs = lpt[2 * l.nslots + 1];
 	const uint32_t *run = lpt + runs, *box = lpt + runs + 8 * l.nslots;
+	CHECK(run[0] == 0xffffffffu && run[1] == 0xffffffffu); /* VAST_BOXED */
 	CHECK(run[2] == 0 && run[3] == 0 && run[6] == 0); /* no run; buffer 0 */
 	CHECK(box[0] == 4300 && box[1] == 0 && box[2] == 4000 && box[3] == 0);
 	CHECK(box[4] == 256 && box[5] == 6);           /* width | rows << 32 */
 	CHECK(box[6] == 1 * 256 && box[7] == 0);       /* frame byte */
 	for (int i = 0; i < 8; i++)
 		CHECK(box[8 + i] == 0);                /* slot 2: no box */
+	CHECK(run[8] != 0xffffffffu);                   /* nor marked */
 	/* Read back as the kernel does: each byte of the box in its frame. */
 	vrt_box2d got = { box[0], box[2], box[4], box[5] };
 	for (unsigned row = 0; row < 6; row++)

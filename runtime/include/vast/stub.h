@@ -40,6 +40,9 @@ extern "C" {
 #define VAST_MAX_SLOTS 32
 /* LPT entry of a page that is not resident in this range. */
 #define VAST_NO_FRAME 0xffffffffu
+/* The run table's first byte for a boxed slot: no run, its box table
+ * entry says where its bytes lie (docs/generated-kernels.md). */
+#define VAST_BOXED 0xffffffffffffffffull
 /* Device buffers one frame set spans: a device caps each buffer at
  * CL_DEVICE_MAX_MEM_ALLOC_SIZE (OpenCL 1.2 §4.2: as little as a quarter
  * of its memory). A slot's frames of one range lie in one of them, the
@@ -81,6 +84,7 @@ enum vast_tail {
 	"#define VAST_VA_SHIFT " VAST_STR(VAST_VA_SHIFT) "\n"     \
 	"#define VAST_MAX_SLOTS " VAST_STR(VAST_MAX_SLOTS) "\n"   \
 	"#define VAST_NO_FRAME " VAST_STR(VAST_NO_FRAME) "\n"     \
+	"#define VAST_BOXED 0xffffffffffffffffUL\n"                \
 	"#define VAST_FRAME_BUFS " VAST_STR(VAST_FRAME_BUFS) "\n"
 
 enum vast_param_kind {
