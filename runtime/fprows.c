@@ -567,7 +567,10 @@ int vrt_fp_choose_boxes(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t
 	for (unsigned s = 1; s <= L->nslots; s++) {
 		const vrt_mem *m = L->slot_mem[s];
 		vrt_box2d box;
-		if (P->boxed[s] || m->parent || m->nsubs)
+		/* A share of a split launch may write a slot in place beside
+		 * the others (multi.c): its box, written back whole, could
+		 * pass over their bytes. */
+		if (P->boxed[s] || m->parent || m->nsubs || (L->share && (L->slot_mode[s] & VAST_MODE_W)))
 			continue;
 		int r = vrt_fp_slot_box(P, s, g0, g1, &box);
 		if (r < 0)

@@ -451,6 +451,11 @@ static cl_int refuse_group(vrt_launch *L, paged *P, size_t bad, const unsigned c
  * pages, from its boxes, and the frames of its boxed slots. */
 static cl_int refuse_boxed_group(vrt_launch *L, paged *P, size_t bad)
 {
+	/* A group whose bytes of a boxed slot are no one box needs its
+	 * pages: the refusal counts them. */
+	if (vrt_fp_boxed_any(P->fp) &&
+	    vrt_fp_box_frames(P->fp, P->lay.page_shift, bad, bad + 1, NULL) == (size_t)-1)
+		vrt_fp_unbox(P->fp, 0);
 	unsigned char *row = vrt_malloc(P->lay.row_bytes);
 	int got = row ? vrt_fp_union(P->fp, &P->lay, bad, bad + 1, row) : -1;
 	/* planning evaluated these boxes already: they do not fail now */
@@ -508,7 +513,8 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 	              !vrt_cfg.pipeline_forced;
 	if (one_set)
 		P->nsets = 1;
-	int tried_waste = 0, tried_fallback = 0; /* boxes chosen (boxes_worth, below) */
+	/* Boxes tried (boxes_worth, below; the fallback), and boxes_worth's in use. */
+	int tried_waste = 0, tried_fallback = 0, worth = 0;
 	for (;;) {
 		vrt_free(P->rows);
 		P->rows = NULL;
@@ -556,6 +562,16 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 			continue;
 		}
 		if (r == 0 && boxes && boxes_worth(L, P, &tried_waste)) {
+			use_shift(P, first_shift);
+			P->nsets = vrt_cfg.pipeline;
+			worth = 1;
+			continue;
+		}
+		if (r && worth && !tried_fallback) {
+			/* Pages fitted where the boxes chosen for them do not (a
+			 * range whose bytes are no one box): pages again. */
+			vrt_fp_unbox(P->fp, 0);
+			worth = 0;
 			use_shift(P, first_shift);
 			P->nsets = vrt_cfg.pipeline;
 			continue;
@@ -941,8 +957,10 @@ static cl_int move_box(vrt_launch *L, paged *P, size_t i, fset *F, unsigned s, i
 	vrt_rect r = { whole ? 1 : bx->rows, bx->origin, F->fr.first[s] << P->lay.page_shift,
 	               whole ? bx->width * bx->rows : bx->width, bx->pitch, bx->width };
 	cl_event e;
-	if (!out && (L->slot_mode[s] & VAST_MODE_W)) {
-		/* A box the range writes whole needs nothing from the host. */
+	if (!out && L->slot_mode[s] == VAST_MODE_W) {
+		/* A box the range writes whole, of a slot the kernel only
+		 * writes (it reads nothing of it first), needs nothing from
+		 * the host. */
 		const vrt_range *R = range_at(P, i);
 		int w = vrt_fp_box_written(P->fp, &P->lay, s, R->first_row * P->wpp,
 		                           (R->last_row + 1) * P->wpp, bx);

@@ -999,7 +999,8 @@ int vrt_fp_slot_pages(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t 
  * has no usable descriptor, none strides, pitches differ, a row crosses
  * the pitch, the box passes the buffer), -1 out of memory. */
 int vrt_fp_slot_box(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, vrt_box2d *box);
-/* The slots (outside sub-buffer families) whose bytes for groups
+/* The slots (outside sub-buffer families; read-only ones in a share of a
+ * split launch) whose bytes for groups
  * [g0, g1) are one strided box, and with waste > 0 whose pages of lay
  * hold at least waste times its bytes, go in as boxes from now on in P's
  * plans (vrt_fp_union leaves them out), with those boxed already;
@@ -1007,7 +1008,8 @@ int vrt_fp_slot_box(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, vrt_box2d 
 int vrt_fp_choose_boxes(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
                         unsigned waste);
 /* Whether groups [g0, g1) certainly write every byte of slot s's box
- * (exact must-write descriptors): 1 yes, 0 not known, -1 out of memory. */
+ * (exact must-write descriptors): 1 yes, 0 not known, -1 out of memory.
+ * Only a slot the kernel never reads may then skip its box's fill. */
 int vrt_fp_box_written(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t g0,
                        size_t g1, const vrt_box2d *box);
 /* Boxed slots go back to pages: the written ones, or all. */

@@ -66,11 +66,11 @@ run() { # kernel, name, env...: the same bytes as natively, in >= 2 ranges
 	echo "ok: $name: $r ranges"
 }
 
-for k in gemm atx colsum transpose tposeodd stencil; do
+for k in gemm atx colsum colbump transpose tposeodd stencil; do
 	./plain "$k" "ref.$k" >/dev/null 2>&1 || { echo "FAIL: $k: the native run failed"; exit 1; }
 	for mem in 25% 10%; do
 		for fp in check 1 0; do
-			[ "$k/$mem/$fp" = colsum/10%/0 ] && continue
+			case $k/$mem/$fp in colsum/10%/0 | colbump/10%/0) continue ;; esac
 			run "$k" "$k/$mem/fp=$fp" VAST_DEVICE_MEM=$mem VAST_FOOTPRINTS=$fp
 		done
 	done
@@ -158,6 +158,16 @@ d2h=$(k=tposeodd stat "$log" d2h)
 if [ -z "$d2h" ] || [ "$d2h" -le 2560000 ]; then
 	echo "FAIL: tposeodd/25%/overlap: d2h=$d2h, want more than the output (overlapping boxes)"; fail=1
 fi
+# twopitch: boxes chosen for its first range (one pitch), then a group
+# whose bytes stride by two pitches: no one box, so pages again, exact.
+# At a tenth its pages do not fit: refused, naming that group.
+./plain twopitch ref.twopitch >/dev/null 2>&1 || { echo "FAIL: twopitch: the native run failed"; exit 1; }
+run twopitch "twopitch/25%/pages-again" VAST_DEVICE_MEM=25% VAST_FOOTPRINTS=1 VAST_LOG=debug
+grep -q "kernel 'twopitch': 1 buffers go in as strided boxes" "$log" ||
+	{ echo "FAIL: twopitch/25%/pages-again: no boxes tried"; fail=1; }
+refused twopitch "twopitch/10%" \
+	"work-group 7 alone needs [0-9]+ bytes of device memory, more than the budget of [0-9]+$" \
+	VAST_DEVICE_MEM=10%
 # A launch like an earlier one reuses its plan, boxes and all.
 run transpose "transpose/10%/boxes/again" VAST_DEVICE_MEM=10% WALKS_REPEAT=3
 if [ "$(k=transpose stat "$log" plan_hits)" != 2 ]; then

@@ -8,7 +8,8 @@
  * overwritten by transpose's guard-free tail, starts from a pattern so a
  * page filled wrongly shows.
  * usage: walks CASE OUT   (CASE: gemm atx colsum transpose tposeodd stencil
- *                        clampfar minfar maxfar minstore bumpsum)
+ *                        clampfar minfar maxfar minstore bumpsum twopitch
+ *                        colbump)
  * bumpsum: bump adds 1 to the first 16 rows of colsum's matrix, then
  * colsum sums it: a program whose second kernel reads what its first
  * wrote (and may have left on the device).
@@ -38,6 +39,7 @@ typedef struct {
 	size_t gws[2], lws[2];
 	const char *kernel; /* NULL: name */
 	int bump;           /* > 0: bump these elements of in[0] first */
+	int rw;             /* the kernel writes in[0] too */
 } walk;
 
 /* gemm: A 64 x 256, B 256 x 1024 (1 MiB of 1.3), C 64 x 1024.
@@ -57,6 +59,8 @@ static const walk walks[] = {
 	{ "minstore", { 512 * 1024, 0 }, 512 * 2048, { 1024 }, 1, { 1024, 512 }, { 64, 1 } },
 	{ "bumpsum", { 512 * 1000, 0 }, 1000, { 512, 1000 }, 2, { 1024, 1 }, { 64, 1 }, "colsum",
 	  16 * 1000 },
+	{ "twopitch", { 512 * 1000, 0 }, 1000, { 512, 1000 }, 2, { 1024, 1 }, { 64, 1 } },
+	{ "colbump", { 512 * 1000, 0 }, 1000, { 512, 1000 }, 2, { 1024, 1 }, { 64, 1 }, NULL, 0, 1 },
 };
 
 static cl_mem buffer(cl_context ctx, cl_mem_flags fl, size_t n, unsigned seed)
@@ -85,7 +89,7 @@ int main(int argc, char **argv)
 			w = &walks[i];
 	if (!w) {
 		fprintf(stderr, "usage: walks gemm|atx|colsum|transpose|tposeodd|stencil|clampfar|minfar|\n"
-		                "maxfar|minstore|bumpsum OUT\n");
+		                "maxfar|minstore|bumpsum|twopitch|colbump OUT\n");
 		return 2;
 	}
 	cl_platform_id plat;
@@ -112,7 +116,8 @@ int main(int argc, char **argv)
 	CHECK(err);
 
 	cl_uint a = 0;
-	cl_mem in0 = buffer(ctx, w->bump ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY, w->in[0], 1), in1 = NULL;
+	cl_mem in0 = buffer(ctx, w->bump || w->rw ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY, w->in[0], 1),
+	       in1 = NULL;
 	if (w->bump) {
 		cl_kernel b = clCreateKernel(prog, "bump", &err);
 		CHECK(err);

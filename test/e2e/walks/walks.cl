@@ -43,6 +43,41 @@ __kernel void colsum(__global const uint *a, __global uint *sums, uint rows, uin
 	sums[j] = s;
 }
 
+/* Column sums of the left half of the columns over every row, of the
+ * right half over every other row: the groups on either side stride by
+ * one pitch or by another, and the group that holds both by two (no one
+ * box: pages). */
+__kernel void twopitch(__global const uint *a, __global uint *sums, uint rows, uint cols)
+{
+	uint j = get_global_id(0);
+	if (j >= cols)
+		return;
+	uint s = 0;
+	if (2 * j < cols)
+		for (uint i = 0; i < rows; i++)
+			s += a[i * cols + j];
+	if (2 * j >= cols)
+		for (uint i = 0; i < rows / 2; i++)
+			s += a[2 * i * cols + j];
+	sums[j] = s;
+}
+
+/* colsum after adding one to each element it sums: a column strip read
+ * and written (every byte of it: a must-write that still needs the
+ * bytes it reads filled in). */
+__kernel void colbump(__global uint *a, __global uint *sums, uint rows, uint cols)
+{
+	uint j = get_global_id(0);
+	if (j >= cols)
+		return;
+	uint s = 0;
+	for (uint i = 0; i < rows; i++) {
+		a[i * cols + j] = a[i * cols + j] + 1;
+		s += a[i * cols + j];
+	}
+	sums[j] = s;
+}
+
 /* transpose, writing only the odd elements of in (a guard on the data:
  * no must-write, so every box of out goes in before it comes back). */
 __kernel void tposeodd(__global const int *in, __global int *out, int w, int h)
