@@ -512,7 +512,8 @@ int vrt_fp_slot_pages(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t 
 int vrt_fp_slot_box(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, vrt_box2d *box)
 {
 	const vast_kernel_footprints *kf = P->kf;
-	unsigned long long pitch = 0, align = 1;
+	unsigned long long pitch = 0, align = 1, nbox = 0;
+	size_t size = P->L->slot_mem[s]->size;
 	memset(box, 0, sizeof *box);
 	/* The pitch first (an access may be one run, a row of the box),
 	 * then the bound of every box at that pitch. */
@@ -531,6 +532,7 @@ int vrt_fp_slot_box(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, vrt_box2d 
 			unsigned long long a = fp->size & -fp->size;
 			if (a > align)
 				align = a > 128 ? 128 : a;
+			nbox += n;
 			for (int i = 0; i < n; i++) {
 				long long p = vrt_box_pitch(&P->boxes[i]);
 				if (pass == 1 && !vrt_box2d_add(box, &P->boxes[i], pitch))
@@ -542,12 +544,13 @@ int vrt_fp_slot_box(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, vrt_box2d 
 				pitch = (unsigned long long)p;
 			}
 		}
+		if (!nbox)
+			return 1; /* the groups do not touch it: no box */
 		if (!pitch)
-			return 0; /* one run: its pages waste at most two */
+			pitch = size; /* runs only: one row, past every byte */
 	}
 	/* Aligned as the buffer's elements, within the buffer, and rows
 	 * and width of 32 bits each (the kernel's box entry, lpt.c). */
-	size_t size = P->L->slot_mem[s]->size;
 	if (box->rows && (!vrt_box2d_align(box, align) || box->rows >> 32 || box->width >> 32 ||
 	                  box->origin + (box->rows - 1) * box->pitch + box->width > size)) {
 		memset(box, 0, sizeof *box);

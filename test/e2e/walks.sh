@@ -9,15 +9,19 @@
 # they miss fails the run) and by the inspector alone (=0: fp_plans=0),
 # every run writes the bytes of the native run in at least 2 ranges. One work-group's 4 KiB pages do not fit these
 # budgets: they page with smaller pages (paged.c, issue 9 item 5).
-#   transpose and colsum at a quarter and a tenth page some buffers as
-#   packed boxes of their strips (boxframes.c), whose pages would move
-#   twice their bytes or more; the runs with the inspector alone (=0) page.
-#   colsum at a tenth: its rows of 4000 bytes put each group's 256-byte
-#   strip of a row across two 256-byte pages, twice its bytes, plus an LPT
-#   entry per 256 bytes, so no page size fits; its matrix goes in as one
-#   packed strided box per range instead (boxframes.c, issue 9 item 3),
-#   its bytes sent once. The inspector alone (=0) knows no boxes: refused,
-#   naming the kernel, the bytes and the budget, with no output.
+#   transpose, tposeodd (writes half its output's elements), colsum,
+#   colbump (reads and writes its strips) and leftcols (strips of half the
+#   columns; the other groups touch none of the matrix) at a quarter and
+#   a tenth page some buffers as packed boxes of their strips
+#   (boxframes.c), whose pages would move twice their bytes or more; the
+#   runs with the inspector alone (=0) page.
+#   colsum, colbump and leftcols at a tenth: rows of 4000 bytes put each
+#   group's 256-byte strip of a row across two 256-byte pages, twice its
+#   bytes, plus an LPT entry per 256 bytes, so no page size fits; the
+#   matrix goes in as one packed strided box per range instead (issue 9
+#   item 3), its bytes sent once. The inspector alone (=0) knows no boxes:
+#   colsum is refused, naming the kernel, the bytes and the budget, with
+#   no output (the other two are not run so).
 #   atx at a quarter with device buffers of at most 64K is refused: one
 #   group's strip of A is larger than a buffer, and the warning says so.
 #   atx at a tenth with device buffers of at most 140K: the frames a
@@ -66,11 +70,11 @@ run() { # kernel, name, env...: the same bytes as natively, in >= 2 ranges
 	echo "ok: $name: $r ranges"
 }
 
-for k in gemm atx colsum colbump transpose tposeodd stencil; do
+for k in gemm atx colsum colbump leftcols transpose tposeodd stencil; do
 	./plain "$k" "ref.$k" >/dev/null 2>&1 || { echo "FAIL: $k: the native run failed"; exit 1; }
 	for mem in 25% 10%; do
 		for fp in check 1 0; do
-			case $k/$mem/$fp in colsum/10%/0 | colbump/10%/0) continue ;; esac
+			case $k/$mem/$fp in colsum/10%/0 | colbump/10%/0 | leftcols/10%/0) continue ;; esac
 			run "$k" "$k/$mem/fp=$fp" VAST_DEVICE_MEM=$mem VAST_FOOTPRINTS=$fp
 		done
 	done
@@ -168,6 +172,14 @@ grep -q "kernel 'twopitch': 1 buffers go in as strided boxes" "$log" ||
 refused twopitch "twopitch/10%" \
 	"work-group 7 alone needs [0-9]+ bytes of device memory, more than the budget of [0-9]+$" \
 	VAST_DEVICE_MEM=10%
+# leftcols: the ranges of the right half touch none of the matrix (empty
+# boxes); the left half's strips go in once: at most 1.1x its 1024000
+# bytes.
+run leftcols "leftcols/10%/boxes" VAST_DEVICE_MEM=10% VAST_FOOTPRINTS=1
+h2d=$(k=leftcols stat "$log" h2d)
+if [ -z "$h2d" ] || [ "$h2d" -gt $((1024000 * 11 / 10)) ]; then
+	echo "FAIL: leftcols/10%/boxes: h2d=$h2d, want at most 1.1x 1024000"; fail=1
+fi
 # A launch like an earlier one reuses its plan, boxes and all.
 run transpose "transpose/10%/boxes/again" VAST_DEVICE_MEM=10% WALKS_REPEAT=3
 if [ "$(k=transpose stat "$log" plan_hits)" != 2 ]; then

@@ -9,7 +9,7 @@
  * page filled wrongly shows.
  * usage: walks CASE OUT   (CASE: gemm atx colsum transpose tposeodd stencil
  *                        clampfar minfar maxfar minstore bumpsum twopitch
- *                        colbump)
+ *                        colbump leftcols)
  * bumpsum: bump adds 1 to the first 16 rows of colsum's matrix, then
  * colsum sums it: a program whose second kernel reads what its first
  * wrote (and may have left on the device).
@@ -61,6 +61,7 @@ static const walk walks[] = {
 	  16 * 1000 },
 	{ "twopitch", { 512 * 1000, 0 }, 1000, { 512, 1000 }, 2, { 1024, 1 }, { 64, 1 } },
 	{ "colbump", { 512 * 1000, 0 }, 1000, { 512, 1000 }, 2, { 1024, 1 }, { 64, 1 }, NULL, 0, 1 },
+	{ "leftcols", { 512 * 1000, 0 }, 1000, { 512, 1000 }, 2, { 1024, 1 }, { 64, 1 } },
 };
 
 static cl_mem buffer(cl_context ctx, cl_mem_flags fl, size_t n, unsigned seed)
@@ -89,7 +90,7 @@ int main(int argc, char **argv)
 			w = &walks[i];
 	if (!w) {
 		fprintf(stderr, "usage: walks gemm|atx|colsum|transpose|tposeodd|stencil|clampfar|minfar|\n"
-		                "maxfar|minstore|bumpsum|twopitch|colbump OUT\n");
+		                "maxfar|minstore|bumpsum|twopitch|colbump|leftcols OUT\n");
 		return 2;
 	}
 	cl_platform_id plat;

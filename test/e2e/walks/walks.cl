@@ -62,6 +62,20 @@ __kernel void twopitch(__global const uint *a, __global uint *sums, uint rows, u
 	sums[j] = s;
 }
 
+/* Column sums of the left half of the columns only: the groups of the
+ * right half touch no byte of a (their ranges' boxes of it are empty). */
+__kernel void leftcols(__global const uint *a, __global uint *sums, uint rows, uint cols)
+{
+	uint j = get_global_id(0);
+	if (j >= cols)
+		return;
+	uint s = 0;
+	if (2 * j < cols)
+		for (uint i = 0; i < rows; i++)
+			s += a[i * cols + j];
+	sums[j] = s;
+}
+
 /* colsum after adding one to each element it sums: a column strip read
  * and written (every byte of it: a must-write that still needs the
  * bytes it reads filled in). */
