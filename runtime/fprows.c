@@ -489,8 +489,12 @@ static int may_reach(const vrt_fp_plan *P, const vast_footprint *fp, unsigned s)
 	return 0;
 }
 
-int vrt_fp_slot_pages(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t g0, size_t g1,
-                      unsigned char *pages)
+/* Calls fn with the boxes of each access that may reach slot s, for
+ * groups [g0, g1): 1 when done, 0 when such an access has no usable
+ * descriptor or fn says 0, -1 out of memory. */
+static int each_slot_access(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1,
+                            int (*fn)(void *ctx, const vast_footprint *fp, const vrt_box *b, int n),
+                            void *ctx)
 {
 	const vast_kernel_footprints *kf = P->kf;
 	for (unsigned f = 0; f < kf->nfootprints; f++) {
@@ -502,56 +506,87 @@ int vrt_fp_slot_pages(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t 
 		int exact, n = boxes_of(P, fp, g0, g1, &exact);
 		if (n < 0)
 			return n == -2 ? -1 : 0;
-		for (int i = 0; i < n; i++)
-			if (!vrt_box_mark(pages, lay->slot_pages[s], lay->page_shift, &P->boxes[i]))
+		if (!fn(ctx, fp, P->boxes, n))
+			return 0;
+	}
+	return 1;
+}
+
+typedef struct page_marks {
+	unsigned char *pages;
+	size_t npages;
+	unsigned shift;
+} page_marks;
+
+static int mark_boxes(void *ctx, const vast_footprint *fp, const vrt_box *b, int n)
+{
+	const page_marks *m = ctx;
+	(void)fp;
+	for (int i = 0; i < n; i++)
+		if (!vrt_box_mark(m->pages, m->npages, m->shift, &b[i]))
+			return 0;
+	return 1;
+}
+
+int vrt_fp_slot_pages(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t g0, size_t g1,
+                      unsigned char *pages)
+{
+	page_marks m = { pages, lay->slot_pages[s], lay->page_shift };
+	return each_slot_access(P, s, g0, g1, mark_boxes, &m);
+}
+
+/* vrt_fp_slot_box's two passes over a slot's boxes: their pitch (an
+ * access may be one run, a row of the box), then their bound at it. */
+typedef struct box_bound {
+	int pass;
+	unsigned long long pitch, align, nbox;
+	vrt_box2d *box;
+} box_bound;
+
+static int bound_boxes(void *ctx, const vast_footprint *fp, const vrt_box *b, int n)
+{
+	box_bound *B = ctx;
+	/* An element's alignment divides its size: the size's lowest bit
+	 * (at most 128, OpenCL C's largest). */
+	unsigned long long a = fp->size & -fp->size;
+	if (a > B->align)
+		B->align = a > 128 ? 128 : a;
+	B->nbox += (unsigned long long)n;
+	for (int i = 0; i < n; i++) {
+		if (B->pass == 1) {
+			if (!vrt_box2d_add(B->box, &b[i], B->pitch))
 				return 0;
+			continue;
+		}
+		long long p = vrt_box_pitch(&b[i]);
+		if (p < 0 || (p > 0 && B->pitch && (unsigned long long)p != B->pitch))
+			return 0;
+		if (p > 0)
+			B->pitch = (unsigned long long)p;
 	}
 	return 1;
 }
 
 int vrt_fp_slot_box(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, vrt_box2d *box)
 {
-	const vast_kernel_footprints *kf = P->kf;
-	unsigned long long pitch = 0, align = 1, nbox = 0;
 	size_t size = P->L->slot_mem[s]->size;
+	box_bound B = { 0, 0, 1, 0, box };
 	memset(box, 0, sizeof *box);
-	/* The pitch first (an access may be one run, a row of the box),
-	 * then the bound of every box at that pitch. */
-	for (int pass = 0; pass < 2; pass++) {
-		for (unsigned f = 0; f < kf->nfootprints; f++) {
-			const vast_footprint *fp = &kf->footprints[f];
-			if (!may_reach(P, fp, s))
-				continue;
-			if (!usable(P->L, P->fl.nargs, fp))
-				return 0;
-			int exact, n = boxes_of(P, fp, g0, g1, &exact);
-			if (n < 0)
-				return n == -2 ? -1 : 0;
-			/* An element's alignment divides its size: the size's
-			 * lowest bit (at most 128, OpenCL C's largest). */
-			unsigned long long a = fp->size & -fp->size;
-			if (a > align)
-				align = a > 128 ? 128 : a;
-			nbox += n;
-			for (int i = 0; i < n; i++) {
-				long long p = vrt_box_pitch(&P->boxes[i]);
-				if (pass == 1 && !vrt_box2d_add(box, &P->boxes[i], pitch))
-					return 0;
-				if (pass == 1 || p == 0)
-					continue;
-				if (p < 0 || (pitch && (unsigned long long)p != pitch))
-					return 0;
-				pitch = (unsigned long long)p;
-			}
-		}
-		if (!nbox)
-			return 1; /* the groups do not touch it: no box */
-		if (!pitch)
-			pitch = size; /* runs only: one row, past every byte */
+	int r = each_slot_access(P, s, g0, g1, bound_boxes, &B);
+	if (r <= 0)
+		return r;
+	if (!B.nbox)
+		return 1; /* the groups do not touch it: no box */
+	if (!B.pitch)
+		B.pitch = size; /* runs only: one row, past every byte */
+	B.pass = 1;
+	if ((r = each_slot_access(P, s, g0, g1, bound_boxes, &B)) <= 0) {
+		memset(box, 0, sizeof *box);
+		return r;
 	}
 	/* Aligned as the buffer's elements, within the buffer, and rows
 	 * and width of 32 bits each (the kernel's box entry, lpt.c). */
-	if (box->rows && (!vrt_box2d_align(box, align) || box->rows >> 32 || box->width >> 32 ||
+	if (box->rows && (!vrt_box2d_align(box, B.align) || box->rows >> 32 || box->width >> 32 ||
 	                  box->origin + (box->rows - 1) * box->pitch + box->width > size)) {
 		memset(box, 0, sizeof *box);
 		return 0;
