@@ -596,9 +596,9 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 				        k->name, bad, 1u << P->lay.page_shift);
 				continue;
 			}
-			/* Read-only slots whose bytes stride go in as packed
-			 * boxes (boxframes.c), planned again from the first
-			 * page size. */
+			/* Slots whose bytes stride go in as packed boxes
+			 * (boxframes.c), planned again from the first page
+			 * size. */
 			if ((boxes || from_fp) && P->fp && !tried_fallback) {
 				tried_fallback = 1;
 				int nb = vrt_fp_choose_boxes(P->fp, &P->lay, bad, bad + 1, 0);
@@ -2267,10 +2267,10 @@ static cl_int run_ranges(vrt_launch *L, paged *P)
 	return err;
 }
 
-/* A boxed slot goes in straight from its host copy (send_box), with no
+/* A boxed slot goes in straight from its host copy (move_box), with no
  * page of it taken from the kept frames: pages an earlier launch left
  * there dirty go home first, from this launch's sets and any other
- * pool's. Read-only here, it gets no new ones. */
+ * pool's. It leaves none there itself: its boxes go home at once. */
 static cl_int boxes_home(vrt_launch *L, paged *P)
 {
 	cl_int err = CL_SUCCESS;
