@@ -399,7 +399,7 @@ int vrt_fp_must_write(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t 
 int vrt_fp_box_written(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t g0,
                        size_t g1, const vrt_box2d *box)
 {
-	unsigned char *pages = vrt_malloc(lay->slot_pages[s] ? lay->slot_pages[s] : 1);
+	unsigned char *pages = vrt_malloc((lay->slot_pages[s] + 8) & ~(size_t)7);
 	int r = pages ? vrt_fp_must_write(P, lay, s, g0, g1, pages) : -1;
 	vrt_free(pages);
 	for (unsigned long long row = 0; r == 1 && row < box->rows; row++) {
@@ -618,7 +618,8 @@ int vrt_fp_choose_boxes(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t
 		if (waste) {
 			/* worth it only where pages move waste x its bytes */
 			vrt_free(pages);
-			if (!(pages = vrt_calloc(1, lay->slot_pages[s] ? lay->slot_pages[s] : 1)) ||
+			/* whole words: vrt_pas_count reads 8 bytes at a time */
+			if (!(pages = vrt_calloc(1, (lay->slot_pages[s] + 8) & ~(size_t)7)) ||
 			    (r = vrt_fp_slot_pages(P, lay, s, g0, g1, pages)) < 0)
 				break;
 			unsigned long long n = vrt_pas_count(pages, lay->slot_pages[s]);
