@@ -23,16 +23,18 @@
  * its rows are not evenly spaced. */
 static long long one_stride(const vrt_box *b, unsigned long long *count)
 {
-	long long pitch = 0;
+	long long pitch = 0, span;
 	*count = 1;
 	for (unsigned i = 0; i < b->ndims; i++) {
 		if (b->dim[i].count <= 1)
 			continue;
-		if (pitch && b->dim[i].pitch != pitch * (long long)*count)
+		if (pitch && (__builtin_mul_overflow(pitch, (long long)*count, &span) ||
+		              b->dim[i].pitch != span))
 			return -1;
 		if (!pitch)
 			pitch = b->dim[i].pitch;
-		*count *= b->dim[i].count;
+		if (__builtin_mul_overflow(*count, b->dim[i].count, count))
+			return -1;
 	}
 	return pitch;
 }
@@ -47,7 +49,9 @@ int vrt_box2d_add(vrt_box2d *bound, const vrt_box *b, unsigned long long pitch)
 {
 	unsigned long long count;
 	long long own = one_stride(b, &count);
-	if (own < 0 || (own && (unsigned long long)own != pitch) || b->origin < 0 || !pitch)
+	/* rows past 2^32 are no box the kernel's entry holds (lpt.c) */
+	if (own < 0 || (own && (unsigned long long)own != pitch) || b->origin < 0 || !pitch ||
+	    count >> 32)
 		return 0;
 	if (!b->run || !count)
 		return 1; /* no bytes */
