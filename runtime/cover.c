@@ -287,13 +287,10 @@ int vrt_cover_pages(vrt_cover *c, unsigned char *pages, size_t npages, unsigned 
 	return 0;
 }
 
-size_t vrt_cover_gaps(const vrt_cover *c, size_t page, unsigned shift, size_t size,
-                      vrt_interval *gap, size_t max)
+/* The first of c's merged intervals (in order) that ends past byte at;
+ * c->n when none does. */
+static size_t first_ending_after(const vrt_cover *c, long long at)
 {
-	long long at = (long long)page << shift, end = at + (1ll << shift);
-	if (end > (long long)size)
-		end = (long long)size;
-	/* the first merged interval that ends past the page's start */
 	size_t lo = 0, hi = c->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -302,8 +299,17 @@ size_t vrt_cover_gaps(const vrt_cover *c, size_t page, unsigned shift, size_t si
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+size_t vrt_cover_gaps(const vrt_cover *c, size_t page, unsigned shift, size_t size,
+                      vrt_interval *gap, size_t max)
+{
+	long long at = (long long)page << shift, end = at + (1ll << shift);
+	if (end > (long long)size)
+		end = (long long)size;
 	size_t n = 0;
-	for (size_t i = lo; at < end; i++) {
+	for (size_t i = first_ending_after(c, at); at < end; i++) {
 		long long next = i < c->n && c->iv[i].lo < end ? c->iv[i].lo : end;
 		if (next > at) {
 			if (n == max)
@@ -319,15 +325,7 @@ size_t vrt_cover_gaps(const vrt_cover *c, size_t page, unsigned shift, size_t si
 
 int vrt_cover_holds(const vrt_cover *c, long long lo, long long hi)
 {
-	/* the first merged interval that ends past lo */
-	size_t a = 0, b = c->n;
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-		if (c->iv[mid].hi <= lo)
-			a = mid + 1;
-		else
-			b = mid;
-	}
+	size_t a = first_ending_after(c, lo);
 	return lo >= hi || (a < c->n && c->iv[a].lo <= lo && c->iv[a].hi >= hi);
 }
 
