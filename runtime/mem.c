@@ -2,14 +2,22 @@
 /*
  * mem.c - host-backed buffers and their lazy device copies.
  *
- * A cl_mem the program creates is a vrt_mem: the data lives in host
+ * A cl_mem the program creates is a vrt_mem: the data's home is host
  * memory (ours, or the program's for CL_MEM_USE_HOST_PTR), and a device
  * copy is allocated only when a native launch needs it. Each side has a
- * valid bit; at least one is set. A launch makes the device copy valid
- * and, when the kernel may write the buffer, the host side invalid; a
- * read or map brings the data back. Device copies stay resident across
- * kernels and are evicted least recently used first when a launch needs
- * room under the budget (written back first when dirty).
+ * valid bit. A launch makes the device copy valid and, when the kernel
+ * may write the buffer, the host side invalid; a read or map brings the
+ * data back. Device copies stay resident across kernels and are evicted
+ * least recently used first when a launch needs room under the budget
+ * (written back first when dirty).
+ *
+ * Our host copy is made at its first need (vrt_mem_host_copy): a map, a
+ * partial transfer, a paged launch, an eviction. Until then a buffer
+ * whose data fits goes where a program built with cc sends it: a whole
+ * write straight to a device copy, a read straight back from it, with
+ * no pinning and no host copy to fill (issue 8 item 5: 0.54-0.72 s of
+ * the 1 GiB fill program went to pinning host copies it never needed).
+ * With neither copy the bytes are zeros.
  *
  * A CL_MEM_USE_HOST_PTR buffer whose memory the driver pinned
  * (pinned.c) outside a family has no device copy of its own: the driver's
@@ -113,12 +121,15 @@ static void family_stale(vrt_mem *m)
 void vrt_mem_changed(vrt_mem *m)
 {
 	m->version = ++version_clock;
+	m->zero = 0;
 	if (!in_family(m))
 		return;
 	vrt_mem *root = family_root(m);
 	for (vrt_mem *o = all_mems; o; o = o->next)
-		if (family_root(o) == root && vrt_mem_overlap(o, m))
+		if (family_root(o) == root && vrt_mem_overlap(o, m)) {
 			o->version = version_clock;
+			o->zero = 0;
+		}
 }
 
 void vrt_mem_dev_written(vrt_mem *m)
@@ -146,9 +157,31 @@ vrt_mem *vrt_mem_by_serial(unsigned long long serial)
 	return NULL;
 }
 
+/* Plain memory: pinning costs more than the transfers it would speed up
+ * (about 0.25 s a GiB on the H100, against 18 ms at the link's speed),
+ * and the ring moves plain memory at the link's speed (ring.c). */
+cl_int vrt_mem_host_copy(vrt_mem *m)
+{
+	if (m->host)
+		return CL_SUCCESS;
+	m->host = vrt_malloc(m->size);
+	if (!m->host) {
+		vrt_log(VRT_LOG_WARN, "no host memory for a host copy of %zu bytes", m->size);
+		return CL_OUT_OF_HOST_MEMORY;
+	}
+	if (!m->dev_valid) {
+		vrt_fill(m->host, "", 1, m->size);
+		m->host_valid = 1;
+	}
+	return CL_SUCCESS;
+}
+
 cl_int vrt_mem_to_host(vrt_mem *m)
 {
-	cl_int err = from_frames(m);
+	cl_int err = vrt_mem_host_copy(m);
+	if (err != CL_SUCCESS)
+		return err;
+	err = from_frames(m);
 	if (err == CL_SUCCESS)
 		err = family_flush(m);
 	if (err != CL_SUCCESS)
@@ -172,9 +205,11 @@ static cl_int read_back(vrt_mem *m)
 		err = vrt_pin_reclaim(&m->pin, m->dev_queue, 0);
 		if (err == CL_SUCCESS)
 			m->dev_valid = 0;
-	} else {
+	} else if (m->pin.buf) {
 		err = vrt_real.clEnqueueReadBuffer(m->dev_queue, m->dev, CL_TRUE, 0,
 		                                   m->size, m->host, 0, NULL, NULL);
+	} else {
+		err = vrt_ring_receive(m->ctx, m->dev_queue, m->dev, 0, m->host, m->size);
 	}
 	if (err != CL_SUCCESS) {
 		vrt_log(VRT_LOG_WARN, "reading a buffer back from the device failed: %s",
@@ -193,20 +228,24 @@ static cl_int read_back(vrt_mem *m)
  * or see a few bytes moves more than the driver would (OpenCL 1.2
  * §5.2.2 asks only that the n bytes be read or written). In a family the
  * others' device copies would go stale unseen, so families always take
- * the host copy. Whole-buffer transfers take the host copy too: it is
- * pinned, and its parallel copy plus a pinned transfer beats the driver's
- * transfer from the program's pageable memory (DESIGN §3). */
+ * the host copy. Whole-buffer transfers take the host copy where there
+ * is one: it is pinned, and its parallel copy plus a pinned transfer
+ * beats the driver's transfer from the program's pageable memory
+ * (DESIGN §3); without one, making it would cost more than it saves. */
 static int dev_only(const vrt_mem *m, size_t n)
 {
-	return !m->host_valid && !in_family(m) && n < m->size;
+	return !m->host_valid && !in_family(m) && (n < m->size || !m->host);
 }
 
 cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
 {
 	cl_int err;
+	if (!m->host && !m->dev_valid) { /* zeros, nowhere yet */
+		vrt_fill(dst, "", 1, n);
+		return CL_SUCCESS;
+	}
 	if (dev_only(m, n)) {
-		err = vrt_real.clEnqueueReadBuffer(m->dev_queue, m->dev, CL_TRUE, off, n,
-		                                   dst, 0, NULL, NULL);
+		err = vrt_ring_receive(m->ctx, m->dev_queue, m->dev, off, dst, n);
 		vrt_kstats *st = vrt_stats_for(NULL);
 		if (st && err == CL_SUCCESS)
 			st->d2h += n;
@@ -221,7 +260,64 @@ cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
 	return CL_SUCCESS;
 }
 
-cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src)
+/* [off, off+n) of the host copy to the device copy on q: straight from
+ * pinned memory, through the ring from plain. */
+static cl_int send_host_copy(vrt_mem *m, cl_command_queue q, size_t off, size_t n)
+{
+	if (m->pin.buf)
+		return vrt_real.clEnqueueWriteBuffer(q, m->dev, CL_TRUE, off, n, m->host + off, 0,
+		                                     NULL, NULL);
+	return vrt_ring_send(m->ctx, q, m->dev, off, m->host + off, n);
+}
+
+/* Drops m's device copy without reading it back: what it held is
+ * being replaced whole. */
+static void drop_device_copy(vrt_mem *m)
+{
+	vrt_real.clReleaseMemObject(m->dev);
+	vrt_real.clReleaseCommandQueue(m->dev_queue);
+	m->dev = NULL;
+	m->dev_queue = NULL;
+	m->dev_valid = 0;
+}
+
+static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
+                                vrt_mem *const *keep, unsigned nkeep);
+
+/* A whole write to a buffer with no host copy, sent from the program's
+ * memory to a device copy on q as the driver would, when that copy fits
+ * the budget beside the resident ones without evicting any (a buffer
+ * that does not fit will be paged from a host copy, as is every buffer
+ * under VAST_MODE=paged). 0: not sent, m unchanged. */
+static int write_to_device(vrt_mem *m, cl_command_queue q, const void *src)
+{
+	if (m->host || in_family(m) || !q || (m->dev && m->dev_queue != q) ||
+	    vrt_cfg.mode == VRT_RUN_PAGED)
+		return 0;
+	cl_device_id dev;
+	if (clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) !=
+	    CL_SUCCESS)
+		return 0;
+	if (!m->dev && vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size >
+	                       vrt_budget(dev, m->size))
+		return 0;
+	if (place_device_copy(m, q, vrt_budget(dev, m->size), NULL, 0) != CL_SUCCESS)
+		return 0;
+	if (vrt_ring_send(m->ctx, q, m->dev, 0, src, m->size) != CL_SUCCESS) {
+		/* A device that allocates lazily may fail here: the host
+		 * copy takes the bytes instead. */
+		drop_device_copy(m);
+		return 0;
+	}
+	vrt_kstats *st = vrt_stats_for(NULL);
+	if (st)
+		st->h2d += m->size;
+	m->failed[0] = '\0';
+	m->dev_valid = 1;
+	return 1;
+}
+
+cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *src)
 {
 	cl_int err;
 	vrt_kstats *st = vrt_stats_for(NULL);
@@ -230,9 +326,12 @@ cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src)
 	if (n < m->size && (err = from_frames(m)) != CL_SUCCESS)
 		return err;
 	vrt_mem_changed(m);
+	if (n == m->size && write_to_device(m, q, src))
+		return CL_SUCCESS;
+	if (!m->host && !m->dev_valid && (err = vrt_mem_host_copy(m)) != CL_SUCCESS)
+		return err;
 	if (dev_only(m, n)) {
-		err = vrt_real.clEnqueueWriteBuffer(m->dev_queue, m->dev, CL_TRUE, off, n,
-		                                    src, 0, NULL, NULL);
+		err = vrt_ring_send(m->ctx, m->dev_queue, m->dev, off, src, n);
 		if (st && err == CL_SUCCESS)
 			st->h2d += n;
 		return err;
@@ -241,6 +340,8 @@ cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src)
 	 * of sub-buffers, the others' dirty data must come home first; a
 	 * lent buffer is mapped back, its bytes not brought back). */
 	if ((n < m->size || in_family(m)) && (err = vrt_mem_to_host(m)) != CL_SUCCESS)
+		return err;
+	if ((err = vrt_mem_host_copy(m)) != CL_SUCCESS)
 		return err;
 	if (!m->host_valid && lent(m)) {
 		if ((err = vrt_pin_reclaim(&m->pin, m->dev_queue, 1)) != CL_SUCCESS)
@@ -254,9 +355,7 @@ cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src)
 	 * launch; should that fail, the host copy alone is current. */
 	int resident = m->dev && m->dev_valid && !in_family(m) && n < m->size;
 	vrt_mem_host_written(m);
-	if (resident && vrt_real.clEnqueueWriteBuffer(m->dev_queue, m->dev, CL_TRUE, off, n,
-	                                              m->host + off, 0, NULL,
-	                                              NULL) == CL_SUCCESS) {
+	if (resident && send_host_copy(m, m->dev_queue, off, n) == CL_SUCCESS) {
 		m->dev_valid = 1;
 		if (st)
 			st->h2d += n;
@@ -325,7 +424,7 @@ cl_int vrt_mem_evict(vrt_mem *m)
 cl_int vrt_mem_evict_all(cl_context ctx)
 {
 	for (vrt_mem *m = all_mems; m; m = m->next) {
-		if (!ctx || m->ctx == ctx)
+		if ((!ctx || m->ctx == ctx) && m->host)
 			m->zero = 0;
 		if (m->dev && (!ctx || m->ctx == ctx)) {
 			cl_int err = vrt_mem_evict(m);
@@ -361,13 +460,13 @@ static cl_int zero_device_copy(vrt_mem *m, cl_command_queue q)
 	return err == CL_SUCCESS ? vrt_real.clFinish(q) : err;
 }
 
-cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
-                         vrt_mem *const *keep, unsigned nkeep)
+/* m's device copy on q, allocated (not filled) within budget if it has
+ * none there, evicting others least recently used first. */
+static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
+                                vrt_mem *const *keep, unsigned nkeep)
 {
 	cl_int err;
 	m->lru = ++lru_clock;
-	if ((err = from_frames(m)) != CL_SUCCESS || (err = family_flush(m)) != CL_SUCCESS)
-		return err;
 	/* Lent only outside a family: members' device copies are kept
 	 * coherent through the host bytes, which a lent buffer does not own. */
 	int lend = m->pin.buf && !m->own_host && !in_family(m);
@@ -409,6 +508,16 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 		m->dev_queue = q;
 		m->dev_valid = 0;
 	}
+	return CL_SUCCESS;
+}
+
+cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
+                         vrt_mem *const *keep, unsigned nkeep)
+{
+	cl_int err;
+	if ((err = from_frames(m)) != CL_SUCCESS || (err = family_flush(m)) != CL_SUCCESS ||
+	    (err = place_device_copy(m, q, budget, keep, nkeep)) != CL_SUCCESS)
+		return err;
 	if (!m->dev_valid) {
 		if (lent(m)) {
 			/* The driver owns the bytes now, to move as it likes. */
@@ -422,9 +531,8 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 			if ((err = zero_device_copy(m, q)) != CL_SUCCESS)
 				return err;
 		} else {
-			err = vrt_real.clEnqueueWriteBuffer(q, m->dev, CL_TRUE, 0, m->size,
-			                                    m->host, 0, NULL, NULL);
-			if (err != CL_SUCCESS)
+			if ((err = vrt_mem_host_copy(m)) != CL_SUCCESS ||
+			    (err = send_host_copy(m, q, 0, m->size)) != CL_SUCCESS)
 				return err;
 		}
 		vrt_kstats *st = vrt_stats_for(NULL);
@@ -486,6 +594,33 @@ static unsigned long long host_memory(void)
 	                             : ~0ull;
 }
 
+/* Whether a new buffer of `size` bytes gets its host copy now, pinned
+ * (paged launches move it at the link's speed with no staging copy):
+ * under VAST_MODE=paged, or when ctx's buffers with it pass half the
+ * budget of its first device, so that its launches will likely be paged. Pinning costs about 0.25 s
+ * a GiB (H100), which a program expects of clCreateBuffer, not of its
+ * transfers; where everything fits, a program built with cc pins
+ * nothing, and neither does ours. */
+static int pin_at_creation(cl_context ctx, size_t size)
+{
+	cl_device_id devs[16];
+	size_t nb = 0;
+	if (!vrt_cfg.pinned ||
+	    clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof devs, devs, &nb) != CL_SUCCESS ||
+	    nb < sizeof devs[0])
+		return 0;
+	if (vrt_cfg.mode == VRT_RUN_PAGED)
+		return 1;
+	unsigned long long total = size;
+	vrt_lock();
+	for (vrt_mem *m = all_mems; m; m = m->next)
+		if (m->ctx == ctx && !m->parent)
+			total += m->size;
+	int pin = total > vrt_budget(devs[0], total) / 2;
+	vrt_unlock();
+	return pin;
+}
+
 cl_mem vrt_api_clCreateBuffer(cl_context ctx, cl_mem_flags flags,
 	size_t size, void *host_ptr, cl_int *errcode_ret)
 {
@@ -537,27 +672,31 @@ cl_mem vrt_api_clCreateBuffer(cl_context ctx, cl_mem_flags flags,
 		m->host = host_ptr;
 		m->user_ptr = host_ptr;
 		vrt_pinned_wrap(ctx, host_ptr, size, &m->pin);
-	} else {
-		/* Zeroed: a kernel reading a buffer nobody wrote sees the same
-		 * bytes on every run and in every range. */
+		m->host_valid = 1;
+	} else if (flags & CL_MEM_COPY_HOST_PTR) {
+		/* The program may free host_ptr on return: copied now. */
+		m->own_host = 1;
 		m->host = vrt_pinned_alloc(ctx, size, &m->pin);
-		if (m->host && !(flags & CL_MEM_COPY_HOST_PTR))
-			vrt_fill(m->host, "", 1, size);
 		if (!m->host)
-			m->host = (flags & CL_MEM_COPY_HOST_PTR) ? vrt_malloc(size)
-			                                         : vrt_calloc(1, size);
+			m->host = vrt_malloc(size);
 		if (!m->host) {
 			vrt_object_retire(m);
 			SET_ERR(CL_OUT_OF_HOST_MEMORY);
 			return NULL;
 		}
+		vrt_copy(m->host, host_ptr, size);
+		m->host_valid = 1;
+	} else {
+		/* Zeros (a kernel reading a buffer nobody wrote sees the same
+		 * bytes on every run and in every range), in a pinned host copy
+		 * made now where paging is foreseen, else nowhere yet. */
 		m->own_host = 1;
-		if (flags & CL_MEM_COPY_HOST_PTR)
-			vrt_copy(m->host, host_ptr, size);
-		else
-			m->zero = 1;
+		m->zero = 1;
+		if (pin_at_creation(ctx, size) && (m->host = vrt_pinned_alloc(ctx, size, &m->pin))) {
+			vrt_fill(m->host, "", 1, size);
+			m->host_valid = 1;
+		}
 	}
-	m->host_valid = 1;
 	clRetainContext(ctx);
 	vrt_lock();
 	m->next = all_mems;
@@ -637,8 +776,6 @@ cl_mem vrt_api_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
 	m->size = r->size;
 	m->origin = r->origin;
 	m->parent = pm;
-	m->host = pm->host + r->origin;
-	m->user_ptr = (pm->flags & CL_MEM_USE_HOST_PTR) ? pm->host + r->origin : NULL;
 	m->host_valid = 1;
 	/* A failed launch's partial results in the parent are in it too. */
 	memcpy(m->failed, pm->failed, sizeof m->failed);
@@ -653,6 +790,8 @@ cl_mem vrt_api_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
 		SET_ERR(err);
 		return NULL;
 	}
+	m->host = pm->host + r->origin;
+	m->user_ptr = (pm->flags & CL_MEM_USE_HOST_PTR) ? pm->host + r->origin : NULL;
 	vrt_mem_hold(pm);
 	pm->nsubs++;
 	pm->zero = 0; /* the sub-buffer's writes are its bytes too */

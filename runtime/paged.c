@@ -2295,7 +2295,11 @@ cl_int vrt_paged_run(vrt_launch *L)
 	}
 
 	/* The paged path works from the host copies, and its frames need
-	 * the whole budget: bring every resident buffer home first. */
+	 * the whole budget: every slot gets one, and every resident buffer
+	 * comes home first. */
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if ((err = vrt_mem_host_copy(L->slot_mem[s])) != CL_SUCCESS)
+			goto out;
 	if ((err = vrt_mem_evict_all(L->ctx)) != CL_SUCCESS)
 		goto out;
 	unsigned long long maxalloc = vrt_max_alloc(L->dev);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ring.c - pages from pageable host copies to the frames at the link's
- * speed (issue 8, item 3).
+ * speed (issue 8, item 3), and whole transfers between plain memory and
+ * device copies (vrt_ring_send/receive, mem.c).
  *
  * A host copy too large to pin (pinned.c keeps pinned memory within half
  * the device's) moves its pages straight from plain memory when a range's
@@ -106,4 +107,85 @@ cl_int vrt_ring_write(cl_context ctx, unsigned id, cl_command_queue q, cl_mem fr
 	r->next = (k + 1) % RING_CHUNKS;
 	*sent = len;
 	return CL_SUCCESS;
+}
+
+/* Whole transfers between the program's memory (or a plain host copy)
+ * and a device buffer (mem.c): below this the driver's own transfer
+ * costs less than pinning the ring for ctx. */
+#define RING_MIN (16u << 20)
+
+cl_int vrt_ring_send(cl_context ctx, cl_command_queue q, cl_mem buf, size_t off,
+                     const unsigned char *src, size_t n)
+{
+	if (n < RING_MIN || !vrt_ring_usable(ctx, 0))
+		return vrt_real.clEnqueueWriteBuffer(q, buf, CL_TRUE, off, n, src, 0, NULL, NULL);
+	cl_int err = CL_SUCCESS;
+	cl_event last = NULL;
+	for (size_t done = 0; done < n && err == CL_SUCCESS;) {
+		size_t sent;
+		cl_event e;
+		err = vrt_ring_write(ctx, 0, q, buf, off + done, src + done, n - done, &sent, &e);
+		if (err != CL_SUCCESS)
+			break;
+		vrt_real.clFlush(q); /* vrt_ring_write may wait for it next */
+		if (last)
+			vrt_real.clReleaseEvent(last);
+		last = e;
+		done += sent;
+	}
+	if (last) {
+		if (err == CL_SUCCESS)
+			err = vrt_real.clWaitForEvents(1, &last);
+		vrt_real.clReleaseEvent(last);
+	}
+	return err;
+}
+
+/* Chunk k's previous transfer done (and forgotten). */
+static cl_int chunk_free(ring *r, unsigned k)
+{
+	if (!r->busy[k])
+		return CL_SUCCESS;
+	cl_int err = vrt_real.clWaitForEvents(1, &r->busy[k]);
+	vrt_real.clReleaseEvent(r->busy[k]);
+	r->busy[k] = NULL;
+	return err;
+}
+
+cl_int vrt_ring_receive(cl_context ctx, cl_command_queue q, cl_mem buf, size_t off,
+                        unsigned char *dst, size_t n)
+{
+	ring *r = n < RING_MIN || !vrt_cfg.pinned ? NULL : ring_for(ctx, 0);
+	if (!r)
+		return vrt_real.clEnqueueReadBuffer(q, buf, CL_TRUE, off, n, dst, 0, NULL, NULL);
+	cl_int err = CL_SUCCESS;
+	size_t at[RING_CHUNKS], len[RING_CHUNKS], next = 0;
+	for (unsigned k = 0; k < RING_CHUNKS && err == CL_SUCCESS; k++)
+		err = chunk_free(r, k);
+	/* Every chunk reads ahead; each is copied out, by several threads,
+	 * while the others' transfers run, then reads the next piece. */
+	for (unsigned k = 0; err == CL_SUCCESS; k = (k + 1) % RING_CHUNKS) {
+		if (r->busy[k]) {
+			if ((err = chunk_free(r, k)) != CL_SUCCESS)
+				break;
+			vrt_copy(dst + at[k], r->chunk[k], len[k]);
+		}
+		if (next < n) {
+			at[k] = next;
+			len[k] = n - next < RING_CHUNK ? n - next : RING_CHUNK;
+			next += len[k];
+			err = vrt_real.clEnqueueReadBuffer(q, buf, CL_FALSE, off + at[k], len[k],
+			                                   r->chunk[k], 0, NULL, &r->busy[k]);
+			if (err == CL_SUCCESS)
+				err = vrt_real.clFlush(q);
+		} else {
+			unsigned left = 0;
+			for (unsigned i = 0; i < RING_CHUNKS; i++)
+				left += r->busy[i] != NULL;
+			if (!left)
+				break;
+		}
+	}
+	/* After a failure no chunk is reused before its read ends. */
+	return err;
 }

@@ -2,9 +2,10 @@
 /*
  * transfer.c - buffer reads, writes, copies, fills and maps.
  *
- * All of them work on the host copy: make it current (vrt_mem_to_host),
- * touch it, and mark the device copy stale when the host side changed;
- * reads and writes choose the copy in mem.c (vrt_mem_read/write).
+ * Copies, fills and maps work on the host copy: make it current
+ * (vrt_mem_to_host), touch it, and mark the device copy stale when the
+ * host side changed; reads and writes choose the copy in mem.c
+ * (vrt_mem_read/write), the device's where there is no host copy.
  * Each entry point checks its arguments and captures the command (an
  * xfer: the buffers held, the program's pointer, offsets, pattern) for
  * queue.c, which runs it in queue order: at once when blocking, later
@@ -112,7 +113,6 @@ static cl_int run_read(vrt_cmd *c, cl_command_queue q)
 
 static cl_int run_write(vrt_cmd *c, cl_command_queue q)
 {
-	(void)q;
 	xfer *x = (xfer *)c;
 	vrt_mem *m = x->a;
 	/* The whole buffer may have held a failed launch's results, which
@@ -122,7 +122,7 @@ static cl_int run_write(vrt_cmd *c, cl_command_queue q)
 		if (err != CL_SUCCESS)
 			return err;
 	}
-	return vrt_mem_write(m, x->ao, x->n, x->ptr);
+	return vrt_mem_write(m, q, x->ao, x->n, x->ptr);
 }
 
 static cl_int run_copy(vrt_cmd *c, cl_command_queue q)
@@ -461,6 +461,13 @@ void *vrt_api_clEnqueueMapBuffer(cl_command_queue q, cl_mem mem,
 	cl_int err = n == 0 ? CL_INVALID_VALUE : vrt_check_queue(q, m->ctx, nw, w);
 	if (err == CL_SUCCESS)
 		err = check_range(m, off, n);
+	if (err == CL_SUCCESS) {
+		/* The pointer is returned now, so the host copy is made now;
+		 * its bytes come when the map runs. */
+		vrt_lock();
+		err = vrt_mem_host_copy(m);
+		vrt_unlock();
+	}
 	if (err == CL_SUCCESS) {
 		xfer *x = new_xfer(m, NULL, run_map);
 		if (x)

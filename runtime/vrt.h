@@ -331,6 +331,14 @@ int vrt_ring_usable(cl_context ctx, unsigned id);
 cl_int vrt_ring_write(cl_context ctx, unsigned id, cl_command_queue q, cl_mem frames,
                       size_t dev_off, const unsigned char *src, size_t n, size_t *sent,
                       cl_event *e);
+/* [src, src+n) to buf at off on q, or buf's [off, off+n) to dst: from or
+ * into plain memory at the link's speed through ring 0 (the driver's
+ * transfer for a few MiB, or when the ring cannot be pinned). Blocking;
+ * the caller holds the runtime lock. */
+cl_int vrt_ring_send(cl_context ctx, cl_command_queue q, cl_mem buf, size_t off,
+                     const unsigned char *src, size_t n);
+cl_int vrt_ring_receive(cl_context ctx, cl_command_queue q, cl_mem buf, size_t off,
+                        unsigned char *dst, size_t n);
 /* Staging area number `set` (< VRT_MAX_SETS * VRT_MAX_DEVICES: one per
  * frame set in flight, per device of a split launch) of at least `size` bytes for ctx, pinned when possible, kept
  * across launches and never freed (it holds a reference to ctx); NULL
@@ -351,14 +359,17 @@ struct vrt_mem {
 	cl_context ctx;
 	cl_mem_flags flags;
 	size_t size;
-	unsigned char *host; /* the host copy: ours or the user's pointer */
+	/* The host copy: ours or the user's pointer. Ours is made at first
+	 * need (vrt_mem_host_copy); until then (NULL) the bytes are the
+	 * device copy's when dev_valid, else zeros, and host_valid is 0. */
+	unsigned char *host;
 	void *user_ptr;      /* host_ptr given at creation */
 	int own_host;
-	/* The host copy holds the zeros of its creation, written by no one
+	/* The bytes are the zeros of its creation, written by no one
 	 * (outside a family): a device copy is filled, not sent. */
 	int zero;
 	vrt_pin pin;         /* own_host in pinned memory when pin.buf */
-	int host_valid, dev_valid; /* at least one is always set */
+	int host_valid, dev_valid; /* at least one set, or neither and no host copy */
 	cl_mem dev;                /* device copy, or NULL */
 	cl_command_queue dev_queue; /* retained; where dev lives */
 	unsigned long long lru;    /* last launch that used dev */
@@ -396,13 +407,17 @@ int vrt_mem_overlap(const vrt_mem *a, const vrt_mem *b);
 /* A kernel may have written m's device copy: the other device copies of
  * its family are stale. */
 void vrt_mem_dev_written(vrt_mem *m);
-/* Make the host copy current (reads the device copy back if needed). */
+/* Make the host copy current (made if m has none yet, the device copy
+ * read back if needed). */
 cl_int vrt_mem_to_host(vrt_mem *m);
+/* Make m's host copy if it has none, its bytes current only where m held
+ * no device copy (zeros); what paged launches and maps need first. */
+cl_int vrt_mem_host_copy(vrt_mem *m);
 /* The bodies of clEnqueueReadBuffer / clEnqueueWriteBuffer on m (range
  * already validated, wait list done): [off, off+n) to dst, or from src,
  * through whichever copy moves the fewest bytes at link speed (mem.c). */
 cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst);
-cl_int vrt_mem_write(vrt_mem *m, size_t off, size_t n, const void *src);
+cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *src);
 /* m's bytes may have changed (a host write, fill, copy or map for
  * writing, a kernel that writes it): its version, and that of every
  * member of its family overlapping it, moves on. */
