@@ -157,13 +157,29 @@ vrt_mem *vrt_mem_by_serial(unsigned long long serial)
 	return NULL;
 }
 
+/* The device copy is the program's memory lent to the driver. */
+static int lent(const vrt_mem *m)
+{
+	return m->dev && m->dev == m->pin.buf;
+}
+
+/* A wrapped USE_HOST_PTR buffer is made unmapped (pinned.c), as a program
+ * built with cc leaves it: mapped before the runtime touches its bytes
+ * (`overwrite`: they are all about to be replaced, none need keeping). */
+static cl_int host_mapped(vrt_mem *m, int overwrite)
+{
+	if (m->pin.buf && m->pin.lent && !lent(m))
+		return vrt_pin_reclaim(&m->pin, m->pin.queue, overwrite);
+	return CL_SUCCESS;
+}
+
 /* Plain memory: pinning costs more than the transfers it would speed up
  * (about 0.25 s a GiB on the H100, against 18 ms at the link's speed),
  * and the ring moves plain memory at the link's speed (ring.c). */
 cl_int vrt_mem_host_copy(vrt_mem *m)
 {
 	if (m->host)
-		return CL_SUCCESS;
+		return host_mapped(m, 0);
 	m->host = vrt_malloc(m->size);
 	if (!m->host) {
 		vrt_log(VRT_LOG_WARN, "no host memory for a host copy of %zu bytes", m->size);
@@ -187,12 +203,6 @@ cl_int vrt_mem_to_host(vrt_mem *m)
 	if (err != CL_SUCCESS)
 		return err;
 	return read_back(m);
-}
-
-/* The device copy is the program's memory lent to the driver. */
-static int lent(const vrt_mem *m)
-{
-	return m->dev && m->dev == m->pin.buf;
 }
 
 static cl_int read_back(vrt_mem *m)
@@ -341,7 +351,7 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 	 * lent buffer is mapped back, its bytes not brought back). */
 	if ((n < m->size || in_family(m)) && (err = vrt_mem_to_host(m)) != CL_SUCCESS)
 		return err;
-	if ((err = vrt_mem_host_copy(m)) != CL_SUCCESS)
+	if ((err = m->host ? host_mapped(m, 1) : vrt_mem_host_copy(m)) != CL_SUCCESS)
 		return err;
 	if (!m->host_valid && lent(m)) {
 		if ((err = vrt_pin_reclaim(&m->pin, m->dev_queue, 1)) != CL_SUCCESS)

@@ -9,8 +9,13 @@
  * so is every large fill (clEnqueueFillBuffer, and the zeroing of a new
  * buffer's host copy), which one thread writes at a few GB/s, and every
  * large rectangle copy (the Rect transfers), a share being whole rows.
- * Threads are made per call: a copy worth splitting takes milliseconds,
- * a thread start microseconds.
+ * The threads are a pool, started at the first such copy and kept: the
+ * ring moves plain memory in 32 MiB chunks (ring.c), each a copy of a
+ * millisecond or two, against 15 thread starts of tens of microseconds
+ * each. The caller takes shares too, so a job ends even with no worker
+ * (one that could not start, or a forked child's). One job at a time
+ * uses the pool; a copy made meanwhile by another thread (the shares of
+ * a split launch) starts threads of its own.
  */
 #include <pthread.h>
 #include <string.h>
@@ -67,6 +72,81 @@ static int start(pthread_t *tid, share *sh)
 	return pthread_create(tid, NULL, run_share, sh);
 }
 
+/* The pool: workers wait for a new generation, then take shares by
+ * index until none is left. Guarded by mu; busy is held by the job. */
+static struct {
+	pthread_mutex_t busy, mu;
+	pthread_cond_t go, done;
+	unsigned workers;
+	unsigned long gen;
+	void (*fn)(void *ctx, size_t begin, size_t end);
+	void *ctx;
+	size_t n;
+	unsigned nsh, next, finished;
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+          PTHREAD_COND_INITIALIZER, 0, 0, NULL, NULL, 0, 0, 0, 0};
+
+/* Runs the current job's shares until none is left; mu held. */
+static void take_shares(void)
+{
+	while (pool.next < pool.nsh) {
+		unsigned i = pool.next++, t = pool.nsh;
+		void (*fn)(void *, size_t, size_t) = pool.fn;
+		void *ctx = pool.ctx;
+		size_t n = pool.n;
+		pthread_mutex_unlock(&pool.mu);
+		fn(ctx, n * i / t, n * (i + 1) / t);
+		pthread_mutex_lock(&pool.mu);
+		if (++pool.finished == pool.nsh)
+			pthread_cond_broadcast(&pool.done);
+	}
+}
+
+static void *worker(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&pool.mu);
+	for (unsigned long seen = 0;;) {
+		while (pool.gen == seen)
+			pthread_cond_wait(&pool.go, &pool.mu);
+		seen = pool.gen;
+		take_shares();
+	}
+	return NULL;
+}
+
+/* pthread_create of a detached worker, or a failure a test asked for. */
+static int start_worker(void)
+{
+	pthread_t tid;
+	if (fail_countdown && --fail_countdown == 0)
+		return -1;
+	if (pthread_create(&tid, NULL, worker, NULL))
+		return -1;
+	pthread_detach(tid);
+	return 0;
+}
+
+/* fn over [0, n) in t shares on the pool, the caller taking some. */
+static void on_pool(size_t n, unsigned t, void (*fn)(void *ctx, size_t begin, size_t end),
+                    void *ctx)
+{
+	pthread_mutex_lock(&pool.mu);
+	while (pool.workers + 1 < t && start_worker() == 0)
+		pool.workers++;
+	pool.fn = fn;
+	pool.ctx = ctx;
+	pool.n = n;
+	pool.nsh = t;
+	pool.next = pool.finished = 0;
+	pool.gen++;
+	pthread_cond_broadcast(&pool.go);
+	take_shares();
+	while (pool.finished < pool.nsh)
+		pthread_cond_wait(&pool.done, &pool.mu);
+	pthread_mutex_unlock(&pool.mu);
+}
+
 void vrt_parallel(size_t n, size_t work, void (*fn)(void *ctx, size_t begin, size_t end),
                   void *ctx)
 {
@@ -75,6 +155,11 @@ void vrt_parallel(size_t n, size_t work, void (*fn)(void *ctx, size_t begin, siz
 		t = (unsigned)n;
 	if (work < VRT_PAR_MIN || t < 2) {
 		fn(ctx, 0, n);
+		return;
+	}
+	if (pthread_mutex_trylock(&pool.busy) == 0) {
+		on_pool(n, t, fn, ctx);
+		pthread_mutex_unlock(&pool.busy);
 		return;
 	}
 	share sh[VRT_MAX_THREADS];

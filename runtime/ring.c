@@ -119,6 +119,7 @@ cl_int vrt_ring_send(cl_context ctx, cl_command_queue q, cl_mem buf, size_t off,
 {
 	if (n < RING_MIN || !vrt_ring_usable(ctx, 0))
 		return vrt_real.clEnqueueWriteBuffer(q, buf, CL_TRUE, off, n, src, 0, NULL, NULL);
+	double t0 = vrt_now_ms();
 	cl_int err = CL_SUCCESS;
 	cl_event last = NULL;
 	for (size_t done = 0; done < n && err == CL_SUCCESS;) {
@@ -138,6 +139,7 @@ cl_int vrt_ring_send(cl_context ctx, cl_command_queue q, cl_mem buf, size_t off,
 			err = vrt_real.clWaitForEvents(1, &last);
 		vrt_real.clReleaseEvent(last);
 	}
+	vrt_trace_host("ring", "", t0, vrt_now_ms(), 0, n);
 	return err;
 }
 
@@ -158,6 +160,7 @@ cl_int vrt_ring_receive(cl_context ctx, cl_command_queue q, cl_mem buf, size_t o
 	ring *r = n < RING_MIN || !vrt_cfg.pinned ? NULL : ring_for(ctx, 0);
 	if (!r)
 		return vrt_real.clEnqueueReadBuffer(q, buf, CL_TRUE, off, n, dst, 0, NULL, NULL);
+	double t0 = vrt_now_ms();
 	cl_int err = CL_SUCCESS;
 	size_t at[RING_CHUNKS], len[RING_CHUNKS], next = 0;
 	for (unsigned k = 0; k < RING_CHUNKS && err == CL_SUCCESS; k++)
@@ -187,5 +190,6 @@ cl_int vrt_ring_receive(cl_context ctx, cl_command_queue q, cl_mem buf, size_t o
 		}
 	}
 	/* After a failure no chunk is reused before its read ends. */
+	vrt_trace_host("ring", "", t0, vrt_now_ms(), 1, n);
 	return err;
 }

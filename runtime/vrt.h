@@ -299,22 +299,26 @@ typedef struct vrt_pin {
 	cl_command_queue queue; /* where it was first mapped */
 	void *ptr;
 	size_t size;
-	int lent;               /* unmapped: in use as a device copy */
+	/* Unmapped: lent as a device copy, or a USE_HOST_PTR buffer not
+	 * mapped since it was made (the program's bytes are current). */
+	int lent;
 } vrt_pin;
 /* A pinned host copy of `size` bytes (not zeroed), or NULL when the
  * driver cannot pin it or VAST_PINNED=0; *pin describes it. */
 unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin *pin);
 /* Pins the program's memory [ptr, ptr+size) of a CL_MEM_USE_HOST_PTR
- * buffer through a driver buffer over it (*pin); 0 when the driver cannot
- * or VAST_PINNED=0 (then nothing is held). */
+ * buffer through a driver buffer over it (*pin), left unmapped (lent set:
+ * map it with vrt_pin_reclaim before touching the bytes); 0 when the
+ * driver cannot or VAST_PINNED=0 (then nothing is held). */
 int vrt_pinned_wrap(cl_context ctx, void *ptr, size_t size, vrt_pin *pin);
 /* Bytes pinned now: the device backs them too (pinned.c, device.c). */
 unsigned long long vrt_pinned_bytes(void);
 /* Unmaps (unless lent) and releases; ptr is the pointer vrt_pinned_alloc
  * returned (or the wrapped pointer). */
 void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr);
-/* A wrapped buffer as a device copy: lend unmaps it on q (OpenCL 1.2
- * §5.4.2: the device's bytes are then the host's), reclaim maps it back on
+/* A wrapped buffer as a device copy: lend unmaps it on q unless it is
+ * unmapped (OpenCL 1.2 §5.4.2: the device's bytes are then the host's),
+ * reclaim maps it back on
  * q, blocking, so the host pointer holds the current bytes (`overwrite`:
  * the caller replaces them all, none need to come back). Both return
  * once done. */
@@ -411,7 +415,9 @@ void vrt_mem_dev_written(vrt_mem *m);
  * read back if needed). */
 cl_int vrt_mem_to_host(vrt_mem *m);
 /* Make m's host copy if it has none, its bytes current only where m held
- * no device copy (zeros); what paged launches and maps need first. */
+ * no device copy (zeros), or map the program's memory of a USE_HOST_PTR
+ * buffer not mapped since it was made; what paged launches and maps need
+ * before they touch the bytes. */
 cl_int vrt_mem_host_copy(vrt_mem *m);
 /* The bodies of clEnqueueReadBuffer / clEnqueueWriteBuffer on m (range
  * already validated, wait list done): [off, off+n) to dst, or from src,

@@ -3,8 +3,10 @@
  * test_rt_parallel.c - vrt_parallel when threads cannot be started: every
  * share still runs exactly once (on the calling thread), and only the
  * threads that started are joined (issue 7 item 9: joining one that
- * never started is undefined behaviour, a crash in practice).
+ * never started is undefined behaviour, a crash in practice); the pool
+ * of workers shared by concurrent callers.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +128,35 @@ static void rect_overlap(void)
 	free(want);
 }
 
+/* Several threads splitting jobs at once: one on the pool at a time,
+ * the others on threads of their own; every index once per job. */
+static void *concurrent_jobs(void *arg)
+{
+	unsigned char seen[N];
+	int *bad = arg;
+	for (int job = 0; job < 200; job++) {
+		memset(seen, 0, sizeof seen);
+		vrt_parallel(N, (size_t)1 << 30, count, seen);
+		for (size_t i = 0; i < N; i++)
+			if (seen[i] != 1)
+				*bad = 1;
+	}
+	return NULL;
+}
+
+static void concurrent(void)
+{
+	pthread_t tid[4];
+	int bad[4] = {0};
+	vrt_parallel_test(6, 0);
+	for (int i = 0; i < 4; i++)
+		CHECK(pthread_create(&tid[i], NULL, concurrent_jobs, &bad[i]) == 0);
+	for (int i = 0; i < 4; i++) {
+		pthread_join(tid[i], NULL);
+		CHECK(!bad[i]);
+	}
+}
+
 int main(void)
 {
 	/* Every thread that could fail, alone, with several threads: the
@@ -162,6 +193,7 @@ int main(void)
 	rect(8, r3, 1600, 1600 * 100, 1501, 1501 * 98);
 	rect(1, r1, 16, 64, 12, 40);
 	rect_overlap();
+	concurrent();
 	vrt_parallel_test(0, 0);
 	return failures ? 1 : 0;
 }
