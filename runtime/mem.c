@@ -606,11 +606,13 @@ static unsigned long long host_memory(void)
 
 /* Whether a new buffer of `size` bytes gets its host copy now, pinned
  * (paged launches move it at the link's speed with no staging copy):
- * under VAST_MODE=paged, or when ctx's buffers with it pass half the
- * budget of its first device, so that its launches will likely be paged. Pinning costs about 0.25 s
- * a GiB (H100), which a program expects of clCreateBuffer, not of its
- * transfers; where everything fits, a program built with cc pins
- * nothing, and neither does ours. */
+ * under VAST_MODE=paged, or when ctx's buffers with it pass a quarter of
+ * the budget of its first device, so that its launches may well be paged
+ * (the first of the 96 GiB triad's three buffers is pinned so, and its
+ * paged launch's output comes back at 50 GB/s, not 8). Pinning costs
+ * about 0.25 s a GiB (H100), which a program expects of clCreateBuffer,
+ * not of its transfers; where the data is small beside the device, a
+ * program built with cc pins nothing, and neither does ours. */
 static int pin_at_creation(cl_context ctx, size_t size)
 {
 	cl_device_id devs[16];
@@ -626,7 +628,7 @@ static int pin_at_creation(cl_context ctx, size_t size)
 	for (vrt_mem *m = all_mems; m; m = m->next)
 		if (m->ctx == ctx && !m->parent)
 			total += m->size;
-	int pin = total > vrt_budget(devs[0], total) / 2;
+	int pin = total > vrt_budget(devs[0], total) / 4;
 	vrt_unlock();
 	return pin;
 }
