@@ -308,10 +308,9 @@ static int write_to_device(vrt_mem *m, cl_command_queue q, const void *src)
 	if (clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) !=
 	    CL_SUCCESS)
 		return 0;
-	if (!m->dev && vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size >
-	                       vrt_budget(dev, m->size))
-		return 0;
-	if (place_device_copy(m, q, vrt_budget(dev, m->size), NULL, 0) != CL_SUCCESS)
+	unsigned long long budget = vrt_budget(dev, m->size);
+	if ((!m->dev && vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size > budget) ||
+	    place_device_copy(m, q, budget, NULL, 0) != CL_SUCCESS)
 		return 0;
 	if (vrt_ring_send(m->ctx, q, m->dev, 0, src, m->size) != CL_SUCCESS) {
 		/* A device that allocates lazily may fail here: the host

@@ -37,13 +37,21 @@ typedef struct ring {
 
 static ring rings[VRT_MAX_DEVICES];
 
+/* Chunk k's previous transfer done (and forgotten). */
+static cl_int chunk_free(ring *r, unsigned k)
+{
+	if (!r->busy[k])
+		return CL_SUCCESS;
+	cl_int err = vrt_real.clWaitForEvents(1, &r->busy[k]);
+	vrt_real.clReleaseEvent(r->busy[k]);
+	r->busy[k] = NULL;
+	return err;
+}
+
 static void ring_drop(ring *r)
 {
 	for (unsigned i = 0; i < RING_CHUNKS; i++) {
-		if (r->busy[i]) {
-			vrt_real.clWaitForEvents(1, &r->busy[i]);
-			vrt_real.clReleaseEvent(r->busy[i]);
-		}
+		chunk_free(r, i);
 		if (r->chunk[i])
 			vrt_pinned_free(&r->pin[i], r->chunk[i]);
 	}
@@ -90,16 +98,12 @@ cl_int vrt_ring_write(cl_context ctx, unsigned id, cl_command_queue q, cl_mem fr
 		return CL_OUT_OF_RESOURCES;
 	size_t len = n < RING_CHUNK ? n : RING_CHUNK;
 	unsigned k = r->next;
-	if (r->busy[k]) {
-		cl_int err = vrt_real.clWaitForEvents(1, &r->busy[k]);
-		vrt_real.clReleaseEvent(r->busy[k]);
-		r->busy[k] = NULL;
-		if (err)
-			return err;
-	}
+	cl_int err = chunk_free(r, k);
+	if (err)
+		return err;
 	vrt_copy(r->chunk[k], src, len);
-	cl_int err = vrt_real.clEnqueueWriteBuffer(q, frames, CL_FALSE, dev_off, len, r->chunk[k], 0,
-	                                           NULL, e);
+	err = vrt_real.clEnqueueWriteBuffer(q, frames, CL_FALSE, dev_off, len, r->chunk[k], 0,
+	                                    NULL, e);
 	if (err)
 		return err;
 	vrt_real.clRetainEvent(*e);
@@ -140,17 +144,6 @@ cl_int vrt_ring_send(cl_context ctx, cl_command_queue q, cl_mem buf, size_t off,
 		vrt_real.clReleaseEvent(last);
 	}
 	vrt_trace_host("ring", "", t0, vrt_now_ms(), 0, n);
-	return err;
-}
-
-/* Chunk k's previous transfer done (and forgotten). */
-static cl_int chunk_free(ring *r, unsigned k)
-{
-	if (!r->busy[k])
-		return CL_SUCCESS;
-	cl_int err = vrt_real.clWaitForEvents(1, &r->busy[k]);
-	vrt_real.clReleaseEvent(r->busy[k]);
-	r->busy[k] = NULL;
 	return err;
 }
 
