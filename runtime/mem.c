@@ -185,6 +185,7 @@ cl_int vrt_mem_host_copy(vrt_mem *m)
 		vrt_log(VRT_LOG_WARN, "no host memory for a host copy of %zu bytes", m->size);
 		return CL_OUT_OF_HOST_MEMORY;
 	}
+	vrt_advise_huge(m->host, m->size);
 	if (!m->dev_valid) {
 		vrt_fill(m->host, "", 1, m->size);
 		m->host_valid = 1;
@@ -250,6 +251,9 @@ static int dev_only(const vrt_mem *m, size_t n)
 cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
 {
 	cl_int err;
+	/* The program's array is often fresh (malloc'd for the result). */
+	if (!m->host || dst != m->host + off)
+		vrt_advise_huge(dst, n);
 	if (!m->host && !m->dev_valid) { /* zeros, nowhere yet */
 		vrt_fill(dst, "", 1, n);
 		return CL_SUCCESS;

@@ -18,7 +18,9 @@
  * a split launch) starts threads of its own.
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "vrt.h"
@@ -177,6 +179,19 @@ void vrt_parallel(size_t n, size_t work, void (*fn)(void *ctx, size_t begin, siz
 	for (unsigned i = 0; i + 1 < t; i++)
 		if (started[i])
 			pthread_join(tid[i], NULL);
+}
+
+/* Copying into fresh memory is bound by its page faults: on the H100's
+ * host, 16 threads filled a fresh GiB at 13.0 GB/s with 4 KiB pages, 24.5
+ * with 2 MiB ones, 50.6 once touched (THP there is "madvise"). */
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+void vrt_advise_huge(void *p, size_t n)
+{
+	uintptr_t begin = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	uintptr_t end = ((uintptr_t)p + n) & ~(HUGE_PAGE - 1);
+	if (n >= VRT_PAR_MIN && begin < end)
+		madvise((void *)begin, end - begin, MADV_HUGEPAGE);
 }
 
 typedef struct copy_job {

@@ -277,6 +277,11 @@ void vrt_parallel(size_t n, size_t work, void (*fn)(void *ctx, size_t begin, siz
 void vrt_parallel_test(unsigned nthreads, unsigned long fail_nth);
 /* memcpy on several threads for large n; memmove when the areas overlap. */
 void vrt_copy(void *dst, const void *src, size_t n);
+/* Asks the kernel for huge pages over the whole 2 MiB pages inside
+ * [p, p+n) of plain memory about to be written for the first time (the
+ * program's array a read fills, a new host copy): their first-touch faults
+ * cost half (parallel.c). A hint: nothing changes where it is refused. */
+void vrt_advise_huge(void *p, size_t n);
 /* n bytes (a multiple of ps) of the ps-byte pattern, on several threads
  * for large n. */
 void vrt_fill(void *dst, const void *pat, size_t ps, size_t n);
