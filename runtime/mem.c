@@ -298,12 +298,15 @@ static void drop_device_copy(vrt_mem *m)
 static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
                                 vrt_mem *const *keep, unsigned nkeep);
 
-/* A whole write to a buffer with no host copy, sent from the program's
- * memory to a device copy on q as the driver would, when that copy fits
- * the budget beside the resident ones without evicting any (a buffer
- * that does not fit will be paged from a host copy, as is every buffer
- * under VAST_MODE=paged). 0: not sent, m unchanged. */
-static int write_to_device(vrt_mem *m, cl_command_queue q, const void *src)
+static cl_int zero_device_copy(vrt_mem *m, cl_command_queue q);
+
+/* Whether a command about to write [off, off+n) of m on q writes the
+ * device copy, as the driver would: when m has no host copy, is outside
+ * a family, and its device copy fits the budget beside the resident ones
+ * without evicting any (a buffer that does not fit will be paged from a
+ * host copy, as is every buffer under VAST_MODE=paged). Then the copy is
+ * placed, its zeros made around [off, off+n) if it held no bytes yet. */
+static int device_target(vrt_mem *m, cl_command_queue q, size_t off, size_t n)
 {
 	if (m->host || in_family(m) || !q || (m->dev && m->dev_queue != q) ||
 	    vrt_cfg.mode == VRT_RUN_PAGED)
@@ -315,6 +318,15 @@ static int write_to_device(vrt_mem *m, cl_command_queue q, const void *src)
 	unsigned long long budget = vrt_budget(dev, m->size);
 	if ((!m->dev && vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size > budget) ||
 	    place_device_copy(m, q, budget, NULL, 0) != CL_SUCCESS)
+		return 0;
+	return m->dev_valid || (off == 0 && n == m->size) || zero_device_copy(m, q) == CL_SUCCESS;
+}
+
+/* A whole write to a buffer with no host copy, sent from the program's
+ * memory to its device copy (device_target). 0: not sent, m unchanged. */
+static int write_to_device(vrt_mem *m, cl_command_queue q, const void *src)
+{
+	if (!device_target(m, q, 0, m->size))
 		return 0;
 	if (vrt_ring_send(m->ctx, q, m->dev, 0, src, m->size) != CL_SUCCESS) {
 		/* A device that allocates lazily may fail here: the host
@@ -456,21 +468,80 @@ static int kept(const vrt_mem *m, vrt_mem *const *keep, unsigned nkeep)
 	return 0;
 }
 
-/* Zeros m's device copy with fills of at most 1 GiB and the widest
- * pattern its size allows: NVIDIA's driver never finishes a one-byte
- * fill of 4 GiB (seen on the H100; 2 GiB take 2 ms). */
+/* [off, off+n) of m's device copy on q filled with the ps-byte pattern
+ * in fills of at most 1 GiB (NVIDIA's driver never finishes a one-byte
+ * fill of 4 GiB: seen on the H100; 2 GiB take 2 ms), waited for. */
+static cl_int fill_device_copy(vrt_mem *m, cl_command_queue q, const void *pat, size_t ps,
+                               size_t off, size_t n)
+{
+	cl_int err = CL_SUCCESS;
+	for (size_t done = 0; done < n && err == CL_SUCCESS; done += (size_t)1 << 30) {
+		size_t len = n - done < ((size_t)1 << 30) ? n - done : (size_t)1 << 30;
+		err = vrt_real.clEnqueueFillBuffer(q, m->dev, pat, ps, off + done, len, 0, NULL,
+		                                   NULL);
+	}
+	return err == CL_SUCCESS ? vrt_real.clFinish(q) : err;
+}
+
+/* Zeros all of m's device copy, with the widest pattern its size allows. */
 static cl_int zero_device_copy(vrt_mem *m, cl_command_queue q)
 {
 	static const unsigned char z[128];
 	size_t ps = sizeof z;
 	while (m->size % ps)
 		ps /= 2;
-	cl_int err = CL_SUCCESS;
-	for (size_t off = 0; off < m->size && err == CL_SUCCESS; off += (size_t)1 << 30) {
-		size_t n = m->size - off < ((size_t)1 << 30) ? m->size - off : (size_t)1 << 30;
-		err = vrt_real.clEnqueueFillBuffer(q, m->dev, z, ps, off, n, 0, NULL, NULL);
+	return fill_device_copy(m, q, z, ps, 0, m->size);
+}
+
+/* A device command that changed [part of] m's device copy failed: its
+ * bytes are a mix, refused until rewritten (vrt_mem_fail). */
+static cl_int device_command_failed(vrt_mem *m, const char *what, cl_int err)
+{
+	vrt_mem_fail(m, what);
+	m->dev_valid = 1;
+	return err;
+}
+
+cl_int vrt_mem_fill(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *pat,
+                    size_t ps)
+{
+	cl_int err;
+	if (device_target(m, q, off, n)) {
+		vrt_mem_changed(m);
+		if ((err = fill_device_copy(m, q, pat, ps, off, n)) != CL_SUCCESS)
+			return device_command_failed(m, "clEnqueueFillBuffer", err);
+		vrt_log(VRT_LOG_DEBUG, "fill of %zu bytes made on the device copy", n);
+		m->dev_valid = 1;
+		return CL_SUCCESS;
 	}
-	return err == CL_SUCCESS ? vrt_real.clFinish(q) : err;
+	if ((err = vrt_mem_to_host(m)) != CL_SUCCESS)
+		return err;
+	vrt_fill(m->host + off, pat, ps, n);
+	vrt_mem_host_written(m);
+	return CL_SUCCESS;
+}
+
+cl_int vrt_mem_copy(vrt_mem *a, vrt_mem *b, cl_command_queue q, size_t ao, size_t bo,
+                    size_t n)
+{
+	cl_int err;
+	if (a->dev && a->dev_valid && a->dev_queue == q && !a->frames_dirty && !in_family(a) &&
+	    device_target(b, q, bo, n)) {
+		vrt_mem_changed(b);
+		err = vrt_real.clEnqueueCopyBuffer(q, a->dev, b->dev, ao, bo, n, 0, NULL, NULL);
+		if (err == CL_SUCCESS)
+			err = vrt_real.clFinish(q);
+		if (err != CL_SUCCESS)
+			return device_command_failed(b, "clEnqueueCopyBuffer", err);
+		vrt_log(VRT_LOG_DEBUG, "copy of %zu bytes made between device copies", n);
+		b->dev_valid = 1;
+		return CL_SUCCESS;
+	}
+	if ((err = vrt_mem_to_host(a)) != CL_SUCCESS || (err = vrt_mem_to_host(b)) != CL_SUCCESS)
+		return err;
+	vrt_copy(b->host + bo, a->host + ao, n);
+	vrt_mem_host_written(b);
+	return CL_SUCCESS;
 }
 
 /* m's device copy on q, allocated (not filled) within budget if it has

@@ -2,10 +2,11 @@
 /*
  * transfer.c - buffer reads, writes, copies, fills and maps.
  *
- * Copies, fills and maps work on the host copy: make it current
+ * Maps and rectangles work on the host copy: make it current
  * (vrt_mem_to_host), touch it, and mark the device copy stale when the
- * host side changed; reads and writes choose the copy in mem.c
- * (vrt_mem_read/write), the device's where there is no host copy.
+ * host side changed; reads, writes, copies and fills choose the copy in
+ * mem.c (vrt_mem_read/write/copy/fill), the device's where there is no
+ * host copy.
  * Each entry point checks its arguments and captures the command (an
  * xfer: the buffers held, the program's pointer, offsets, pattern) for
  * queue.c, which runs it in queue order: at once when blocking, later
@@ -127,29 +128,18 @@ static cl_int run_write(vrt_cmd *c, cl_command_queue q)
 
 static cl_int run_copy(vrt_cmd *c, cl_command_queue q)
 {
-	(void)q;
 	xfer *x = (xfer *)c;
-	cl_int err = prepare(x->a);
+	cl_int err = vrt_mem_check(x->a);
 	if (err == CL_SUCCESS)
-		err = prepare(x->b);
-	if (err == CL_SUCCESS) {
-		vrt_copy(x->b->host + x->bo, x->a->host + x->ao, x->n);
-		vrt_mem_host_written(x->b);
-	}
-	return err;
+		err = vrt_mem_check(x->b);
+	return err != CL_SUCCESS ? err : vrt_mem_copy(x->a, x->b, q, x->ao, x->bo, x->n);
 }
 
 static cl_int run_fill(vrt_cmd *c, cl_command_queue q)
 {
-	(void)q;
 	xfer *x = (xfer *)c;
-	vrt_mem *m = x->a;
-	cl_int err = prepare(m);
-	if (err == CL_SUCCESS) {
-		vrt_fill(m->host + x->ao, x->pat, x->ps, x->n);
-		vrt_mem_host_written(m);
-	}
-	return err;
+	cl_int err = vrt_mem_check(x->a);
+	return err != CL_SUCCESS ? err : vrt_mem_fill(x->a, q, x->ao, x->n, x->pat, x->ps);
 }
 
 cl_int vrt_api_clEnqueueReadBuffer(cl_command_queue q, cl_mem mem,

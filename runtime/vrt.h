@@ -429,6 +429,14 @@ cl_int vrt_mem_host_copy(vrt_mem *m);
  * through whichever copy moves the fewest bytes at link speed (mem.c). */
 cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst);
 cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *src);
+/* The bodies of clEnqueueFillBuffer and clEnqueueCopyBuffer (a to b) on
+ * q: on the device copies where the destination has no host copy and
+ * the source's bytes are there (nothing crosses the link), else on the
+ * host copies. */
+cl_int vrt_mem_fill(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *pat,
+                    size_t ps);
+cl_int vrt_mem_copy(vrt_mem *a, vrt_mem *b, cl_command_queue q, size_t ao, size_t bo,
+                    size_t n);
 /* m's bytes may have changed (a host write, fill, copy or map for
  * writing, a kernel that writes it): its version, and that of every
  * member of its family overlapping it, moves on. */
