@@ -9,6 +9,9 @@
  *           copy   input buffer made with CL_MEM_COPY_HOST_PTR
  *           use    both buffers CL_MEM_USE_HOST_PTR over the program's arrays
  *           alloc  both CL_MEM_ALLOC_HOST_PTR; input written through a map
+ *           fill   plain buffers, input filled with clEnqueueFillBuffer
+ *           dup    plain buffers, input written into a third buffer and
+ *                  copied over with clEnqueueCopyBuffer
  *   READ    read   output read back with clEnqueueReadBuffer (for `use`,
  *                  into the buffer's own host pointer)
  *           map    output mapped for reading, then unmapped
@@ -39,21 +42,23 @@ static size_t parse_bytes(const char *s)
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
-		fprintf(stderr, "usage: %s write|copy|use|alloc read|map BYTES\n", argv[0]);
+		fprintf(stderr, "usage: %s write|copy|use|alloc|fill|dup read|map BYTES\n", argv[0]);
 		return 2;
 	}
 	const char *create = argv[1], *read = argv[2];
 	int use = !strcmp(create, "use"), alloc = !strcmp(create, "alloc");
+	int fill = !strcmp(create, "fill"), dup = !strcmp(create, "dup");
 	int map = !strcmp(read, "map");
-	if ((!use && !alloc && strcmp(create, "write") && strcmp(create, "copy")) ||
+	if ((!use && !alloc && !fill && !dup && strcmp(create, "write") && strcmp(create, "copy")) ||
 	    (!map && strcmp(read, "read")))
 		vex_die("unknown way '%s %s'", create, read);
 	size_t n = parse_bytes(argv[3]) / 2 / sizeof(float);
 	size_t bytes = n * sizeof(float);
 
 	float *x = vex_malloc(bytes), *y = vex_malloc(bytes);
+	const float fill_value = 3.25f;
 	for (size_t i = 0; i < n; i++)
-		x[i] = (float)(i % 4093) * 0.25f;
+		x[i] = fill ? fill_value : (float)(i % 4093) * 0.25f;
 	memset(y, 0, bytes);
 
 	vex_cl cl;
@@ -63,7 +68,7 @@ int main(int argc, char **argv)
 	cl_kernel k = vex_kernel(prog, "scale");
 
 	double t = vex_now();
-	cl_mem dx, dy;
+	cl_mem dx, dy, dz = NULL;
 	cl_int err;
 	if (use) {
 		dx = vex_buffer(&cl, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes, x);
@@ -76,6 +81,17 @@ int main(int argc, char **argv)
 		CHECK_ERR(err, "clEnqueueMapBuffer");
 		memcpy(p, x, bytes);
 		CHECK(clEnqueueUnmapMemObject(cl.queue, dx, p, 0, NULL, NULL));
+	} else if (fill) {
+		dx = vex_buffer(&cl, CL_MEM_READ_ONLY, bytes, NULL);
+		dy = vex_buffer(&cl, CL_MEM_WRITE_ONLY, bytes, NULL);
+		CHECK(clEnqueueFillBuffer(cl.queue, dx, &fill_value, sizeof fill_value, 0, bytes, 0,
+		                          NULL, NULL));
+	} else if (dup) {
+		dx = vex_buffer(&cl, CL_MEM_READ_ONLY, bytes, NULL);
+		dy = vex_buffer(&cl, CL_MEM_WRITE_ONLY, bytes, NULL);
+		dz = vex_buffer(&cl, CL_MEM_READ_WRITE, bytes, NULL);
+		CHECK(clEnqueueWriteBuffer(cl.queue, dz, CL_FALSE, 0, bytes, x, 0, NULL, NULL));
+		CHECK(clEnqueueCopyBuffer(cl.queue, dz, dx, 0, 0, bytes, 0, NULL, NULL));
 	} else if (!strcmp(create, "copy")) {
 		dx = vex_buffer(&cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, x);
 		dy = vex_buffer(&cl, CL_MEM_WRITE_ONLY, bytes, NULL);
@@ -116,6 +132,8 @@ int main(int argc, char **argv)
 	       create, read, 2 * bytes, create_s, run_s, read_s, t);
 	CHECK(clReleaseMemObject(dx));
 	CHECK(clReleaseMemObject(dy));
+	if (dz)
+		CHECK(clReleaseMemObject(dz));
 	CHECK(clReleaseKernel(k));
 	CHECK(clReleaseProgram(prog));
 	vex_release(&cl);

@@ -10,7 +10,7 @@
 #       [--build-only] [--no-fill] [--no-workloads]
 #
 # 1. fill.c, every way of creating, filling and reading back buffers
-#    (CREATE write|copy|use|alloc x READ read|map, see fill.c) at --size
+#    (CREATE write|copy|use|alloc|fill|dup x READ read|map, see fill.c) at --size
 #    (default 1G), and `use` also at --use-size (default 3G); timed whole
 #    (creation to the output on the host), best of --reps (default 3).
 # 2. The nine workloads of bench/run.sh at --size in its modes `resident`
@@ -97,7 +97,7 @@ best() {
 
 [ $FILL = 1 ] && : >"$OUT/fill.log" &&
 	echo "program,bytes,cc_seconds,vastcc_seconds,ratio,status" >"$OUT/fill.csv"
-for create in write copy use alloc; do
+for create in write copy use alloc fill dup; do
 	[ $FILL = 1 ] || break
 	sizes=$SIZE
 	[ $create = use ] && sizes="$SIZE $USESIZE"
