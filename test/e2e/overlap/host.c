@@ -4,7 +4,9 @@
  * usage: overlap smooth STEPS OUT   the smoothing kernel STEPS times,
  *            a -> b, b -> a, ...; the first launch waits for a user event
  *            completed only once every launch is enqueued; writes a;
- *        overlap two OUT   smooth a -> b, then a -> c with an event;
+ *        overlap two OUT   smooth a -> b, then a -> c with an event,
+ *            the first behind a user event completed once both are
+ *            enqueued (so the second is queued when the first runs);
  *            writes the codes of: waiting for that event, its status,
  *            reading b, reading c, and then rewriting b whole and reading
  *            it again (with VAST_FAIL_RANGE, the first launch fails).
@@ -57,10 +59,14 @@ int main(int argc, char **argv)
 		CHECK(clSetKernelArg(smooth, 2, sizeof n, &n));
 		CHECK(clSetKernelArg(smooth, 0, sizeof(cl_mem), &a));
 		CHECK(clSetKernelArg(smooth, 1, sizeof(cl_mem), &b));
-		CHECK(clEnqueueNDRangeKernel(c.q, smooth, 1, NULL, &gws, &lws, 0, NULL, NULL));
+		cl_event gate = clCreateUserEvent(c.ctx, &err);
+		CHECK(err);
+		CHECK(clEnqueueNDRangeKernel(c.q, smooth, 1, NULL, &gws, &lws, 1, &gate, NULL));
 		CHECK(clSetKernelArg(smooth, 1, sizeof(cl_mem), &third));
 		cl_event done;
 		CHECK(clEnqueueNDRangeKernel(c.q, smooth, 1, NULL, &gws, &lws, 0, NULL, &done));
+		CHECK(clSetUserEventStatus(gate, CL_COMPLETE));
+		CHECK(clReleaseEvent(gate));
 		cl_int codes[6];
 		codes[0] = clWaitForEvents(1, &done);
 		codes[1] = clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof codes[2],
