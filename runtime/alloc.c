@@ -35,6 +35,14 @@ void *vrt_calloc(size_t n, size_t size)
 	return should_fail() ? NULL : calloc(n ? n : 1, size ? size : 1);
 }
 
+void *vrt_aligned_alloc(size_t align, size_t n)
+{
+	void *p = NULL;
+	if (should_fail() || posix_memalign(&p, align, n ? n : 1))
+		return NULL;
+	return p;
+}
+
 void *vrt_realloc(void *p, size_t n)
 {
 	return should_fail() ? NULL : realloc(p, n ? n : 1);

@@ -778,10 +778,8 @@ cl_mem vrt_api_clCreateBuffer(cl_context ctx, cl_mem_flags flags,
 		 * made now where paging is foreseen, else nowhere yet. */
 		m->own_host = 1;
 		m->zero = 1;
-		if (pin_at_creation(ctx, size) && (m->host = vrt_pinned_alloc(ctx, size, &m->pin))) {
-			vrt_fill(m->host, "", 1, size);
+		if (pin_at_creation(ctx, size) && (m->host = vrt_pinned_alloc(ctx, size, &m->pin)))
 			m->host_valid = 1;
-		}
 	}
 	clRetainContext(ctx);
 	vrt_lock();

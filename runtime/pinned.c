@@ -4,12 +4,13 @@
  *
  * The paged path moves every page between a buffer's host copy and the
  * frames. From malloc'd memory NVIDIA's driver copies at 9.6 GB/s; from
- * pinned memory at 55 GB/s (DESIGN §3). OpenCL's only way to get pinned
- * memory is a CL_MEM_ALLOC_HOST_PTR buffer, mapped: its mapping is the host
- * copy, and transfers from it run at the link's speed with no staging copy.
- * The buffer itself is never used by a kernel, so the device allocates
- * nothing for it. When the driver cannot pin (too large, no memory), the
- * host copy falls back to plain memory; nothing else changes.
+ * pinned memory at 55 GB/s (DESIGN §3). OpenCL has no call that pins
+ * memory, but a driver pins the memory under a buffer it makes: the
+ * runtime's pinned memory is its own, under a CL_MEM_USE_HOST_PTR buffer
+ * never used (vrt_pinned_alloc; a CL_MEM_ALLOC_HOST_PTR buffer, mapped,
+ * where the driver will not), and transfers from it run at the link's
+ * speed with no staging copy. When the driver cannot pin (too large, no
+ * memory), the host copy falls back to plain memory; nothing else changes.
  *
  * A CL_MEM_USE_HOST_PTR buffer's host copy is the program's own pageable
  * memory (OpenCL 1.2 §5.2.1). The driver pins that memory for a
@@ -68,6 +69,18 @@ static int room_to_pin(cl_context ctx, size_t size)
 	return vrt_pinned_bytes() + size <= mem / 2;
 }
 
+static int may_pin(cl_context ctx, size_t size)
+{
+	if (!vrt_cfg.pinned || size < VRT_PIN_MIN)
+		return 0;
+	if (!room_to_pin(ctx, size)) {
+		vrt_log(VRT_LOG_DEBUG, "no pinned host copy of %zu bytes (%llu pinned already: the device backs pinned memory); using plain memory",
+		        size, vrt_pinned_bytes());
+		return 0;
+	}
+	return 1;
+}
+
 /* A driver buffer of `size` bytes with `flags` (and host_ptr), mapped
  * whole; NULL when the driver cannot, or when pinning it would pass
  * room_to_pin. With `want` (the program's host_ptr), left unmapped as a
@@ -78,13 +91,8 @@ static unsigned char *pin_map(cl_context ctx, cl_mem_flags flags, size_t size,
                               void *host_ptr, void *want, vrt_pin *pin)
 {
 	memset(pin, 0, sizeof *pin);
-	if (!vrt_cfg.pinned || size < VRT_PIN_MIN)
+	if (!may_pin(ctx, size))
 		return NULL;
-	if (!room_to_pin(ctx, size)) {
-		vrt_log(VRT_LOG_DEBUG, "no pinned host copy of %zu bytes (%llu pinned already: the device backs pinned memory); using plain memory",
-		        size, vrt_pinned_bytes());
-		return NULL;
-	}
 	cl_int err = CL_SUCCESS;
 	pin->queue = map_queue(ctx);
 	if (!pin->queue)
@@ -114,9 +122,34 @@ static unsigned char *pin_map(cl_context ctx, cl_mem_flags flags, size_t size,
 	return p;
 }
 
+/* Pinned memory is the runtime's own plain memory, touched (zeroed) by
+ * several threads in huge pages, then pinned by a USE_HOST_PTR buffer
+ * over it that is never mapped nor used: on the H100 1 GiB so costs
+ * about 0.1 s against 0.59 s for an ALLOC_HOST_PTR buffer and its map,
+ * and transfers from and to it run at the same 55 GB/s
+ * (bench/results/2026-11-24-session14/h100-probe). A driver that will not
+ * map such a buffer in place gets an ALLOC_HOST_PTR buffer, mapped. */
 unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin *pin)
 {
-	return pin_map(ctx, CL_MEM_ALLOC_HOST_PTR, size, NULL, NULL, pin);
+	memset(pin, 0, sizeof *pin);
+	if (!may_pin(ctx, size))
+		return NULL;
+	size_t align = size >= (2u << 20) ? 2u << 20 : 4096;
+	unsigned char *mem = vrt_aligned_alloc(align, size);
+	if (mem) {
+		vrt_advise_huge(mem, size);
+		vrt_fill(mem, "", 1, size);
+		if (pin_map(ctx, CL_MEM_USE_HOST_PTR, size, mem, mem, pin)) {
+			pin->lent = 0; /* the bytes are ours to touch: never mapped */
+			pin->owned = mem;
+			return mem;
+		}
+		vrt_free(mem);
+	}
+	unsigned char *p = pin_map(ctx, CL_MEM_ALLOC_HOST_PTR, size, NULL, NULL, pin);
+	if (p)
+		vrt_fill(p, "", 1, size);
+	return p;
 }
 
 /* OpenCL 1.2 §5.4.2: a USE_HOST_PTR buffer maps at host_ptr + offset, so
@@ -129,7 +162,7 @@ int vrt_pinned_wrap(cl_context ctx, void *ptr, size_t size, vrt_pin *pin)
 
 void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr)
 {
-	if (ptr && pin->buf && !pin->lent)
+	if (ptr && pin->buf && !pin->lent && !pin->owned)
 		vrt_real.clEnqueueUnmapMemObject(pin->queue, pin->buf, ptr, 0, NULL, NULL);
 	if (pin->queue)
 		vrt_real.clFinish(pin->queue);
@@ -138,6 +171,7 @@ void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr)
 	__atomic_sub_fetch(&pinned_bytes, pin->size, __ATOMIC_RELAXED);
 	if (pin->queue)
 		vrt_real.clReleaseCommandQueue(pin->queue);
+	vrt_free(pin->owned); /* after its buffer: the driver unpins it first */
 	memset(pin, 0, sizeof *pin);
 }
 

@@ -105,6 +105,8 @@ int vrt_object_ours(const void *p);
 void *vrt_malloc(size_t n);
 void *vrt_calloc(size_t n, size_t size);
 void *vrt_realloc(void *p, size_t n);
+/* `align` a power of two and a multiple of sizeof(void *); vrt_free. */
+void *vrt_aligned_alloc(size_t align, size_t n);
 char *vrt_strdup(const char *s);
 void vrt_free(void *p);
 /* Tests: make the n-th allocation from now fail (0: never). */
@@ -307,9 +309,12 @@ typedef struct vrt_pin {
 	/* Unmapped: lent as a device copy, or a USE_HOST_PTR buffer not
 	 * mapped since it was made (the program's bytes are current). */
 	int lent;
+	/* The runtime's own memory, pinned by a USE_HOST_PTR buffer over it
+	 * that is never mapped nor used (vrt_pinned_alloc); freed with it. */
+	void *owned;
 } vrt_pin;
-/* A pinned host copy of `size` bytes (not zeroed), or NULL when the
- * driver cannot pin it or VAST_PINNED=0; *pin describes it. */
+/* A pinned host copy of `size` bytes, zeroed, or NULL when the driver
+ * cannot pin it or VAST_PINNED=0; *pin describes it. */
 unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin *pin);
 /* Pins the program's memory [ptr, ptr+size) of a CL_MEM_USE_HOST_PTR
  * buffer through a driver buffer over it (*pin), left unmapped (lent set:
