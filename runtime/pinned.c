@@ -57,16 +57,20 @@ unsigned long long vrt_pinned_bytes(void)
 }
 
 /* Room to pin `size` more bytes: within half the memory of ctx's first
- * device (see the top of this file). */
+ * device (see the top of this file), in one buffer the device allows
+ * (CL_INVALID_BUFFER_SIZE past CL_DEVICE_MAX_MEM_ALLOC_SIZE: 19.8 GiB on
+ * the H100). */
 static int room_to_pin(cl_context ctx, size_t size)
 {
 	cl_device_id dev;
-	cl_ulong mem = 0;
+	cl_ulong mem = 0, most = 0;
 	if (clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof dev, &dev, NULL) != CL_SUCCESS ||
 	    vrt_real.clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL) !=
-	            CL_SUCCESS)
+	            CL_SUCCESS ||
+	    vrt_real.clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof most, &most,
+	                             NULL) != CL_SUCCESS)
 		return 0;
-	return vrt_pinned_bytes() + size <= mem / 2;
+	return size <= most && vrt_pinned_bytes() + size <= mem / 2;
 }
 
 static int may_pin(cl_context ctx, size_t size)
@@ -74,7 +78,7 @@ static int may_pin(cl_context ctx, size_t size)
 	if (!vrt_cfg.pinned || size < VRT_PIN_MIN)
 		return 0;
 	if (!room_to_pin(ctx, size)) {
-		vrt_log(VRT_LOG_DEBUG, "no pinned host copy of %zu bytes (%llu pinned already: the device backs pinned memory); using plain memory",
+		vrt_log(VRT_LOG_DEBUG, "no pinned host copy of %zu bytes (larger than a buffer may be, or %llu pinned already: the device backs pinned memory); using plain memory",
 		        size, vrt_pinned_bytes());
 		return 0;
 	}
