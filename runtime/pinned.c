@@ -56,21 +56,22 @@ unsigned long long vrt_pinned_bytes(void)
 	return __atomic_load_n(&pinned_bytes, __ATOMIC_RELAXED);
 }
 
-/* Room to pin `size` more bytes: within half the memory of ctx's first
- * device (see the top of this file), in one buffer the device allows
- * (CL_INVALID_BUFFER_SIZE past CL_DEVICE_MAX_MEM_ALLOC_SIZE: 19.8 GiB on
- * the H100). */
-static int room_to_pin(cl_context ctx, size_t size)
+/* ctx's first device's `param` (a cl_ulong), 0 when unknown. */
+static cl_ulong device_ulong(cl_context ctx, cl_device_info param)
 {
 	cl_device_id dev;
-	cl_ulong mem = 0, most = 0;
+	cl_ulong v = 0;
 	if (clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof dev, &dev, NULL) != CL_SUCCESS ||
-	    vrt_real.clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL) !=
-	            CL_SUCCESS ||
-	    vrt_real.clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof most, &most,
-	                             NULL) != CL_SUCCESS)
+	    vrt_real.clGetDeviceInfo(dev, param, sizeof v, &v, NULL) != CL_SUCCESS)
 		return 0;
-	return size <= most && vrt_pinned_bytes() + size <= mem / 2;
+	return v;
+}
+
+/* Room to pin `size` more bytes: within half the memory of ctx's first
+ * device (see the top of this file). */
+static int room_to_pin(cl_context ctx, size_t size)
+{
+	return vrt_pinned_bytes() + size <= device_ulong(ctx, CL_DEVICE_GLOBAL_MEM_SIZE) / 2;
 }
 
 static int may_pin(cl_context ctx, size_t size)
@@ -78,7 +79,7 @@ static int may_pin(cl_context ctx, size_t size)
 	if (!vrt_cfg.pinned || size < VRT_PIN_MIN)
 		return 0;
 	if (!room_to_pin(ctx, size)) {
-		vrt_log(VRT_LOG_DEBUG, "no pinned host copy of %zu bytes (larger than a buffer may be, or %llu pinned already: the device backs pinned memory); using plain memory",
+		vrt_log(VRT_LOG_DEBUG, "no pinned host copy of %zu bytes (%llu pinned already: the device backs pinned memory); using plain memory",
 		        size, vrt_pinned_bytes());
 		return 0;
 	}
@@ -138,8 +139,13 @@ unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin *pin)
 	memset(pin, 0, sizeof *pin);
 	if (!may_pin(ctx, size))
 		return NULL;
+	/* Past the device's largest buffer (19.8 GiB on the H100) NVIDIA
+	 * still makes and maps an ALLOC_HOST_PTR buffer (a 32 GiB one on the
+	 * H100, bench/results/2026-11-24-session13/h100-triad): that one. */
 	size_t align = size >= (2u << 20) ? 2u << 20 : 4096;
-	unsigned char *mem = vrt_aligned_alloc(align, size);
+	unsigned char *mem = size <= device_ulong(ctx, CL_DEVICE_MAX_MEM_ALLOC_SIZE)
+	                             ? vrt_aligned_alloc(align, size)
+	                             : NULL;
 	if (mem) {
 		vrt_advise_huge(mem, size);
 		vrt_fill(mem, "", 1, size);
