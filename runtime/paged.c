@@ -336,6 +336,16 @@ static int reduce(vrt_launch *L, paged *P, int boxes, int *from_fp, size_t *bad)
 	}
 }
 
+/* The kept frames (residency.c) may hold slot s's pages: reuse is on,
+ * the launch keeps its frame sets (a share of a split launch does not),
+ * and the buffer is in no sub-buffer family, whose members alias each
+ * other's bytes (conservative: no reuse there). */
+static int may_reside(const vrt_launch *L, unsigned s)
+{
+	const vrt_mem *m = L->slot_mem[s];
+	return vrt_cfg.resident && !L->share && !m->parent && !m->nsubs;
+}
+
 /* Smaller ranges (budget/N for N sets in flight) send again the pages
  * that neighbouring ranges share, a stencil's halo planes. When the
  * ranges of N sets would move more than VRT_MAX_RESEND times the pages
@@ -346,13 +356,30 @@ static int reduce(vrt_launch *L, paged *P, int boxes, int *from_fp, size_t *bad)
  * the ranges resend too much, 0 when not. */
 #define VRT_MAX_RESEND 1.25
 
-static int resends_too_much(const paged *P)
+static int resends_too_much(const vrt_launch *L, const paged *P)
 {
-	size_t moved = 0;
-	const unsigned char *all = P->unions + P->nranges * P->lay.row_bytes;
-	for (size_t i = 0; i < P->nranges; i++)
-		moved += P->ranges[i].pages;
-	size_t touched = vrt_pas_count(all, P->lay.row_bytes);
+	size_t moved = 0, rb = P->lay.row_bytes;
+	const unsigned char *all = P->unions + P->nranges * rb;
+	/* Pages of a read-only slot that a range shares with the one
+	 * before come from its frames (share_reads), not the host. A
+	 * written slot's shared pages still go home from both ranges. */
+	int shared = vrt_cfg.resident && !L->share;
+	for (size_t i = 0; i < P->nranges; i++) {
+		const unsigned char *u = P->unions + i * rb, *prev = u - rb;
+		if (!shared || i == 0) {
+			moved += P->ranges[i].pages;
+			continue;
+		}
+		for (unsigned s = 1; s <= P->lay.nslots; s++) {
+			size_t at = P->lay.slot_off[s], n = P->lay.slot_pages[s];
+			int reads = !(L->slot_mode[s] & VAST_MODE_W) && may_reside(L, s);
+			for (size_t p = at; p < at + n; p++)
+				moved += u[p] && !(reads && prev[p]);
+		}
+	}
+	size_t touched = vrt_pas_count(all, rb);
+	vrt_log(VRT_LOG_DEBUG, "kernel '%s': %zu ranges on %u sets move %zu pages of the %zu they touch",
+	        L->k->name, P->nranges, P->nsets, moved, touched);
 	return (double)moved > VRT_MAX_RESEND * (double)touched;
 }
 
@@ -539,7 +566,7 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 			P->nsets--;
 		if (r == 0 && P->nsets > 1 && !vrt_cfg.pipeline_forced) {
 			double t2 = vrt_now_ms();
-			int t = resends_too_much(P);
+			int t = resends_too_much(L, P);
 			vrt_trace_host("resends", k->name, t2, vrt_now_ms(), -1, 0);
 			if (t) {
 				P->nsets = 1;
@@ -1173,16 +1200,6 @@ static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t 
 	return CL_SUCCESS;
 }
 
-/* The kept frames (residency.c) may hold slot s's pages: reuse is on,
- * the launch keeps its frame sets (a share of a split launch does not),
- * and the buffer is in no sub-buffer family, whose members alias each
- * other's bytes (conservative: no reuse there). */
-static int may_reside(const vrt_launch *L, unsigned s)
-{
-	const vrt_mem *m = L->slot_mem[s];
-	return vrt_cfg.resident && !L->share && !m->parent && !m->nsubs;
-}
-
 /* Slot s, written, may leave its pages in the last ranges' frames dirty
  * rather than write them home now: they may reside, and the host copy
  * is ours. A CL_MEM_USE_HOST_PTR buffer's host copy is the program's
@@ -1476,6 +1493,40 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 	return CL_SUCCESS;
 }
 
+/* The pages of F's read-only slots lie in its frames once its H2D and
+ * device copies are done: recorded, clean, so that the next ranges (on
+ * other sets) copy the pages they share with it, a stencil's halo planes
+ * or a vector every row reads, device-side instead of sending them again
+ * (use_kept). Those copies go on the in-order kernel queue after this
+ * range's kernel, which waits for its H2D; the frames are refilled only
+ * after them (copy_kept's reader). A page recorded dirty keeps its
+ * entry: that is the only record that its bytes must go home. Out of
+ * memory, a page is simply not recorded. */
+static void share_reads(const vrt_launch *L, paged *P, const fset *F)
+{
+	const vrt_layout *lay = &P->lay;
+	vrt_residency *r = &P->devs.res;
+	for (unsigned s = 1; s <= lay->nslots; s++) {
+		if (!F->fr.count[s] || F->box[s].rows || (L->slot_mode[s] & VAST_MODE_W) ||
+		    !may_reside(L, s))
+			continue;
+		const vrt_mem *m = L->slot_mem[s];
+		const unsigned char *u = F->u + lay->slot_off[s];
+		const uint32_t *tf = F->lpt + F->lpt[2 * s - 1];
+		for (size_t p = 0; p < lay->slot_pages[s]; p++) {
+			if (!u[p])
+				continue;
+			const vrt_resident *old = vrt_res_find(r, m->serial, p);
+			if (old && old->dirty)
+				continue;
+			vrt_resident e = {m->serial, m->version, p, (unsigned)(F - P->set),
+			                  F->fr.buf[s], tf[p], 0};
+			if (vrt_res_put(r, &e))
+				return;
+		}
+	}
+}
+
 /* Enqueues use_kept's copies on the kernel queue, after F's H2D (the
  * in-order queue keeps them before its kernel and forwarding copies).
  * The frames they read are refilled only after them: the next range on
@@ -1742,6 +1793,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	if ((F->in[0] && (err = vrt_real.clFlush(qs->in))) || (err = copy_kept(P, F)) ||
 	    (err = forward(L, P, i, F)))
 		return err;
+	share_reads(L, P, F);
 
 	cl_ulong first = L->group_base + g0;
 	cl_uint n = L->k->nargs;

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The default pipeline depth (runtime/paged.c, resends_too_much): a launch
 # whose smaller ranges would send its shared pages again (fdtd3d's halo
-# planes) runs with one frame set; one whose ranges share nothing (vadd)
+# planes, of a written slot or, with no pages kept on the device, of any)
+# runs with one frame set; one whose ranges share nothing (vadd), or only
+# pages of read-only slots (taken from the range before: share_reads),
 # keeps three; an explicit VAST_PIPELINE is used as given. Outputs stay
 # the native bytes either way.
 #   VAST_BUILD=build bash test/e2e/pipeline_depth.sh
@@ -11,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 fail() { echo "pipeline_depth: $*" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-depth.XXXXXX") || fail "mktemp"
 trap 'rm -rf "$tmp"' EXIT
-unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELINE
+unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELINE VAST_RESIDENT
 
 sets() { # NAME ARGS ENV...: the frame sets of its paged launch
 	local name=$1 args=$2
@@ -39,4 +41,6 @@ check() { # NAME ARGS WANT ENV...
 }
 check fdtd3d "256 256 32 1" 1 VAST_DEVICE_MEM=25%
 check fdtd3d "256 256 32 1" several VAST_DEVICE_MEM=25% VAST_PIPELINE=3
+check fdtd3d "1024 256 16 1" 3 VAST_DEVICE_MEM=25%
+check fdtd3d "1024 256 16 1" 1 VAST_DEVICE_MEM=25% VAST_RESIDENT=0
 check vadd "1048576" 3 VAST_DEVICE_MEM=10%
