@@ -12,7 +12,9 @@
  * frames (lpt.c), and the paged kernel finds a byte by re-pitching its
  * offset (vast_tr_in in the prelude). The bound of boxes at one pitch is
  * exact for one strip and holds at most the bytes between strips of the
- * same rows otherwise.
+ * same rows otherwise; a box of three or more strided dimensions (a
+ * work-group's tile rows in every plane of a volume) is bounded by rows
+ * of its outermost one.
  * Pure C: the unit test drives it directly.
  */
 #include "footprint.h"
@@ -39,27 +41,63 @@ static long long one_stride(const vrt_box *b, unsigned long long *count)
 	return pitch;
 }
 
+/* Where b's rows are not evenly spaced: the rows of its outermost
+ * dimension, each the bytes from the first to the last of the dimensions
+ * below it (*run), when that fits its pitch: a 3-D walk's planes, each a
+ * few rows of a tile. A bound, holding the bytes between those rows too.
+ * -1 when the rows would overlap. */
+static long long outer_rows(const vrt_box *b, unsigned long long *count, unsigned long long *run)
+{
+	unsigned outer = b->ndims;
+	for (unsigned i = 0; i < b->ndims; i++)
+		if (b->dim[i].count > 1)
+			outer = i;
+	if (outer == b->ndims)
+		return -1;
+	unsigned long long span = b->run, step;
+	for (unsigned i = 0; i < outer; i++)
+		if (b->dim[i].count > 1 &&
+		    (__builtin_mul_overflow((unsigned long long)b->dim[i].pitch, b->dim[i].count - 1,
+		                            &step) ||
+		     __builtin_add_overflow(span, step, &span)))
+			return -1;
+	if (span > (unsigned long long)b->dim[outer].pitch)
+		return -1;
+	*count = b->dim[outer].count;
+	*run = span;
+	return b->dim[outer].pitch;
+}
+
+/* b's rows: one strided dimension (one_stride), else their bound
+ * (outer_rows); *run the bytes of each. */
+static long long rows_of(const vrt_box *b, unsigned long long *count, unsigned long long *run)
+{
+	long long pitch = one_stride(b, count);
+	*run = b->run;
+	return pitch >= 0 ? pitch : outer_rows(b, count, run);
+}
+
 long long vrt_box_pitch(const vrt_box *b)
 {
-	unsigned long long count;
-	return one_stride(b, &count);
+	unsigned long long count, run;
+	return rows_of(b, &count, &run);
 }
 
 int vrt_box2d_add(vrt_box2d *bound, const vrt_box *b, unsigned long long pitch)
 {
-	unsigned long long count;
-	long long own = one_stride(b, &count);
+	unsigned long long count, run;
+	long long own = rows_of(b, &count, &run);
 	/* rows past 2^32 are no box the kernel's entry holds (lpt.c) */
 	if (own < 0 || (own && (unsigned long long)own != pitch) || b->origin < 0 || !pitch ||
 	    count >> 32)
 		return 0;
-	if (!b->run || !count)
+	if (!run || !count)
 		return 1; /* no bytes */
 	unsigned long long r0 = (unsigned long long)b->origin / pitch;
 	unsigned long long c0 = (unsigned long long)b->origin % pitch;
-	if (b->run > pitch - c0)
+	if (run > pitch - c0)
 		return 0;
-	unsigned long long r1 = r0 + count, c1 = c0 + b->run;
+	unsigned long long r1 = r0 + count, c1 = c0 + run;
 	if (bound->rows) {
 		unsigned long long R0 = bound->origin / pitch, C0 = bound->origin % pitch;
 		unsigned long long R1 = R0 + bound->rows, C1 = C0 + bound->width;

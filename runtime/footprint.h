@@ -67,13 +67,14 @@ typedef struct vrt_box2d {
 
 /* The pitch of box b's rows as one strided dimension (dimensions of one
  * step left out, and one whose pitch is the span of the rows below it
- * joined to them); 0 when it is one run, -1 when its rows are not evenly
- * spaced. */
+ * joined to them); 0 when it is one run. Rows not evenly spaced are
+ * bounded by those of the outermost dimension, each from the first byte
+ * to the last of the dimensions below; -1 when those would overlap. */
 long long vrt_box_pitch(const vrt_box *b);
 /* Widens `bound` (zeroed: empty) to hold every byte of box b, its rows
- * `pitch` (> 0) apart; 0, bound unchanged, when it cannot: b strides
- * by another pitch, starts before byte 0, or a run of it crosses from
- * one row into the next. */
+ * (vrt_box_pitch) `pitch` (> 0) apart; 0, bound unchanged, when it
+ * cannot: b strides by another pitch, starts before byte 0, or a row of
+ * it crosses into the next. */
 int vrt_box2d_add(vrt_box2d *bound, const vrt_box *b, unsigned long long pitch);
 /* Widens b so that packing keeps every byte's address modulo `align` (a
  * power of two): its first byte a multiple of align, and its width one

@@ -594,8 +594,17 @@ int vrt_fp_slot_box(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, vrt_box2d 
 	return 1;
 }
 
+/* The runs of consecutive pages in row[0..n). */
+static size_t page_runs(const unsigned char *row, size_t n)
+{
+	size_t runs = 0;
+	for (size_t p = 0; p < n; p++)
+		runs += row[p] && (p == 0 || !row[p - 1]);
+	return runs;
+}
+
 int vrt_fp_choose_boxes(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
-                        unsigned waste)
+                        unsigned waste, size_t runs)
 {
 	const vrt_launch *L = P->L;
 	int chosen = 0;
@@ -616,14 +625,17 @@ int vrt_fp_choose_boxes(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t
 		if (!r || box.rows < 2 || box.width >= box.pitch)
 			continue;
 		if (waste) {
-			/* worth it only where pages move waste x its bytes */
+			/* worth it only where pages move waste x its bytes, or
+			 * take `runs` copies where the box, no larger, takes one */
 			vrt_free(pages);
 			/* whole words: vrt_pas_count reads 8 bytes at a time */
 			if (!(pages = vrt_calloc(1, (lay->slot_pages[s] + 8) & ~(size_t)7)) ||
 			    (r = vrt_fp_slot_pages(P, lay, s, g0, g1, pages)) < 0)
 				break;
-			unsigned long long n = vrt_pas_count(pages, lay->slot_pages[s]);
-			if (!r || (n << lay->page_shift) < waste * box.width * box.rows)
+			unsigned long long n = vrt_pas_count(pages, lay->slot_pages[s]) << lay->page_shift;
+			unsigned long long bytes = box.width * box.rows;
+			if (!r || (n < waste * bytes &&
+			           (!runs || bytes > n || page_runs(pages, lay->slot_pages[s]) < runs)))
 				continue;
 		}
 		P->boxed[s] = 1;

@@ -362,17 +362,16 @@ static int resends_too_much(const vrt_launch *L, const paged *P)
 	const unsigned char *all = P->unions + P->nranges * rb;
 	/* Pages of a read-only slot that a range shares with the one
 	 * before come from its frames (share_reads), not the host. A
-	 * written slot's shared pages still go home from both ranges. */
+	 * written slot's shared pages still go home from both ranges.
+	 * Boxed slots have no pages here: their boxes overlap only by a
+	 * stencil's halo rows. */
 	int shared = vrt_cfg.resident && !L->share;
 	for (size_t i = 0; i < P->nranges; i++) {
 		const unsigned char *u = P->unions + i * rb, *prev = u - rb;
-		if (!shared || i == 0) {
-			moved += P->ranges[i].pages;
-			continue;
-		}
 		for (unsigned s = 1; s <= P->lay.nslots; s++) {
 			size_t at = P->lay.slot_off[s], n = P->lay.slot_pages[s];
-			int reads = !(L->slot_mode[s] & VAST_MODE_W) && may_reside(L, s);
+			int reads = shared && i > 0 && !(L->slot_mode[s] & VAST_MODE_W) &&
+			            may_reside(L, s);
 			for (size_t p = at; p < at + n; p++)
 				moved += u[p] && !(reads && prev[p]);
 		}
@@ -493,12 +492,16 @@ static cl_int refuse_boxed_group(vrt_launch *L, paged *P, size_t bad)
 
 /* Boxes where pages waste the link (boxframes.c), tried once a launch:
  * the slots whose bytes in the plan's first range stride and whose
- * pages there hold VRT_BOX_WASTE times those bytes go in as packed
- * boxes, planned again. A column strip of a transpose's output moved
- * whole pages both ways: 40x its bytes at a tenth of the data (PoCL).
- * A range whose box of a slot is whole rows still runs straight (lpt.c):
+ * pages there hold VRT_BOX_WASTE times those bytes, or lie in
+ * VRT_BOX_RUNS runs or more, go in as packed boxes, planned again. A
+ * column strip of a transpose's output moved whole pages both ways: 40x
+ * its bytes at a tenth of the data (PoCL). fdtd3d's strips of rows, one
+ * run in each of its 812 planes, took 16 us of the host's per copy on
+ * the H100 (1.1 s of enqueueing for 42 ranges); a box is one copy. A
+ * range whose box of a slot is whole rows still runs straight (lpt.c):
  * only ranges with a strided box pay a division per access. */
 #define VRT_BOX_WASTE 2
+#define VRT_BOX_RUNS 64
 static int boxes_worth(const vrt_launch *L, paged *P, int *tried)
 {
 	if (*tried || !P->nranges)
@@ -506,10 +509,10 @@ static int boxes_worth(const vrt_launch *L, paged *P, int *tried)
 	*tried = 1;
 	const vrt_range *R = &P->ranges[0];
 	int nb = vrt_fp_choose_boxes(P->fp, &P->lay, R->first_row * P->wpp,
-	                             (R->last_row + 1) * P->wpp, VRT_BOX_WASTE);
+	                             (R->last_row + 1) * P->wpp, VRT_BOX_WASTE, VRT_BOX_RUNS);
 	if (nb > 0)
-		vrt_log(VRT_LOG_DEBUG, "kernel '%s': %d buffers go in as strided boxes, their pages %dx their bytes or more",
-		        L->k->name, nb, VRT_BOX_WASTE);
+		vrt_log(VRT_LOG_DEBUG, "kernel '%s': %d buffers go in as strided boxes, their pages %dx their bytes or %d runs or more",
+		        L->k->name, nb, VRT_BOX_WASTE, VRT_BOX_RUNS);
 	return nb > 0;
 }
 
@@ -628,7 +631,7 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 			 * size. */
 			if ((boxes || from_fp) && P->fp && !tried_fallback) {
 				tried_fallback = 1;
-				int nb = vrt_fp_choose_boxes(P->fp, &P->lay, bad, bad + 1, 0);
+				int nb = vrt_fp_choose_boxes(P->fp, &P->lay, bad, bad + 1, 0, 0);
 				if (nb > 0) {
 					vrt_log(VRT_LOG_DEBUG, "kernel '%s': work-group %zu does not fit in pages; %d buffers go in as strided boxes",
 					        k->name, bad, nb);

@@ -1041,11 +1041,12 @@ int vrt_fp_slot_box(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, vrt_box2d 
 /* The slots (outside sub-buffer families; read-only ones in a share of a
  * split launch) whose bytes for groups
  * [g0, g1) are one strided box, and with waste > 0 whose pages of lay
- * hold at least waste times its bytes, go in as boxes from now on in P's
- * plans (vrt_fp_union leaves them out), with those boxed already;
- * returns how many it adds. Out of memory adds fewer. */
+ * hold at least waste times its bytes or lie in at least `runs` runs
+ * (runs > 0), go in as boxes from now on in P's plans (vrt_fp_union
+ * leaves them out), with those boxed already; returns how many it adds.
+ * Out of memory adds fewer. */
 int vrt_fp_choose_boxes(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
-                        unsigned waste);
+                        unsigned waste, size_t runs);
 /* Whether groups [g0, g1) certainly write every byte of slot s's box
  * (exact must-write descriptors): 1 yes, 0 not known, -1 out of memory.
  * Only a slot the kernel never reads may then skip its box's fill. */

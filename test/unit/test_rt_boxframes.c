@@ -116,14 +116,21 @@ static void test_bounds(void)
 		if (bound.width < pitch)
 			CHECK(packed(&bound, bound.origin + bound.width) == -1);
 	}
-	/* Rows not evenly spaced are not one box; a tile's rows and its
-	 * groups of rows (pitch 3 x 16 = 48 above 16) are: 6 rows. */
+	/* Rows not evenly spaced are bounded by the outer ones (2 rows of
+	 * 2 x 16 + 4 bytes, 64 apart), not by the inner pitch, and not when
+	 * those would overlap; a tile's rows and its groups of rows (pitch
+	 * 3 x 16 = 48 above 16) are one box: 6 rows. */
 	vrt_box two = { .origin = 0, .run = 4, .ndims = 2 };
 	two.dim[0].pitch = 16, two.dim[0].count = 3;
 	two.dim[1].pitch = 64, two.dim[1].count = 2;
-	CHECK(vrt_box_pitch(&two) == -1);
+	CHECK(vrt_box_pitch(&two) == 64);
 	vrt_box2d b = {0};
 	CHECK(!vrt_box2d_add(&b, &two, 16) && b.rows == 0);
+	CHECK(vrt_box2d_add(&b, &two, 64) && b.rows == 2 && b.width == 36 && b.origin == 0);
+	memset(&b, 0, sizeof b);
+	two.dim[1].pitch = 32;
+	CHECK(vrt_box_pitch(&two) == -1);
+	CHECK(!vrt_box2d_add(&b, &two, 32) && b.rows == 0);
 	two.dim[1].pitch = 48;
 	CHECK(vrt_box_pitch(&two) == 16);
 	CHECK(vrt_box2d_add(&b, &two, 16) && b.rows == 6 && b.width == 4 && b.origin == 0);
