@@ -337,7 +337,7 @@ int vrt_fp_union(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
 	for (unsigned f = 0; f < kf->nfootprints; f++) {
 		const vast_footprint *fp = &kf->footprints[f];
 		unsigned s = slot_of(P, fp);
-		if (P->boxed[s])
+		if (P->boxed[s] || lay->res_buf[s])
 			continue;
 		int exact, n = boxes_of(P, fp, g0, g1, &exact);
 		if (n < 0)
@@ -617,7 +617,8 @@ int vrt_fp_choose_boxes(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t
 		/* A share of a split launch may write a slot in place beside
 		 * the others (multi.c): its box, written back whole, could
 		 * pass over their bytes. */
-		if (P->boxed[s] || m->parent || m->nsubs || (L->share && (L->slot_mode[s] & VAST_MODE_W)))
+		if (P->boxed[s] || lay->res_buf[s] || m->parent || m->nsubs ||
+		    (L->share && (L->slot_mode[s] & VAST_MODE_W)))
 			continue;
 		int r = vrt_fp_slot_box(P, s, g0, g1, &box);
 		if (r < 0)

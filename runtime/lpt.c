@@ -44,6 +44,29 @@ static void put_box(uint32_t *w, const vrt_box2d *bx, unsigned long long frame_b
 	put64(w + 6, frame_byte);
 }
 
+/* Resident slot s (l->res_buf[s]): its whole buffer is bound as frame
+ * buffer res_buf[s], page p in frame p, one run from byte 0: the straight
+ * variant translates it with one add; no frames of the set's. */
+static void resident_slot(const vrt_layout *l, unsigned s, uint32_t *lpt, size_t idx,
+                          vrt_frames *fr)
+{
+	size_t n = l->slot_pages[s];
+	uint32_t *r = lpt + vrt_lpt_runs_index(l->nslots) + 8 * (size_t)(s - 1);
+	uint32_t *box = r + 8 * (size_t)l->nslots;
+	lpt[2 * s - 1] = (uint32_t)idx;
+	lpt[2 * s] = (uint32_t)n;
+	for (size_t p = 0; p < n; p++)
+		lpt[idx + p] = (uint32_t)p;
+	fr->first[s] = 0;
+	fr->count[s] = n;
+	fr->buf[s] = l->res_buf[s];
+	fr->lo[s] = 0;
+	memset(r, 0, 8 * sizeof *r);
+	memset(box, 0, 8 * sizeof *box);
+	put64(r + 2, (unsigned long long)n << l->page_shift);
+	put64(r + 6, l->res_buf[s]);
+}
+
 int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *boxes,
                   size_t per_buf, uint32_t *lpt, vrt_frames *fr)
 {
@@ -54,16 +77,22 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *
 	fr->straight = 1;
 	lpt[0] = l->nslots;
 	lpt[2 * l->nslots + 1] = (uint32_t)runs;
+	unsigned nbufs = vrt_set_bufs(l);
 	for (unsigned s = 1; s <= l->nslots; s++) {
 		const unsigned char *row = u + l->slot_off[s];
 		const vrt_box2d *bx = boxes && boxes[s].rows ? &boxes[s] : NULL;
+		if (l->res_buf[s]) {
+			resident_slot(l, s, lpt, idx, fr);
+			idx += l->slot_pages[s];
+			continue;
+		}
 		/* A box of whole rows (or one) is one run of the buffer's
 		 * bytes: translated as a run, straight where all are. */
 		int box_run = bx && (bx->rows == 1 || bx->width == bx->pitch);
 		size_t n = bx ? (size_t)((bx->width * bx->rows + (1ull << sh) - 1) >> sh)
 		              : vrt_pas_count(row, l->slot_pages[s]);
 		if (n > per_buf - frame) { /* the rest of buffer b is too small */
-			if (n > per_buf || ++b == VAST_FRAME_BUFS)
+			if (n > per_buf || ++b == nbufs)
 				return -1;
 			frame = 0;
 		}

@@ -446,12 +446,20 @@ cl_int vrt_mem_evict(vrt_mem *m)
 	return CL_SUCCESS;
 }
 
-cl_int vrt_mem_evict_all(cl_context ctx)
+static int kept(const vrt_mem *m, vrt_mem *const *keep, unsigned nkeep)
+{
+	for (unsigned i = 0; i < nkeep; i++)
+		if (keep[i] == m)
+			return 1;
+	return 0;
+}
+
+cl_int vrt_mem_evict_except(cl_context ctx, vrt_mem *const *keep, unsigned nkeep)
 {
 	for (vrt_mem *m = all_mems; m; m = m->next) {
 		if ((!ctx || m->ctx == ctx) && m->host)
 			m->zero = 0;
-		if (m->dev && (!ctx || m->ctx == ctx)) {
+		if (m->dev && (!ctx || m->ctx == ctx) && !kept(m, keep, nkeep)) {
 			cl_int err = vrt_mem_evict(m);
 			if (err != CL_SUCCESS)
 				return err;
@@ -460,12 +468,9 @@ cl_int vrt_mem_evict_all(cl_context ctx)
 	return CL_SUCCESS;
 }
 
-static int kept(const vrt_mem *m, vrt_mem *const *keep, unsigned nkeep)
+cl_int vrt_mem_evict_all(cl_context ctx)
 {
-	for (unsigned i = 0; i < nkeep; i++)
-		if (keep[i] == m)
-			return 1;
-	return 0;
+	return vrt_mem_evict_except(ctx, NULL, 0);
 }
 
 /* [off, off+n) of m's device copy on q filled with the ps-byte pattern

@@ -171,6 +171,9 @@ typedef struct paged {
 	vrt_tail *tail;             /* the fault words, and the last ranges when
 	                             * the executor completes them (tail.c) */
 	int reverse;                /* ranges run last first (range_at) */
+	vrt_mem *res[VAST_FRAME_BUFS]; /* buffers kept whole on the device */
+	unsigned nres;
+	unsigned long long full_budget; /* L->budget before their bytes came off */
 	struct res_copy {           /* a run of pages taken from kept frames */
 		unsigned set, buf, dst_buf;
 		size_t src, dst, n;     /* frames */
@@ -319,8 +322,10 @@ static int plan_ranges(vrt_launch *L, paged *P, unsigned long long budget, int b
 static int reduce(vrt_launch *L, paged *P, int boxes, int *from_fp, size_t *bad)
 {
 	unsigned long long budget = L->budget;
-	/* A set's frames are VAST_FRAME_BUFS buffers at most. */
-	unsigned long long most = (unsigned long long)P->per_buf * VAST_FRAME_BUFS << P->lay.page_shift;
+	/* A set's frames are VAST_FRAME_BUFS buffers at most, less those
+	 * of the resident slots. */
+	unsigned long long most = (unsigned long long)P->per_buf * vrt_set_bufs(&P->lay)
+	                          << P->lay.page_shift;
 	if (budget / P->nsets > most)
 		budget = most * P->nsets;
 	for (;;) {
@@ -343,7 +348,7 @@ static int reduce(vrt_launch *L, paged *P, int boxes, int *from_fp, size_t *bad)
 static int may_reside(const vrt_launch *L, unsigned s)
 {
 	const vrt_mem *m = L->slot_mem[s];
-	return vrt_cfg.resident && !L->share && !m->parent && !m->nsubs;
+	return vrt_cfg.resident && !L->share && !m->parent && !m->nsubs && !L->res_buf[s];
 }
 
 /* Smaller ranges (budget/N for N sets in flight) send again the pages
@@ -382,6 +387,15 @@ static int resends_too_much(const vrt_launch *L, const paged *P)
 	return (double)moved > VRT_MAX_RESEND * (double)touched;
 }
 
+/* The inspector marks the pages of resident slots too: they take no
+ * frames (the slot's whole buffer is bound), so no range counts them. */
+static void unmark_resident(const vrt_layout *lay, unsigned char *rows, size_t nrows)
+{
+	for (unsigned s = 1; s <= lay->nslots; s++)
+		for (size_t r = 0; lay->res_buf[s] && r < nrows; r++)
+			memset(rows + r * lay->row_bytes + lay->slot_off[s], 0, lay->slot_pages[s]);
+}
+
 /* VAST_FOOTPRINTS=check: the inspector's rows too; refuses the launch
  * when it marks a page the descriptors did not. */
 static cl_int check_rows(vrt_launch *L, const paged *P)
@@ -393,6 +407,7 @@ static cl_int check_rows(vrt_launch *L, const paged *P)
 	cl_int err = vrt_inspect_run(L, &P->lay, P->wpp, insp, P->nrows);
 	if (err == CL_SUCCESS) {
 		vrt_pas_normalize(insp, n);
+		unmark_resident(&P->lay, insp, P->nrows);
 		for (size_t i = 0; i < n; i++)
 			if (insp[i] && !P->rows[i]) {
 				vrt_log(VRT_LOG_WARN, "kernel '%s': its footprint descriptors miss a page its inspector marks (row %zu, byte %zu); refusing the launch",
@@ -423,8 +438,10 @@ static cl_int fill_rows(vrt_launch *L, paged *P, int *from_fp)
 	double t1 = vrt_now_ms();
 	L->st->inspect_ms += t1 - t0;
 	vrt_trace_host(got ? "footprints" : "inspect", L->k->name, t0, t1, -1, 0);
-	if (err == CL_SUCCESS && !got)
+	if (err == CL_SUCCESS && !got) {
 		vrt_pas_normalize(P->rows, P->nrows * P->lay.row_bytes);
+		unmark_resident(&P->lay, P->rows, P->nrows);
+	}
 	return err;
 }
 
@@ -769,7 +786,7 @@ static cl_int stage_layout(vrt_launch *L, paged *P, fset *F)
 	size_t total = 0;
 	for (unsigned s = 1; s <= P->lay.nslots; s++) {
 		F->stage_off[s] = total;
-		if (!P->direct[s])
+		if (!P->direct[s] && !P->lay.res_buf[s])
 			total += F->fr.count[s] << P->lay.page_shift;
 	}
 	if (!total)
@@ -1171,7 +1188,7 @@ static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t 
 	if (!P->fp)
 		return CL_SUCCESS;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		if (L->slot_mode[s] != VAST_MODE_W || !F->fr.count[s])
+		if (L->slot_mode[s] != VAST_MODE_W || !F->fr.count[s] || lay->res_buf[s])
 			continue;
 		if (P->written_cap < lay->slot_pages[s]) {
 			/* a new plan may have smaller pages: more of them */
@@ -1860,7 +1877,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	F->lazy = P->nranges <= P->nsets;
 	int back = 0;
 	for (unsigned s = 1; s <= lay->nslots; s++)
-		back |= (L->slot_mode[s] & VAST_MODE_W) && F->fr.count[s] &&
+		back |= (L->slot_mode[s] & VAST_MODE_W) && F->fr.count[s] && !lay->res_buf[s] &&
 		        !(F->lazy && lazy_slot(L, s) && !F->box[s].rows);
 	/* Out: the fault word first (it waits for the kernel; the queue is
 	 * in order), then the frames of the slots the kernel may write. The
@@ -1877,7 +1894,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 		keep(F->out, e);
 	}
 	for (unsigned s = 1; s <= lay->nslots && back; s++) {
-		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->fr.count[s])
+		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->fr.count[s] || lay->res_buf[s])
 			continue;
 		/* A box always goes home: no kept frame remembers it. */
 		if (F->box[s].rows)
@@ -1925,7 +1942,7 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 	unsigned long long bytes = 0;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->fr.count[s] || P->direct[s] ||
-		    (F->lazy && lazy_slot(L, s)))
+		    lay->res_buf[s] || (F->lazy && lazy_slot(L, s)))
 			continue;
 		vrt_span *sp;
 		size_t nsp = staged_spans(P, F, F->u, s, &sp);
@@ -1982,6 +1999,13 @@ static cl_int defer_ranges(vrt_launch *L, paged *P)
 			return err;
 	}
 	cl_event last = P->set[(P->nranges - 1) % P->nsets].run;
+	/* The resident buffers' next commands, on their own queues, follow
+	 * the last kernel (the kernel queue is in order: every kernel). */
+	for (unsigned i = 0; i < P->nres; i++) {
+		cl_int err = vrt_real.clEnqueueBarrierWithWaitList(P->res[i]->dev_queue, 1, &last, NULL);
+		if (err != CL_SUCCESS)
+			return err;
+	}
 	for (unsigned s = 0; s < P->nsets; s++) {
 		vrt_devset *ds = &P->devs.set[s];
 		if (ds->busy)
@@ -2131,6 +2155,9 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 				return err;
 		}
 		memcpy(F->frames, ds->frames, sizeof F->frames);
+		for (unsigned s = 1; s <= P->lay.nslots; s++)
+			if (P->lay.res_buf[s])
+				F->frames[P->lay.res_buf[s]] = L->slot_mem[s]->dev;
 		F->lptbuf = ds->lptbuf;
 		F->fault = ds->fault;
 		F->fault_word = &P->tail->fault[i];
@@ -2164,6 +2191,55 @@ static void drop_sets(paged *P, const vrt_launch *L, int keep)
 	}
 	P->dummy = NULL;
 	P->device_bytes = 0;
+}
+
+/* The buffers a paged launch keeps whole on the device rather than
+ * paging them (issue 10: data one kernel produces and the next consumes
+ * stays on the device when it fits): those already there, then those an
+ * earlier paged launch used (an iterative program's: fdtd2d's hz, which
+ * all three of its kernels use), as long as they take at most 3/4 of the
+ * budget; the frames get the rest. A launch's first use of a buffer keeps
+ * nothing, so a program of one launch pages as before. Each is bound
+ * whole as a frame buffer of its own (lpt.c), from the top index down;
+ * its pages are in no range's rows, never sent nor written back: the
+ * native path's device copy (mem.c) is the current one. */
+static void keep_resident(vrt_launch *L, paged *P)
+{
+	unsigned long long room = L->budget / 4 * 3, used = 0;
+	/* VAST_MODE=paged pages every buffer, as it says. */
+	if (L->share || !vrt_cfg.resident || vrt_cfg.mode == VRT_RUN_PAGED)
+		return;
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned s = 1; s <= L->nslots && P->nres + 1 < VAST_FRAME_BUFS; s++) {
+			vrt_mem *m = L->slot_mem[s];
+			int there = m->dev && m->dev_valid;
+			if (L->res_buf[s] || m->parent || m->nsubs || !(pass ? m->paged_seen : there) ||
+			    used + m->size > room)
+				continue;
+			L->res_buf[s] = (unsigned char)(VAST_FRAME_BUFS - 1 - P->nres);
+			P->res[P->nres++] = m;
+			used += m->size;
+		}
+	for (unsigned s = 1; s <= L->nslots; s++)
+		L->slot_mem[s]->paged_seen = 1;
+	if (!P->nres)
+		return;
+	L->budget -= used;
+	vrt_log(VRT_LOG_INFO, "kernel '%s': %u buffers (%llu bytes) kept whole on the device, %llu bytes of budget left to page the rest",
+	        L->k->name, P->nres, used, L->budget);
+}
+
+/* The resident slots' device copies, current, with nothing else in
+ * flight on them (their queue finished: the paged path's kernels run on
+ * queues of its own). */
+static cl_int place_resident(vrt_launch *L, paged *P)
+{
+	cl_int err = CL_SUCCESS;
+	for (unsigned i = 0; i < P->nres && !err; i++)
+		err = vrt_mem_to_device(P->res[i], L->q, P->full_budget, P->res, P->nres);
+	for (unsigned i = 0; i < P->nres && !err; i++)
+		err = vrt_real.clFinish(P->res[i]->dev_queue);
+	return err;
 }
 
 /* The plan of an earlier launch like this one (plans.c), or a new one.
@@ -2241,8 +2317,10 @@ static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
 		if (err != CL_SUCCESS)
 			return err;
 		/* The inspector may have placed index buffers on the device;
-		 * the frames need that room. They are clean: eviction is free. */
-		if ((err = vrt_mem_evict_all(L->ctx)) != CL_SUCCESS)
+		 * the frames need that room. They are clean: eviction is free.
+		 * The buffers kept whole go (or stay) there. */
+		if ((err = vrt_mem_evict_except(L->ctx, P->res, P->nres)) != CL_SUCCESS ||
+		    (err = place_resident(L, P)) != CL_SUCCESS)
 			return err;
 		size_t bufs = 0;
 		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
@@ -2259,7 +2337,8 @@ static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
 		if (err == CL_SUCCESS && !P->device_bytes)
 			vrt_log(VRT_LOG_INFO, "kernel '%s': every frame buffer kept from an earlier launch",
 			        L->k->name);
-		if (err != CL_MEM_OBJECT_ALLOCATION_FAILURE && err != CL_OUT_OF_RESOURCES)
+		/* With buffers kept whole, vrt_paged_run pages them all instead. */
+		if ((err != CL_MEM_OBJECT_ALLOCATION_FAILURE && err != CL_OUT_OF_RESOURCES) || P->nres)
 			return err;
 		drop_sets(P, L, 0);
 		unsigned long long less = L->budget - L->budget / 4;
@@ -2338,7 +2417,9 @@ static cl_int boxes_home(vrt_launch *L, paged *P)
 	return err;
 }
 
-cl_int vrt_paged_run(vrt_launch *L)
+/* One paged launch; `keep`: some buffers may stay whole on the device
+ * (keep_resident). */
+static cl_int paged_run(vrt_launch *L, int keep)
 {
 	vrt_kernel *k = L->k;
 	double t0 = vrt_now_ms(), t1 = 0;
@@ -2350,17 +2431,22 @@ cl_int vrt_paged_run(vrt_launch *L)
 	}
 
 	/* The paged path works from the host copies, and its frames need
-	 * the whole budget: every slot gets one, and every resident buffer
-	 * comes home first. */
+	 * the budget: every slot gets one, and every resident buffer comes
+	 * home first, but those it keeps whole there. */
+	P->full_budget = L->budget;
+	memset(L->res_buf, 0, sizeof L->res_buf);
+	if (keep)
+		keep_resident(L, P);
 	for (unsigned s = 1; s <= L->nslots; s++)
 		if ((err = vrt_mem_host_copy(L->slot_mem[s])) != CL_SUCCESS)
 			goto out;
-	if ((err = vrt_mem_evict_all(L->ctx)) != CL_SUCCESS)
+	if ((err = vrt_mem_evict_except(L->ctx, P->res, P->nres)) != CL_SUCCESS)
 		goto out;
 	unsigned long long maxalloc = vrt_max_alloc(L->dev);
 	P->maxalloc = maxalloc;
 	P->nsets = vrt_cfg.pipeline;
 	P->lay.nslots = L->nslots;
+	memcpy(P->lay.res_buf, L->res_buf, sizeof P->lay.res_buf);
 	unsigned long long share = L->budget / P->nsets;
 	for (unsigned s = 1; s <= L->nslots; s++)
 		P->lay.slot_size[s] = L->slot_mem[s]->size;
@@ -2387,7 +2473,9 @@ cl_int vrt_paged_run(vrt_launch *L)
 	unsigned long long before[VAST_MAX_SLOTS + 1];
 	for (unsigned s = 1; !L->share && s <= L->nslots; s++) {
 		before[s] = L->slot_mem[s]->version;
-		if (L->slot_mode[s] & VAST_MODE_W)
+		if ((L->slot_mode[s] & VAST_MODE_W) && L->res_buf[s])
+			vrt_mem_dev_written(L->slot_mem[s]);
+		else if (L->slot_mode[s] & VAST_MODE_W)
 			vrt_mem_changed(L->slot_mem[s]);
 	}
 	t1 = vrt_now_ms();
@@ -2421,6 +2509,25 @@ out:
 		vrt_free(P->ranges);
 		vrt_free(P->unions);
 	}
+	L->budget = P->full_budget;
 	vrt_free(P);
+	return err;
+}
+
+cl_int vrt_paged_run(vrt_launch *L)
+{
+	cl_int err = paged_run(L, 1);
+	int kept = 0;
+	for (unsigned s = 1; s <= L->nslots; s++)
+		kept |= L->res_buf[s];
+	/* What the kept buffers left was too little (a work-group's pages
+	 * do not fit it, or the device ran out of memory) before any range
+	 * changed a byte: page them all. */
+	if (err != CL_SUCCESS && kept && !L->partial) {
+		vrt_log(VRT_LOG_INFO, "kernel '%s': paging every buffer after %s", L->k->name,
+		        vrt_cl_error_name(err));
+		err = paged_run(L, 0);
+	}
+	memset(L->res_buf, 0, sizeof L->res_buf);
 	return err;
 }

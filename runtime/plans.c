@@ -93,6 +93,7 @@ static void build_key(const vrt_launch *L, const unsigned char *named, key *k)
 		put(k, &m->size, sizeof m->size);
 		put(k, &L->slot_mode[s], sizeof L->slot_mode[s]);
 		put(k, &version, sizeof version);
+		put(k, &L->res_buf[s], sizeof L->res_buf[s]);
 	}
 }
 

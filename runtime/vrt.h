@@ -400,6 +400,8 @@ struct vrt_mem {
 	 * host copy (residency.c, dirty): written home before the host copy
 	 * is used (vrt_framepool_write_home). */
 	int frames_dirty;
+	/* A paged launch used it: a later one may keep it on the device. */
+	int paged_seen;
 };
 
 /* The smallest page: a launch whose single work-group does not fit halves
@@ -467,6 +469,9 @@ cl_int vrt_mem_evict(vrt_mem *m);
 /* Evict every device copy in ctx (before the paged path, which writes
  * host copies behind mem.c's back: no buffer of ctx is known zero after). */
 cl_int vrt_mem_evict_all(cl_context ctx);
+/* The same, but for the nkeep buffers of keep (a paged launch's resident
+ * slots: paged.c). */
+cl_int vrt_mem_evict_except(cl_context ctx, vrt_mem *const *keep, unsigned nkeep);
 size_t vrt_mem_resident_bytes(void);
 /* The live buffer of `serial`, NULL when it was released. */
 vrt_mem *vrt_mem_by_serial(unsigned long long serial);
@@ -662,7 +667,20 @@ typedef struct vrt_layout {
 	size_t slot_off[VAST_MAX_SLOTS + 1];   /* first byte in a row */
 	size_t row_bytes;                      /* multiple of 8 */
 	size_t total_pages;
+	/* A slot whose buffer stays whole on the device (paged.c,
+	 * keep_resident): the frame buffer index its device copy is bound
+	 * at, its pages frames 0.. of it in order; 0: paged. */
+	unsigned char res_buf[VAST_MAX_SLOTS + 1];
 } vrt_layout;
+/* The frame buffers a set may use: those below every resident slot's. */
+static inline unsigned vrt_set_bufs(const vrt_layout *l)
+{
+	unsigned n = VAST_FRAME_BUFS;
+	for (unsigned s = 1; s <= l->nslots; s++)
+		if (l->res_buf[s] && l->res_buf[s] < n)
+			n = l->res_buf[s];
+	return n;
+}
 /* Fills pages, offsets and row_bytes from nslots, page_shift and sizes. */
 void vrt_layout_init(vrt_layout *l);
 /* Bytes of the LPT (uint entries) of this layout. */
@@ -822,6 +840,9 @@ typedef struct vrt_launch {
 	 * nothing to do on the host after it. */
 	int may_defer;
 	vrt_tail *tail;
+	/* Slots whose buffers a paged launch keeps whole on the device
+	 * (paged.c): their frame buffer index, 0: paged. */
+	unsigned char res_buf[VRT_MAX_ARGS + 1];
 } vrt_launch;
 cl_int vrt_paged_run(vrt_launch *L);
 

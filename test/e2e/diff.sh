@@ -164,11 +164,13 @@ for mem in $mems; do
 		note "VAST_DEVICE_MEM=$mem: identical ($bytes bytes); $line"
 	done
 	[ "${VAST_E2E_PIPELINE:-1}" = 0 ] && continue
-	# Deep pipeline, tiny ranges: every frame set in flight at once.
+	# Deep pipeline, tiny ranges: every frame set in flight at once, the
+	# frames taking the whole budget (VAST_RESIDENT=0: no buffer kept
+	# whole on the device), in several device buffers.
 	deep_alloc=${VAST_E2E_DEEP_ALLOC:-64K}
 	run "$label.deep" "$bin/vast/$name/$name" VAST_DEVICE_MEM="$mem" VAST_PIPELINE=4 \
 		VAST_PAGE_SIZE="${VAST_E2E_DEEP_PAGE:-4K}" VAST_TRACE="$tmp/$label.trace.json" \
-		VAST_MAX_ALLOC="$deep_alloc" VAST_LOG=info
+		VAST_MAX_ALLOC="$deep_alloc" VAST_RESIDENT=0 VAST_LOG=info
 	same "$label.deep"
 	bufs=$(sed -n 's/.* frame sets of \([0-9][0-9]*\) buffers.*/\1/p' "$tmp/$label.deep.err" |
 		sort -n | tail -n 1)

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Buffers a paged launch keeps whole on the device (runtime/paged.c,
+# keep_resident; issue 10, "data one kernel produces and the next
+# consumes stays on the device when it fits"): fdtd2d's three kernels
+# share hz, which after the first launch stays on the device while the
+# others page through what it leaves of the budget. At 384K (its data is
+# 768K: every kernel paged) each kernel keeps one buffer whole, and at
+# 600K (ey's and ex's launches run natively, hz's is paged beside one of
+# their buffers kept on the device, switching paths every launch) hz's
+# does. The output is the native one byte for byte, and the link moves
+# fewer bytes (h2d + d2h) than with nothing kept (VAST_RESIDENT=0).
+#   VAST_BUILD=build bash test/e2e/keep_whole.sh
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+fail() { echo "keep_whole: $*" >&2; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-whole.XXXXXX") || fail "mktemp"
+trap 'rm -rf "$tmp"' EXIT
+unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELINE \
+	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_LOG VAST_PINNED VAST_FOOTPRINTS VAST_RESIDENT
+args="256 256 20"
+VAST_E2E_BUILD_ONLY=$tmp bash "$here/diff.sh" fdtd2d >/dev/null 2>&1 || fail "building fdtd2d failed"
+"$tmp/native/fdtd2d/fdtd2d" -q -o "$tmp/native.out" $args >/dev/null 2>&1 ||
+	fail "the native run failed"
+moved() { # MEM RESIDENT: h2d + d2h of a run whose output is the native one
+	env VAST_DEVICE_MEM=$1 VAST_RESIDENT=$2 VAST_STATS=1 VAST_LOG=info \
+		"$tmp/vast/fdtd2d/fdtd2d" -q -o "$tmp/vast.out" $args >"$tmp/log.$2" 2>&1 ||
+		{ tail -5 "$tmp/log.$2" >&2; fail "$1 VAST_RESIDENT=$2: the run failed"; }
+	cmp -s "$tmp/native.out" "$tmp/vast.out" ||
+		fail "$1 VAST_RESIDENT=$2: output differs from the native run"
+	sed -n 's/^vast: kernel .* h2d=\([0-9]*\) d2h=\([0-9]*\).*/\1 \2/p' "$tmp/log.$2" |
+		awk '{ s += $1 + $2 } END { print s + 0 }'
+}
+for c in "384K fdtd_ey fdtd_ex fdtd_hz" "600K fdtd_hz"; do
+	set -- $c
+	mem=$1
+	shift
+	kept=$(moved "$mem" 1) || exit 1
+	for k in "$@"; do
+		grep -q "^vast: info: kernel '$k': 1 buffers .* kept whole on the device" "$tmp/log.1" ||
+			fail "$mem: kernel $k kept no buffer whole"
+	done
+	alone=$(moved "$mem" 0) || exit 1
+	grep -q "kept whole" "$tmp/log.0" && fail "$mem VAST_RESIDENT=0: a buffer kept whole"
+	[ "$kept" -lt "$alone" ] || fail "$mem: $kept bytes moved with buffers kept whole, $alone without"
+	echo "keep_whole: $mem: identical; $alone bytes moved -> $kept"
+done
