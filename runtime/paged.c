@@ -1813,7 +1813,9 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	if ((F->in[0] && (err = vrt_real.clFlush(qs->in))) || (err = copy_kept(P, F)) ||
 	    (err = forward(L, P, i, F)))
 		return err;
-	share_reads(L, P, F);
+	/* The last range's pages are remember()ed with the launch. */
+	if (i + 1 < P->nranges)
+		share_reads(L, P, F);
 
 	cl_ulong first = L->group_base + g0;
 	cl_uint n = L->k->nargs;

@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -395,7 +396,9 @@ static inline double vex_now(void)
 /* ---- raw output files -------------------------------------------------- */
 
 /* Output files are written to OUT.tmp and renamed on success, so a failed
- * run never leaves a partial file that a comparison could accept. */
+ * run never leaves a partial file that a comparison could accept. An OUT
+ * that exists and is no regular file (/dev/null, a pipe) is written
+ * directly: renaming over it would replace the device. */
 typedef struct vex_out {
 	FILE *f;
 	char *path, *tmp;
@@ -407,9 +410,11 @@ static inline void vex_out_open(vex_out *o, const char *path)
 	memset(o, 0, sizeof *o);
 	if (!path)
 		return;
+	struct stat st;
+	int special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 	o->path = strcpy(vex_malloc(strlen(path) + 1), path);
 	o->tmp = vex_malloc(strlen(path) + 5);
-	sprintf(o->tmp, "%s.tmp", path);
+	sprintf(o->tmp, "%s%s", path, special ? "" : ".tmp");
 	o->f = fopen(o->tmp, "wb");
 	if (!o->f)
 		vex_die("cannot write '%s': %s", o->tmp, strerror(errno));
@@ -428,7 +433,7 @@ static inline void vex_out_close(vex_out *o)
 	int bad = ferror(o->f);
 	if (fclose(o->f) != 0 || bad)
 		vex_die("cannot write '%s'", o->tmp);
-	if (rename(o->tmp, o->path) != 0)
+	if (strcmp(o->tmp, o->path) != 0 && rename(o->tmp, o->path) != 0)
 		vex_die("cannot rename '%s' to '%s': %s", o->tmp, o->path,
 		        strerror(errno));
 	free(o->path);
