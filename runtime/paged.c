@@ -464,8 +464,11 @@ static cl_int refuse_group(vrt_launch *L, paged *P, size_t bad, const unsigned c
 		boxed = 0;
 	unsigned long long need = vrt_range_footprint(lay, vrt_pas_count(row, lay->row_bytes) + boxed);
 	const char *kn = L->k->name;
+	/* With buffers kept whole, vrt_paged_run pages them all instead: no
+	 * refusal yet. */
+	int lvl = P->nres ? VRT_LOG_DEBUG : VRT_LOG_WARN;
 	if (need > L->budget) {
-		vrt_log(VRT_LOG_WARN, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, more than the budget of %llu",
+		vrt_log(lvl, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, more than the budget of %llu",
 		        kn, bad, need, L->budget);
 		return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 	}
@@ -482,11 +485,11 @@ static cl_int refuse_group(vrt_launch *L, paged *P, size_t bad, const unsigned c
 		if (L->arg_slot[i] == big && L->k->info)
 			arg = L->k->info->params[i].name;
 	if (((unsigned long long)most << lay->page_shift) > cap)
-		vrt_log(VRT_LOG_WARN, "kernel '%s': work-group %zu alone needs %llu bytes of argument '%s', more than one device buffer holds (%llu bytes: CL_DEVICE_MAX_MEM_ALLOC_SIZE or VAST_MAX_ALLOC), within the budget of %llu",
+		vrt_log(lvl, "kernel '%s': work-group %zu alone needs %llu bytes of argument '%s', more than one device buffer holds (%llu bytes: CL_DEVICE_MAX_MEM_ALLOC_SIZE or VAST_MAX_ALLOC), within the budget of %llu",
 		        kn, bad, (unsigned long long)most << lay->page_shift, arg, cap, L->budget);
 	else
-		vrt_log(VRT_LOG_WARN, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, within the budget of %llu but not in %d device buffers of %llu bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE or VAST_MAX_ALLOC)",
-		        kn, bad, need, L->budget, VAST_FRAME_BUFS, cap);
+		vrt_log(lvl, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, within the budget of %llu but not in %u device buffers of %llu bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE or VAST_MAX_ALLOC)",
+		        kn, bad, need, L->budget, vrt_set_bufs(lay), cap);
 	return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 }
 
@@ -2208,8 +2211,11 @@ static void drop_sets(paged *P, const vrt_launch *L, int keep)
 static void keep_resident(vrt_launch *L, paged *P)
 {
 	unsigned long long room = L->budget / 4 * 3, used = 0;
-	/* VAST_MODE=paged pages every buffer, as it says. */
-	if (L->share || !vrt_cfg.resident || vrt_cfg.mode == VRT_RUN_PAGED)
+	const struct vrt_keep_hint *h = &L->k->keep_refused;
+	/* VAST_MODE=paged pages every buffer, as it says; a launch like one
+	 * whose ranges did not fit what kept buffers left keeps none. */
+	if (L->share || !vrt_cfg.resident || vrt_cfg.mode == VRT_RUN_PAGED ||
+	    (h->groups == L->groups && h->budget == L->budget))
 		return;
 	for (int pass = 0; pass < 2; pass++)
 		for (unsigned s = 1; s <= L->nslots && P->nres + 1 < VAST_FRAME_BUFS; s++) {
@@ -2528,6 +2534,7 @@ cl_int vrt_paged_run(vrt_launch *L)
 	if (err != CL_SUCCESS && kept && !L->partial) {
 		vrt_log(VRT_LOG_INFO, "kernel '%s': paging every buffer after %s", L->k->name,
 		        vrt_cl_error_name(err));
+		L->k->keep_refused = (struct vrt_keep_hint){L->groups, L->budget};
 		err = paged_run(L, 0);
 	}
 	memset(L->res_buf, 0, sizeof L->res_buf);

@@ -543,6 +543,13 @@ typedef struct vrt_kernel {
 		unsigned long long budget;
 		unsigned shift;
 	} resend;
+	/* The geometry and budget of its last paged launch whose ranges did
+	 * not fit what the buffers kept whole left: it keeps none there
+	 * again (paged.c, keep_resident). Lock held. */
+	struct vrt_keep_hint {
+		size_t groups;
+		unsigned long long budget;
+	} keep_refused;
 	/* Its work-group limits on `dev` (launch.c, check_local): queried
 	 * once, not at every enqueue. Lock held. */
 	struct {
