@@ -10,6 +10,10 @@
 # their buffers kept on the device, switching paths every launch) hz's
 # does. The output is the native one byte for byte, and the link moves
 # fewer bytes (h2d + d2h) than with nothing kept (VAST_RESIDENT=0).
+# nbody's every work-group reads all positions: at 40% of its data its
+# third launch keeps the buffer that leaves them too little room; it pages
+# everything instead, with no warning, and its fourth keeps nothing; the
+# output is still the native one.
 #   VAST_BUILD=build bash test/e2e/keep_whole.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,3 +49,16 @@ for c in "384K fdtd_ey fdtd_ex fdtd_hz" "600K fdtd_hz"; do
 	[ "$kept" -lt "$alone" ] || fail "$mem: $kept bytes moved with buffers kept whole, $alone without"
 	echo "keep_whole: $mem: identical; $alone bytes moved -> $kept"
 done
+
+VAST_E2E_BUILD_ONLY=$tmp bash "$here/diff.sh" nbody >/dev/null 2>&1 || fail "building nbody failed"
+"$tmp/native/nbody/nbody" -q -o "$tmp/native.out" 16384 4 >/dev/null 2>&1 ||
+	fail "nbody: the native run failed"
+VAST_DEVICE_MEM=40% VAST_LOG=info "$tmp/vast/nbody/nbody" -q -o "$tmp/vast.out" 16384 4 \
+	>"$tmp/log" 2>&1 || { tail -5 "$tmp/log" >&2; fail "nbody 40%: the run failed"; }
+cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "nbody 40%: output differs from the native run"
+[ "$(grep -c "kernel 'nbody': paging every buffer after" "$tmp/log")" = 1 ] ||
+	fail "nbody 40%: want one launch paging every buffer after keeping one failed"
+grep -q "warning" "$tmp/log" && fail "nbody 40%: a warning: $(grep warning "$tmp/log")"
+[ "$(grep -c "kept whole" "$tmp/log")" = 2 ] ||
+	fail "nbody 40%: want the second and third launches to keep a buffer whole, no other"
+echo "keep_whole: nbody 40%: identical; one launch paged everything after keeping failed"
