@@ -2203,8 +2203,9 @@ static void drop_sets(paged *P, const vrt_launch *L, int keep)
  * stays on the device when it fits): those already there, then those an
  * earlier paged launch used (an iterative program's: fdtd2d's hz, which
  * all three of its kernels use), as long as they take at most 3/4 of the
- * budget; the frames get the rest. A launch's first use of a buffer keeps
- * nothing, so a program of one launch pages as before. Each is bound
+ * budget; the frames get the rest. A buffer neither on the device nor
+ * used by an earlier paged launch pages, so a program of one paged launch
+ * over buffers it wrote from the host pages as before. Each is bound
  * whole as a frame buffer of its own (lpt.c), from the top index down;
  * its pages are in no range's rows, never sent nor written back: the
  * native path's device copy (mem.c) is the current one. */
