@@ -327,6 +327,10 @@ static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
 	/* A command before it may have failed on one of its buffers. */
 	for (unsigned s = 1; s <= L->nslots && err == CL_SUCCESS; s++)
 		err = vrt_mem_check(L->slot_mem[s]);
+	/* Only the paged path on this device copies pending writes range by
+	 * range (pending.c): any other gets them whole now. */
+	if (!c->paged)
+		vrt_pend_settle_all();
 	int split = 0;
 	if (err == CL_SUCCESS && (split = vrt_multi_run(L, &err))) {
 		/* split over the devices of VAST_DEVICES (multi.c) */
@@ -347,6 +351,22 @@ static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
 	cmd->deferred = L->tail != NULL;
 	L->st->total_ms += vrt_now_ms() - c->t0;
 	return err;
+}
+
+/* The launch will page m on its own device, none of m read by its
+ * inspector, with no wait list: it may copy a whole write of m queued
+ * just before it itself, range by range (pending.c). */
+static int takes_pending(const vrt_cmd *cmd, const vrt_mem *m)
+{
+	const launch_cmd *c = (const launch_cmd *)cmd;
+	const vrt_launch *L = c->L;
+	cl_device_id others[VRT_MAX_DEVICES];
+	if (!c->paged || cmd->nwait || vrt_devices_others(L->dev, others))
+		return 0;
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if (L->slot_mem[s] == m)
+			return !L->slot_inspect_reads[s];
+	return 0;
 }
 
 /* Its device work's end, waited for without the lock (queue.c). */
@@ -456,6 +476,7 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 	c->cmd.finish = finish_launch;
 	c->cmd.await = await_launch;
 	c->cmd.overlaps = 1;
+	c->cmd.takes_pending = takes_pending;
 	/* One hold of the lock an enqueue: the executor holds it for a whole
 	 * launch, so each hold may wait for one. */
 	vrt_lock();

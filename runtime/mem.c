@@ -342,7 +342,8 @@ static int write_to_device(vrt_mem *m, cl_command_queue q, const void *src)
 	return 1;
 }
 
-cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *src)
+cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *src,
+                     const vrt_cmd *launch)
 {
 	cl_int err;
 	vrt_kstats *st = vrt_stats_for(NULL);
@@ -373,8 +374,11 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 			return err;
 		m->dev_valid = 0;
 	}
-	if (src != m->host + off) /* else written from its own host_ptr */
-		vrt_copy(m->host + off, src, n);
+	/* A whole write of our own host copy the next launch pages may be
+	 * copied by it, range by range (pending.c). */
+	int whole_own = launch && n == m->size && m->own_host && !in_family(m);
+	if (src != m->host + off && !(whole_own && vrt_pend_start(m, src, launch)))
+		vrt_copy(m->host + off, src, n); /* else written from its own host_ptr */
 	/* A current device copy outside a family takes the same bytes from
 	 * the (pinned) host copy, rather than all of them at the next
 	 * launch; should that fail, the host copy alone is current. */

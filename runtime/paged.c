@@ -1766,6 +1766,9 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 
 	double t0 = vrt_now_ms();
 	memcpy(F->u, P->unions + (size_t)(R - P->ranges) * rb, rb);
+	/* A whole write left pending for this launch: its pages of the
+	 * range reach the host copy before anything reads them (pending.c). */
+	vrt_pend_fill_row(L, lay, F->u);
 	/* place_frames laid out every range: this one fits. */
 	if (range_boxes(P, R, F->box) || vrt_lpt_build(lay, F->u, F->box, P->per_buf, F->lpt, &F->fr))
 		return CL_OUT_OF_RESOURCES;
@@ -2468,7 +2471,15 @@ static cl_int paged_run(vrt_launch *L, int keep)
 	if (!(P->qs = queues_for(L->ctx, L->dev, &err)))
 		goto out;
 	vrt_trace_host("prepare", k->name, t0, vrt_now_ms(), -1, 0);
-	if ((err = plan_and_make_sets(L, P)) != CL_SUCCESS || (err = boxes_home(L, P)) != CL_SUCCESS)
+	if ((err = plan_and_make_sets(L, P)) != CL_SUCCESS)
+		goto out;
+	/* Boxes move as rectangles, and a split launch's shares copy host
+	 * copies of their own: pending writes of theirs are copied whole
+	 * first (pending.c). */
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if (L->share || vrt_fp_boxed(P->fp, s))
+			vrt_pend_settle(L->slot_mem[s]);
+	if ((err = boxes_home(L, P)) != CL_SUCCESS)
 		goto out;
 	if ((err = set_launch_args(L, P, P->kp)) != CL_SUCCESS ||
 	    (P->ks && (err = set_launch_args(L, P, P->ks)) != CL_SUCCESS))

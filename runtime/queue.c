@@ -48,6 +48,7 @@ struct vrt_exec {
 	vrt_cmd *head, *tail; /* head: running or next */
 	vrt_cmd *inflight;    /* ran, its device work not yet seen to end */
 	int thread_live, quit;
+	int hurry;            /* someone waits for the queue to drain */
 	pthread_t thread;
 	vrt_exec *next;
 };
@@ -121,8 +122,14 @@ static cl_int start(vrt_cmd *c, cl_command_queue own)
 	vrt_event_submitted(c->ev);
 	vrt_lock();
 	vrt_event_started(c->ev);
+	/* Whole writes left pending for a launch (pending.c): copied now
+	 * unless c is that launch, whatever c is and whichever queue; after
+	 * c, all but what c left for the command after it (so a launch,
+	 * run or not, leaves none behind). */
+	vrt_pend_settle_except(c);
 	if (err == CL_SUCCESS)
 		err = c->run(c, own);
+	vrt_pend_settle_except(c->after);
 	vrt_unlock();
 	return err;
 }
@@ -192,6 +199,11 @@ static void step(vrt_exec *x, vrt_cmd *c)
 	if (x->inflight && !may_overlap(x, c))
 		settle(x);
 	c->may_defer = !c->blocking && c->finish && vrt_cfg.overlap;
+	if (c->waits_for_next) { /* the only one that asks */
+		pthread_mutex_lock(&x->mu);
+		c->after = c->next; /* queued behind it until it ran */
+		pthread_mutex_unlock(&x->mu);
+	}
 	cl_int err = start(c, x->own);
 	if (x->inflight)
 		x->inflight->overlapped = 1;
@@ -221,6 +233,31 @@ static void step(vrt_exec *x, vrt_cmd *c)
 	pthread_mutex_unlock(&x->mu);
 }
 
+/* A whole write the launch after it may copy itself, range by range
+ * (pending.c), needs that launch queued when it runs: the program
+ * enqueues it microseconds later, so the executor waits for the next
+ * command up to VRT_WAIT_NEXT_US, less if the queue is drained meanwhile
+ * (x->mu held). Commands need not start before a flush (OpenCL 1.2
+ * §5.13), and nothing the program holds can wait for this one alone: it
+ * has no event. */
+#define VRT_WAIT_NEXT_US 1000
+
+static void wait_for_next(vrt_exec *x, const vrt_cmd *c)
+{
+	if (!c->waits_for_next || c->next || !vrt_cfg.overlap)
+		return;
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += VRT_WAIT_NEXT_US * 1000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	while (!c->next && !x->quit && !x->hurry &&
+	       pthread_cond_timedwait(&x->cv, &x->mu, &until) == 0)
+		;
+}
+
 static void *executor(void *p)
 {
 	vrt_exec *x = p;
@@ -237,6 +274,7 @@ static void *executor(void *p)
 		if (!x->head)
 			break;
 		vrt_cmd *c = x->head;
+		wait_for_next(x, c);
 		pthread_mutex_unlock(&x->mu);
 		step(x, c);
 		pthread_mutex_lock(&x->mu);
@@ -286,6 +324,7 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 	}
 	c->nwait = nw;
 	c->blocking = blocking;
+	c->after = NULL; /* step() sets it */
 	c->ev = event ? vrt_event_new(q, type) : NULL;
 	if (event && !c->ev) {
 		release_captures(c);
@@ -401,8 +440,11 @@ void vrt_queue_drain(cl_command_queue q)
 	if (!x)
 		return;
 	pthread_mutex_lock(&x->mu);
+	x->hurry++;
+	pthread_cond_broadcast(&x->cv);
 	while (x->head || x->inflight)
 		pthread_cond_wait(&x->cv, &x->mu);
+	x->hurry--;
 	pthread_mutex_unlock(&x->mu);
 }
 

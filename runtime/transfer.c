@@ -123,7 +123,13 @@ static cl_int run_write(vrt_cmd *c, cl_command_queue q)
 		if (err != CL_SUCCESS)
 			return err;
 	}
-	return vrt_mem_write(m, q, x->ao, x->n, x->ptr);
+	/* Its bytes may stay in the program's memory until the launch queued
+	 * after it takes them (pending.c): only when the program cannot see
+	 * it complete before that launch does. */
+	const vrt_cmd *next = !c->blocking && !c->ev ? c->after : NULL;
+	if (next && !(next->takes_pending && next->takes_pending(next, m)))
+		next = NULL;
+	return vrt_mem_write(m, q, x->ao, x->n, x->ptr, next);
 }
 
 static cl_int run_copy(vrt_cmd *c, cl_command_queue q)
@@ -191,6 +197,7 @@ cl_int vrt_api_clEnqueueWriteBuffer(cl_command_queue q, cl_mem mem,
 		x->ptr = (unsigned char *)(uintptr_t)ptr; /* only read */
 		x->ao = off;
 		x->n = n;
+		x->cmd.waits_for_next = !blocking && !ev && off == 0 && n == m->size;
 	}
 	return submit(x, q, CL_COMMAND_WRITE_BUFFER, blocking, nw, w, ev);
 }

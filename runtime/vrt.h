@@ -224,6 +224,7 @@ void vrt_event_ended(vrt_event *r, cl_int err);
 /* --- queue.c: commands in queue order, on one executor per queue -------- */
 /* A command: embedded first in a struct holding what it captured at the
  * enqueue; allocated with vrt_malloc, freed by vrt_submit. */
+struct vrt_mem;
 typedef struct vrt_cmd vrt_cmd;
 struct vrt_cmd {
 	/* Runs it (lock held), its device work on q (the executor's). */
@@ -254,6 +255,14 @@ struct vrt_cmd {
 	int blocking, done;
 	cl_int err;
 	vrt_cmd *next;
+	/* The command queued after it when it started (queue.c), or NULL. */
+	const vrt_cmd *after;
+	/* A launch that would take m's pending whole write (pending.c):
+	 * NULL, or 1 when c pages m and reads none of it in its inspector. */
+	int (*takes_pending)(const vrt_cmd *c, const struct vrt_mem *m);
+	/* A write the command after it may take over (pending.c): the
+	 * executor waits a moment for that command to be queued. */
+	int waits_for_next;
 };
 /* Queues c on q after the wait list w; returns at once unless blocking
  * (then with its result); *event (when event is not NULL) is its event.
@@ -435,7 +444,10 @@ cl_int vrt_mem_host_copy(vrt_mem *m);
  * already validated, wait list done): [off, off+n) to dst, or from src,
  * through whichever copy moves the fewest bytes at link speed (mem.c). */
 cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst);
-cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *src);
+/* launch, when not NULL: the command after the write, which may take a
+ * whole write's bytes from src itself (pending.c). */
+cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *src,
+                     const vrt_cmd *launch);
 /* The bodies of clEnqueueFillBuffer and clEnqueueCopyBuffer (a to b) on
  * q: on the device copies where the destination has no host copy and
  * the source's bytes are there (nothing crosses the link), else on the
@@ -1203,6 +1215,20 @@ double vrt_partition(const vrt_pdev *d, unsigned n, const vrt_pwork *w, size_t *
  * split was wanted). Lock held; the shares run on threads of their own
  * while the caller waits. */
 int vrt_multi_run(vrt_launch *L, cl_int *err);
+
+/* --- pending.c: whole writes the next paged launch copies --------------- */
+/* Leaves m's host copy to be filled from src (all of m) by `launch`;
+ * 0 when it cannot (then copy now). */
+int vrt_pend_start(vrt_mem *m, const void *src, const void *launch);
+int vrt_pend_has(const vrt_mem *m);
+/* Copies what is still pending of m, of every buffer, of every buffer
+ * whose bytes another command than `launch` is to take. */
+void vrt_pend_settle(vrt_mem *m);
+void vrt_pend_settle_all(void);
+void vrt_pend_settle_except(const void *launch);
+/* Copies the pending pages of L's slots that `row` (a PAS row of lay)
+ * marks, unless copied already. */
+void vrt_pend_fill_row(const vrt_launch *L, const vrt_layout *lay, const unsigned char *row);
 
 #pragma GCC visibility pop
 #endif
