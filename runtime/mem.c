@@ -608,6 +608,9 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
                          vrt_mem *const *keep, unsigned nkeep)
 {
 	cl_int err;
+	/* A whole write left pending for a paged launch (pending.c) that
+	 * keeps m whole on the device: its bytes first. */
+	vrt_pend_settle(m);
 	if ((err = from_frames(m)) != CL_SUCCESS || (err = family_flush(m)) != CL_SUCCESS ||
 	    (err = place_device_copy(m, q, budget, keep, nkeep)) != CL_SUCCESS)
 		return err;
