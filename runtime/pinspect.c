@@ -316,9 +316,20 @@ cl_int vrt_inspect_paged(vrt_launch *L, const vrt_layout *lay, size_t wpp, unsig
 		release(&I);
 		return r ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
 	}
-	/* The frames need the room: the buffers' device copies and the pool. */
-	if (vrt_mem_resident_bytes() + I.device_bytes > L->budget)
-		err = vrt_mem_evict_all(L->ctx);
+	/* The frames need the room: the buffers' device copies and the pool,
+	 * but those the launch keeps whole (paged.c, keep_resident), whose
+	 * bytes L->budget left out already: evicted, they would come back
+	 * right after, and a written one would first go home. */
+	vrt_mem *keep[VAST_FRAME_BUFS];
+	unsigned nkeep = 0;
+	size_t kept = 0;
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if (L->res_buf[s] && nkeep < VAST_FRAME_BUFS) {
+			keep[nkeep++] = L->slot_mem[s];
+			kept += L->slot_mem[s]->dev ? L->slot_mem[s]->size : 0;
+		}
+	if (vrt_mem_resident_bytes() - kept + I.device_bytes > L->budget)
+		err = vrt_mem_evict_except(L->ctx, keep, nkeep);
 	if (!err && vrt_framepool_bytes() + I.device_bytes > L->budget)
 		vrt_framepool_release();
 	for (unsigned s = 1; !err && s <= lay->nslots; s++)
