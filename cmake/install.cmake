@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # install.cmake - `cmake --install build --prefix P` lays P out as the build
 # tree already is:
-#   P/bin/{vastcc,vastc++,vastrun}     P/lib/{libvastrt.a,libvastrt.so}
+#   P/bin/{vastcc,vastc++,vastrun}     P/lib/{libvastrt.a,libvastrt.so,vastrt.dynlist}
 #   P/include/vast/                    P/lib/cmake/vastcc/  (find_package)
 #   P/lib/pkgconfig/vastrt.pc          P/share/man/man1/{vastcc.1,vastrun.1}
 # The CMake package and the pkg-config file find the prefix from where they
@@ -25,6 +25,7 @@ install(TARGETS vastcc vastrun RUNTIME DESTINATION bin)
 # The link as a link (file(INSTALL) keeps symbolic links).
 install(FILES ${CMAKE_BINARY_DIR}/bin/vastc++ DESTINATION bin)
 install(TARGETS vastrt ARCHIVE DESTINATION lib)
+install(FILES ${CMAKE_BINARY_DIR}/lib/vastrt.dynlist DESTINATION lib)
 install(TARGETS vastrt_shared LIBRARY DESTINATION lib)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/vast DESTINATION include)
 install(FILES ${VAST_PACKAGE_DIR}/vastccConfig.cmake

@@ -11,7 +11,23 @@
  */
 #include "vrt.h"
 
+#include <CL/cl_gl.h> /* the prototypes of clEnqueueAcquire/ReleaseGLObjects */
+
 #define VRT_ENTRY(ret, name, params, args) \
 	CL_API_ENTRY ret CL_API_CALL name params { return vrt_api_##name args; }
 #include "entrypoints.def"
 #undef VRT_ENTRY
+
+/* The enqueues the runtime does not handle go to the driver as they are,
+ * their queue marked (foreign.def). */
+#define VRT_FOREIGN(ret, name, params, args, absent)                      \
+	CL_API_ENTRY ret CL_API_CALL name params                          \
+	{                                                                 \
+		if (vrt_init() != CL_SUCCESS || !vrt_real.name)           \
+			return absent;                                    \
+		ret result_ = vrt_real.name args;                         \
+		vrt_queue_foreign(q);                                     \
+		return result_;                                           \
+	}
+#include "foreign.def"
+#undef VRT_FOREIGN

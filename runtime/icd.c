@@ -40,6 +40,30 @@ static pthread_cond_t ticket_cv = PTHREAD_COND_INITIALIZER;
 static unsigned long next_ticket, serving;
 static int sleepers;
 
+static int interposed; /* vrt_entries_interposed */
+
+/* Whether the global lookup of the entry points finds the runtime's own
+ * (the object holding vrt_init): one of entrypoints.def, one of
+ * foreign.def. */
+static int find_interposed(void)
+{
+	static const char *const names[] = {"clEnqueueNDRangeKernel", "clEnqueueReadImage"};
+	Dl_info self, got;
+	if (!dladdr((void *)vrt_init, &self))
+		return 0;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		void *f = dlsym(RTLD_DEFAULT, names[i]);
+		if (!f || !dladdr(f, &got) || got.dli_fbase != self.dli_fbase)
+			return 0;
+	}
+	return 1;
+}
+
+int vrt_entries_interposed(void)
+{
+	return interposed;
+}
+
 static void load(void)
 {
 	vrt_config_load();
@@ -61,6 +85,13 @@ static void load(void)
 	}
 #include "entrypoints.def"
 #undef VRT_ENTRY
+#define VRT_FOREIGN(ret, name, params, args, absent) *(void **)&vrt_real.name = dlsym(h, #name);
+#include "foreign.def"
+#undef VRT_FOREIGN
+	interposed = find_interposed();
+	vrt_log(VRT_LOG_INFO, interposed
+	        ? "every enqueue of the process reaches the runtime: a command waits for the program's own on its queue only where there are any"
+	        : "the OpenCL entry points of the process are not the runtime's (linked without vastrt.dynlist): each command waits for all before it on its queue");
 	init_status = CL_SUCCESS;
 }
 

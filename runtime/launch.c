@@ -537,7 +537,8 @@ cl_int vrt_api_clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel kernel,
 	vrt_kernel *k = vrt_kernel_of(kernel);
 	if (!k)
 		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
-		       : vrt_real.clEnqueueNDRangeKernel(q, kernel, dim, goff, gsize, lsize, nw, w, ev);
+		       : vrt_forwarded(q, vrt_real.clEnqueueNDRangeKernel(q, kernel, dim, goff, gsize,
+		                                                          lsize, nw, w, ev));
 	return launch(q, k, dim, goff, gsize, lsize, nw, w, ev, CL_COMMAND_NDRANGE_KERNEL);
 }
 
@@ -549,7 +550,7 @@ cl_int vrt_api_clEnqueueTask(cl_command_queue q, cl_kernel kernel,
 	vrt_kernel *k = vrt_kernel_of(kernel);
 	if (!k)
 		return vrt_object_ours(kernel) ? CL_INVALID_KERNEL
-		       : vrt_real.clEnqueueTask(q, kernel, nw, w, ev);
+		       : vrt_forwarded(q, vrt_real.clEnqueueTask(q, kernel, nw, w, ev));
 	size_t one = 1;
 	return launch(q, k, 1, NULL, &one, &one, nw, w, ev, CL_COMMAND_TASK);
 }

@@ -157,7 +157,7 @@ cl_int vrt_api_clEnqueueReadBuffer(cl_command_queue q, cl_mem mem,
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
 		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
-		       : vrt_real.clEnqueueReadBuffer(q, mem, blocking, off, n, ptr, nw, w, ev);
+		       : vrt_forwarded(q, vrt_real.clEnqueueReadBuffer(q, mem, blocking, off, n, ptr, nw, w, ev));
 	if (!ptr)
 		return CL_INVALID_VALUE;
 	cl_int err = vrt_check_queue(q, m->ctx, nw, w);
@@ -183,7 +183,8 @@ cl_int vrt_api_clEnqueueWriteBuffer(cl_command_queue q, cl_mem mem,
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
 		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
-		       : vrt_real.clEnqueueWriteBuffer(q, mem, blocking, off, n, ptr, nw, w, ev);
+		       : vrt_forwarded(q, vrt_real.clEnqueueWriteBuffer(q, mem, blocking, off, n, ptr,
+		                                                        nw, w, ev));
 	if (!ptr)
 		return CL_INVALID_VALUE;
 	cl_int err = vrt_check_queue(q, m->ctx, nw, w);
@@ -210,7 +211,7 @@ cl_int vrt_api_clEnqueueCopyBuffer(cl_command_queue q, cl_mem src,
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *a = vrt_mem_of(src), *b = vrt_mem_of(dst);
 	if (!a && !b && !vrt_object_ours(src) && !vrt_object_ours(dst))
-		return vrt_real.clEnqueueCopyBuffer(q, src, dst, so, dso, n, nw, w, ev);
+		return vrt_forwarded(q, vrt_real.clEnqueueCopyBuffer(q, src, dst, so, dso, n, nw, w, ev));
 	if (!a || !b)
 		return CL_INVALID_MEM_OBJECT; /* one foreign or released */
 	cl_int err = vrt_check_queue(q, a->ctx, nw, w);
@@ -244,7 +245,7 @@ cl_int vrt_api_clEnqueueFillBuffer(cl_command_queue q, cl_mem mem,
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
 		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
-		       : vrt_real.clEnqueueFillBuffer(q, mem, pat, ps, off, n, nw, w, ev);
+		       : vrt_forwarded(q, vrt_real.clEnqueueFillBuffer(q, mem, pat, ps, off, n, nw, w, ev));
 	/* OpenCL 1.2 §5.2.2: pattern size a power of two up to 128, offset
 	 * and size its multiples. */
 	if (!pat || ps == 0 || ps > 128 || (ps & (ps - 1)) || off % ps || n % ps)
@@ -350,8 +351,9 @@ cl_int vrt_api_clEnqueueReadBufferRect(cl_command_queue q, cl_mem mem,
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
 		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
-		       : vrt_real.clEnqueueReadBufferRect(q, mem, blocking, bo, ho, r, brp,
-		                                        bsp, hrp, hsp, ptr, nw, w, ev);
+		       : vrt_forwarded(q, vrt_real.clEnqueueReadBufferRect(q, mem, blocking, bo, ho,
+		                                                           r, brp, bsp, hrp, hsp,
+		                                                           ptr, nw, w, ev));
 	if (!ptr || !bo || !ho || bad_region(r))
 		return CL_INVALID_VALUE;
 	rect_pitches(r, &brp, &bsp);
@@ -377,8 +379,9 @@ cl_int vrt_api_clEnqueueWriteBufferRect(cl_command_queue q, cl_mem mem,
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
 		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
-		       : vrt_real.clEnqueueWriteBufferRect(q, mem, blocking, bo, ho, r, brp,
-		                                         bsp, hrp, hsp, ptr, nw, w, ev);
+		       : vrt_forwarded(q, vrt_real.clEnqueueWriteBufferRect(q, mem, blocking, bo, ho,
+		                                                            r, brp, bsp, hrp, hsp,
+		                                                            ptr, nw, w, ev));
 	if (!ptr || !bo || !ho || bad_region(r))
 		return CL_INVALID_VALUE;
 	rect_pitches(r, &brp, &bsp);
@@ -403,8 +406,9 @@ cl_int vrt_api_clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src,
 		return CL_OUT_OF_RESOURCES;
 	vrt_mem *a = vrt_mem_of(src), *b = vrt_mem_of(dst);
 	if (!a && !b && !vrt_object_ours(src) && !vrt_object_ours(dst))
-		return vrt_real.clEnqueueCopyBufferRect(q, src, dst, so, dso, r, srp, ssp,
-		                                        drp, dsp, nw, w, ev);
+		return vrt_forwarded(q, vrt_real.clEnqueueCopyBufferRect(q, src, dst, so, dso, r,
+		                                                         srp, ssp, drp, dsp, nw, w,
+		                                                         ev));
 	if (!a || !b)
 		return CL_INVALID_MEM_OBJECT;
 	if (!so || !dso || bad_region(r))
@@ -452,9 +456,12 @@ void *vrt_api_clEnqueueMapBuffer(cl_command_queue q, cl_mem mem,
 		SET_ERR(CL_INVALID_MEM_OBJECT);
 		return NULL;
 	}
-	if (!m)
-		return vrt_real.clEnqueueMapBuffer(q, mem, blocking, flags, off, n, nw, w,
-		                                   ev, errcode_ret);
+	if (!m) {
+		void *p = vrt_real.clEnqueueMapBuffer(q, mem, blocking, flags, off, n, nw, w, ev,
+		                                      errcode_ret);
+		vrt_queue_foreign(q);
+		return p;
+	}
 	cl_int err = n == 0 ? CL_INVALID_VALUE : vrt_check_queue(q, m->ctx, nw, w);
 	if (err == CL_SUCCESS)
 		err = check_range(m, off, n);
@@ -492,7 +499,7 @@ cl_int vrt_api_clEnqueueUnmapMemObject(cl_command_queue q, cl_mem mem,
 	vrt_mem *m = vrt_mem_of(mem);
 	if (!m)
 		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
-		       : vrt_real.clEnqueueUnmapMemObject(q, mem, ptr, nw, w, ev);
+		       : vrt_forwarded(q, vrt_real.clEnqueueUnmapMemObject(q, mem, ptr, nw, w, ev));
 	if ((unsigned char *)ptr < m->host || (unsigned char *)ptr >= m->host + m->size)
 		return CL_INVALID_VALUE;
 	cl_int err = vrt_check_queue(q, m->ctx, nw, w);
@@ -521,7 +528,7 @@ cl_int vrt_api_clEnqueueMigrateMemObjects(cl_command_queue q,
 			first = vrt_mem_of(mems[i]);
 	}
 	if (!first)
-		return vrt_real.clEnqueueMigrateMemObjects(q, nm, mems, flags, nw, w, ev);
+		return vrt_forwarded(q, vrt_real.clEnqueueMigrateMemObjects(q, nm, mems, flags, nw, w, ev));
 	if (!mems || nm == 0)
 		return CL_INVALID_VALUE;
 	cl_int err = vrt_check_queue(q, NULL, nw, w);

@@ -47,6 +47,10 @@ typedef struct vrt_icd {
 #define VRT_ENTRY(ret, name, params, args) ret (CL_API_CALL *name) params;
 #include "entrypoints.def"
 #undef VRT_ENTRY
+	/* NULL where the loader lacks one (an OpenCL 1.2 loader: no SVM). */
+#define VRT_FOREIGN(ret, name, params, args, absent) ret (CL_API_CALL *name) params;
+#include "foreign.def"
+#undef VRT_FOREIGN
 } vrt_icd;
 extern vrt_icd vrt_real;
 /* The runtime's side of each entry point: the exported clNAME (entry.c) is
@@ -59,6 +63,12 @@ extern vrt_icd vrt_real;
  * CL_OUT_OF_RESOURCES when libOpenCL.so.1 cannot be loaded. Idempotent,
  * thread-safe (pthread_once). */
 cl_int vrt_init(void);
+/* Whether a call to one of the runtime's entry points from anywhere in the
+ * process lands in the runtime: the global symbol lookup finds the
+ * runtime's definitions (libvastrt.so preloaded, or an executable that
+ * exports them: vastcc links with vastrt.dynlist), so a library loaded
+ * later binds to them too. */
+int vrt_entries_interposed(void);
 void vrt_lock(void);
 void vrt_unlock(void);
 /* Work that waits until the lock is released, as the program's code it
@@ -247,7 +257,6 @@ struct vrt_cmd {
 	int overlaps;       /* may run while the command before it is in flight */
 	int overlapped;     /* it was in flight while the next command ran */
 	/* Filled by vrt_submit. */
-	cl_command_queue q; /* the program's, retained */
 	cl_uint nwait;
 	cl_event *wait;     /* retained */
 	cl_event pre, user; /* see queue.c */
@@ -276,6 +285,15 @@ void vrt_queue_drain(cl_command_queue q);
 cl_int vrt_queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev);
 /* Drains q and ends its executor (the program's last reference goes). */
 void vrt_queue_forget(cl_command_queue q);
+/* The program put a command of its own (one the runtime forwards whole)
+ * on q: the runtime's next command there waits for it (queue.c). */
+void vrt_queue_foreign(cl_command_queue q);
+/* vrt_queue_foreign(q), then err: for `return vrt_forwarded(q, call)`. */
+cl_int vrt_forwarded(cl_command_queue q, cl_int err);
+/* An enqueue was handed out that the runtime does not see (an extension's
+ * entry point): from now on every runtime command waits for all that is
+ * on its queue. */
+void vrt_queue_untrack(void);
 
 /* --- mem.c: host-backed buffers ----------------------------------------- */
 /* --- parallel.c: large host copies on several threads ------------------ */

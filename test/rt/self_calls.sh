@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# self_calls.sh LIBVASTRT.a ENTRYPOINTS.def: the runtime never calls its
+# self_calls.sh LIBVASTRT.a ENTRYPOINTS.def FOREIGN.def: the runtime never calls its
 # own entry points (issue 8 item 7): each is a thin exported wrapper over an
 # internal vrt_ function, and the runtime reaches the driver through
 # vrt_real. A call from inside would take the program's path again (its
@@ -9,11 +9,14 @@
 # name in some member of the archive; the ICD dispatch table of object.c
 # holds the entry points' addresses (R_X86_64_64), which is no call.
 set -u
-lib=$1 def=$2
+lib=$1
+shift
+defs=("$@") # entrypoints.def, foreign.def
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-sed -n 's/^VRT_ENTRY([^,]*, *\([A-Za-z0-9_]*\),.*/\1/p' "$def" | sort > "$tmp/entries"
-[ "$(wc -l < "$tmp/entries")" -gt 10 ] || { echo "FAIL: no entry points read from $def"; exit 1; }
+sed -n 's/^VRT_\(ENTRY\|FOREIGN\)([^,]*, *\([A-Za-z0-9_]*\),.*/\2/p' "${defs[@]}" |
+	sort > "$tmp/entries"
+[ "$(wc -l < "$tmp/entries")" -gt 10 ] || { echo "FAIL: no entry points read from ${defs[*]}"; exit 1; }
 (cd "$tmp" && ar x "$lib") || { echo "FAIL: ar x $lib"; exit 1; }
 n=$(ls "$tmp"/*.o 2>/dev/null | wc -l)
 for o in "$tmp"/*.o; do

@@ -76,6 +76,10 @@ const char *real_cc(void);       /* $VAST_CC, default "cc" */
  * real_cc(), or under vastc++ $VAST_CXX (default "c++"). */
 const char *real_compiler(const options *opt);
 const char *runtime_lib(void);   /* <prefix>/lib/libvastrt.a */
+/* -Wl,--dynamic-list=<prefix>/lib/vastrt.dynlist: the program exports the
+ * runtime's entry points, so libraries it loads call them too
+ * (runtime/CMakeLists.txt). */
+const char *runtime_dynlist_flag(void);
 const char *include_dir(void);   /* <prefix>/include */
 
 /* --- output.c: files written atomically --- */

@@ -116,6 +116,7 @@ static int compile_and_link(const options *opt)
 	strv_push(&cmd, "-Wl,--whole-archive");
 	strv_push(&cmd, runtime_lib());
 	strv_push(&cmd, "-Wl,--no-whole-archive");
+	strv_push(&cmd, runtime_dynlist_flag());
 	/* What libvastrt needs (runtime/CMakeLists.txt). */
 	static const char *const runtime_libs[] = { VAST_RUNTIME_LIBS };
 	for (size_t i = 0; i < sizeof runtime_libs / sizeof *runtime_libs; i++)

@@ -58,6 +58,14 @@ const char *runtime_lib(void)
 	return under_prefix(path, sizeof path, "lib/libvastrt.a");
 }
 
+const char *runtime_dynlist_flag(void)
+{
+	static char path[PATH_MAX + 32], flag[PATH_MAX + 64];
+	snprintf(flag, sizeof flag, "-Wl,--dynamic-list=%s",
+	         under_prefix(path, sizeof path, "lib/vastrt.dynlist"));
+	return flag;
+}
+
 const char *include_dir(void)
 {
 	static char path[PATH_MAX + 32];

@@ -1,0 +1,33 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# order.sh PLAIN UNTRACKED TRACKED vadd.cl: host_order built plainly, with
+# the runtime as a CMake target links it (its entry points not exported:
+# every command waits for a marker), and as vastcc links it (exported:
+# markers only after the program's own commands). Both runtime builds
+# must say which way they ran and match the plain run byte for byte, at
+# the full budget and paged.
+set -u
+plain=$1 untracked=$2 tracked=$3 src=$4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+"$plain" "$tmp/ref.bin" "$src" 2>/dev/null || { echo "FAIL: plain run"; exit 1; }
+check() { # name, exe, log text, env...
+	local name=$1 exe=$2 want=$3; shift 3
+	if ! env "$@" VAST_LOG=info "$exe" "$tmp/$name.bin" "$src" 2>"$tmp/$name.err"; then
+		echo "FAIL: $name: exit status"; cat "$tmp/$name.err"; fail=1; return
+	fi
+	if ! grep -q "$want" "$tmp/$name.err"; then
+		echo "FAIL: $name: no '$want' in its log"; fail=1
+	fi
+	if ! cmp -s "$tmp/ref.bin" "$tmp/$name.bin"; then
+		echo "FAIL: $name: output differs from the plain run's"
+		grep '^round' "$tmp/$name.err"; fail=1; return
+	fi
+	echo "ok: $name"
+}
+for mode in auto paged; do
+	check "untracked-$mode" "$untracked" "are not the runtime's" VAST_MODE=$mode
+	check "tracked-$mode" "$tracked" "every enqueue of the process reaches the runtime" VAST_MODE=$mode
+done
+exit $fail
