@@ -245,6 +245,29 @@ static int usable(const vrt_launch *L, unsigned nargs, const vast_footprint *fp)
 	return p < nargs && L->arg_slot[p];
 }
 
+/* The slot of fp's one parameter, 0 when fp names none or several. */
+static unsigned single_slot(const vrt_launch *L, unsigned nargs, const vast_footprint *fp)
+{
+	if (!fp->params || (fp->params & (fp->params - 1)))
+		return 0;
+	unsigned p = (unsigned)__builtin_ctz(fp->params);
+	return p < nargs ? L->arg_slot[p] : 0;
+}
+
+int vrt_fp_slot_indirect(const vrt_launch *L, unsigned s)
+{
+	const vast_kernel_footprints *kf = kernel_footprints(L->k);
+	if (!kf || vrt_cfg.footprints == VRT_FP_OFF)
+		return 0;
+	unsigned nargs = L->k->nargs < VRT_MAX_ARGS ? L->k->nargs : VRT_MAX_ARGS;
+	for (unsigned f = 0; f < kf->nfootprints; f++) {
+		const vast_footprint *fp = &kf->footprints[f];
+		if (!fp->affine && single_slot(L, nargs, fp) == s)
+			return 1;
+	}
+	return 0;
+}
+
 vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom)
 {
 	const vrt_kernel *k = L->k;
@@ -257,9 +280,16 @@ vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom)
 		if (!L->lsize[d] || L->gsize[d] % L->lsize[d])
 			return NULL;
 	unsigned nargs = k->nargs < VRT_MAX_ARGS ? k->nargs : VRT_MAX_ARGS;
-	unsigned nusable = 0;
-	for (unsigned f = 0; f < kf->nfootprints; f++)
-		nusable += usable(L, nargs, &kf->footprints[f]);
+	/* The accesses of a buffer kept whole need no descriptor. */
+	unsigned nusable = 0, nkept = 0;
+	for (unsigned f = 0; f < kf->nfootprints; f++) {
+		const vast_footprint *fp = &kf->footprints[f];
+		unsigned s = single_slot(L, nargs, fp);
+		if (usable(L, nargs, fp))
+			nusable++;
+		else
+			nkept += s && L->res_buf[s];
+	}
 	if (!nusable)
 		return NULL;
 	vrt_fp_plan *P = vrt_calloc(1, sizeof *P);
@@ -279,7 +309,7 @@ vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom)
 	}
 	P->L = L;
 	P->kf = kf;
-	P->complete = nusable == kf->nfootprints;
+	P->complete = nusable + nkept == kf->nfootprints;
 	P->fl.work_dim = L->dim;
 	P->fl.args = P->args;
 	P->fl.nargs = nargs;

@@ -2206,9 +2206,13 @@ static void drop_sets(paged *P, const vrt_launch *L, int keep)
  * stays on the device when it fits): those already there, then those an
  * earlier paged launch used (an iterative program's: fdtd2d's hz, which
  * all three of its kernels use), as long as they take at most 3/4 of the
- * budget; the frames get the rest. A buffer neither on the device nor
- * used by an earlier paged launch pages, so a program of one paged launch
- * over buffers it wrote from the host pages as before. Each is bound
+ * budget; the frames get the rest. Before the latter, a buffer the launch
+ * only reads, through addresses that are data (spmv's x[col[i]],
+ * vrt_fp_slot_indirect): whole on the device it needs no inspector, and
+ * each range would otherwise bring most of its pages again. Any other
+ * buffer neither on the device nor used by an earlier paged launch pages,
+ * so a program of one paged launch over buffers it wrote from the host
+ * pages as before. Each is bound
  * whole as a frame buffer of its own (lpt.c), from the top index down;
  * its pages are in no range's rows, never sent nor written back: the
  * native path's device copy (mem.c) is the current one. */
@@ -2221,12 +2225,13 @@ static void keep_resident(vrt_launch *L, paged *P)
 	if (L->share || !vrt_cfg.resident || vrt_cfg.mode == VRT_RUN_PAGED ||
 	    (h->groups == L->groups && h->budget == L->budget))
 		return;
-	for (int pass = 0; pass < 2; pass++)
+	for (int pass = 0; pass < 3; pass++)
 		for (unsigned s = 1; s <= L->nslots && P->nres + 1 < VAST_FRAME_BUFS; s++) {
 			vrt_mem *m = L->slot_mem[s];
-			int there = m->dev && m->dev_valid;
-			if (L->res_buf[s] || m->parent || m->nsubs || !(pass ? m->paged_seen : there) ||
-			    used + m->size > room)
+			int want = pass == 0 ? m->dev && m->dev_valid
+			           : pass == 1 ? L->slot_mode[s] == VAST_MODE_R && vrt_fp_slot_indirect(L, s)
+			           : m->paged_seen;
+			if (L->res_buf[s] || m->parent || m->nsubs || !want || used + m->size > room)
 				continue;
 			L->res_buf[s] = (unsigned char)(VAST_FRAME_BUFS - 1 - P->nres);
 			P->res[P->nres++] = m;

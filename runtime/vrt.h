@@ -1045,6 +1045,11 @@ cl_int vrt_framepool_write_home(vrt_mem *m);
  * (mixed): the others then return 0. */
 typedef struct vrt_fp_plan vrt_fp_plan;
 vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom);
+/* Slot s of L is reached through an access whose address is data the host
+ * does not evaluate (spmv's x[col[i]]): only an inspector finds its
+ * pages, unless the buffer is on the device whole (L->res_buf[s]: then
+ * its descriptors are not needed, and a plan of the others' is complete). */
+int vrt_fp_slot_indirect(const vrt_launch *L, unsigned s);
 /* named[i] = 1 (i < nargs) for each argument k's descriptors name: all a
  * plan made from them depends on of the scalars (plans.c). 0 when k has
  * no descriptors (or they are off). */

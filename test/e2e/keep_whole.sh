@@ -13,7 +13,8 @@
 # nbody's every work-group reads all positions: at 40% of its data its
 # third launch keeps the buffer that leaves them too little room; it pages
 # everything instead, with no warning, and its fourth keeps nothing; the
-# output is still the native one.
+# output is still the native one. spmv-ell's x, read only through the
+# column indices, is kept whole from the first launch: no inspector.
 #   VAST_BUILD=build bash test/e2e/keep_whole.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -62,3 +63,30 @@ grep -q "warning" "$tmp/log" && fail "nbody 40%: a warning: $(grep warning "$tmp
 [ "$(grep -c "kept whole" "$tmp/log")" = 2 ] ||
 	fail "nbody 40%: want the second and third launches to keep a buffer whole, no other"
 echo "keep_whole: nbody 40%: identical; one launch paged everything after keeping failed"
+
+# spmv-ell reads x through col (x[col[i]]: addresses that are data): at a
+# quarter of its data x is kept whole from the first launch on, and the
+# launch is planned from the descriptors of the others, with no
+# inspector; with nothing kept (VAST_RESIDENT=0) the inspector plans.
+VAST_E2E_BUILD_ONLY=$tmp bash "$here/diff.sh" spmv-ell >/dev/null 2>&1 || fail "building spmv-ell failed"
+sargs="262144 16"
+"$tmp/native/spmv-ell/spmv-ell" -q -o "$tmp/native.out" $sargs >/dev/null 2>&1 ||
+	fail "spmv-ell: the native run failed"
+for res in 1 0; do
+	VAST_DEVICE_MEM=25% VAST_RESIDENT=$res VAST_STATS=1 VAST_LOG=info \
+		"$tmp/vast/spmv-ell/spmv-ell" -q -o "$tmp/vast.out" $sargs >"$tmp/log" 2>&1 ||
+		{ tail -5 "$tmp/log" >&2; fail "spmv-ell VAST_RESIDENT=$res: the run failed"; }
+	cmp -s "$tmp/native.out" "$tmp/vast.out" ||
+		fail "spmv-ell VAST_RESIDENT=$res: output differs from the native run"
+	stats=$(grep "^vast: kernel spmv_ell " "$tmp/log")
+	if [ $res = 1 ]; then
+		grep -q "^vast: info: kernel 'spmv_ell': 1 buffers (1048576 bytes) kept whole" "$tmp/log" ||
+			fail "spmv-ell: x not kept whole"
+		case $stats in *" fp_plans=1 "*" inspect_paged=0 "*) ;;
+		*) fail "spmv-ell: planned with an inspector although x is whole: $stats" ;; esac
+	else
+		case $stats in *" fp_plans=0 "*) ;;
+		*) fail "spmv-ell VAST_RESIDENT=0: planned without an inspector: $stats" ;; esac
+	fi
+done
+echo "keep_whole: spmv-ell 25%: x kept whole, no inspector; identical"
