@@ -40,6 +40,12 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
 	cl_mem pas = NULL, pasinfo = NULL, fault = NULL, dummy = NULL;
 	cl_mem data[VAST_MAX_SLOTS + 1] = { 0 }; /* CPU path: our host views */
 
+	/* Whole writes of what it reads, left for the launch to copy range
+	 * by range (pending.c): their bytes first. */
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if (L->slot_inspect_reads[s])
+			vrt_pend_settle(L->slot_mem[s]);
+
 	/* Where: data needed and too large for the budget -> the CPU. */
 	size_t need = 0;
 	for (unsigned s = 1; s <= L->nslots; s++)

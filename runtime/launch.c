@@ -353,9 +353,10 @@ static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
 	return err;
 }
 
-/* The launch will page m on its own device, none of m read by its
- * inspector, with no wait list: it may copy a whole write of m queued
- * just before it itself, range by range (pending.c). */
+/* The launch will page m on its own device, with no wait list: it may
+ * copy a whole write of m queued just before it itself, range by range
+ * (pending.c); what its inspector reads, if one runs, it copies whole
+ * first (inspect.c). */
 static int takes_pending(const vrt_cmd *cmd, const vrt_mem *m)
 {
 	const launch_cmd *c = (const launch_cmd *)cmd;
@@ -365,7 +366,7 @@ static int takes_pending(const vrt_cmd *cmd, const vrt_mem *m)
 		return 0;
 	for (unsigned s = 1; s <= L->nslots; s++)
 		if (L->slot_mem[s] == m)
-			return !L->slot_inspect_reads[s];
+			return 1;
 	return 0;
 }
 

@@ -108,11 +108,22 @@ int vrt_pend_has(const vrt_mem *m)
 	return npend && find(m) != NULL;
 }
 
+/* The buffer m is a sub-buffer of, or m. */
+static const vrt_mem *root(const vrt_mem *m)
+{
+	while (m->parent)
+		m = m->parent;
+	return m;
+}
+
 void vrt_pend_settle(vrt_mem *m)
 {
-	pending *p = npend ? find(m) : NULL;
-	if (p)
-		settle(p);
+	/* Buffers of one family may share bytes: all of them. */
+	for (unsigned i = 0; i < npend;)
+		if (root(pend[i].m) == root(m))
+			settle(&pend[i]); /* the last moved into i */
+		else
+			i++;
 }
 
 void vrt_pend_settle_all(void)

@@ -135,10 +135,11 @@ static cl_int start(vrt_cmd *c, cl_command_queue own)
 	vrt_lock();
 	vrt_event_started(c->ev);
 	/* Whole writes left pending for a launch (pending.c): copied now
-	 * unless c is that launch, whatever c is and whichever queue; after
-	 * c, all but what c left for the command after it (so a launch,
-	 * run or not, leaves none behind). */
-	vrt_pend_settle_except(c);
+	 * unless c is that launch, or one of the whole writes queued before
+	 * it (c->after), whatever c is and whichever queue; after c, all but
+	 * what is left for c->after (so a launch, run or not, leaves none
+	 * behind). */
+	vrt_pend_settle_except(c->waits_for_next && c->after ? c->after : c);
 	if (err == CL_SUCCESS)
 		err = c->run(c, own);
 	vrt_pend_settle_except(c->after);
@@ -204,6 +205,16 @@ static int may_overlap(const vrt_exec *x, const vrt_cmd *c)
 	return c->overlaps && !c->nwait && !x->inflight->ev;
 }
 
+/* The first command after c that is no whole write like it (the one a
+ * run of whole writes waits for, wait_for_next), or NULL. */
+static vrt_cmd *chain_end(const vrt_cmd *c)
+{
+	vrt_cmd *n = c->next;
+	while (n && n->waits_for_next)
+		n = n->next;
+	return n;
+}
+
 /* Runs x's head c, then ends the command in flight before it and,
  * unless c left work in flight itself, c. */
 static void step(vrt_exec *x, vrt_cmd *c)
@@ -213,7 +224,7 @@ static void step(vrt_exec *x, vrt_cmd *c)
 	c->may_defer = !c->blocking && c->finish && vrt_cfg.overlap;
 	if (c->waits_for_next) { /* the only one that asks */
 		pthread_mutex_lock(&x->mu);
-		c->after = c->next; /* queued behind it until it ran */
+		c->after = chain_end(c); /* queued behind it until it ran */
 		pthread_mutex_unlock(&x->mu);
 	}
 	cl_int err = start(c, x->own);
@@ -249,14 +260,16 @@ static void step(vrt_exec *x, vrt_cmd *c)
  * (pending.c), needs that launch queued when it runs: the program
  * enqueues it microseconds later, so the executor waits for the next
  * command up to VRT_WAIT_NEXT_US, less if the queue is drained meanwhile
- * (x->mu held). Commands need not start before a flush (OpenCL 1.2
- * §5.13), and nothing the program holds can wait for this one alone: it
- * has no event. */
+ * (x->mu held). A program writes its inputs one after another, then
+ * launches: the command after a run of such writes is the one each of
+ * them waits for (chain_end). Commands need not start before a flush
+ * (OpenCL 1.2 §5.13), and nothing the program holds can wait for these
+ * writes alone: they have no event. */
 #define VRT_WAIT_NEXT_US 1000
 
 static void wait_for_next(vrt_exec *x, const vrt_cmd *c)
 {
-	if (!c->waits_for_next || c->next || !vrt_cfg.overlap)
+	if (!c->waits_for_next || chain_end(c) || !vrt_cfg.overlap)
 		return;
 	struct timespec until;
 	clock_gettime(CLOCK_REALTIME, &until);
@@ -265,7 +278,7 @@ static void wait_for_next(vrt_exec *x, const vrt_cmd *c)
 		until.tv_sec++;
 		until.tv_nsec -= 1000000000L;
 	}
-	while (!c->next && !x->quit && !x->hurry &&
+	while (!chain_end(c) && !x->quit && !x->hurry &&
 	       pthread_cond_timedwait(&x->cv, &x->mu, &until) == 0)
 		;
 }

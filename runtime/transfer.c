@@ -123,9 +123,13 @@ static cl_int run_write(vrt_cmd *c, cl_command_queue q)
 		if (err != CL_SUCCESS)
 			return err;
 	}
+	/* A whole write of m (or of a buffer sharing its bytes) queued before
+	 * this one and left for the launch after both: its bytes first. */
+	vrt_pend_settle(m);
 	/* Its bytes may stay in the program's memory until the launch queued
-	 * after it takes them (pending.c): only when the program cannot see
-	 * it complete before that launch does. */
+	 * after it (and after the whole writes between) takes them
+	 * (pending.c): only when the program cannot see it complete before
+	 * that launch does. */
 	const vrt_cmd *next = !c->blocking && !c->ev ? c->after : NULL;
 	if (next && !(next->takes_pending && next->takes_pending(next, m)))
 		next = NULL;

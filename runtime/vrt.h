@@ -1244,8 +1244,9 @@ int vrt_multi_run(vrt_launch *L, cl_int *err);
  * 0 when it cannot (then copy now). */
 int vrt_pend_start(vrt_mem *m, const void *src, const void *launch);
 int vrt_pend_has(const vrt_mem *m);
-/* Copies what is still pending of m, of every buffer, of every buffer
- * whose bytes another command than `launch` is to take. */
+/* Copies what is still pending of m (and of buffers sharing its bytes),
+ * of every buffer, of every buffer whose bytes another command than
+ * `launch` is to take. */
 void vrt_pend_settle(vrt_mem *m);
 void vrt_pend_settle_all(void);
 void vrt_pend_settle_except(const void *launch);
