@@ -216,6 +216,53 @@ void vrt_copy(void *dst, const void *src, size_t n)
 	vrt_parallel(n, n, copy_share, &j);
 }
 
+typedef struct runs_job {
+	const vrt_copy_run *runs;
+	const size_t *at; /* at[i]: bytes of the runs before run i */
+	size_t nruns;
+} runs_job;
+
+/* Bytes [begin, end) of the runs laid end to end. */
+static void runs_share(void *ctx, size_t begin, size_t end)
+{
+	runs_job *j = ctx;
+	size_t lo = 0, hi = j->nruns; /* the run holding byte `begin` */
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (j->at[mid] <= begin)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < j->nruns && begin < end; i++) {
+		size_t off = begin - j->at[i], n = j->runs[i].n - off;
+		if (n > end - begin)
+			n = end - begin;
+		memcpy((unsigned char *)j->runs[i].dst + off,
+		       (const unsigned char *)j->runs[i].src + off, n);
+		begin += n;
+	}
+}
+
+void vrt_copy_runs(const vrt_copy_run *runs, size_t nruns)
+{
+	size_t total = 0;
+	size_t *at = nruns > 1 ? vrt_malloc((nruns + 1) * sizeof *at) : NULL;
+	if (!at) { /* one run, or no memory: one copy each */
+		for (size_t i = 0; i < nruns; i++)
+			vrt_copy(runs[i].dst, runs[i].src, runs[i].n);
+		return;
+	}
+	for (size_t i = 0; i < nruns; i++) {
+		at[i] = total;
+		total += runs[i].n;
+	}
+	at[nruns] = total;
+	runs_job j = {runs, at, nruns};
+	vrt_parallel(total, total, runs_share, &j);
+	vrt_free(at);
+}
+
 typedef struct fill_job {
 	unsigned char *dst;
 	const unsigned char *pat;

@@ -64,8 +64,38 @@ int vrt_pend_start(vrt_mem *m, const void *src, const void *launch)
 	return 1;
 }
 
-/* Copies pages [p0, p1) of p that are not yet copied. */
-static void copy_pages(pending *p, size_t p0, size_t p1)
+/* Copies gathered to run as one parallel job (vrt_copy_runs): a range of
+ * a column-major matrix is 16 runs of each slot (spmv-ell's col and val),
+ * each copy on its own paid a wake of the pool. */
+typedef struct batch {
+	vrt_copy_run *runs;
+	size_t n, cap;
+} batch;
+
+static void add_run(batch *b, void *dst, const void *src, size_t n)
+{
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 64;
+		vrt_copy_run *r = vrt_realloc(b->runs, cap * sizeof *r);
+		if (!r) { /* no memory: this one now */
+			vrt_copy(dst, src, n);
+			return;
+		}
+		b->runs = r;
+		b->cap = cap;
+	}
+	b->runs[b->n++] = (vrt_copy_run){dst, src, n};
+}
+
+static void run_batch(batch *b)
+{
+	vrt_copy_runs(b->runs, b->n);
+	vrt_free(b->runs);
+	*b = (batch){0};
+}
+
+/* Copies (into b) pages [p0, p1) of p that are not yet copied. */
+static void copy_pages(pending *p, size_t p0, size_t p1, batch *bt)
 {
 	size_t size = p->m->size;
 	for (size_t a = p0; a < p1;) {
@@ -80,7 +110,7 @@ static void copy_pages(pending *p, size_t p0, size_t p1)
 		if (hi > size)
 			hi = size;
 		if (lo < hi)
-			vrt_copy(p->m->host + lo, p->src + lo, hi - lo);
+			add_run(bt, p->m->host + lo, p->src + lo, hi - lo);
 		a = b;
 	}
 }
@@ -94,10 +124,13 @@ static size_t npages(const pending *p)
 static void settle(pending *p)
 {
 	double t0 = vrt_now_ms();
-	if (p->done)
-		copy_pages(p, 0, npages(p));
-	else
+	if (p->done) {
+		batch b = {0};
+		copy_pages(p, 0, npages(p), &b);
+		run_batch(&b);
+	} else {
 		vrt_copy(p->m->host, p->src, p->m->size);
+	}
 	vrt_free(p->done);
 	vrt_trace_host("settle", "", t0, vrt_now_ms(), -1, p->m->size);
 	*p = pend[--npend];
@@ -143,6 +176,7 @@ void vrt_pend_settle_except(const void *launch)
 
 void vrt_pend_fill_row(const vrt_launch *L, const vrt_layout *lay, const unsigned char *row)
 {
+	batch bt = {0};
 	for (unsigned s = 1; npend && s <= L->nslots; s++) {
 		pending *p = find(L->slot_mem[s]);
 		if (!p)
@@ -169,7 +203,7 @@ void vrt_pend_fill_row(const vrt_launch *L, const vrt_layout *lay, const unsigne
 			if (!r[i])
 				continue;
 			if (b && i - b >= gap) {
-				copy_pages(p, a, b);
+				copy_pages(p, a, b, &bt);
 				b = 0;
 			}
 			if (!b)
@@ -177,6 +211,7 @@ void vrt_pend_fill_row(const vrt_launch *L, const vrt_layout *lay, const unsigne
 			b = i + 1;
 		}
 		if (b)
-			copy_pages(p, a, b);
+			copy_pages(p, a, b, &bt);
 	}
+	run_batch(&bt);
 }

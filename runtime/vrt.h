@@ -306,6 +306,14 @@ void vrt_parallel(size_t n, size_t work, void (*fn)(void *ctx, size_t begin, siz
 void vrt_parallel_test(unsigned nthreads, unsigned long fail_nth);
 /* memcpy on several threads for large n; memmove when the areas overlap. */
 void vrt_copy(void *dst, const void *src, size_t n);
+/* Copies of several runs (none overlapping another) as one job: one wake
+ * of the pool, each thread a share of all their bytes. */
+typedef struct vrt_copy_run {
+	void *dst;
+	const void *src;
+	size_t n;
+} vrt_copy_run;
+void vrt_copy_runs(const vrt_copy_run *runs, size_t nruns);
 /* Asks the kernel for huge pages over the whole 2 MiB pages inside
  * [p, p+n) of plain memory about to be written for the first time (the
  * program's array a read fills, a new host copy): their first-touch faults

@@ -4,7 +4,8 @@
  * share still runs exactly once (on the calling thread), and only the
  * threads that started are joined (issue 7 item 9: joining one that
  * never started is undefined behaviour, a crash in practice); the pool
- * of workers shared by concurrent callers.
+ * of workers shared by concurrent callers; copies of many runs as one job
+ * (vrt_copy_runs), shares cutting runs anywhere.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -157,6 +158,38 @@ static void concurrent(void)
 	}
 }
 
+/* nruns runs of random lengths (some empty, some one byte) from a
+ * source to scattered places of a destination, with nthreads threads:
+ * every run's bytes arrive, nothing between them is written. */
+static void runs(unsigned nthreads, size_t nruns, size_t maxlen)
+{
+	size_t n = nruns * (maxlen + 7);
+	unsigned char *src = malloc(n), *dst = malloc(n), *want = malloc(n);
+	vrt_copy_run *r = malloc((nruns ? nruns : 1) * sizeof *r);
+	CHECK(src && dst && want && r);
+	if (src && dst && want && r) {
+		unsigned long x = 12345;
+		for (size_t i = 0; i < n; i++)
+			src[i] = (unsigned char)(i * 13 + 5);
+		memset(dst, 0xee, n);
+		memset(want, 0xee, n);
+		size_t at = 0;
+		for (size_t i = 0; i < nruns; i++) {
+			x = x * 6364136223846793005ul + 1442695040888963407ul;
+			size_t len = (x >> 33) % (maxlen + 1), gap = (x >> 20) % 7;
+			/* Destinations in reverse order of sources. */
+			size_t d = n - at - len - gap;
+			r[i] = (vrt_copy_run){dst + d, src + at, len};
+			memcpy(want + d, src + at, len);
+			at += len + gap;
+		}
+		vrt_parallel_test(nthreads, 0);
+		vrt_copy_runs(r, nruns);
+		CHECK(memcmp(dst, want, n) == 0);
+	}
+	free(src), free(dst), free(want), free(r);
+}
+
 int main(void)
 {
 	/* Every thread that could fail, alone, with several threads: the
@@ -193,6 +226,13 @@ int main(void)
 	rect(8, r3, 1600, 1600 * 100, 1501, 1501 * 98);
 	rect(1, r1, 16, 64, 12, 40);
 	rect_overlap();
+	/* Runs: many short ones split over 8 threads (their 12+ MiB), a
+	 * few long ones, one thread, one run, none. */
+	runs(8, 100000, 255);
+	runs(8, 5, (size_t)4 << 20);
+	runs(1, 1000, 100);
+	runs(8, 1, (size_t)9 << 20);
+	runs(8, 0, 10);
 	concurrent();
 	vrt_parallel_test(0, 0);
 	return failures ? 1 : 0;
