@@ -1916,6 +1916,13 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	F->range = (long)i;
 	err = F->checked ? vrt_real.clFlush(qs->out) : CL_SUCCESS;
 	vrt_trace_host("enqueue", L->k->name, t2, vrt_now_ms(), (long)i, 0);
+	/* The next range's pages of pending writes start their copy now, on
+	 * a thread, while this one's end and the next one's plan go on
+	 * (pending.c). */
+	if (err == CL_SUCCESS && i + 1 < P->nranges) {
+		const vrt_range *N = range_at(P, i + 1);
+		vrt_pend_prefetch(L, lay, P->unions + (size_t)(N - P->ranges) * rb);
+	}
 	return err;
 }
 

@@ -27,7 +27,16 @@
  * any of its ranges reads or writes it back. A page is copied once
  * (`done`): a range's write-back to it is not overwritten by a later
  * range's copy. VAST_OVERLAP=0 turns it off. Lock held throughout.
+ *
+ * Ahead: as soon as a range is enqueued, the next range's pages are
+ * copied on a thread of their own (vrt_pend_prefetch) while the executor
+ * finishes the range and plans the next; every other entry point here
+ * first waits for that copy. Its pages are marked copied when it starts:
+ * they are none of the range before's (those were copied first), so no
+ * write-back of that range lands on them, and the range that sends them
+ * waits for the copy (vrt_pend_fill_row) before it does.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +55,8 @@ typedef struct pending {
 static pending pend[VRT_MAX_PENDING];
 static unsigned npend;
 
+static void await_ahead(void);
+
 static pending *find(const vrt_mem *m)
 {
 	for (unsigned i = 0; i < npend; i++)
@@ -56,6 +67,7 @@ static pending *find(const vrt_mem *m)
 
 int vrt_pend_start(vrt_mem *m, const void *src, const void *launch)
 {
+	await_ahead();
 	if (!vrt_cfg.overlap || npend == VRT_MAX_PENDING || find(m) || !m->host)
 		return 0;
 	pend[npend++] = (pending){m, src, launch, NULL, 0};
@@ -92,6 +104,35 @@ static void run_batch(batch *b)
 	vrt_copy_runs(b->runs, b->n);
 	vrt_free(b->runs);
 	*b = (batch){0};
+}
+
+/* The copy of the next range's pages, on a thread of its own. */
+static struct {
+	pthread_t tid;
+	int running;
+	batch b;
+} ahead;
+
+static void *ahead_main(void *arg)
+{
+	batch *b = arg;
+	double t0 = vrt_now_ms();
+	size_t bytes = 0;
+	for (size_t i = 0; i < b->n; i++)
+		bytes += b->runs[i].n;
+	vrt_copy_runs(b->runs, b->n);
+	vrt_trace_host("prefetch", "", t0, vrt_now_ms(), -1, bytes);
+	return NULL;
+}
+
+static void await_ahead(void)
+{
+	if (!ahead.running)
+		return;
+	pthread_join(ahead.tid, NULL);
+	ahead.running = 0;
+	vrt_free(ahead.b.runs);
+	ahead.b = (batch){0};
 }
 
 /* Copies (into b) pages [p0, p1) of p that are not yet copied. */
@@ -138,6 +179,7 @@ static void settle(pending *p)
 
 int vrt_pend_has(const vrt_mem *m)
 {
+	await_ahead();
 	return npend && find(m) != NULL;
 }
 
@@ -151,6 +193,7 @@ static const vrt_mem *root(const vrt_mem *m)
 
 void vrt_pend_settle(vrt_mem *m)
 {
+	await_ahead();
 	/* Buffers of one family may share bytes: all of them. */
 	for (unsigned i = 0; i < npend;)
 		if (root(pend[i].m) == root(m))
@@ -161,12 +204,14 @@ void vrt_pend_settle(vrt_mem *m)
 
 void vrt_pend_settle_all(void)
 {
+	await_ahead();
 	while (npend)
 		settle(&pend[npend - 1]);
 }
 
 void vrt_pend_settle_except(const void *launch)
 {
+	await_ahead();
 	for (unsigned i = 0; i < npend;)
 		if (pend[i].launch != launch)
 			settle(&pend[i]); /* the last moved into i */
@@ -174,9 +219,10 @@ void vrt_pend_settle_except(const void *launch)
 			i++;
 }
 
-void vrt_pend_fill_row(const vrt_launch *L, const vrt_layout *lay, const unsigned char *row)
+/* Adds the copies of L's pending pages that `row` marks to bt. */
+static void collect_row(const vrt_launch *L, const vrt_layout *lay, const unsigned char *row,
+                        batch *bt)
 {
-	batch bt = {0};
 	for (unsigned s = 1; npend && s <= L->nslots; s++) {
 		pending *p = find(L->slot_mem[s]);
 		if (!p)
@@ -203,7 +249,7 @@ void vrt_pend_fill_row(const vrt_launch *L, const vrt_layout *lay, const unsigne
 			if (!r[i])
 				continue;
 			if (b && i - b >= gap) {
-				copy_pages(p, a, b, &bt);
+				copy_pages(p, a, b, bt);
 				b = 0;
 			}
 			if (!b)
@@ -211,7 +257,28 @@ void vrt_pend_fill_row(const vrt_launch *L, const vrt_layout *lay, const unsigne
 			b = i + 1;
 		}
 		if (b)
-			copy_pages(p, a, b, &bt);
+			copy_pages(p, a, b, bt);
 	}
+}
+
+void vrt_pend_fill_row(const vrt_launch *L, const vrt_layout *lay, const unsigned char *row)
+{
+	await_ahead();
+	batch bt = {0};
+	collect_row(L, lay, row, &bt);
 	run_batch(&bt);
+}
+
+void vrt_pend_prefetch(const vrt_launch *L, const vrt_layout *lay, const unsigned char *row)
+{
+	await_ahead();
+	if (!npend)
+		return;
+	collect_row(L, lay, row, &ahead.b);
+	if (!ahead.b.n)
+		return;
+	if (pthread_create(&ahead.tid, NULL, ahead_main, &ahead.b) == 0)
+		ahead.running = 1;
+	else
+		run_batch(&ahead.b); /* no thread: now */
 }

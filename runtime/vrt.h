@@ -1261,6 +1261,9 @@ void vrt_pend_settle_except(const void *launch);
 /* Copies the pending pages of L's slots that `row` (a PAS row of lay)
  * marks, unless copied already. */
 void vrt_pend_fill_row(const vrt_launch *L, const vrt_layout *lay, const unsigned char *row);
+/* The same, for the range after the one just enqueued, on a thread of its
+ * own: the next call here waits for it. */
+void vrt_pend_prefetch(const vrt_launch *L, const vrt_layout *lay, const unsigned char *row);
 
 #pragma GCC visibility pop
 #endif
