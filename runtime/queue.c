@@ -59,6 +59,7 @@ struct vrt_exec {
 	int thread_live, quit;
 	int hurry;            /* someone waits for the queue to drain */
 	int foreign;          /* the program's own commands went on q since `pre` */
+	int long_run;         /* a run of whole writes outlasted wait_for_next */
 	pthread_t thread;
 	vrt_exec *next;
 };
@@ -262,14 +263,20 @@ static void step(vrt_exec *x, vrt_cmd *c)
  * command up to VRT_WAIT_NEXT_US, less if the queue is drained meanwhile
  * (x->mu held). A program writes its inputs one after another, then
  * launches: the command after a run of such writes is the one each of
- * them waits for (chain_end). Commands need not start before a flush
+ * them waits for (chain_end); once a run outlasted the wait (a program
+ * writing many buffers), the rest of it waits for the next command only,
+ * as a single write does. Commands need not start before a flush
  * (OpenCL 1.2 §5.13), and nothing the program holds can wait for these
  * writes alone: they have no event. */
 #define VRT_WAIT_NEXT_US 1000
 
 static void wait_for_next(vrt_exec *x, const vrt_cmd *c)
 {
-	if (!c->waits_for_next || chain_end(c) || !vrt_cfg.overlap)
+	if (!c->waits_for_next) {
+		x->long_run = 0;
+		return;
+	}
+	if (chain_end(c) || (x->long_run && c->next) || !vrt_cfg.overlap)
 		return;
 	struct timespec until;
 	clock_gettime(CLOCK_REALTIME, &until);
@@ -278,9 +285,11 @@ static void wait_for_next(vrt_exec *x, const vrt_cmd *c)
 		until.tv_sec++;
 		until.tv_nsec -= 1000000000L;
 	}
-	while (!chain_end(c) && !x->quit && !x->hurry &&
+	while (!chain_end(c) && !(x->long_run && c->next) && !x->quit && !x->hurry &&
 	       pthread_cond_timedwait(&x->cv, &x->mu, &until) == 0)
 		;
+	if (!chain_end(c) && c->next)
+		x->long_run = 1;
 }
 
 static void *executor(void *p)
