@@ -66,7 +66,7 @@ struct vrt_exec {
 
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static vrt_exec *execs;
-static int untracked; /* vrt_queue_untrack */
+static int untracked; /* an extension's enqueue was handed out (extension) */
 
 /* q's executor, created (without its thread) when absent. */
 static cl_int exec_for(cl_command_queue q, vrt_exec **out)
@@ -503,17 +503,14 @@ cl_int vrt_forwarded(cl_command_queue q, cl_int err)
 	return err;
 }
 
-void vrt_queue_untrack(void)
-{
-	__atomic_store_n(&untracked, 1, __ATOMIC_SEQ_CST);
-}
-
 /* An extension's enqueue goes to the driver unseen: hand one out and
  * every runtime command waits for its queue's earlier commands again. */
 static void *extension(const char *name, void *f)
 {
-	if (f && name && !strncmp(name, "clEnqueue", 9))
-		vrt_queue_untrack();
+	if (f && name && !strncmp(name, "clEnqueue", 9) &&
+	    !__atomic_exchange_n(&untracked, 1, __ATOMIC_SEQ_CST))
+		vrt_log(VRT_LOG_INFO, "%s was handed out as an extension's: every command waits for all before it on its queue from now on",
+		        name);
 	return f;
 }
 

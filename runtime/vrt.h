@@ -290,10 +290,6 @@ void vrt_queue_forget(cl_command_queue q);
 void vrt_queue_foreign(cl_command_queue q);
 /* vrt_queue_foreign(q), then err: for `return vrt_forwarded(q, call)`. */
 cl_int vrt_forwarded(cl_command_queue q, cl_int err);
-/* An enqueue was handed out that the runtime does not see (an extension's
- * entry point): from now on every runtime command waits for all that is
- * on its queue. */
-void vrt_queue_untrack(void);
 
 /* --- mem.c: host-backed buffers ----------------------------------------- */
 /* --- parallel.c: large host copies on several threads ------------------ */

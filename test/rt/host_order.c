@@ -11,7 +11,10 @@
  * runs 100 launches back to back (the runtime needs no marker there).
  * Writes each round's facts and results to argv[1], so a run through the
  * runtime must match a plain run byte for byte.
- * Usage: host_order OUT vadd.cl
+ * With a third argument "ext", first asks for an extension's enqueue
+ * (clEnqueueCommandBufferKHR, which it never calls): the runtime cannot
+ * see what goes through it, and from then on marks every command.
+ * Usage: host_order OUT vadd.cl [ext]
  */
 #include <unistd.h>
 
@@ -61,6 +64,10 @@ int main(int argc, char **argv)
 		return 2;
 	rt_cl c;
 	rt_setup(&c, argv[2], "-D UNUSED=1");
+	if (argc > 3 && !strcmp(argv[3], "ext"))
+		fprintf(stderr, "extension enqueue: %s\n",
+		        clGetExtensionFunctionAddressForPlatform(c.plat, "clEnqueueCommandBufferKHR")
+		                ? "handed out" : "none");
 	FILE *out = fopen(argv[1], "wb");
 	if (!out)
 		return 1;
