@@ -76,7 +76,7 @@ static size_t union_pages(search *s, size_t g0, size_t g1, unsigned char *row)
 			boxed = 0;
 		}
 	}
-	return vrt_pas_count(row, s->lay->row_bytes) + boxed;
+	return vrt_pas_frame_pages(s->lay, row) + boxed;
 }
 
 /* The last probe, of `pages`, fits budget: in pages, and (paged.c

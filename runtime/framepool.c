@@ -35,7 +35,7 @@ static pool *pools;
 
 static unsigned long long sets_bytes(const vrt_devsets *d)
 {
-	unsigned long long n = d->dummy ? d->dummy_bytes : 0;
+	unsigned long long n = (d->dummy ? d->dummy_bytes : 0) + (d->hold ? d->hold_bytes : 0);
 	for (unsigned i = 0; i < d->nsets; i++) {
 		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
 			if (d->set[i].frames[b])
@@ -50,6 +50,8 @@ void vrt_devsets_release(vrt_devsets *d)
 	vrt_res_clear(&d->res);
 	if (d->dummy)
 		vrt_real.clReleaseMemObject(d->dummy);
+	if (d->hold)
+		vrt_real.clReleaseMemObject(d->hold);
 	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
 		vrt_devset *s = &d->set[i];
 		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
@@ -74,6 +76,12 @@ static pool **find(cl_context ctx, cl_device_id dev)
 	while (*pp && ((*pp)->ctx != ctx || (*pp)->dev != dev))
 		pp = &(*pp)->next;
 	return pp;
+}
+
+vrt_devsets *vrt_framepool_peek(cl_context ctx, cl_device_id dev)
+{
+	pool *p = *find(ctx, dev);
+	return p ? &p->sets : NULL;
 }
 
 void vrt_framepool_take(cl_context ctx, cl_device_id dev, vrt_devsets *out)
@@ -115,6 +123,12 @@ static void shrink_one(cl_mem *m, size_t bytes, size_t want, unsigned long long 
 	}
 }
 
+static int in_sets(const vrt_resident *e, void *ctx)
+{
+	(void)ctx;
+	return e->set != VRT_HOLD_SET;
+}
+
 static void fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget, int dry)
 {
 	cl_mem before[VRT_MAX_SETS][VAST_FRAME_BUFS];
@@ -150,10 +164,13 @@ static void fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long b
 	if (dry)
 		return;
 	/* A frame buffer dropped takes its pages with it; the map names
-	 * frames by set and buffer, so forget it all rather than guess. */
+	 * frames by set and buffer, so forget all the sets' rather than
+	 * guess. The hold is no set's: its pages stay. */
 	for (unsigned i = 0; i < VRT_MAX_SETS; i++)
-		if (memcmp(before[i], have->set[i].frames, sizeof before[i]))
-			vrt_res_clear(&have->res);
+		if (memcmp(before[i], have->set[i].frames, sizeof before[i])) {
+			vrt_res_drop_if(&have->res, in_sets, NULL);
+			break;
+		}
 }
 
 void vrt_devsets_fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget)

@@ -67,6 +67,40 @@ static void resident_slot(const vrt_layout *l, unsigned s, uint32_t *lpt, size_t
 	put64(r + 6, l->res_buf[s]);
 }
 
+/* Range row u touches pages of the hold's slot s, all of them within the
+ * hold: it is bound to the hold, page p in frame p, one run from byte 0
+ * as a resident slot's, and takes no frames of the set's. */
+static int held(const vrt_layout *l, unsigned s, const unsigned char *row)
+{
+	if (s != l->hold_slot || !l->hold_pages)
+		return 0;
+	size_t n = l->slot_pages[s], p = n;
+	while (p > 0 && !row[p - 1])
+		p--;
+	return p > 0 && p <= l->hold_pages;
+}
+
+static void held_slot(const vrt_layout *l, unsigned s, uint32_t *lpt, size_t idx,
+                      vrt_frames *fr)
+{
+	size_t n = l->hold_pages;
+	uint32_t *r = lpt + vrt_lpt_runs_index(l->nslots) + 8 * (size_t)(s - 1);
+	uint32_t *box = r + 8 * (size_t)l->nslots;
+	lpt[2 * s - 1] = (uint32_t)idx;
+	lpt[2 * s] = (uint32_t)l->slot_pages[s];
+	for (size_t p = 0; p < l->slot_pages[s]; p++)
+		lpt[idx + p] = p < n ? (uint32_t)p : VAST_NO_FRAME;
+	fr->first[s] = 0;
+	fr->count[s] = n;
+	fr->buf[s] = l->hold_buf;
+	fr->lo[s] = 0;
+	fr->held = s;
+	memset(r, 0, 8 * sizeof *r);
+	memset(box, 0, 8 * sizeof *box);
+	put64(r + 2, (unsigned long long)n << l->page_shift);
+	put64(r + 6, l->hold_buf);
+}
+
 int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *boxes,
                   size_t per_buf, uint32_t *lpt, vrt_frames *fr)
 {
@@ -88,6 +122,11 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *
 		const vrt_box2d *bx = boxes && boxes[s].rows ? &boxes[s] : NULL;
 		if (l->res_buf[s]) {
 			resident_slot(l, s, lpt, idx, fr);
+			idx += l->slot_pages[s];
+			continue;
+		}
+		if (!bx && held(l, s, row)) {
+			held_slot(l, s, lpt, idx, fr);
 			idx += l->slot_pages[s];
 			continue;
 		}

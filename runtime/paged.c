@@ -173,7 +173,9 @@ typedef struct paged {
 	int reverse;                /* ranges run last first (range_at) */
 	vrt_mem *res[VAST_FRAME_BUFS]; /* buffers kept whole on the device */
 	unsigned nres;
+	unsigned long long hold_bytes;  /* L->hold_bytes: the hold's size */
 	unsigned long long full_budget; /* L->budget before their bytes came off */
+	cl_event last_run;          /* the latest range's kernel (the hold's H2D waits) */
 	struct res_copy {           /* a run of pages taken from kept frames */
 		unsigned set, buf, dst_buf;
 		size_t src, dst, n;     /* frames */
@@ -260,6 +262,9 @@ static void use_shift(paged *P, unsigned sh)
 	P->lay.page_shift = sh;
 	vrt_layout_init(&P->lay);
 	P->per_buf = frames_per_buf(P, sh);
+	P->lay.hold_pages = P->lay.hold_slot ? (size_t)(P->hold_bytes >> sh) : 0;
+	if (P->lay.hold_pages > P->lay.slot_pages[P->lay.hold_slot])
+		P->lay.hold_pages = P->lay.slot_pages[P->lay.hold_slot];
 }
 
 /* The union of the PAS rows of every range (in plan order), then of
@@ -466,7 +471,7 @@ static cl_int refuse_group(vrt_launch *L, paged *P, size_t bad, const unsigned c
 	const char *kn = L->k->name;
 	/* With buffers kept whole, vrt_paged_run pages them all instead: no
 	 * refusal yet. */
-	int lvl = P->nres ? VRT_LOG_DEBUG : VRT_LOG_WARN;
+	int lvl = P->nres || P->hold_bytes ? VRT_LOG_DEBUG : VRT_LOG_WARN;
 	if (need > L->budget) {
 		vrt_log(lvl, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, more than the budget of %llu",
 		        kn, bad, need, L->budget);
@@ -789,7 +794,7 @@ static cl_int stage_layout(vrt_launch *L, paged *P, fset *F)
 	size_t total = 0;
 	for (unsigned s = 1; s <= P->lay.nslots; s++) {
 		F->stage_off[s] = total;
-		if (!P->direct[s] && !P->lay.res_buf[s])
+		if (!P->direct[s] && !P->lay.res_buf[s] && F->fr.held != s)
 			total += F->fr.count[s] << P->lay.page_shift;
 	}
 	if (!total)
@@ -901,7 +906,7 @@ static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
 	cl_event *ev = out ? F->out : F->in, e;
 	unsigned long long *count = out ? &F->out_bytes : &F->in_bytes;
 	cl_int err = CL_SUCCESS;
-	if (P->direct[s]) {
+	if (P->direct[s] || F->fr.held == s) { /* the hold has no staging */
 		vrt_span *sp;
 		vrt_rect *rc = NULL;
 		size_t nsp = vrt_spans(lay, u, F->lpt, s, &sp), nrc = 0;
@@ -1089,6 +1094,12 @@ static cl_int forward(vrt_launch *L, paged *P, size_t i, fset *F)
 			while (q < lay->slot_pages[s] && row[q] && writer_of(L, P, i, s, q) == G &&
 			       tg[q] == tg[p] + (q - p) && tf[q] == tf[p] + (q - p))
 				q++;
+			/* Both bound to the hold: the page is where G wrote it,
+			 * and F's kernel follows G's on the in-order queue. */
+			if (G->fr.held == s && F->fr.held == s) {
+				p = q;
+				continue;
+			}
 			cl_event e;
 			vrt_log(VRT_LOG_DEBUG, "range %zu: %zu pages of slot %u forwarded from range %ld",
 			        i, q - p, s, G->range);
@@ -1253,6 +1264,7 @@ static cl_int read_home(cl_command_queue q, cl_mem fb, size_t frame, vrt_mem *m,
 typedef struct home {
 	const vrt_mem *only;
 	int stale;                  /* want the stale entries, not the current */
+	int sets;                   /* the frame sets' entries only, not the hold's */
 } home;
 
 /* A dirty entry of h->only (NULL: any buffer) whose bytes are current:
@@ -1261,7 +1273,7 @@ typedef struct home {
 static int homeward(const vrt_resident *e, void *ctx)
 {
 	const home *h = ctx;
-	if (h->only && e->serial != h->only->serial)
+	if ((h->only && e->serial != h->only->serial) || (h->sets && e->set == VRT_HOLD_SET))
 		return 0;
 	const vrt_mem *m = vrt_mem_by_serial(e->serial);
 	return (m && m->version == e->version) != h->stale;
@@ -1283,6 +1295,12 @@ static cl_int after_kernels(vrt_devsets *d, cl_command_queue q)
 	return err;
 }
 
+/* The device buffer a residency entry's frame lies in. */
+static cl_mem res_buffer(const vrt_devsets *d, unsigned set, unsigned buf)
+{
+	return set == VRT_HOLD_SET ? d->hold : d->set[set].frames[buf];
+}
+
 static cl_int write_runs_home(vrt_devsets *d, cl_command_queue q, const vrt_res_run *runs,
                               size_t n)
 {
@@ -1291,7 +1309,7 @@ static cl_int write_runs_home(vrt_devsets *d, cl_command_queue q, const vrt_res_
 	cl_int err = after_kernels(d, q);
 	for (size_t i = 0; i < n && !err; i++) {
 		vrt_mem *m = vrt_mem_by_serial(runs[i].serial);
-		err = read_home(q, d->set[runs[i].set].frames[runs[i].buf], runs[i].frame, m,
+		err = read_home(q, res_buffer(d, runs[i].set, runs[i].buf), runs[i].frame, m,
 		                runs[i].page, runs[i].n, sh, &bytes);
 	}
 	if (!err)
@@ -1302,10 +1320,12 @@ static cl_int write_runs_home(vrt_devsets *d, cl_command_queue q, const vrt_res_
 	return err;
 }
 
-static cl_int write_home(vrt_devsets *d, cl_context ctx, cl_device_id dev,
-                         const vrt_mem *only)
+/* Writes home the dirty pages of `only` (NULL: of every buffer) d's
+ * frames hold, and with `sets` 0 those of its hold too. */
+static cl_int write_dirty_home(vrt_devsets *d, cl_context ctx, cl_device_id dev,
+                               const vrt_mem *only, int sets)
 {
-	home h = {only, 1};
+	home h = {only, 1, sets};
 	vrt_res_run *runs;
 	cl_int err = CL_SUCCESS;
 	if (!d->res.n)
@@ -1342,6 +1362,12 @@ static cl_int write_home(vrt_devsets *d, cl_context ctx, cl_device_id dev,
 		vrt_res_clear(&d->res);
 	vrt_free(runs);
 	return err;
+}
+
+static cl_int write_home(vrt_devsets *d, cl_context ctx, cl_device_id dev,
+                         const vrt_mem *only)
+{
+	return write_dirty_home(d, ctx, dev, only, 0);
 }
 
 /* Read-only slot s of F's range is in place: the set's previous range
@@ -1398,6 +1424,10 @@ static const vrt_resident *kept_page(const vrt_launch *L, const paged *P, const 
 	const vrt_resident *e = vrt_res_find(&P->devs.res, m->serial, p);
 	const fset *F = o->F;
 	const uint32_t *tf = F->lpt + F->lpt[2 * s - 1];
+	if (e && e->version == m->version && e->set == VRT_HOLD_SET && P->devs.hold) {
+		*here = F->fr.held == s; /* page p in frame p, as the hold has it */
+		return e;
+	}
 	if (!e || e->version != m->version || e->set >= P->nsets || !P->set[e->set].frames[e->buf])
 		return NULL;
 	*here = e->set == o->set && e->buf == F->fr.buf[s] && e->frame == tf[p];
@@ -1495,7 +1525,7 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 				want++;
 				kept += kept_page(L, P, &o, s, p, &here) != NULL;
 			}
-		int stay = P->direct[s] || kept == want;
+		int stay = P->direct[s] || F->fr.held == s || kept == want;
 		for (size_t p = 0; p < lay->slot_pages[s]; p++) {
 			const vrt_resident *e = fill[p] ? kept_page(L, P, &o, s, p, &here) : NULL;
 			if (!e || (here && !stay))
@@ -1516,6 +1546,16 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 	return CL_SUCCESS;
 }
 
+/* The current copy of a page lies in the hold. A range bound to the
+ * hold records its pages there as it goes (record_held), and a range
+ * that writes one of them forgets the hold's entry first (use_kept): so
+ * the hold's current copy is the latest; frames that hold the page too
+ * (the range before in the same launch) must not take its place. */
+static int in_hold_now(const vrt_resident *e, const vrt_mem *m)
+{
+	return e && e->set == VRT_HOLD_SET && e->version == m->version;
+}
+
 /* The pages of F's read-only slots lie in its frames once its H2D and
  * device copies are done: recorded, clean, so that the next ranges (on
  * other sets) copy the pages they share with it, a stencil's halo planes
@@ -1531,7 +1571,7 @@ static void share_reads(const vrt_launch *L, paged *P, const fset *F)
 	vrt_residency *r = &P->devs.res;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		if (!F->fr.count[s] || F->box[s].rows || (L->slot_mode[s] & VAST_MODE_W) ||
-		    !may_reside(L, s))
+		    !may_reside(L, s) || F->fr.held == s)
 			continue;
 		const vrt_mem *m = L->slot_mem[s];
 		const unsigned char *u = F->u + lay->slot_off[s];
@@ -1540,7 +1580,7 @@ static void share_reads(const vrt_launch *L, paged *P, const fset *F)
 			if (!u[p])
 				continue;
 			const vrt_resident *old = vrt_res_find(r, m->serial, p);
-			if (old && old->dirty)
+			if ((old && old->dirty) || in_hold_now(old, m))
 				continue;
 			vrt_resident e = {m->serial, m->version, p, (unsigned)(F - P->set),
 			                  F->fr.buf[s], tf[p], 0};
@@ -1560,14 +1600,21 @@ static cl_int copy_kept(paged *P, fset *F)
 	cl_event after = last_of(F->in);
 	for (size_t c = 0; c < P->ncopies; c++) {
 		const struct res_copy *k = &P->copies[c];
-		fset *G = &P->set[k->set];
+		int hold = k->set == VRT_HOLD_SET;
+		fset *G = hold ? NULL : &P->set[k->set];
 		cl_event e;
-		cl_int err = vrt_real.clEnqueueCopyBuffer(P->qs->run, G->frames[k->buf],
+		cl_int err = vrt_real.clEnqueueCopyBuffer(P->qs->run, hold ? P->devs.hold : G->frames[k->buf],
 		                                          F->frames[k->dst_buf], k->src << sh,
 		                                          k->dst << sh, k->n << sh, after != NULL,
 		                                          after ? &after : NULL, &e);
 		if (err)
 			return err;
+		/* The hold is refilled only after the kernels before it
+		 * (hold_in), which follow this copy. */
+		if (hold) {
+			vrt_real.clReleaseEvent(e);
+			continue;
+		}
 		if (G->reader)
 			vrt_real.clReleaseEvent(G->reader);
 		G->reader = e;
@@ -1586,7 +1633,7 @@ static void remember_nothing(vrt_launch *L, paged *P, size_t k0)
 	for (size_t k = k0; k < P->nranges; k++) {
 		const fset *F = &P->set[k % P->nsets];
 		for (unsigned s = 1; s <= lay->nslots; s++) {
-			if (!F->fr.count[s] || !(F->lazy && lazy_slot(L, s)))
+			if (!F->fr.count[s] || !(F->lazy && lazy_slot(L, s)) || F->fr.held == s)
 				continue;
 			const unsigned char *u = F->u + lay->slot_off[s];
 			const uint32_t *tf = F->lpt + F->lpt[2 * s - 1];
@@ -1622,7 +1669,8 @@ static void remember(vrt_launch *L, paged *P)
 	for (size_t k = k0; k < P->nranges; k++) {
 		const fset *F = &P->set[k % P->nsets];
 		for (unsigned s = 1; s <= lay->nslots; s++) {
-			if (!F->fr.count[s] || !may_reside(L, s))
+			/* the hold's pages were recorded as they went there */
+			if (!F->fr.count[s] || !may_reside(L, s) || F->fr.held == s)
 				continue;
 			vrt_mem *m = L->slot_mem[s];
 			const unsigned char *u = F->u + lay->slot_off[s];
@@ -1631,6 +1679,8 @@ static void remember(vrt_launch *L, paged *P)
 				if (!u[p])
 					continue;
 				const vrt_resident *old = vrt_res_find(r, m->serial, p);
+				if (in_hold_now(old, m))
+					continue;
 				int dirty = (F->lazy && lazy_slot(L, s)) ||
 				            (old && old->dirty && old->version == m->version);
 				vrt_resident e = {m->serial, m->version, p, (unsigned)(k % P->nsets),
@@ -1753,6 +1803,49 @@ static cl_int launch_straight(vrt_launch *L, paged *P, fset *F, size_t g0, size_
 	return CL_SUCCESS;
 }
 
+/* Before a range's H2D into the hold: the kernels before it, and the
+ * device copies out of the hold that precede them on the in-order
+ * kernel queue, are done. A page goes in from the host only when the
+ * hold's copy is not current, and an earlier range may still read that
+ * copy (one in between wrote the page in frames of its own and dropped
+ * the hold's entry). Rare once the hold is filled: its pages stay. */
+static cl_int hold_in(paged *P)
+{
+	if (!P->last_run)
+		return CL_SUCCESS;
+	return vrt_real.clEnqueueBarrierWithWaitList(P->qs->in, 1, &P->last_run, NULL);
+}
+
+/* F's range bound the hold's slot to the hold: its pages there are the
+ * current ones once its kernel ran, recorded now (later ranges and
+ * launches take them from there: use_kept). Dirty where the kernel
+ * writes the slot, or where the copy they came from was: they go home
+ * when the host needs them, as kept frames' do (write_home). Out of
+ * memory, the launch fails: a dirty page unrecorded would be lost. */
+static cl_int record_held(vrt_launch *L, paged *P, const fset *F, size_t i)
+{
+	unsigned s = F->fr.held;
+	if (!s)
+		return CL_SUCCESS;
+	vrt_residency *r = &P->devs.res;
+	vrt_mem *m = L->slot_mem[s];
+	const unsigned char *u = F->u + P->lay.slot_off[s];
+	int writes = (L->slot_mode[s] & VAST_MODE_W) != 0;
+	vrt_log(VRT_LOG_DEBUG, "range %zu: slot %u in the hold (%llu bytes in)", i, s,
+	        F->in_bytes);
+	for (size_t p = 0; p < P->lay.slot_pages[s]; p++) {
+		if (!u[p])
+			continue;
+		const vrt_resident *old = vrt_res_find(r, m->serial, p);
+		int dirty = writes || (old && old->dirty && old->version == m->version);
+		vrt_resident e = {m->serial, m->version, p, VRT_HOLD_SET, 0, p, dirty};
+		if (vrt_res_put(r, &e))
+			return CL_OUT_OF_HOST_MEMORY;
+		m->frames_dirty |= dirty;
+	}
+	return CL_SUCCESS;
+}
+
 /* Plans range i on its frame set (free: its previous range finished),
  * gathers and enqueues its H2D, kernel and D2H. */
 static cl_int start_range(vrt_launch *L, paged *P, size_t i)
@@ -1806,7 +1899,8 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 			continue;
 		if (in_place(L, P, F, s))
 			continue;
-		if ((err = move_frames(L, P, F, s, 0)) != CL_SUCCESS)
+		if ((F->fr.held == s && (err = hold_in(P)) != CL_SUCCESS) ||
+		    (err = move_frames(L, P, F, s, 0)) != CL_SUCCESS)
 			return err;
 	}
 	if ((err = send_lpt_and_fault(P, F)) != CL_SUCCESS)
@@ -1873,6 +1967,12 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	/* From here the host copies may change (direct D2H into pinned host
 	 * copies): a failure now must refuse the written buffers (launch.c). */
 	L->partial = 1;
+	if ((err = record_held(L, P, F, i)) != CL_SUCCESS)
+		return err;
+	if (P->last_run)
+		vrt_real.clReleaseEvent(P->last_run);
+	vrt_real.clRetainEvent(F->run);
+	P->last_run = F->run;
 	/* The frames stay on the device (framepool.c): in a launch whose
 	 * ranges all have frame sets of their own, what they write of a lazy
 	 * slot stays there, dirty, until the host needs it (remember,
@@ -1886,7 +1986,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	int back = 0;
 	for (unsigned s = 1; s <= lay->nslots; s++)
 		back |= (L->slot_mode[s] & VAST_MODE_W) && F->fr.count[s] && !lay->res_buf[s] &&
-		        !(F->lazy && lazy_slot(L, s) && !F->box[s].rows);
+		        F->fr.held != s && !(F->lazy && lazy_slot(L, s) && !F->box[s].rows);
 	/* Out: the fault word first (it waits for the kernel; the queue is
 	 * in order), then the frames of the slots the kernel may write. The
 	 * straight variant never writes the fault word: with nothing to
@@ -1902,7 +2002,8 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 		keep(F->out, e);
 	}
 	for (unsigned s = 1; s <= lay->nslots && back; s++) {
-		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->fr.count[s] || lay->res_buf[s])
+		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->fr.count[s] || lay->res_buf[s] ||
+		    F->fr.held == s)
 			continue;
 		/* A box always goes home: no kept frame remembers it. */
 		if (F->box[s].rows)
@@ -1957,7 +2058,7 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 	unsigned long long bytes = 0;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->fr.count[s] || P->direct[s] ||
-		    lay->res_buf[s] || (F->lazy && lazy_slot(L, s)))
+		    lay->res_buf[s] || F->fr.held == s || (F->lazy && lazy_slot(L, s)))
 			continue;
 		vrt_span *sp;
 		size_t nsp = staged_spans(P, F, F->u, s, &sp);
@@ -2052,6 +2153,22 @@ static cl_int defer_ranges(vrt_launch *L, paged *P)
 	return CL_SUCCESS;
 }
 
+/* The frames a set of one buffer gets from its share of the budget
+ * beside an LPT of lb bytes (pages of 2^sh bytes). The LPT is set aside
+ * in steps of 1/32 of the share, not to the byte: the kernels of a
+ * pipeline have LPTs of different sizes (fdtd2d's hz has three slots,
+ * ex two), and frames sized to the byte differed by a page or two, so
+ * each launch dropped the one before's frame buffers and the pages they
+ * held (fdtd2d at twice its budget took nothing from them). */
+static unsigned long long frames_beside_lpt(unsigned long long share, size_t lb, unsigned sh)
+{
+	unsigned long long pages = share >> sh, step = pages / 32 ? pages / 32 : 1;
+	unsigned long long lpt = (((lb + ((size_t)1 << sh) - 1) >> sh) + step - 1) / step * step;
+	return lpt < pages ? pages - lpt : 0;
+}
+
+static cl_int place_hold(vrt_launch *L, paged *P);
+
 /* A device buffer of `bytes`, backed now: NVIDIA's driver allocates a
  * buffer's memory at its first use, so a one-byte write makes an
  * out-of-memory show here, before any range has run, rather than in
@@ -2099,7 +2216,7 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 		/* what place_frames lets a plan fill: its frames and LPT; no
 		 * more than all the launch's pages (and the scratch frame) on
 		 * a budget larger than its data (VAST_MODE=paged) */
-		unsigned long long room = (share - lb) >> sh;
+		unsigned long long room = frames_beside_lpt(share, lb, sh);
 		if (room > data)
 			room = data;
 		if (room << sh > whole && (!P->maxalloc || room << sh <= P->maxalloc))
@@ -2118,12 +2235,13 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 		vrt_framepool_take(L->ctx, L->dev, d);
 	d->home = write_home;
 	/* Frame buffers fit drops, or pages of another size, take the pages
-	 * they hold with them: the dirty ones go home first. */
+	 * they hold with them: the dirty ones go home first (the hold's
+	 * too where the page size changes: place_hold drops it then). */
 	/* The plan's sets fill the budget (place_frames), the dummy page
 	 * aside. */
 	unsigned long long room = L->budget + want.dummy_bytes;
 	if (d->res.n && (d->res.page_shift != sh || !vrt_devsets_fit_keeps(d, &want, room)) &&
-	    (err = write_home(d, L->ctx, L->dev, NULL)) != CL_SUCCESS)
+	    (err = write_dirty_home(d, L->ctx, L->dev, NULL, d->res.page_shift == sh)) != CL_SUCCESS)
 		return err;
 	vrt_devsets_fit(d, &want, room);
 	if (d->res.page_shift != sh) {
@@ -2139,6 +2257,8 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 			return err;
 	}
 	P->dummy = d->dummy;
+	if ((err = place_hold(L, P)) != CL_SUCCESS)
+		return err;
 	for (unsigned i = 0; i < P->nsets; i++) {
 		fset *F = &P->set[i];
 		vrt_devset *ds = &d->set[i], *ws = &want.set[i];
@@ -2173,6 +2293,8 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 		for (unsigned s = 1; s <= P->lay.nslots; s++)
 			if (P->lay.res_buf[s])
 				F->frames[P->lay.res_buf[s]] = L->slot_mem[s]->dev;
+		if (P->lay.hold_pages)
+			F->frames[P->lay.hold_buf] = d->hold;
 		F->lptbuf = ds->lptbuf;
 		F->fault = ds->fault;
 		F->fault_word = &P->tail->fault[i];
@@ -2226,31 +2348,160 @@ static void drop_sets(paged *P, const vrt_launch *L, int keep)
 static void keep_resident(vrt_launch *L, paged *P)
 {
 	unsigned long long room = L->budget / 4 * 3, used = 0;
-	const struct vrt_keep_hint *h = &L->k->keep_refused;
-	/* VAST_MODE=paged pages every buffer, as it says; a launch like one
-	 * whose ranges did not fit what kept buffers left keeps none. */
-	if (L->share || !vrt_cfg.resident || vrt_cfg.mode == VRT_RUN_PAGED ||
-	    (h->groups == L->groups && h->budget == L->budget))
-		return;
 	for (int pass = 0; pass < 3; pass++)
 		for (unsigned s = 1; s <= L->nslots && P->nres + 1 < VAST_FRAME_BUFS; s++) {
 			vrt_mem *m = L->slot_mem[s];
 			int want = pass == 0 ? m->dev && m->dev_valid
 			           : pass == 1 ? L->slot_mode[s] == VAST_MODE_R && vrt_fp_slot_indirect(L, s)
-			           : m->paged_seen;
+			           : m->paged_uses > 0;
 			if (L->res_buf[s] || m->parent || m->nsubs || !want || used + m->size > room)
 				continue;
 			L->res_buf[s] = (unsigned char)(VAST_FRAME_BUFS - 1 - P->nres);
 			P->res[P->nres++] = m;
 			used += m->size;
 		}
-	for (unsigned s = 1; s <= L->nslots; s++)
-		L->slot_mem[s]->paged_seen = 1;
 	if (!P->nres)
 		return;
 	L->budget -= used;
 	vrt_log(VRT_LOG_INFO, "kernel '%s': %u buffers (%llu bytes) kept whole on the device, %llu bytes of budget left to page the rest",
 	        L->k->name, P->nres, used, L->budget);
+}
+
+/* A launch may keep buffers on the device (keep_resident, choose_hold):
+ * VAST_MODE=paged pages every buffer, as it says; a launch like one
+ * whose ranges did not fit what kept buffers left keeps none. */
+static int keeps_allowed(const vrt_launch *L)
+{
+	const struct vrt_keep_hint *h = &L->k->keep_refused;
+	return !L->share && vrt_cfg.resident && vrt_cfg.mode != VRT_RUN_PAGED &&
+	       !(h->groups == L->groups && h->budget == L->budget);
+}
+
+/* Slot s may be the hold's: its pages may reside (may_reside: not kept
+ * whole, in no sub-buffer family), its host copy is ours (not
+ * CL_MEM_USE_HOST_PTR: lazy_slot), and no other slot names its buffer. */
+static int may_hold(const vrt_launch *L, unsigned s)
+{
+	if (!may_reside(L, s) || (L->slot_mem[s]->flags & CL_MEM_USE_HOST_PTR))
+		return 0;
+	for (unsigned t = 1; t <= L->nslots; t++)
+		if (t != s && L->slot_mem[t] == L->slot_mem[s])
+			return 0;
+	return 1;
+}
+
+/* No slot before s names s's buffer. */
+static int first_slot_of(const vrt_launch *L, unsigned s)
+{
+	for (unsigned t = 1; t < s; t++)
+		if (L->slot_mem[t] == L->slot_mem[s])
+			return 0;
+	return 1;
+}
+
+static int in_hold(const vrt_resident *e, void *ctx)
+{
+	(void)ctx;
+	return e->set == VRT_HOLD_SET;
+}
+
+/* Releases d's hold, its dirty pages written home first (those that
+ * cannot, their buffer refused: write_home). */
+static void drop_hold(vrt_devsets *d, cl_context ctx, cl_device_id dev)
+{
+	if (!d->hold)
+		return;
+	const vrt_mem *m = vrt_mem_by_serial(d->hold_serial);
+	if (m)
+		write_home(d, ctx, dev, m);
+	vrt_res_drop_if(&d->res, in_hold, NULL);
+	vrt_real.clReleaseMemObject(d->hold);
+	d->hold = NULL;
+	d->hold_bytes = d->hold_serial = 0;
+	d->hold_shift = 0;
+}
+
+/* The hold (issue 10, "a device page cache shared by all launches";
+ * issue text "look-ahead eviction"): the frames of a launch are
+ * refilled range after range, so what they keep for the next launch is
+ * at most its last ranges' pages, and a kernel that does not use a
+ * buffer (fdtd2d's ey kernel and ex) overwrites all of them. The hold
+ * keeps the first pages of one more buffer beside those kept whole, in
+ * a device buffer of the pool's that no range refills: a range whose
+ * pages of that buffer all lie there is bound to it (lpt.c), sends none
+ * of them, and writes none home; the others take them device-side
+ * (use_kept). Its buffer: the one the pool's hold has (the hold stays
+ * while it fits and the buffer lives, whatever the launch uses), or
+ * else the first buffer of the launch an earlier paged launch used that
+ * may be held; its size 3/4 of the budget the buffers kept whole left,
+ * as much as the buffer has. Under a fixed choice, what the hold keeps
+ * is never evicted, the order MIN comes to where every buffer is used
+ * at most once between two uses of another (a cycle of kernels over the
+ * same buffers): fdtd2d at twice its budget moves 4.5 + 3h per step of
+ * its arrays' size for a hold of h of one of them (the per-launch bound
+ * is 4.5). Its bytes come off the launch's budget. */
+static void choose_hold(vrt_launch *L, paged *P, int allowed)
+{
+	vrt_devsets *d = vrt_framepool_peek(L->ctx, L->dev);
+	/* The frames keep an eighth, and at least what keeps a set at 64
+	 * pages of the default size (choose_shift): smaller pages make more
+	 * ranges, each sending an LPT of the launch's every page. */
+	unsigned sh = vrt_cfg.page_shift ? vrt_cfg.page_shift : 16;
+	unsigned long long frames = L->budget / 8, least = (unsigned long long)vrt_cfg.pipeline << (sh + 6);
+	if (frames < least)
+		frames = least;
+	unsigned long long room = L->budget > frames ? L->budget - frames : 0;
+	/* a frame buffer index of its own, below those kept whole */
+	allowed &= P->nres + 2 < VAST_FRAME_BUFS;
+	if (d && d->hold) {
+		const vrt_mem *m = vrt_mem_by_serial(d->hold_serial);
+		unsigned s = 0;
+		for (unsigned t = 1; m && t <= L->nslots; t++)
+			if (L->slot_mem[t] == m)
+				s = t;
+		if (!allowed || !m || d->hold_bytes > room || (s && !may_hold(L, s))) {
+			vrt_log(VRT_LOG_DEBUG, "kernel '%s': the hold goes", L->k->name);
+			drop_hold(d, L->ctx, L->dev);
+		} else {
+			L->hold_slot = s;
+			L->hold_bytes = d->hold_bytes;
+		}
+	}
+	for (unsigned s = 1; allowed && room && !L->hold_bytes && s <= L->nslots; s++) {
+		vrt_mem *m = L->slot_mem[s];
+		if (m->paged_uses < 2 || !may_hold(L, s))
+			continue;
+		L->hold_slot = s;
+		L->hold_bytes = m->size < room ? m->size : room;
+		vrt_log(VRT_LOG_INFO, "kernel '%s': the hold keeps %llu bytes of slot %u on the device",
+		        L->k->name, L->hold_bytes, s);
+	}
+	L->budget -= L->hold_bytes;
+	P->hold_bytes = L->hold_bytes;
+}
+
+/* The hold's device buffer, for a launch that uses it: the pool's when
+ * it holds the same buffer's pages at this page size and its size, or a
+ * new one (the old one's dirty pages home first). */
+static cl_int place_hold(vrt_launch *L, paged *P)
+{
+	vrt_devsets *d = &P->devs;
+	const vrt_layout *lay = &P->lay;
+	if (!lay->hold_pages)
+		return CL_SUCCESS;
+	const vrt_mem *m = L->slot_mem[lay->hold_slot];
+	if (d->hold && (d->hold_serial != m->serial || d->hold_shift != lay->page_shift ||
+	                d->hold_bytes != P->hold_bytes))
+		drop_hold(d, L->ctx, L->dev);
+	if (d->hold)
+		return CL_SUCCESS;
+	cl_int err;
+	if (!(d->hold = backed_buffer(L, P, lay->hold_pages << lay->page_shift, &err)))
+		return err;
+	d->hold_bytes = P->hold_bytes;
+	d->hold_serial = m->serial;
+	d->hold_shift = lay->page_shift;
+	return CL_SUCCESS;
 }
 
 /* The resident slots' device copies, current, with nothing else in
@@ -2362,7 +2613,8 @@ static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
 			vrt_log(VRT_LOG_INFO, "kernel '%s': every frame buffer kept from an earlier launch",
 			        L->k->name);
 		/* With buffers kept whole, vrt_paged_run pages them all instead. */
-		if ((err != CL_MEM_OBJECT_ALLOCATION_FAILURE && err != CL_OUT_OF_RESOURCES) || P->nres)
+		if ((err != CL_MEM_OBJECT_ALLOCATION_FAILURE && err != CL_OUT_OF_RESOURCES) || P->nres ||
+		    P->hold_bytes)
 			return err;
 		drop_sets(P, L, 0);
 		unsigned long long less = L->budget - L->budget / 4;
@@ -2459,8 +2711,15 @@ static cl_int paged_run(vrt_launch *L, int keep)
 	 * home first, but those it keeps whole there. */
 	P->full_budget = L->budget;
 	memset(L->res_buf, 0, sizeof L->res_buf);
-	if (keep)
+	L->hold_slot = 0;
+	L->hold_bytes = 0;
+	int keeps = keep && keeps_allowed(L);
+	if (keeps)
 		keep_resident(L, P);
+	choose_hold(L, P, keeps);
+	for (unsigned s = 1; keeps && s <= L->nslots; s++)
+		if (L->slot_mem[s]->paged_uses < 2 && first_slot_of(L, s))
+			L->slot_mem[s]->paged_uses++;
 	for (unsigned s = 1; s <= L->nslots; s++)
 		if ((err = vrt_mem_host_copy(L->slot_mem[s])) != CL_SUCCESS)
 			goto out;
@@ -2471,6 +2730,8 @@ static cl_int paged_run(vrt_launch *L, int keep)
 	P->nsets = vrt_cfg.pipeline;
 	P->lay.nslots = L->nslots;
 	memcpy(P->lay.res_buf, L->res_buf, sizeof P->lay.res_buf);
+	P->lay.hold_slot = L->hold_slot;
+	P->lay.hold_buf = VAST_FRAME_BUFS - 1 - P->nres;
 	unsigned long long share = L->budget / P->nsets;
 	for (unsigned s = 1; s <= L->nslots; s++)
 		P->lay.slot_size[s] = L->slot_mem[s]->size;
@@ -2536,6 +2797,8 @@ out:
 	vrt_free(P->whole);
 	vrt_free(P->copies);
 	vrt_free(P->tail); /* unless the launch's (defer_ranges) */
+	if (P->last_run)
+		vrt_real.clReleaseEvent(P->last_run);
 	if (!P->cached) {
 		vrt_free(P->rows);
 		vrt_free(P->ranges);
@@ -2549,7 +2812,7 @@ out:
 cl_int vrt_paged_run(vrt_launch *L)
 {
 	cl_int err = paged_run(L, 1);
-	int kept = 0;
+	int kept = L->hold_bytes != 0;
 	for (unsigned s = 1; s <= L->nslots; s++)
 		kept |= L->res_buf[s];
 	/* What the kept buffers left was too little (a work-group's pages
@@ -2562,5 +2825,7 @@ cl_int vrt_paged_run(vrt_launch *L)
 		err = paged_run(L, 0);
 	}
 	memset(L->res_buf, 0, sizeof L->res_buf);
+	L->hold_slot = 0;
+	L->hold_bytes = 0;
 	return err;
 }

@@ -101,6 +101,22 @@ size_t vrt_pas_count(const unsigned char *row, size_t n)
 	return c;
 }
 
+size_t vrt_pas_frame_pages(const vrt_layout *l, const unsigned char *u)
+{
+	size_t n = vrt_pas_count(u, l->row_bytes);
+	unsigned s = l->hold_slot;
+	if (!s || !l->hold_pages)
+		return n;
+	const unsigned char *h = u + l->slot_off[s];
+	for (size_t p = l->hold_pages; p < l->slot_pages[s]; p++)
+		if (h[p])
+			return n; /* past the hold: the slot takes frames */
+	size_t held = 0;
+	for (size_t p = 0; p < l->hold_pages; p++)
+		held += h[p] != 0;
+	return n - held;
+}
+
 int vrt_pas_reduce(const vrt_layout *l, const unsigned char *rows,
                    size_t nrows, unsigned long long budget,
                    vrt_range **ranges, size_t *nranges, size_t *bad_row)
@@ -110,35 +126,47 @@ int vrt_pas_reduce(const vrt_layout *l, const unsigned char *rows,
 	*nranges = 0;
 	vrt_range *out = vrt_malloc(cap * sizeof *out);
 	unsigned char *u = vrt_calloc(1, rb);
-	if (!out || !u) {
+	/* With a hold, what a row adds to a range's frames is the frames of
+	 * the union with it less those of the union without. */
+	unsigned char *with = l->hold_pages ? vrt_malloc(rb) : NULL;
+	if (!out || !u || (l->hold_pages && !with)) {
 		vrt_free(out);
 		vrt_free(u);
+		vrt_free(with);
 		return -2;
 	}
 	size_t pages = 0, first = 0;
 	for (size_t r = 0; r < nrows; r++) {
 		const unsigned char *row = rows + r * rb;
-		size_t own = vrt_pas_count(row, rb);
+		size_t own = vrt_pas_frame_pages(l, row);
 		if (vrt_range_footprint(l, own) > budget) {
 			*bad_row = r;
 			vrt_free(out);
 			vrt_free(u);
+			vrt_free(with);
 			return -1;
 		}
-		/* Pages the union would gain: popcount of row & ~u. */
-		size_t gain = 0;
-		for (size_t i = 0; i < rb; i += 8) {
-			uint64_t a, b;
-			memcpy(&a, u + i, 8);
-			memcpy(&b, row + i, 8);
-			gain += popcount64(b & ~a);
+		/* Pages the union would have: popcount of row & ~u more. */
+		size_t grown = pages;
+		if (with) {
+			memcpy(with, u, rb);
+			vrt_pas_or(with, row, rb);
+			grown = vrt_pas_frame_pages(l, with);
+		} else {
+			for (size_t i = 0; i < rb; i += 8) {
+				uint64_t a, b;
+				memcpy(&a, u + i, 8);
+				memcpy(&b, row + i, 8);
+				grown += popcount64(b & ~a);
+			}
 		}
-		if (r > first && vrt_range_footprint(l, pages + gain) > budget) {
+		if (r > first && vrt_range_footprint(l, grown) > budget) {
 			if (n == cap) {
 				vrt_range *g = vrt_realloc(out, 2 * cap * sizeof *out);
 				if (!g) {
 					vrt_free(out);
 					vrt_free(u);
+					vrt_free(with);
 					return -2;
 				}
 				out = g;
@@ -150,9 +178,9 @@ int vrt_pas_reduce(const vrt_layout *l, const unsigned char *rows,
 			n++;
 			memset(u, 0, rb);
 			first = r;
-			pages = 0;
 		}
-		pages += vrt_pas_or(u, row, rb);
+		vrt_pas_or(u, row, rb);
+		pages = vrt_pas_frame_pages(l, u);
 	}
 	if (nrows > 0) {
 		if (n == cap) {
@@ -160,6 +188,7 @@ int vrt_pas_reduce(const vrt_layout *l, const unsigned char *rows,
 			if (!g) {
 				vrt_free(out);
 				vrt_free(u);
+				vrt_free(with);
 				return -2;
 			}
 			out = g;
@@ -170,6 +199,7 @@ int vrt_pas_reduce(const vrt_layout *l, const unsigned char *rows,
 		n++;
 	}
 	vrt_free(u);
+	vrt_free(with);
 	*ranges = out;
 	*nranges = n;
 	return 0;
@@ -208,7 +238,7 @@ int vrt_pas_reduce_sets(const vrt_layout *l, const unsigned char *rows, size_t n
 	g[1].first_row = sub[0].last_row + 1;
 	for (size_t row = g[1].first_row; row <= g[1].last_row; row++)
 		vrt_pas_or(u, rows + row * rb, rb);
-	g[1].pages = vrt_pas_count(u, rb);
+	g[1].pages = vrt_pas_frame_pages(l, u);
 	vrt_free(u);
 	vrt_free(sub);
 	*ranges = g;

@@ -95,6 +95,8 @@ static void build_key(const vrt_launch *L, const unsigned char *named, key *k)
 		put(k, &version, sizeof version);
 		put(k, &L->res_buf[s], sizeof L->res_buf[s]);
 	}
+	put(k, &L->hold_slot, sizeof L->hold_slot);
+	put(k, &L->hold_bytes, sizeof L->hold_bytes);
 }
 
 /* L's key (vrt_free), NULL when out of memory. */

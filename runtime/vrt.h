@@ -161,6 +161,8 @@ typedef struct vrt_config {
 enum { VRT_FP_OFF, VRT_FP_ON, VRT_FP_CHECK };
 /* Frame sets a paged launch may keep in flight (VAST_PIPELINE). */
 #define VRT_MAX_SETS 8
+/* The set number of residency entries in the hold (vrt_devsets). */
+#define VRT_HOLD_SET VRT_MAX_SETS
 extern vrt_config vrt_cfg;
 void vrt_config_load(void);
 /* "64M", "2G", "4096", "1.5G": bytes, or a percentage "50%" (*percent
@@ -431,8 +433,11 @@ struct vrt_mem {
 	 * host copy (residency.c, dirty): written home before the host copy
 	 * is used (vrt_framepool_write_home). */
 	int frames_dirty;
-	/* A paged launch used it: a later one may keep it on the device. */
-	int paged_seen;
+	/* Paged launches that used it (and could keep buffers): after one,
+	 * a later one may keep it whole on the device (keep_resident);
+	 * after two, an iterative program's, its first pages may stay in
+	 * the hold (paged.c, choose_hold). */
+	unsigned paged_uses;
 };
 
 /* The smallest page: a launch whose single work-group does not fit halves
@@ -712,14 +717,24 @@ typedef struct vrt_layout {
 	 * keep_resident): the frame buffer index its device copy is bound
 	 * at, its pages frames 0.. of it in order; 0: paged. */
 	unsigned char res_buf[VAST_MAX_SLOTS + 1];
+	/* The slot whose first hold_pages pages the hold keeps on the device
+	 * across launches (paged.c, choose_hold), 0: none; the frame buffer
+	 * index the hold is bound at. A range whose pages of it all lie
+	 * there is bound to the hold (page p in frame p), no frames of it
+	 * in the set's buffers (lpt.c). */
+	unsigned hold_slot, hold_buf;
+	size_t hold_pages;
 } vrt_layout;
-/* The frame buffers a set may use: those below every resident slot's. */
+/* The frame buffers a set may use: those below every resident slot's
+ * and the hold's. */
 static inline unsigned vrt_set_bufs(const vrt_layout *l)
 {
 	unsigned n = VAST_FRAME_BUFS;
 	for (unsigned s = 1; s <= l->nslots; s++)
 		if (l->res_buf[s] && l->res_buf[s] < n)
 			n = l->res_buf[s];
+	if (l->hold_slot && l->hold_buf < n)
+		n = l->hold_buf;
 	return n;
 }
 /* Fills pages, offsets and row_bytes from nslots, page_shift and sizes. */
@@ -729,6 +744,10 @@ size_t vrt_lpt_bytes(const vrt_layout *l);
 /* Device bytes a range needs: frames of `pages` pages plus scratch frame
  * 0, plus the LPT. */
 unsigned long long vrt_range_footprint(const vrt_layout *l, size_t pages);
+/* Pages of union row u that take frames of a set: all of them, less
+ * the hold's slot's where they all lie in the hold (lpt.c binds them
+ * there). */
+size_t vrt_pas_frame_pages(const vrt_layout *l, const unsigned char *u);
 /* Normalizes marks to 0/1 (any non-zero byte is a touched page). */
 void vrt_pas_normalize(unsigned char *rows, size_t bytes);
 /* dst |= src over n bytes (n a multiple of 8); returns the pages newly set. */
@@ -771,6 +790,7 @@ typedef struct vrt_frames {
 	/* Every slot's frames are one run of pages or none: the straight
 	 * variant may run the range (docs/generated-kernels.md). */
 	int straight;
+	unsigned held;              /* the hold's slot, bound to the hold (0: none) */
 } vrt_frames;
 /* Index in the LPT of the run table (docs/generated-kernels.md), 32-byte
  * aligned; inline, as the reduction (pas.c) sizes LPTs too. */
@@ -884,6 +904,10 @@ typedef struct vrt_launch {
 	/* Slots whose buffers a paged launch keeps whole on the device
 	 * (paged.c): their frame buffer index, 0: paged. */
 	unsigned char res_buf[VRT_MAX_ARGS + 1];
+	/* The slot whose first hold_bytes the hold keeps (paged.c,
+	 * choose_hold), 0: none. */
+	unsigned hold_slot;
+	unsigned long long hold_bytes;
 } vrt_launch;
 cl_int vrt_paged_run(vrt_launch *L);
 
@@ -1010,6 +1034,12 @@ typedef struct vrt_devsets {
 	unsigned nsets;
 	vrt_devset set[VRT_MAX_SETS];
 	vrt_residency res;          /* the host pages their frames hold */
+	/* The hold: one buffer's first pages, kept across launches (paged.c,
+	 * choose_hold); residency entries of set VRT_HOLD_SET, page p in
+	 * frame p. NULL: none. */
+	cl_mem hold;
+	unsigned long long hold_bytes, hold_serial;
+	unsigned hold_shift;
 	int reverse;                /* the last launch ran its ranges last first */
 	/* Writes home (blocking) the dirty pages of d, kept for ctx and dev,
 	 * of the buffer `only` (NULL: of every buffer); a buffer whose pages
@@ -1020,6 +1050,8 @@ typedef struct vrt_devsets {
 } vrt_devsets;
 /* Moves the sets kept for ctx and dev to *out (zeroed when none). */
 void vrt_framepool_take(cl_context ctx, cl_device_id dev, vrt_devsets *out);
+/* The sets kept for ctx and dev, left in the pool; NULL when none. */
+vrt_devsets *vrt_framepool_peek(cl_context ctx, cl_device_id dev);
 /* Releases the buffers of `have` a launch that needs `want` (sizes; 0:
  * no such buffer) cannot use: missing (NULL after), too small, unwanted,
  * or larger than wanted where keeping them would pass the budget. The
