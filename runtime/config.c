@@ -27,6 +27,8 @@
  *                  kernel had touched a page its plan did not hold (tail.c)
  * VAST_RESIDENT    0: a paged launch sends every page from the host, never
  *                  reusing one an earlier launch left in the kept frames
+ * VAST_HOLD        0: no hold (paged.c, choose_hold): only frames keep pages
+ *                  between launches; to measure what the hold saves
  * VAST_STRAIGHT    0: never launch the straight variant (paged.c); to
  *                  measure it against the checked paged kernel
  * VAST_OVERLAP     0: wait for each launch before the next command runs
@@ -50,6 +52,7 @@ vrt_config vrt_cfg = {
 	.cache = 1,
 	.cache_max = 256ull << 20,
 	.resident = 1,
+	.hold = 1,
 	.straight = 1,
 	.overlap = 1,
 };
@@ -182,6 +185,7 @@ void vrt_config_load(void)
 	if ((s = getenv("VAST_TRACE")) && *s)
 		vrt_cfg.trace = s;
 	vrt_cfg.resident = !((s = getenv("VAST_RESIDENT")) && !strcmp(s, "0"));
+	vrt_cfg.hold = !((s = getenv("VAST_HOLD")) && !strcmp(s, "0"));
 	vrt_cfg.straight = !((s = getenv("VAST_STRAIGHT")) && !strcmp(s, "0"));
 	vrt_cfg.overlap = !((s = getenv("VAST_OVERLAP")) && !strcmp(s, "0"));
 	if ((s = getenv("VAST_DEVICES")) && *s)

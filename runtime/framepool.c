@@ -18,7 +18,9 @@
  * memory (it took the pool first). The pages the frames hold (the
  * residency map, residency.c) go with the buffers: released with them,
  * forgotten when a buffer they lie in is dropped; the dirty ones (what
- * a launch wrote and left there) written home before either. The context outlives
+ * a launch wrote and left there) written home before either. The hold
+ * (paged.c, choose_hold) is the pool's too, but no set's: fitting the
+ * sets leaves it and its pages alone. The context outlives
  * the pool: the runtime's own queues hold it until exit. Lock held throughout.
  */
 #include <string.h>

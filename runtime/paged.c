@@ -2421,25 +2421,23 @@ static void drop_hold(vrt_devsets *d, cl_context ctx, cl_device_id dev)
 	d->hold_shift = 0;
 }
 
-/* The hold (issue 10, "a device page cache shared by all launches";
- * issue text "look-ahead eviction"): the frames of a launch are
+/* The hold (issue 10, items 2 and 3; docs/runtime.md): the frames are
  * refilled range after range, so what they keep for the next launch is
  * at most its last ranges' pages, and a kernel that does not use a
  * buffer (fdtd2d's ey kernel and ex) overwrites all of them. The hold
  * keeps the first pages of one more buffer beside those kept whole, in
  * a device buffer of the pool's that no range refills: a range whose
- * pages of that buffer all lie there is bound to it (lpt.c), sends none
- * of them, and writes none home; the others take them device-side
- * (use_kept). Its buffer: the one the pool's hold has (the hold stays
- * while it fits and the buffer lives, whatever the launch uses), or
- * else the first buffer of the launch an earlier paged launch used that
- * may be held; its size 3/4 of the budget the buffers kept whole left,
- * as much as the buffer has. Under a fixed choice, what the hold keeps
- * is never evicted, the order MIN comes to where every buffer is used
- * at most once between two uses of another (a cycle of kernels over the
- * same buffers): fdtd2d at twice its budget moves 4.5 + 3h per step of
- * its arrays' size for a hold of h of one of them (the per-launch bound
- * is 4.5). Its bytes come off the launch's budget. */
+ * pages of that buffer all lie there is bound to it (lpt.c), sends only
+ * those it lacks and writes none home; the others take them
+ * device-side (use_kept). Its buffer: the pool's hold's, which stays
+ * while it fits and its buffer lives, whatever the launch uses; or else
+ * the first of the launch that two earlier paged launches used and that
+ * may be held. Its size: what the buffers kept whole left, less the
+ * frames' share, as much as the buffer has. Under this fixed choice
+ * nothing the hold keeps is evicted, as MIN would do for a cycle of
+ * kernels that each use their buffers once: fdtd2d at twice its budget
+ * moves 6 - 3h of its arrays' size a step for a hold of h of one of
+ * them (the per-launch bound is 4.5). Its bytes come off the budget. */
 static void choose_hold(vrt_launch *L, paged *P, int allowed)
 {
 	vrt_devsets *d = vrt_framepool_peek(L->ctx, L->dev);
@@ -2452,7 +2450,7 @@ static void choose_hold(vrt_launch *L, paged *P, int allowed)
 		frames = least;
 	unsigned long long room = L->budget > frames ? L->budget - frames : 0;
 	/* a frame buffer index of its own, below those kept whole */
-	allowed &= P->nres + 2 < VAST_FRAME_BUFS;
+	allowed &= vrt_cfg.hold && P->nres + 2 < VAST_FRAME_BUFS;
 	if (d && d->hold) {
 		const vrt_mem *m = vrt_mem_by_serial(d->hold_serial);
 		unsigned s = 0;
@@ -2467,7 +2465,10 @@ static void choose_hold(vrt_launch *L, paged *P, int allowed)
 			L->hold_bytes = d->hold_bytes;
 		}
 	}
-	for (unsigned s = 1; allowed && room && !L->hold_bytes && s <= L->nslots; s++) {
+	/* A new hold only where the frames of the paged launch before are
+	 * still there: a native launch between paged ones takes the pool's
+	 * room (mem.c), and would take a hold with it every time. */
+	for (unsigned s = 1; allowed && d && room && !L->hold_bytes && s <= L->nslots; s++) {
 		vrt_mem *m = L->slot_mem[s];
 		if (m->paged_uses < 2 || !may_hold(L, s))
 			continue;

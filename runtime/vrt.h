@@ -152,6 +152,7 @@ typedef struct vrt_config {
 	unsigned long long cache_max; /* VAST_CACHE_MAX: the cache's bytes */
 	const char *devices;   /* VAST_DEVICES: the virtual device's devices, NULL: one */
 	int resident;          /* VAST_RESIDENT: reuse pages kept on the device */
+	int hold;              /* VAST_HOLD: keep one buffer's first pages (paged.c) */
 	int straight;          /* VAST_STRAIGHT: launch straight variants */
 	int overlap;           /* VAST_OVERLAP: a launch's end overlaps the next command */
 } vrt_config;

@@ -219,9 +219,50 @@ static void test_lpt_whole(void)
 	}
 }
 
+/* The hold (paged.c) keeps the first 4 pages of slot 1, bound at frame
+ * buffer 6: a range whose slot-1 pages all lie there is bound to it, page
+ * p in frame p, one run from byte 0 (the straight variant may run), and
+ * takes frames of the set for slot 2 alone; one slot-1 page past the
+ * hold and slot 1 takes frames as any slot. */
+static void test_lpt_hold(void)
+{
+	vrt_layout l;
+	memset(&l, 0, sizeof l);
+	l.nslots = 2;
+	l.page_shift = 8;
+	l.slot_size[1] = 5 * PG + 3; /* 6 pages */
+	l.slot_size[2] = 3 * PG;     /* 3 pages */
+	vrt_layout_init(&l);
+	l.hold_slot = 1;
+	l.hold_buf = 6;
+	l.hold_pages = 4;
+	CHECK(vrt_set_bufs(&l) == 6);
+	unsigned char u[16] = { 0 };
+	u[l.slot_off[1] + 1] = u[l.slot_off[1] + 3] = 1; /* a gap: still the hold */
+	u[l.slot_off[2] + 1] = 1;
+	uint32_t lpt[64];
+	vrt_frames fs;
+	CHECK(vrt_lpt_build(&l, u, NULL, 1000, lpt, &fs) == 0);
+	CHECK(fs.held == 1 && fs.buf[1] == 6 && fs.first[1] == 0 && fs.count[1] == 4);
+	uint32_t want1[6] = { 0, 1, 2, 3, VAST_NO_FRAME, VAST_NO_FRAME };
+	CHECK(!memcmp(lpt + lpt[1], want1, sizeof want1));
+	/* slot 1's run: from byte 0, the hold's 4 pages, in buffer 6 */
+	CHECK(lpt[8 + 0] == 0 && lpt[8 + 2] == 4 * PG && lpt[8 + 6] == 6);
+	CHECK(fs.first[2] == 1 && fs.count[2] == 1 && fs.buf[2] == 0);
+	CHECK(fs.used[0] == 2 && fs.straight);
+	CHECK(vrt_pas_frame_pages(&l, u) == 1);
+
+	u[l.slot_off[1] + 4] = 1; /* past the hold */
+	CHECK(vrt_lpt_build(&l, u, NULL, 1000, lpt, &fs) == 0);
+	CHECK(fs.held == 0 && fs.buf[1] == 0 && fs.first[1] == 1 && fs.count[1] == 3);
+	CHECK(fs.used[0] == 5);
+	CHECK(vrt_pas_frame_pages(&l, u) == 4);
+}
+
 int main(void)
 {
 	test_lpt();
+	test_lpt_hold();
 	test_lpt_buffers();
 	test_lpt_whole();
 	if (failures)

@@ -139,10 +139,58 @@ static void test_reduce(void)
 	vrt_free(r);
 }
 
+/* The hold (paged.c, choose_hold) keeps the first 6 pages of slot 2: a
+ * union whose slot-2 pages all lie there takes frames for slot 1 alone
+ * (lpt.c binds slot 2 to the hold); one page past it and every slot-2
+ * page takes a frame again. The reduction cuts ranges by those frames. */
+static void test_hold(void)
+{
+	vrt_layout l;
+	layout2(&l);
+	l.hold_slot = 2;
+	l.hold_pages = 6;
+	unsigned char u[24] = { 0 };
+	u[l.slot_off[1] + 3] = 1;
+	for (size_t p = 0; p < 6; p++)
+		u[l.slot_off[2] + p] = 1;
+	CHECK(vrt_pas_frame_pages(&l, u) == 1);
+	u[l.slot_off[2] + 6] = 1;
+	CHECK(vrt_pas_frame_pages(&l, u) == 8);
+	l.hold_pages = 0; /* no hold at this page size */
+	CHECK(vrt_pas_frame_pages(&l, u) == 8);
+	l.hold_pages = 6;
+
+	/* Row k touches page k of slot 2 and page 3 of slot 1: rows 0..5 fit
+	 * one frame (slot 1's page) and the scratch frame; row 6 brings
+	 * pages 0..6 of slot 2 into frames, more than a budget of 3 frames
+	 * and the scratch, so it starts a range of its own with row 7. */
+	vrt_range *r;
+	size_t n, bad;
+	unsigned long long lpt = vrt_lpt_bytes(&l);
+	memset(rows, 0, sizeof rows);
+	for (int k = 0; k < 8; k++) {
+		mark(k, 2, (size_t)k, &l);
+		mark(k, 1, 3, &l);
+	}
+	CHECK(vrt_pas_reduce(&l, &rows[0][0], 8, 4 * 4096 + lpt, &r, &n, &bad) == 0);
+	CHECK(n == 2);
+	if (n == 2) {
+		CHECK(r[0].first_row == 0 && r[0].last_row == 5 && r[0].pages == 1);
+		CHECK(r[1].first_row == 6 && r[1].last_row == 7 && r[1].pages == 3);
+	}
+	vrt_free(r);
+	/* Without the hold, pairs of rows as in test_reduce. */
+	l.hold_slot = 0;
+	CHECK(vrt_pas_reduce(&l, &rows[0][0], 8, 4 * 4096 + lpt, &r, &n, &bad) == 0);
+	CHECK(n == 4);
+	vrt_free(r);
+}
+
 int main(void)
 {
 	test_layout();
 	test_normalize();
+	test_hold();
 	test_reduce();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
