@@ -40,7 +40,8 @@
 # as bench/README.md says); --build-only stops after building.
 # On PoCL (no GPU) a small --budget, e.g. 4M, shows the script works.
 # VAST_RESIDENT=0 in the environment measures without pages kept on the
-# device between launches (h2d_saved/step 0), for comparison.
+# device between launches (h2d_saved/step 0), VAST_HOLD=0 without the
+# hold (docs/runtime.md), for comparison.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUDGET=1G STEPS=20 BWSIZE=1G BUILD=1 RUN=1
@@ -56,7 +57,7 @@ while [ $# -gt 0 ]; do
 	--out) OUT=$2; shift ;;
 	--no-build) BUILD=0 ;;
 	--build-only) RUN=0 ;;
-	-h | --help) sed -n '3,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
 	esac
 	shift
