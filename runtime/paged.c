@@ -1463,6 +1463,11 @@ static int goes_home(const vrt_resident *e, void *ctx)
 {
 	const overwrite *o = ctx;
 	const vrt_layout *lay = &o->P->lay;
+	/* The hold's pages: a range that needs one takes it from there
+	 * (kept_page), one that writes it writes it back itself, and no
+	 * range refills the hold: none goes home here. */
+	if (e->set == VRT_HOLD_SET)
+		return 0;
 	const vrt_mem *m = vrt_mem_by_serial(e->serial);
 	if (!m || m->version != e->version)
 		return 0; /* stale: never written */
@@ -1484,6 +1489,8 @@ static int goes_home(const vrt_resident *e, void *ctx)
 static cl_int write_lost_home(vrt_launch *L, paged *P, overwrite *o)
 {
 	vrt_res_run *runs;
+	if (!P->devs.res.set_dirty)
+		return CL_SUCCESS; /* goes_home sends none of the hold's */
 	size_t n = vrt_res_dirty_runs(&P->devs.res, goes_home, o, &runs);
 	if (!n)
 		return CL_SUCCESS;
@@ -1539,7 +1546,9 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 		}
 	}
 	vrt_log(VRT_LOG_DEBUG, "range %zu: %zu runs of pages copied from kept frames", i, P->ncopies);
+	double th = vrt_now_ms();
 	cl_int err = write_lost_home(L, P, &o);
+	vrt_trace_host("home", L->k->name, th, vrt_now_ms(), (long)i, 0);
 	if (err)
 		return err;
 	vrt_res_drop_if(&P->devs.res, overwritten, &o);
@@ -1882,13 +1891,18 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	size_t g1 = (R->last_row + 1) * P->wpp;
 	if (g1 > L->groups)
 		g1 = L->groups;
-	if ((err = pages_to_fill(L, P, F, g0, g1)) != CL_SUCCESS ||
-	    (err = use_kept(L, P, i, F)) != CL_SUCCESS)
+	if ((err = pages_to_fill(L, P, F, g0, g1)) != CL_SUCCESS)
+		return err;
+	double tk = vrt_now_ms();
+	err = use_kept(L, P, i, F);
+	vrt_trace_host("kept", L->k->name, tk, vrt_now_ms(), (long)i, 0);
+	if (err != CL_SUCCESS)
 		return err;
 	/* Frames in: every touched page of every slot, except read-only
 	 * slots already in place from the set's previous range and pages
 	 * the range writes whole. */
 	F->in_bytes = F->out_bytes = 0;
+	double tm = vrt_now_ms();
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		if (F->box[s].rows) {
 			if ((err = move_box(L, P, i, F, s, 0)) != CL_SUCCESS)
@@ -1903,6 +1917,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 		    (err = move_frames(L, P, F, s, 0)) != CL_SUCCESS)
 			return err;
 	}
+	vrt_trace_host("move", L->k->name, tm, vrt_now_ms(), (long)i, F->in_bytes);
 	if ((err = send_lpt_and_fault(P, F)) != CL_SUCCESS)
 		return err;
 	L->st->h2d += F->in_bytes;

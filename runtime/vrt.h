@@ -988,6 +988,7 @@ typedef struct vrt_resident {
 typedef struct vrt_residency {
 	unsigned page_shift;        /* the pages' size */
 	size_t n, cap;              /* entries; slots of tab, a power of two */
+	size_t set_dirty;           /* dirty entries outside the hold (VRT_HOLD_SET) */
 	vrt_resident *tab;
 } vrt_residency;
 /* Where page `page` of the buffer of `serial` lies, NULL: nowhere. */
