@@ -50,6 +50,7 @@ static unsigned long long sets_bytes(const vrt_devsets *d)
 void vrt_devsets_release(vrt_devsets *d)
 {
 	vrt_res_clear(&d->res);
+	vrt_hold_free(d);
 	if (d->dummy)
 		vrt_real.clReleaseMemObject(d->dummy);
 	if (d->hold)
@@ -125,12 +126,6 @@ static void shrink_one(cl_mem *m, size_t bytes, size_t want, unsigned long long 
 	}
 }
 
-static int in_sets(const vrt_resident *e, void *ctx)
-{
-	(void)ctx;
-	return e->set != VRT_HOLD_SET;
-}
-
 static void fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget, int dry)
 {
 	cl_mem before[VRT_MAX_SETS][VAST_FRAME_BUFS];
@@ -166,13 +161,11 @@ static void fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long b
 	if (dry)
 		return;
 	/* A frame buffer dropped takes its pages with it; the map names
-	 * frames by set and buffer, so forget all the sets' rather than
-	 * guess. The hold is no set's: its pages stay. */
+	 * frames by set and buffer, so forget it all rather than guess.
+	 * The hold is no set's: its pages (hold.c) stay. */
 	for (unsigned i = 0; i < VRT_MAX_SETS; i++)
-		if (memcmp(before[i], have->set[i].frames, sizeof before[i])) {
-			vrt_res_drop_if(&have->res, in_sets, NULL);
-			break;
-		}
+		if (memcmp(before[i], have->set[i].frames, sizeof before[i]))
+			vrt_res_clear(&have->res);
 }
 
 void vrt_devsets_fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget)

@@ -1264,7 +1264,6 @@ static cl_int read_home(cl_command_queue q, cl_mem fb, size_t frame, vrt_mem *m,
 typedef struct home {
 	const vrt_mem *only;
 	int stale;                  /* want the stale entries, not the current */
-	int sets;                   /* the frame sets' entries only, not the hold's */
 } home;
 
 /* A dirty entry of h->only (NULL: any buffer) whose bytes are current:
@@ -1273,7 +1272,7 @@ typedef struct home {
 static int homeward(const vrt_resident *e, void *ctx)
 {
 	const home *h = ctx;
-	if ((h->only && e->serial != h->only->serial) || (h->sets && e->set == VRT_HOLD_SET))
+	if (h->only && e->serial != h->only->serial)
 		return 0;
 	const vrt_mem *m = vrt_mem_by_serial(e->serial);
 	return (m && m->version == e->version) != h->stale;
@@ -1295,22 +1294,17 @@ static cl_int after_kernels(vrt_devsets *d, cl_command_queue q)
 	return err;
 }
 
-/* The device buffer a residency entry's frame lies in. */
-static cl_mem res_buffer(const vrt_devsets *d, unsigned set, unsigned buf)
-{
-	return set == VRT_HOLD_SET ? d->hold : d->set[set].frames[buf];
-}
-
 static cl_int write_runs_home(vrt_devsets *d, cl_command_queue q, const vrt_res_run *runs,
                               size_t n)
 {
-	unsigned sh = d->res.page_shift;
 	unsigned long long bytes = 0;
 	cl_int err = after_kernels(d, q);
 	for (size_t i = 0; i < n && !err; i++) {
 		vrt_mem *m = vrt_mem_by_serial(runs[i].serial);
-		err = read_home(q, res_buffer(d, runs[i].set, runs[i].buf), runs[i].frame, m,
-		                runs[i].page, runs[i].n, sh, &bytes);
+		int hold = runs[i].set == VRT_HOLD_SET;
+		err = read_home(q, hold ? d->hold : d->set[runs[i].set].frames[runs[i].buf],
+		                runs[i].frame, m, runs[i].page, runs[i].n,
+		                hold ? d->hold_shift : d->res.page_shift, &bytes);
 	}
 	if (!err)
 		err = vrt_real.clFinish(q);
@@ -1320,14 +1314,42 @@ static cl_int write_runs_home(vrt_devsets *d, cl_command_queue q, const vrt_res_
 	return err;
 }
 
+/* Writes home (blocking) the dirty pages d's hold has of `only` (NULL:
+ * of any buffer); where they cannot go, their buffer is refused. */
+static cl_int hold_home(vrt_devsets *d, cl_context ctx, cl_device_id dev, const vrt_mem *only)
+{
+	vrt_mem *m = d->held ? vrt_mem_by_serial(d->hold_serial) : NULL;
+	if (!m || (only && only != m))
+		return CL_SUCCESS;
+	vrt_res_run *runs;
+	size_t n = vrt_hold_dirty_runs(d, m->version, &runs);
+	if (!n)
+		return CL_SUCCESS;
+	if (n == (size_t)-1)
+		return CL_OUT_OF_HOST_MEMORY;
+	cl_int err;
+	queues *qs = queues_for(ctx, dev, &err);
+	if (qs)
+		err = write_runs_home(d, qs->out, runs, n);
+	vrt_log(VRT_LOG_DEBUG, "%zu runs of dirty pages of the hold written home", n);
+	if (!err)
+		vrt_hold_settle(d, runs, n);
+	else if (!m->failed[0])
+		vrt_mem_fail(m, "(pages kept on the device)");
+	vrt_free(runs);
+	return err;
+}
+
 /* Writes home the dirty pages of `only` (NULL: of every buffer) d's
  * frames hold, and with `sets` 0 those of its hold too. */
 static cl_int write_dirty_home(vrt_devsets *d, cl_context ctx, cl_device_id dev,
                                const vrt_mem *only, int sets)
 {
-	home h = {only, 1, sets};
+	home h = {only, 1};
+	cl_int err = sets ? CL_SUCCESS : hold_home(d, ctx, dev, only);
+	if (err != CL_SUCCESS)
+		return err;
 	vrt_res_run *runs;
-	cl_int err = CL_SUCCESS;
 	if (!d->res.n)
 		return CL_SUCCESS;
 	/* Stale dirty entries first: forgotten, never written. */
@@ -1418,15 +1440,17 @@ static int overwritten(const vrt_resident *e, void *ctx)
  * and that this range does not overwrite before reading it: that
  * frame; NULL otherwise. *here: it is the very frame p goes to. */
 static const vrt_resident *kept_page(const vrt_launch *L, const paged *P, const overwrite *o,
-                                     unsigned s, size_t p, int *here)
+                                     unsigned s, size_t p, int *here, vrt_resident *hold_at)
 {
 	const vrt_mem *m = L->slot_mem[s];
 	const vrt_resident *e = vrt_res_find(&P->devs.res, m->serial, p);
 	const fset *F = o->F;
 	const uint32_t *tf = F->lpt + F->lpt[2 * s - 1];
-	if (e && e->version == m->version && e->set == VRT_HOLD_SET && P->devs.hold) {
+	const vrt_held *h = vrt_hold_find(&P->devs, m->serial, p);
+	if (h && h->version == m->version && P->devs.hold) {
 		*here = F->fr.held == s; /* page p in frame p, as the hold has it */
-		return e;
+		*hold_at = (vrt_resident){m->serial, h->version, p, VRT_HOLD_SET, 0, p, h->dirty};
+		return hold_at;
 	}
 	if (!e || e->version != m->version || e->set >= P->nsets || !P->set[e->set].frames[e->buf])
 		return NULL;
@@ -1463,11 +1487,6 @@ static int goes_home(const vrt_resident *e, void *ctx)
 {
 	const overwrite *o = ctx;
 	const vrt_layout *lay = &o->P->lay;
-	/* The hold's pages: a range that needs one takes it from there
-	 * (kept_page), one that writes it writes it back itself, and no
-	 * range refills the hold: none goes home here. */
-	if (e->set == VRT_HOLD_SET)
-		return 0;
 	const vrt_mem *m = vrt_mem_by_serial(e->serial);
 	if (!m || m->version != e->version)
 		return 0; /* stale: never written */
@@ -1489,8 +1508,8 @@ static int goes_home(const vrt_resident *e, void *ctx)
 static cl_int write_lost_home(vrt_launch *L, paged *P, overwrite *o)
 {
 	vrt_res_run *runs;
-	if (!P->devs.res.set_dirty)
-		return CL_SUCCESS; /* goes_home sends none of the hold's */
+	if (!P->devs.res.ndirty)
+		return CL_SUCCESS;
 	size_t n = vrt_res_dirty_runs(&P->devs.res, goes_home, o, &runs);
 	if (!n)
 		return CL_SUCCESS;
@@ -1506,6 +1525,22 @@ static cl_int write_lost_home(vrt_launch *L, paged *P, overwrite *o)
 	return err;
 }
 
+/* The hold's copies of the pages F's range writes are stale from now:
+ * it writes them back itself, or, bound to the hold, records them anew
+ * (record_held). */
+static void forget_written_held(const vrt_launch *L, paged *P, const fset *F)
+{
+	const vrt_layout *lay = &P->lay;
+	for (unsigned s = 1; P->devs.held && s <= lay->nslots; s++) {
+		if (!(L->slot_mode[s] & VAST_MODE_W) || L->slot_mem[s]->serial != P->devs.hold_serial)
+			continue;
+		const unsigned char *u = F->u + lay->slot_off[s];
+		for (size_t p = 0; p < lay->slot_pages[s] && p < P->devs.hold_pages; p++)
+			if (u[p])
+				vrt_hold_forget(&P->devs, p);
+	}
+}
+
 /* Takes from the kept frames the pages of F's range (range i) that
  * would go in from the host (F->fill) where kept_page finds them: one
  * already in its frame stays there, the others are copied device-side
@@ -1518,7 +1553,7 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 	const vrt_layout *lay = &P->lay;
 	overwrite o = {L, P, F, (unsigned)(F - P->set)};
 	P->ncopies = 0;
-	if (!P->devs.res.n)
+	if (!P->devs.res.n && !P->devs.held)
 		return CL_SUCCESS;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		if (!F->fr.count[s] || !may_reside(L, s) || in_place(L, P, F, s))
@@ -1527,14 +1562,15 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 		const uint32_t *tf = F->lpt + F->lpt[2 * s - 1];
 		size_t want = 0, kept = 0;
 		int here;
+		vrt_resident at;
 		for (size_t p = 0; p < lay->slot_pages[s]; p++)
 			if (fill[p]) {
 				want++;
-				kept += kept_page(L, P, &o, s, p, &here) != NULL;
+				kept += kept_page(L, P, &o, s, p, &here, &at) != NULL;
 			}
 		int stay = P->direct[s] || F->fr.held == s || kept == want;
 		for (size_t p = 0; p < lay->slot_pages[s]; p++) {
-			const vrt_resident *e = fill[p] ? kept_page(L, P, &o, s, p, &here) : NULL;
+			const vrt_resident *e = fill[p] ? kept_page(L, P, &o, s, p, &here, &at) : NULL;
 			if (!e || (here && !stay))
 				continue;
 			cl_int err = here ? CL_SUCCESS : add_copy(P, e, F->fr.buf[s], tf[p]);
@@ -1552,6 +1588,7 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 	if (err)
 		return err;
 	vrt_res_drop_if(&P->devs.res, overwritten, &o);
+	forget_written_held(L, P, F);
 	return CL_SUCCESS;
 }
 
@@ -1560,9 +1597,10 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
  * that writes one of them forgets the hold's entry first (use_kept): so
  * the hold's current copy is the latest; frames that hold the page too
  * (the range before in the same launch) must not take its place. */
-static int in_hold_now(const vrt_resident *e, const vrt_mem *m)
+static int in_hold_now(const vrt_devsets *d, const vrt_mem *m, size_t p)
 {
-	return e && e->set == VRT_HOLD_SET && e->version == m->version;
+	const vrt_held *h = vrt_hold_find(d, m->serial, p);
+	return h && h->version == m->version;
 }
 
 /* The pages of F's read-only slots lie in its frames once its H2D and
@@ -1589,7 +1627,7 @@ static void share_reads(const vrt_launch *L, paged *P, const fset *F)
 			if (!u[p])
 				continue;
 			const vrt_resident *old = vrt_res_find(r, m->serial, p);
-			if ((old && old->dirty) || in_hold_now(old, m))
+			if ((old && old->dirty) || in_hold_now(&P->devs, m, p))
 				continue;
 			vrt_resident e = {m->serial, m->version, p, (unsigned)(F - P->set),
 			                  F->fr.buf[s], tf[p], 0};
@@ -1688,7 +1726,7 @@ static void remember(vrt_launch *L, paged *P)
 				if (!u[p])
 					continue;
 				const vrt_resident *old = vrt_res_find(r, m->serial, p);
-				if (in_hold_now(old, m))
+				if (in_hold_now(&P->devs, m, p))
 					continue;
 				int dirty = (F->lazy && lazy_slot(L, s)) ||
 				            (old && old->dirty && old->version == m->version);
@@ -1717,6 +1755,9 @@ static void restamp(vrt_launch *L, paged *P, const unsigned long long *before)
 			    e->version == before[s])
 				e->version = L->slot_mem[s]->version;
 	}
+	for (unsigned s = 1; P->devs.held && s <= L->nslots; s++)
+		if ((L->slot_mode[s] & VAST_MODE_W) && L->slot_mem[s]->serial == P->devs.hold_serial)
+			vrt_hold_restamp(&P->devs, before[s], L->slot_mem[s]->version);
 }
 
 /* Sends F's LPT and a cleared fault word, unless its device buffers
@@ -1827,32 +1868,33 @@ static cl_int hold_in(paged *P)
 
 /* F's range bound the hold's slot to the hold: its pages there are the
  * current ones once its kernel ran, recorded now (later ranges and
- * launches take them from there: use_kept). Dirty where the kernel
- * writes the slot, or where the copy they came from was: they go home
- * when the host needs them, as kept frames' do (write_home). Out of
- * memory, the launch fails: a dirty page unrecorded would be lost. */
-static cl_int record_held(vrt_launch *L, paged *P, const fset *F, size_t i)
+ * launches take them from there: use_kept), and a kept frame's copy is
+ * forgotten. Dirty where the kernel writes the slot, or where the copy
+ * they came from was: they go home when the host needs them, as kept
+ * frames' do (write_home). */
+static void record_held(vrt_launch *L, paged *P, const fset *F, size_t i)
 {
 	unsigned s = F->fr.held;
 	if (!s)
-		return CL_SUCCESS;
+		return;
 	vrt_residency *r = &P->devs.res;
 	vrt_mem *m = L->slot_mem[s];
 	const unsigned char *u = F->u + P->lay.slot_off[s];
 	int writes = (L->slot_mode[s] & VAST_MODE_W) != 0;
 	vrt_log(VRT_LOG_DEBUG, "range %zu: slot %u in the hold (%llu bytes in)", i, s,
 	        F->in_bytes);
-	for (size_t p = 0; p < P->lay.slot_pages[s]; p++) {
+	for (size_t p = 0; p < P->lay.slot_pages[s] && p < P->devs.hold_pages; p++) {
 		if (!u[p])
 			continue;
 		const vrt_resident *old = vrt_res_find(r, m->serial, p);
-		int dirty = writes || (old && old->dirty && old->version == m->version);
-		vrt_resident e = {m->serial, m->version, p, VRT_HOLD_SET, 0, p, dirty};
-		if (vrt_res_put(r, &e))
-			return CL_OUT_OF_HOST_MEMORY;
+		const vrt_held *h = vrt_hold_find(&P->devs, m->serial, p);
+		int dirty = writes || (old && old->dirty && old->version == m->version) ||
+		            (h && h->dirty && h->version == m->version);
+		if (old)
+			vrt_res_forget(r, m->serial, p);
+		vrt_hold_put(&P->devs, p, m->version, dirty);
 		m->frames_dirty |= dirty;
 	}
-	return CL_SUCCESS;
 }
 
 /* Plans range i on its frame set (free: its previous range finished),
@@ -1982,8 +2024,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	/* From here the host copies may change (direct D2H into pinned host
 	 * copies): a failure now must refuse the written buffers (launch.c). */
 	L->partial = 1;
-	if ((err = record_held(L, P, F, i)) != CL_SUCCESS)
-		return err;
+	record_held(L, P, F, i);
 	if (P->last_run)
 		vrt_real.clReleaseEvent(P->last_run);
 	vrt_real.clRetainEvent(F->run);
@@ -2414,26 +2455,17 @@ static int first_slot_of(const vrt_launch *L, unsigned s)
 	return 1;
 }
 
-static int in_hold(const vrt_resident *e, void *ctx)
-{
-	(void)ctx;
-	return e->set == VRT_HOLD_SET;
-}
-
 /* Releases d's hold, its dirty pages written home first (those that
  * cannot, their buffer refused: write_home). */
 static void drop_hold(vrt_devsets *d, cl_context ctx, cl_device_id dev)
 {
 	if (!d->hold)
 		return;
-	const vrt_mem *m = vrt_mem_by_serial(d->hold_serial);
-	if (m)
-		write_home(d, ctx, dev, m);
-	vrt_res_drop_if(&d->res, in_hold, NULL);
+	hold_home(d, ctx, dev, NULL);
+	vrt_hold_free(d);
 	vrt_real.clReleaseMemObject(d->hold);
 	d->hold = NULL;
-	d->hold_bytes = d->hold_serial = 0;
-	d->hold_shift = 0;
+	d->hold_bytes = 0;
 }
 
 /* The hold (issue 10, items 2 and 3; docs/runtime.md): the frames are
@@ -2515,8 +2547,11 @@ static cl_int place_hold(vrt_launch *L, paged *P)
 	if (!(d->hold = backed_buffer(L, P, lay->hold_pages << lay->page_shift, &err)))
 		return err;
 	d->hold_bytes = P->hold_bytes;
-	d->hold_serial = m->serial;
-	d->hold_shift = lay->page_shift;
+	if (vrt_hold_init(d, m->serial, lay->hold_pages, lay->page_shift)) {
+		vrt_real.clReleaseMemObject(d->hold);
+		d->hold = NULL;
+		return CL_OUT_OF_HOST_MEMORY;
+	}
 	return CL_SUCCESS;
 }
 

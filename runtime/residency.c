@@ -18,7 +18,7 @@
  * backward-shift deletion: no tombstones, no allocation (a new table
  * each range cost a large calloc, its pages faulted in, per range), and
  * no work beyond the entry's cluster (re-inserting every entry after a
- * batch cost the H100's host ~1 ms a range with the hold's 18 K pages).
+ * batch cost the H100's host ~1 ms a range with 18 K entries).
  *
  * A page a paged launch wrote and left in a kept frame is dirty there
  * (paged.c): the frame, not the host copy, holds its bytes until they
@@ -78,10 +78,9 @@ static int rebuild(vrt_residency *r, size_t cap)
 	return 0;
 }
 
-/* Entries dirty in the frame sets' frames, not in the hold. */
-static int set_dirt(const vrt_resident *e)
+static int dirt(const vrt_resident *e)
 {
-	return e->serial && e->dirty && e->set != VRT_HOLD_SET;
+	return e->serial && e->dirty;
 }
 
 int vrt_res_put(vrt_residency *r, const vrt_resident *e)
@@ -91,8 +90,8 @@ int vrt_res_put(vrt_residency *r, const vrt_resident *e)
 		return -1;
 	vrt_resident *slot = lookup(r, e->serial, e->page);
 	r->n += !slot->serial;
-	r->set_dirty -= set_dirt(slot);
-	r->set_dirty += set_dirt(e);
+	r->ndirty -= dirt(slot);
+	r->ndirty += dirt(e);
 	*slot = *e;
 	return 0;
 }
@@ -104,7 +103,7 @@ int vrt_res_put(vrt_residency *r, const vrt_resident *e)
 static void delete_at(vrt_residency *r, size_t i)
 {
 	size_t mask = r->cap - 1;
-	r->set_dirty -= set_dirt(&r->tab[i]);
+	r->ndirty -= dirt(&r->tab[i]);
 	for (size_t j = (i + 1) & mask; r->tab[j].serial; j = (j + 1) & mask) {
 		size_t home = slot_of(r, r->tab[j].serial, r->tab[j].page);
 		/* j's entry stays where its home lies cyclically in (i, j] */
@@ -114,6 +113,15 @@ static void delete_at(vrt_residency *r, size_t i)
 		i = j;
 	}
 	r->tab[i].serial = 0;
+}
+
+void vrt_res_forget(vrt_residency *r, unsigned long long serial, size_t page)
+{
+	vrt_resident *e = lookup(r, serial, page);
+	if (e && e->serial) {
+		delete_at(r, (size_t)(e - r->tab));
+		r->n--;
+	}
 }
 
 void vrt_res_drop_if(vrt_residency *r, int (*gone)(const vrt_resident *, void *), void *ctx)
@@ -136,7 +144,7 @@ void vrt_res_clear(vrt_residency *r)
 {
 	vrt_free(r->tab);
 	r->tab = NULL;
-	r->cap = r->n = r->set_dirty = 0;
+	r->cap = r->n = r->ndirty = 0;
 }
 
 static int by_page(const void *a, const void *b)
@@ -223,7 +231,7 @@ void vrt_res_settle(vrt_residency *r, const vrt_res_run *runs, size_t n, int dro
 	}
 	for (size_t i = 0; i < r->cap; i++)
 		if (r->tab[i].serial && run_of(&s, &r->tab[i])) {
-			r->set_dirty -= set_dirt(&r->tab[i]);
+			r->ndirty -= dirt(&r->tab[i]);
 			r->tab[i].dirty = 0;
 		}
 }

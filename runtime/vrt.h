@@ -162,7 +162,7 @@ typedef struct vrt_config {
 enum { VRT_FP_OFF, VRT_FP_ON, VRT_FP_CHECK };
 /* Frame sets a paged launch may keep in flight (VAST_PIPELINE). */
 #define VRT_MAX_SETS 8
-/* The set number of residency entries in the hold (vrt_devsets). */
+/* The set number of the hold's runs of pages (vrt_res_run, hold.c). */
 #define VRT_HOLD_SET VRT_MAX_SETS
 extern vrt_config vrt_cfg;
 void vrt_config_load(void);
@@ -988,7 +988,7 @@ typedef struct vrt_resident {
 typedef struct vrt_residency {
 	unsigned page_shift;        /* the pages' size */
 	size_t n, cap;              /* entries; slots of tab, a power of two */
-	size_t set_dirty;           /* dirty entries outside the hold (VRT_HOLD_SET) */
+	size_t ndirty;              /* dirty entries */
 	vrt_resident *tab;
 } vrt_residency;
 /* Where page `page` of the buffer of `serial` lies, NULL: nowhere. */
@@ -996,6 +996,8 @@ const vrt_resident *vrt_res_find(const vrt_residency *r, unsigned long long seri
 /* Records *e, replacing the entry of its serial and page; -1 when out of
  * memory (nothing recorded). */
 int vrt_res_put(vrt_residency *r, const vrt_resident *e);
+/* Forgets the entry of serial and page, if any. */
+void vrt_res_forget(vrt_residency *r, unsigned long long serial, size_t page);
 /* Forgets every entry gone(e, ctx) says is gone; allocates nothing. */
 void vrt_res_drop_if(vrt_residency *r, int (*gone)(const vrt_resident *, void *), void *ctx);
 /* Forgets every entry. */
@@ -1037,11 +1039,14 @@ typedef struct vrt_devsets {
 	vrt_devset set[VRT_MAX_SETS];
 	vrt_residency res;          /* the host pages their frames hold */
 	/* The hold: one buffer's first pages, kept across launches (paged.c,
-	 * choose_hold); residency entries of set VRT_HOLD_SET, page p in
-	 * frame p. NULL: none. */
+	 * choose_hold), page p in frame p; NULL: none. What it holds: held
+	 * (hold.c), hold_pages entries of pages of 2^hold_shift bytes of the
+	 * buffer of hold_serial. */
 	cl_mem hold;
 	unsigned long long hold_bytes, hold_serial;
 	unsigned hold_shift;
+	size_t hold_pages;
+	struct vrt_held *held;
 	int reverse;                /* the last launch ran its ranges last first */
 	/* Writes home (blocking) the dirty pages of d, kept for ctx and dev,
 	 * of the buffer `only` (NULL: of every buffer); a buffer whose pages
@@ -1050,6 +1055,30 @@ typedef struct vrt_devsets {
 	cl_int (*home)(struct vrt_devsets *d, cl_context ctx, cl_device_id dev,
 	               const vrt_mem *only);
 } vrt_devsets;
+/* hold.c: the pages the hold holds, one entry a page (version 0: not
+ * there). */
+typedef struct vrt_held {
+	unsigned long long version; /* the buffer's when the page got its bytes */
+	int dirty;                  /* newer than the host copy */
+} vrt_held;
+/* Entries for `pages` pages of the buffer of `serial`, none held; -1 out
+ * of memory (none then). */
+int vrt_hold_init(vrt_devsets *d, unsigned long long serial, size_t pages, unsigned shift);
+void vrt_hold_free(vrt_devsets *d);
+/* Page `page` of the buffer of `serial` in the hold, NULL: not there. */
+vrt_held *vrt_hold_find(const vrt_devsets *d, unsigned long long serial, size_t page);
+void vrt_hold_put(vrt_devsets *d, size_t page, unsigned long long version, int dirty);
+void vrt_hold_forget(vrt_devsets *d, size_t page);
+/* Dirty entries of version `before` take `after` (a launch wrote the
+ * buffer: what it left in the hold is of the new version). */
+void vrt_hold_restamp(vrt_devsets *d, unsigned long long before, unsigned long long after);
+/* The dirty pages of the buffer's current `version` as runs of set
+ * VRT_HOLD_SET (frame = page) in *runs (vrt_free); dirty entries of
+ * another version are stale: forgotten. Their count, (size_t)-1 when
+ * out of memory. */
+size_t vrt_hold_dirty_runs(vrt_devsets *d, unsigned long long version, vrt_res_run **runs);
+/* Marks the pages of runs clean (their bytes went home). */
+void vrt_hold_settle(vrt_devsets *d, const vrt_res_run *runs, size_t n);
 /* Moves the sets kept for ctx and dev to *out (zeroed when none). */
 void vrt_framepool_take(cl_context ctx, cl_device_id dev, vrt_devsets *out);
 /* The sets kept for ctx and dev, left in the pool; NULL when none. */

@@ -162,7 +162,7 @@ static void one_case(void)
 
 /* The hold (paged.c) is no set's: a fit that drops a set's frame buffer
  * forgets the pages the sets' frames held but keeps the hold, and the
- * pages the map says it holds; releasing the sets releases it too. */
+ * pages it holds (hold.c); releasing the sets releases both. */
 static void hold_case(void)
 {
 	vrt_devsets have, want;
@@ -176,16 +176,18 @@ static void hold_case(void)
 	have.set[0].frame_bytes[0] = 1024; /* too small: dropped */
 	have.hold = handle(&next);
 	have.hold_bytes = 8192;
-	vrt_resident in_set = {7, 1, 3, 0, 0, 5, 1}, in_hold = {7, 1, 4, VRT_HOLD_SET, 0, 4, 1};
-	CHECK(vrt_res_put(&have.res, &in_set) == 0 && vrt_res_put(&have.res, &in_hold) == 0);
+	vrt_resident in_set = {7, 1, 3, 0, 0, 5, 1};
+	CHECK(vrt_res_put(&have.res, &in_set) == 0);
+	CHECK(vrt_hold_init(&have, 7, 2, 12) == 0);
+	vrt_hold_put(&have, 1, 1, 1);
 	vrt_devsets_fit(&have, &want, 1 << 20);
 	CHECK(!have.set[0].frames[0] && released[1] == 1);
 	CHECK(have.hold && released[2] == 0);
 	CHECK(!vrt_res_find(&have.res, 7, 3));
-	const vrt_resident *e = vrt_res_find(&have.res, 7, 4);
-	CHECK(e && e->set == VRT_HOLD_SET && e->dirty);
+	const vrt_held *h = vrt_hold_find(&have, 7, 1);
+	CHECK(h && h->version == 1 && h->dirty && !vrt_hold_find(&have, 7, 0));
 	vrt_devsets_release(&have);
-	CHECK(released[2] == 1 && !have.hold && !have.res.n);
+	CHECK(released[2] == 1 && !have.hold && !have.held && !have.res.n);
 }
 
 int main(void)

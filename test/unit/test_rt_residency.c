@@ -43,7 +43,7 @@ static unsigned rnd(unsigned n)
 
 static vrt_resident random_entry(void)
 {
-	vrt_resident e = {1 + rnd(SERIALS - 1), rnd(5), rnd(PAGES), rnd(VRT_MAX_SETS + 1), /* or the hold */
+	vrt_resident e = {1 + rnd(SERIALS - 1), rnd(5), rnd(PAGES), rnd(VRT_MAX_SETS),
 	                  rnd(VAST_FRAME_BUFS), 1 + rnd(200), (int)rnd(2)};
 	return e;
 }
@@ -65,12 +65,12 @@ static int gone(const vrt_resident *e, void *ctx)
 
 static void compare(const vrt_residency *r)
 {
-	size_t n = 0, set_dirty = 0;
+	size_t n = 0, ndirty = 0;
 	for (unsigned s = 1; s < SERIALS; s++)
 		for (size_t p = 0; p < PAGES; p++) {
 			const vrt_resident *e = vrt_res_find(r, s, p), *m = &model[s][p];
 			n += m->serial != 0;
-			set_dirty += m->serial && m->dirty && m->set != VRT_HOLD_SET;
+			ndirty += m->serial && m->dirty;
 			if (!m->serial) {
 				CHECK(e == NULL);
 				continue;
@@ -80,7 +80,7 @@ static void compare(const vrt_residency *r)
 				CHECK(!memcmp(e, m, sizeof *e));
 		}
 	CHECK(r->n == n);
-	CHECK(r->set_dirty == set_dirty); /* the hold's dirt apart */
+	CHECK(r->ndirty == ndirty);
 }
 
 static int of_serial(const vrt_resident *e, void *ctx)
