@@ -2860,8 +2860,28 @@ out:
 	return err;
 }
 
+/* The least launch L must move across the link, on its own: of its
+ * buffers' bytes F, those the budget B cannot hold must come in (F - B),
+ * and as many of them go back as it writes (at most W): what h2d + d2h
+ * compare with (VAST_STATS compulsory=; bench/iterative's bound). A
+ * launch after it may find more on the device: over a sequence of
+ * launches the sum is a bound the schedule may beat. */
+static unsigned long long compulsory(const vrt_launch *L)
+{
+	unsigned long long f = 0, w = 0;
+	for (unsigned s = 1; s <= L->nslots; s++) {
+		f += L->slot_mem[s]->size;
+		if (L->slot_mode[s] & VAST_MODE_W)
+			w += L->slot_mem[s]->size;
+	}
+	unsigned long long in = f > L->budget ? f - L->budget : 0;
+	return in + (w < in ? w : in);
+}
+
 cl_int vrt_paged_run(vrt_launch *L)
 {
+	if (!L->share)
+		L->st->compulsory += compulsory(L);
 	cl_int err = paged_run(L, 1);
 	int kept = L->hold_bytes != 0;
 	for (unsigned s = 1; s <= L->nslots; s++)

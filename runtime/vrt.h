@@ -678,6 +678,8 @@ struct vrt_kstats {
 	/* launches whose last kernel was still in flight when the next
 	 * command ran (tail.c, queue.c) */
 	unsigned long long overlapped;
+	/* the least the paged launches could move (paged.c, compulsory) */
+	unsigned long long compulsory;
 };
 vrt_kstats *vrt_stats_for(const char *kernel_name);
 /* A program compiled at clBuildProgram (jit.c), from the cache or not;

@@ -18,7 +18,8 @@
 # without it (VAST_HOLD=0), at pipeline depths 3 and 2; fdtd2d and
 # jacobi2d make the hold once, keep it, and move fewer bytes (h2d + d2h)
 # with it; iterate makes one for its sweeps and one for its gathers (the
-# paged inspector between takes the room).
+# paged inspector between takes the room). VAST_STATS's compulsory= of
+# fdtd2d's kernels is checked against the per-launch bound.
 #   VAST_BUILD=build bash test/e2e/hold.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -66,6 +67,22 @@ check() { # fewer|any, example, budget, args...
 	done
 }
 check fewer fdtd2d 6M 1008 1008 12 || exit 1
+# VAST_STATS's compulsory= is the per-launch bound (README): a launch of
+# buffers of F bytes writing W under a budget B must move F - B in and
+# min(W, F - B) back. fdtd2d's 12 steps launch each kernel 12 times over
+# arrays of A bytes: ey and ex over 2A writing A, hz over 3A writing A.
+bound() { # F W B launches
+	awk -v f="$1" -v w="$2" -v b="$3" -v n="$4" \
+		'BEGIN { i = f > b ? f - b : 0; printf "%d\n", n * (i + (w < i ? w : i)) }'
+}
+a=$((1008 * 1008 * 4)) b=$((6 << 20))
+for k in "fdtd_ey $((2 * a))" "fdtd_ex $((2 * a))" "fdtd_hz $((3 * a))"; do
+	set -- $k
+	want=$(bound "$2" "$a" "$b" 12)
+	got=$(sed -n "s/^vast: kernel $1 .* compulsory=\([0-9]*\).*/\1/p" "$tmp/log.0")
+	[ "$got" = "$want" ] || fail "fdtd2d 6M: $1 compulsory=$got, want $want"
+done
+echo "hold: fdtd2d 6M: compulsory= is the per-launch bound"
 check fewer fdtd2d 4M 1008 1008 12 || exit 1
 check fewer jacobi2d 4M 1008 12 || exit 1
 check any iterate 2M 1008 1008 30 || exit 1
