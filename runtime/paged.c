@@ -2487,6 +2487,10 @@ static void drop_hold(vrt_devsets *d, cl_context ctx, cl_device_id dev)
  * them (the per-launch bound is 4.5). Its bytes come off the budget. */
 static void choose_hold(vrt_launch *L, paged *P, int allowed)
 {
+	/* The shares of a split launch run on threads: the pool is the
+	 * executor's alone (make_sets). */
+	if (L->share)
+		return;
 	vrt_devsets *d = vrt_framepool_peek(L->ctx, L->dev);
 	/* The frames keep an eighth, and at least what keeps a set at 64
 	 * pages of the default size (choose_shift): smaller pages make more
@@ -2513,9 +2517,11 @@ static void choose_hold(vrt_launch *L, paged *P, int allowed)
 		}
 	}
 	/* A new hold only where the frames of the paged launch before are
-	 * still there: a native launch between paged ones takes the pool's
-	 * room (mem.c), and would take a hold with it every time. */
-	for (unsigned s = 1; allowed && d && room && !L->hold_bytes && s <= L->nslots; s++) {
+	 * still there (a native launch between paged ones takes the pool's
+	 * room, mem.c, and would take a hold with it every time), and of at
+	 * least what the frames keep. */
+	for (unsigned s = 1; allowed && d && room >= least && !L->hold_bytes && s <= L->nslots;
+	     s++) {
 		vrt_mem *m = L->slot_mem[s];
 		if (m->paged_uses < 2 || !may_hold(L, s))
 			continue;
