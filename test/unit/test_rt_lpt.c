@@ -23,15 +23,21 @@ static int failures;
 
 #define PG 256
 
+/* Two slots of pages of PG bytes: 6 pages (the last partial) and 3. */
+static void two_slots(vrt_layout *l)
+{
+	memset(l, 0, sizeof *l);
+	l->nslots = 2;
+	l->page_shift = 8;
+	l->slot_size[1] = 5 * PG + 3; /* 6 pages */
+	l->slot_size[2] = 3 * PG;     /* 3 pages */
+	vrt_layout_init(l);
+}
+
 static void test_lpt(void)
 {
 	vrt_layout l;
-	memset(&l, 0, sizeof l);
-	l.nslots = 2;
-	l.page_shift = 8;
-	l.slot_size[1] = 5 * PG + 3; /* 6 pages */
-	l.slot_size[2] = 3 * PG;     /* 3 pages */
-	vrt_layout_init(&l);
+	two_slots(&l);
 	unsigned char u[16] = { 0 };
 	/* slot 1: pages 1, 2, 5; slot 2: pages 0, 2 */
 	u[l.slot_off[1] + 1] = u[l.slot_off[1] + 2] = u[l.slot_off[1] + 5] = 1;
@@ -227,12 +233,7 @@ static void test_lpt_whole(void)
 static void test_lpt_hold(void)
 {
 	vrt_layout l;
-	memset(&l, 0, sizeof l);
-	l.nslots = 2;
-	l.page_shift = 8;
-	l.slot_size[1] = 5 * PG + 3; /* 6 pages */
-	l.slot_size[2] = 3 * PG;     /* 3 pages */
-	vrt_layout_init(&l);
+	two_slots(&l);
 	l.hold_slot = 1;
 	l.hold_buf = 6;
 	l.hold_pages = 4;
