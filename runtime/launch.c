@@ -370,6 +370,17 @@ static int takes_pending(const vrt_cmd *cmd, const vrt_mem *m)
 	return 0;
 }
 
+/* The launch reads or writes m's bytes: m, or a buffer of its family
+ * that shares bytes with it, is an argument (evict.c's look-ahead). */
+static int uses(const vrt_cmd *cmd, const vrt_mem *m)
+{
+	const vrt_launch *L = ((const launch_cmd *)cmd)->L;
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if (vrt_mem_overlap(L->slot_mem[s], m))
+			return 1;
+	return 0;
+}
+
 /* Its device work's end, waited for without the lock (queue.c). */
 static void await_launch(vrt_cmd *cmd)
 {
@@ -478,6 +489,7 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 	c->cmd.await = await_launch;
 	c->cmd.overlaps = 1;
 	c->cmd.takes_pending = takes_pending;
+	c->cmd.uses = uses;
 	/* One hold of the lock an enqueue: the executor holds it for a whole
 	 * launch, so each hold may wait for one. */
 	vrt_lock();

@@ -576,11 +576,22 @@ static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
 		if (vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size > budget)
 			vrt_framepool_release();
 		while (vrt_mem_resident_bytes() + m->size > budget) {
+			/* The copy the launches queued next need last (evict.c). */
 			vrt_mem *victim = NULL;
-			for (vrt_mem *o = all_mems; o; o = o->next)
-				if (o->dev && o != m && !kept(o, keep, nkeep) &&
-				    (!victim || o->lru < victim->lru))
+			unsigned long next[2] = {0, 0};
+			for (vrt_mem *o = all_mems; o; o = o->next) {
+				if (!o->dev || o == m || kept(o, keep, nkeep))
+					continue;
+				next[1] = vrt_queue_next_use(o);
+				unsigned long long lru[2] = {victim ? victim->lru : 0, o->lru};
+				if (!victim || vrt_evict_pick(2, next, lru) == 1) {
 					victim = o;
+					next[0] = next[1];
+				}
+			}
+			if (victim)
+				vrt_log(VRT_LOG_DEBUG, "buffer %p: its next use %lu launches on (0: unknown, %lu: none queued)",
+				        (void *)victim, next[0], VRT_NEVER);
 			if (!victim)
 				return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 			if ((err = vrt_mem_evict(victim)) != CL_SUCCESS)

@@ -120,10 +120,15 @@ static void release_captures(vrt_cmd *c)
 	c->pre = NULL;
 }
 
+/* The command running under the lock and its executor (start). */
+static const vrt_cmd *running;
+static vrt_exec *running_on;
+
 /* Runs c on `own` once its wait list is complete; c->deferred when it
  * left device work in flight. */
-static cl_int start(vrt_cmd *c, cl_command_queue own)
+static cl_int start(vrt_exec *x, vrt_cmd *c)
 {
+	cl_command_queue own = x->own;
 	double t0 = vrt_now_ms();
 	cl_int err = c->pre ? vrt_real.clWaitForEvents(1, &c->pre) : CL_SUCCESS;
 	if (err == CL_SUCCESS && c->nwait)
@@ -141,8 +146,12 @@ static cl_int start(vrt_cmd *c, cl_command_queue own)
 	 * what is left for c->after (so a launch, run or not, leaves none
 	 * behind). */
 	vrt_pend_settle_except(c->waits_for_next && c->after ? c->after : c);
+	running = c;
+	running_on = x;
 	if (err == CL_SUCCESS)
 		err = c->run(c, own);
+	running = NULL;
+	running_on = NULL;
 	vrt_pend_settle_except(c->after);
 	vrt_unlock();
 	return err;
@@ -178,10 +187,29 @@ static cl_int complete(vrt_cmd *c, cl_int err)
 	return err;
 }
 
-/* Runs c and ends it, on the calling thread. */
-static cl_int execute(vrt_cmd *c, cl_command_queue own)
+unsigned long vrt_queue_next_use(const vrt_mem *m)
 {
-	return complete(c, start(c, own));
+	if (!running || !running_on)
+		return 0;
+	vrt_exec *x = running_on;
+	unsigned long d = 1, r = VRT_NEVER;
+	pthread_mutex_lock(&x->mu);
+	const vrt_cmd *n = running->next;
+	if (!n)
+		r = 0; /* nothing queued: nothing known */
+	for (; n; n = n->next, d++)
+		if (n->uses && n->uses(n, m)) {
+			r = d;
+			break;
+		}
+	pthread_mutex_unlock(&x->mu);
+	return r;
+}
+
+/* Runs c and ends it, on the calling thread. */
+static cl_int execute(vrt_exec *x, vrt_cmd *c)
+{
+	return complete(c, start(x, c));
 }
 
 /* Ends the command in flight on x, if any (executor thread, x->mu not
@@ -228,7 +256,7 @@ static void step(vrt_exec *x, vrt_cmd *c)
 		c->after = chain_end(c); /* queued behind it until it ran */
 		pthread_mutex_unlock(&x->mu);
 	}
-	cl_int err = start(c, x->own);
+	cl_int err = start(x, c);
 	if (x->inflight)
 		x->inflight->overlapped = 1;
 	/* It ran beside a command that then failed: it may have read what
@@ -379,7 +407,7 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 	int idle = !x->head && !x->inflight;
 	pthread_mutex_unlock(&x->mu);
 	if (err == CL_SUCCESS && blocking && idle) {
-		err = execute(c, x->own);
+		err = execute(x, c);
 		if (event && c->ev) {
 			/* Complete already: a marker with nothing to wait for. */
 			cl_int e2 = marker(q, 0, NULL, event);
@@ -420,7 +448,7 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 		if (pthread_create(&x->thread, NULL, executor, x) != 0) {
 			pthread_mutex_unlock(&x->mu);
 			/* Run it here instead: the queue stays in order. */
-			err = execute(c, x->own);
+			err = execute(x, c);
 			vrt_free(c);
 			return blocking ? err : CL_SUCCESS;
 		}

@@ -272,6 +272,9 @@ struct vrt_cmd {
 	/* A launch that would take m's pending whole write (pending.c):
 	 * NULL, or 1 when c pages m and reads none of it in its inspector. */
 	int (*takes_pending)(const vrt_cmd *c, const struct vrt_mem *m);
+	/* The command uses m's bytes (a launch with m an argument; NULL:
+	 * none known): the look-ahead of eviction (evict.c). */
+	int (*uses)(const vrt_cmd *c, const struct vrt_mem *m);
 	/* A write the command after it may take over (pending.c): the
 	 * executor waits a moment for that command to be queued. */
 	int waits_for_next;
@@ -283,6 +286,16 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
                   cl_uint nw, const cl_event *w, cl_event *event);
 /* Waits until every command submitted on q has run. */
 void vrt_queue_drain(cl_command_queue q);
+/* The place among the commands queued behind the one running (lock
+ * held) of the first that uses m (uses; 1: the next one): VRT_NEVER
+ * where none does, 0 where nothing is queued or no command is running
+ * (nothing known). */
+#define VRT_NEVER ((unsigned long)-1)
+unsigned long vrt_queue_next_use(const struct vrt_mem *m);
+/* evict.c: of n candidates, the index of the one to evict: the farthest
+ * next use (VRT_NEVER the farthest), the least recently used (smallest
+ * lru) among those tied. */
+size_t vrt_evict_pick(size_t n, const unsigned long *next_use, const unsigned long long *lru);
 /* q's context and device (remembered with its executor, else asked of
  * the driver); CL_INVALID_COMMAND_QUEUE when q is not a queue. */
 cl_int vrt_queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev);
