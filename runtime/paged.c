@@ -2209,20 +2209,6 @@ static cl_int defer_ranges(vrt_launch *L, paged *P)
 	return CL_SUCCESS;
 }
 
-/* The frames a set of one buffer gets from its share of the budget
- * beside an LPT of lb bytes (pages of 2^sh bytes). The LPT is set aside
- * in steps of 1/32 of the share, not to the byte: the kernels of a
- * pipeline have LPTs of different sizes (fdtd2d's hz has three slots,
- * ex two), and frames sized to the byte differed by a page or two, so
- * each launch dropped the one before's frame buffers and the pages they
- * held (fdtd2d at twice its budget took nothing from them). */
-static unsigned long long frames_beside_lpt(unsigned long long share, size_t lb, unsigned sh)
-{
-	unsigned long long pages = share >> sh, step = pages / 32 ? pages / 32 : 1;
-	unsigned long long lpt = (((lb + ((size_t)1 << sh) - 1) >> sh) + step - 1) / step * step;
-	return lpt < pages ? pages - lpt : 0;
-}
-
 static cl_int place_hold(vrt_launch *L, paged *P);
 
 /* A device buffer of `bytes`, backed now: NVIDIA's driver allocates a
@@ -2272,7 +2258,7 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 		/* what place_frames lets a plan fill: its frames and LPT; no
 		 * more than all the launch's pages (and the scratch frame) on
 		 * a budget larger than its data (VAST_MODE=paged) */
-		unsigned long long room = frames_beside_lpt(share, lb, sh);
+		unsigned long long room = vrt_frames_beside_lpt(share, lb, sh);
 		if (room > data)
 			room = data;
 		if (room << sh > whole && (!P->maxalloc || room << sh <= P->maxalloc))

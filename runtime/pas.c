@@ -117,6 +117,13 @@ size_t vrt_pas_frame_pages(const vrt_layout *l, const unsigned char *u)
 	return n - held;
 }
 
+unsigned long long vrt_frames_beside_lpt(unsigned long long share, size_t lb, unsigned sh)
+{
+	unsigned long long pages = share >> sh, step = pages / 32 ? pages / 32 : 1;
+	unsigned long long lpt = (((lb + ((size_t)1 << sh) - 1) >> sh) + step - 1) / step * step;
+	return lpt < pages ? pages - lpt : 0;
+}
+
 int vrt_pas_reduce(const vrt_layout *l, const unsigned char *rows,
                    size_t nrows, unsigned long long budget,
                    vrt_range **ranges, size_t *nranges, size_t *bad_row)

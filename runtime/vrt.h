@@ -760,6 +760,14 @@ size_t vrt_lpt_bytes(const vrt_layout *l);
 /* Device bytes a range needs: frames of `pages` pages plus scratch frame
  * 0, plus the LPT. */
 unsigned long long vrt_range_footprint(const vrt_layout *l, size_t pages);
+/* The frames (pages of 2^sh bytes) a set of one frame buffer gets from
+ * its share of the budget beside an LPT of lb bytes. The LPT is set
+ * aside in steps of 1/32 of the share, not to the byte: the kernels of a
+ * pipeline have LPTs of different sizes (fdtd2d's hz has three slots, ex
+ * two), and frames sized to the byte differed by a page or two, so each
+ * launch dropped the one before's frame buffers and the pages they held
+ * (paged.c, make_sets). */
+unsigned long long vrt_frames_beside_lpt(unsigned long long share, size_t lb, unsigned sh);
 /* Pages of union row u that take frames of a set: all of them, less
  * the hold's slot's where they all lie in the hold (lpt.c binds them
  * there). */

@@ -186,11 +186,31 @@ static void test_hold(void)
 	vrt_free(r);
 }
 
+/* Frames beside an LPT: within the share, and the same for LPTs of
+ * different sizes within one step (1/32 of the share), so the kernels of
+ * a pipeline keep one another's frame buffers. */
+static void test_frames_beside_lpt(void)
+{
+	unsigned long long share = 1ull << 26; /* 1024 pages of 64 KiB: steps of 32 */
+	unsigned sh = 16;
+	unsigned long long a = vrt_frames_beside_lpt(share, 5400, sh),
+	                   b = vrt_frames_beside_lpt(share, 8100, sh),
+	                   c = vrt_frames_beside_lpt(share, 32u << 16, sh),
+	                   d = vrt_frames_beside_lpt(share, (32u << 16) + 1, sh);
+	CHECK(a == 1024 - 32 && a == b && c == a);
+	CHECK(d == 1024 - 64); /* one byte more than a step: the next step */
+	for (size_t lb = 1; lb < (64u << 16); lb += 4093)
+		CHECK((vrt_frames_beside_lpt(share, lb, sh) << sh) + lb <= share);
+	CHECK(vrt_frames_beside_lpt(share, share, sh) == 0);
+	CHECK(vrt_frames_beside_lpt(10u << 16, 100, sh) == 9); /* steps of one page */
+}
+
 int main(void)
 {
 	test_layout();
 	test_normalize();
 	test_hold();
+	test_frames_beside_lpt();
 	test_reduce();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
