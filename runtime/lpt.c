@@ -67,19 +67,9 @@ static void resident_slot(const vrt_layout *l, unsigned s, uint32_t *lpt, size_t
 	put64(r + 6, l->res_buf[s]);
 }
 
-/* Range row u touches pages of the hold's slot s, all of them within the
- * hold: it is bound to the hold, page p in frame p, one run from byte 0
- * as a resident slot's, and takes no frames of the set's. */
-static int held(const vrt_layout *l, unsigned s, const unsigned char *row)
-{
-	if (s != l->hold_slot || !l->hold_pages)
-		return 0;
-	size_t n = l->slot_pages[s], p = n;
-	while (p > 0 && !row[p - 1])
-		p--;
-	return p > 0 && p <= l->hold_pages;
-}
-
+/* Slot s of a range whose pages of it all lie in the hold (vrt_pas_held):
+ * bound to the hold, page p in frame p, one run from byte 0 as a resident
+ * slot's, and no frames of the set's. */
 static void held_slot(const vrt_layout *l, unsigned s, uint32_t *lpt, size_t idx,
                       vrt_frames *fr)
 {
@@ -125,7 +115,7 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *
 			idx += l->slot_pages[s];
 			continue;
 		}
-		if (!bx && held(l, s, row)) {
+		if (!bx && s == l->hold_slot && vrt_pas_held(l, u)) {
 			held_slot(l, s, lpt, idx, fr);
 			idx += l->slot_pages[s];
 			continue;

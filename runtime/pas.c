@@ -101,20 +101,24 @@ size_t vrt_pas_count(const unsigned char *row, size_t n)
 	return c;
 }
 
-size_t vrt_pas_frame_pages(const vrt_layout *l, const unsigned char *u)
+size_t vrt_pas_held(const vrt_layout *l, const unsigned char *u)
 {
-	size_t n = vrt_pas_count(u, l->row_bytes);
 	unsigned s = l->hold_slot;
 	if (!s || !l->hold_pages)
-		return n;
+		return 0;
 	const unsigned char *h = u + l->slot_off[s];
 	for (size_t p = l->hold_pages; p < l->slot_pages[s]; p++)
 		if (h[p])
-			return n; /* past the hold: the slot takes frames */
+			return 0; /* past the hold: the slot takes frames */
 	size_t held = 0;
 	for (size_t p = 0; p < l->hold_pages; p++)
 		held += h[p] != 0;
-	return n - held;
+	return held;
+}
+
+size_t vrt_pas_frame_pages(const vrt_layout *l, const unsigned char *u)
+{
+	return vrt_pas_count(u, l->row_bytes) - vrt_pas_held(l, u);
 }
 
 unsigned long long vrt_frames_beside_lpt(unsigned long long share, size_t lb, unsigned sh)

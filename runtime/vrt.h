@@ -768,6 +768,9 @@ unsigned long long vrt_range_footprint(const vrt_layout *l, size_t pages);
  * launch dropped the one before's frame buffers and the pages they held
  * (paged.c, make_sets). */
 unsigned long long vrt_frames_beside_lpt(unsigned long long share, size_t lb, unsigned sh);
+/* Pages of the hold's slot union row u touches when they all lie in the
+ * hold (a range bound to it, lpt.c), 0 otherwise. */
+size_t vrt_pas_held(const vrt_layout *l, const unsigned char *u);
 /* Pages of union row u that take frames of a set: all of them, less
  * the hold's slot's where they all lie in the hold (lpt.c binds them
  * there). */
