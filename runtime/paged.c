@@ -181,6 +181,7 @@ typedef struct paged {
 		size_t src, dst, n;     /* frames */
 	} *copies;
 	size_t ncopies, copies_cap;
+	uint64_t deliver;           /* slots whose queued reads ranges fill (deliver.c) */
 } paged;
 
 /* The range the i-th to run: the plan's order, or every other launch on
@@ -1246,6 +1247,14 @@ static int lazy_slot(const vrt_launch *L, unsigned s)
 	       !(L->slot_mem[s]->flags & CL_MEM_USE_HOST_PTR);
 }
 
+/* Whether range F's written pages of slot s go home when it finishes
+ * (not kept whole, held or left dirty in the frames, not a box). */
+static int goes_home_now(const vrt_launch *L, const paged *P, const fset *F, unsigned s)
+{
+	return (L->slot_mode[s] & VAST_MODE_W) && F->fr.count[s] && !P->lay.res_buf[s] &&
+	       F->fr.held != s && !F->box[s].rows && !(F->lazy && lazy_slot(L, s));
+}
+
 /* Enqueues on q the copy of pages page..page+n-1 of m (clipped to its
  * size) from frames frame.. of fb into the host copy; adds the bytes. */
 static cl_int read_home(cl_command_queue q, cl_mem fb, size_t frame, vrt_mem *m, size_t page,
@@ -1910,6 +1919,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 
 	double t0 = vrt_now_ms();
 	memcpy(F->u, P->unions + (size_t)(R - P->ranges) * rb, rb);
+	vrt_deliver_start(L, lay, P->deliver, i, F->u);
 	/* A whole write left pending for this launch: its pages of the
 	 * range reach the host copy before anything reads them (pending.c). */
 	vrt_pend_fill_row(L, lay, F->u);
@@ -2127,6 +2137,13 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 		bytes += n;
 	}
 	vrt_trace_host("scatter", kn, t0, vrt_now_ms(), (long)j, bytes);
+	/* The program's reads queued behind the launch take the pages now
+	 * home that no later range writes (deliver.c). */
+	uint64_t went = 0;
+	for (unsigned s = 1; s <= lay->nslots; s++)
+		if (goes_home_now(L, P, F, s))
+			went |= (uint64_t)1 << s;
+	vrt_deliver_finish(L, lay, went, j, F->u);
 	memcpy(F->prev_u, F->u, lay->row_bytes);
 	F->prev_fr = F->fr;
 	F->used = 1;
@@ -2797,6 +2814,11 @@ static cl_int paged_run(vrt_launch *L, int keep)
 			vrt_pend_settle(L->slot_mem[s]);
 	if ((err = boxes_home(L, P)) != CL_SUCCESS)
 		goto out;
+	/* The slots whose reads queued behind may be filled range by range
+	 * (deliver.c): written, paged, not boxes. */
+	for (unsigned s = 1; !L->share && s <= L->nslots; s++)
+		if ((L->slot_mode[s] & VAST_MODE_W) && !P->lay.res_buf[s] && !vrt_fp_boxed(P->fp, s))
+			P->deliver |= (uint64_t)1 << s;
 	if ((err = set_launch_args(L, P, P->kp)) != CL_SUCCESS ||
 	    (P->ks && (err = set_launch_args(L, P, P->ks)) != CL_SUCCESS))
 		goto out;
@@ -2874,6 +2896,7 @@ cl_int vrt_paged_run(vrt_launch *L)
 {
 	if (!L->share)
 		L->st->compulsory += compulsory(L);
+	vrt_deliver_end(L, 0); /* an earlier try's */
 	cl_int err = paged_run(L, 1);
 	int kept = L->hold_bytes != 0;
 	for (unsigned s = 1; s <= L->nslots; s++)
@@ -2885,8 +2908,10 @@ cl_int vrt_paged_run(vrt_launch *L)
 		vrt_log(VRT_LOG_INFO, "kernel '%s': paging every buffer after %s", L->k->name,
 		        vrt_cl_error_name(err));
 		L->k->keep_refused = (struct vrt_keep_hint){L->groups, L->budget};
+		vrt_deliver_end(L, 0);
 		err = paged_run(L, 0);
 	}
+	vrt_deliver_end(L, err == CL_SUCCESS);
 	memset(L->res_buf, 0, sizeof L->res_buf);
 	L->hold_slot = 0;
 	L->hold_bytes = 0;

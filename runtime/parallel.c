@@ -263,6 +263,39 @@ void vrt_copy_runs(const vrt_copy_run *runs, size_t nruns)
 	vrt_free(at);
 }
 
+/* Copies gathered to run as one parallel job (vrt_copy_runs): a range of
+ * a column-major matrix is 16 runs of each slot (spmv-ell's col and val),
+ * each copy on its own paid a wake of the pool. */
+void vrt_batch_add(vrt_copy_batch *b, void *dst, const void *src, size_t n)
+{
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 64;
+		vrt_copy_run *r = vrt_realloc(b->runs, cap * sizeof *r);
+		if (!r) { /* no memory: this one now */
+			vrt_copy(dst, src, n);
+			return;
+		}
+		b->runs = r;
+		b->cap = cap;
+	}
+	b->runs[b->n++] = (vrt_copy_run){dst, src, n};
+}
+
+size_t vrt_batch_bytes(const vrt_copy_batch *b)
+{
+	size_t bytes = 0;
+	for (size_t i = 0; i < b->n; i++)
+		bytes += b->runs[i].n;
+	return bytes;
+}
+
+void vrt_batch_run(vrt_copy_batch *b)
+{
+	vrt_copy_runs(b->runs, b->n);
+	vrt_free(b->runs);
+	*b = (vrt_copy_batch){0};
+}
+
 typedef struct fill_job {
 	unsigned char *dst;
 	const unsigned char *pat;

@@ -37,6 +37,7 @@
  * waits for the copy (vrt_pend_fill_row) before it does.
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,50 +77,19 @@ int vrt_pend_start(vrt_mem *m, const void *src, const void *launch)
 	return 1;
 }
 
-/* Copies gathered to run as one parallel job (vrt_copy_runs): a range of
- * a column-major matrix is 16 runs of each slot (spmv-ell's col and val),
- * each copy on its own paid a wake of the pool. */
-typedef struct batch {
-	vrt_copy_run *runs;
-	size_t n, cap;
-} batch;
-
-static void add_run(batch *b, void *dst, const void *src, size_t n)
-{
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 64;
-		vrt_copy_run *r = vrt_realloc(b->runs, cap * sizeof *r);
-		if (!r) { /* no memory: this one now */
-			vrt_copy(dst, src, n);
-			return;
-		}
-		b->runs = r;
-		b->cap = cap;
-	}
-	b->runs[b->n++] = (vrt_copy_run){dst, src, n};
-}
-
-static void run_batch(batch *b)
-{
-	vrt_copy_runs(b->runs, b->n);
-	vrt_free(b->runs);
-	*b = (batch){0};
-}
-
 /* The copy of the next range's pages, on a thread of its own. */
 static struct {
 	pthread_t tid;
 	int running;
-	batch b;
+	vrt_copy_batch b;
 } ahead;
 
 static void *ahead_main(void *arg)
 {
-	batch *b = arg;
+	vrt_copy_batch *b = arg;
+	vrt_trace_as("prefetch");
 	double t0 = vrt_now_ms();
-	size_t bytes = 0;
-	for (size_t i = 0; i < b->n; i++)
-		bytes += b->runs[i].n;
+	size_t bytes = vrt_batch_bytes(b);
 	vrt_copy_runs(b->runs, b->n);
 	vrt_trace_host("prefetch", "", t0, vrt_now_ms(), -1, bytes);
 	return NULL;
@@ -132,11 +102,11 @@ static void await_ahead(void)
 	pthread_join(ahead.tid, NULL);
 	ahead.running = 0;
 	vrt_free(ahead.b.runs);
-	ahead.b = (batch){0};
+	ahead.b = (vrt_copy_batch){0};
 }
 
 /* Copies (into b) pages [p0, p1) of p that are not yet copied. */
-static void copy_pages(pending *p, size_t p0, size_t p1, batch *bt)
+static void copy_pages(pending *p, size_t p0, size_t p1, vrt_copy_batch *bt)
 {
 	size_t size = p->m->size;
 	for (size_t a = p0; a < p1;) {
@@ -151,7 +121,7 @@ static void copy_pages(pending *p, size_t p0, size_t p1, batch *bt)
 		if (hi > size)
 			hi = size;
 		if (lo < hi)
-			add_run(bt, p->m->host + lo, p->src + lo, hi - lo);
+			vrt_batch_add(bt, p->m->host + lo, p->src + lo, hi - lo);
 		a = b;
 	}
 }
@@ -166,15 +136,26 @@ static void settle(pending *p)
 {
 	double t0 = vrt_now_ms();
 	if (p->done) {
-		batch b = {0};
+		vrt_copy_batch b = {0};
 		copy_pages(p, 0, npages(p), &b);
-		run_batch(&b);
+		vrt_batch_run(&b);
 	} else {
 		vrt_copy(p->m->host, p->src, p->m->size);
 	}
 	vrt_free(p->done);
 	vrt_trace_host("settle", "", t0, vrt_now_ms(), -1, p->m->size);
 	*p = pend[--npend];
+}
+
+int vrt_pend_overlaps(const void *p, size_t n)
+{
+	await_ahead();
+	for (unsigned i = 0; i < npend; i++) {
+		uintptr_t a = (uintptr_t)pend[i].src, b = (uintptr_t)p;
+		if (n && pend[i].m->size && b < a + pend[i].m->size && a < b + n)
+			return 1;
+	}
+	return 0;
 }
 
 int vrt_pend_has(const vrt_mem *m)
@@ -221,7 +202,7 @@ void vrt_pend_settle_except(const void *launch)
 
 /* Adds the copies of L's pending pages that `row` marks to bt. */
 static void collect_row(const vrt_launch *L, const vrt_layout *lay, const unsigned char *row,
-                        batch *bt)
+                        vrt_copy_batch *bt)
 {
 	for (unsigned s = 1; npend && s <= L->nslots; s++) {
 		pending *p = find(L->slot_mem[s]);
@@ -264,9 +245,9 @@ static void collect_row(const vrt_launch *L, const vrt_layout *lay, const unsign
 void vrt_pend_fill_row(const vrt_launch *L, const vrt_layout *lay, const unsigned char *row)
 {
 	await_ahead();
-	batch bt = {0};
+	vrt_copy_batch bt = {0};
 	collect_row(L, lay, row, &bt);
-	run_batch(&bt);
+	vrt_batch_run(&bt);
 }
 
 void vrt_pend_prefetch(const vrt_launch *L, const vrt_layout *lay, const unsigned char *row)
@@ -280,5 +261,5 @@ void vrt_pend_prefetch(const vrt_launch *L, const vrt_layout *lay, const unsigne
 	if (pthread_create(&ahead.tid, NULL, ahead_main, &ahead.b) == 0)
 		ahead.running = 1;
 	else
-		run_batch(&ahead.b); /* no thread: now */
+		vrt_batch_run(&ahead.b); /* no thread: now */
 }

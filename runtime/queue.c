@@ -206,6 +206,17 @@ unsigned long vrt_queue_next_use(const vrt_mem *m)
 	return r;
 }
 
+void vrt_queue_behind(int (*fn)(void *ctx, const vrt_cmd *c), void *ctx)
+{
+	if (!running || !running_on)
+		return;
+	vrt_exec *x = running_on;
+	pthread_mutex_lock(&x->mu);
+	for (const vrt_cmd *n = running->next; n && fn(ctx, n); n = n->next)
+		;
+	pthread_mutex_unlock(&x->mu);
+}
+
 /* Runs c and ends it, on the calling thread. */
 static cl_int execute(vrt_exec *x, vrt_cmd *c)
 {

@@ -119,6 +119,23 @@ static unsigned my_track(void)
 	return my_tid;
 }
 
+void vrt_trace_as(const char *name)
+{
+	if (!vrt_cfg.trace)
+		return;
+	pthread_mutex_lock(&mu);
+	unsigned tid = 0;
+	for (unsigned i = 0; i < ntracks && !tid; i++)
+		if (!tracks[i].q && !strcmp(tracks[i].name, name))
+			tid = tracks[i].tid;
+	if (!tid) {
+		track *t = new_track(NULL, name);
+		tid = t ? t->tid : 0;
+	}
+	my_tid = tid;
+	pthread_mutex_unlock(&mu);
+}
+
 void vrt_trace_plan(const char *kernel, double t0, double t1, size_t nranges, unsigned sets)
 {
 	if (!vrt_cfg.trace)

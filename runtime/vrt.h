@@ -278,6 +278,9 @@ struct vrt_cmd {
 	/* A write the command after it may take over (pending.c): the
 	 * executor waits a moment for that command to be queued. */
 	int waits_for_next;
+	/* A read of [*off, *off + *n) of *m into *dst (1), for the launch
+	 * before it to fill (deliver.c); NULL: no read. */
+	int (*reads_into)(const vrt_cmd *c, struct vrt_mem **m, size_t *off, size_t *n, void **dst);
 };
 /* Queues c on q after the wait list w; returns at once unless blocking
  * (then with its result); *event (when event is not NULL) is its event.
@@ -292,6 +295,9 @@ void vrt_queue_drain(cl_command_queue q);
  * (nothing known). */
 #define VRT_NEVER ((unsigned long)-1)
 unsigned long vrt_queue_next_use(const struct vrt_mem *m);
+/* Calls fn with each command queued behind the one running (lock held),
+ * in order, while it returns 1. */
+void vrt_queue_behind(int (*fn)(void *ctx, const vrt_cmd *c), void *ctx);
 /* evict.c: of n candidates, the index of the one to evict: the farthest
  * next use (VRT_NEVER the farthest), the least recently used (smallest
  * lru) among those tied. */
@@ -326,6 +332,15 @@ typedef struct vrt_copy_run {
 	size_t n;
 } vrt_copy_run;
 void vrt_copy_runs(const vrt_copy_run *runs, size_t nruns);
+/* Copies gathered to run as one vrt_copy_runs: added one by one (one
+ * that finds no memory copies at once), their bytes, run and freed. */
+typedef struct vrt_copy_batch {
+	vrt_copy_run *runs;
+	size_t n, cap;
+} vrt_copy_batch;
+void vrt_batch_add(vrt_copy_batch *b, void *dst, const void *src, size_t n);
+size_t vrt_batch_bytes(const vrt_copy_batch *b);
+void vrt_batch_run(vrt_copy_batch *b);
 /* Asks the kernel for huge pages over the whole 2 MiB pages inside
  * [p, p+n) of plain memory about to be written for the first time (the
  * program's array a read fills, a new host copy): their first-touch faults
@@ -707,6 +722,10 @@ double vrt_now_ms(void);
  * -1 when the phase belongs to no range. `kernel` is copied. */
 void vrt_trace_host(const char *name, const char *kernel, double t0, double t1, long range,
                     unsigned long long bytes);
+/* The calling thread's later events go on the host track `name`, shared
+ * with the threads that name it too (a thread a job, one after another:
+ * deliver.c, pending.c), not on a track of their own each. */
+void vrt_trace_as(const char *name);
 /* A launch's plan (inspection to ranges): its ranges and frame sets. */
 void vrt_trace_plan(const char *kernel, double t0, double t1, size_t nranges, unsigned sets);
 /* Gives a queue of the runtime's own (CL_QUEUE_PROFILING_ENABLE) a track
@@ -1337,6 +1356,8 @@ int vrt_multi_run(vrt_launch *L, cl_int *err);
  * 0 when it cannot (then copy now). */
 int vrt_pend_start(vrt_mem *m, const void *src, const void *launch);
 int vrt_pend_has(const vrt_mem *m);
+/* Whether [p, p+n) overlaps the program's memory a pending write reads. */
+int vrt_pend_overlaps(const void *p, size_t n);
 /* Copies what is still pending of m (and of buffers sharing its bytes),
  * of every buffer, of every buffer whose bytes another command than
  * `launch` is to take. */
@@ -1349,6 +1370,26 @@ void vrt_pend_fill_row(const vrt_launch *L, const vrt_layout *lay, const unsigne
 /* The same, for the range after the one just enqueued, on a thread of its
  * own: the next call here waits for it. */
 void vrt_pend_prefetch(const vrt_launch *L, const vrt_layout *lay, const unsigned char *row);
+
+/* --- deliver.c: reads queued behind a paged launch, filled as it runs ---- */
+/* Range i of L (its PAS row of lay) starts: the reads of L's buffers in
+ * `slots` (a mask of slots whose written pages go home range by range)
+ * queued right behind L are followed, and the range recorded as the last
+ * writer of the pages it touches of theirs. */
+void vrt_deliver_start(const vrt_launch *L, const vrt_layout *lay, uint64_t slots, size_t i,
+                       const unsigned char *row);
+/* Range j's written pages of the slots in `home` are in the host copies:
+ * those no later range writes are copied to the reads' memory, on a
+ * thread. */
+void vrt_deliver_finish(const vrt_launch *L, const vrt_layout *lay, uint64_t home, size_t j,
+                        const unsigned char *row);
+/* L ended, well (its reads may use what was copied) or not (dropped). */
+void vrt_deliver_end(const vrt_launch *L, int ok);
+/* The read c of m: 1 when it was followed and is now done (*err its
+ * result): what the ranges did not copy copied now; 0: read as usual. */
+int vrt_deliver_read(const vrt_cmd *c, vrt_mem *m, cl_int *err);
+/* c ends: what was kept for it goes. */
+void vrt_deliver_forget(const vrt_cmd *c);
 
 #pragma GCC visibility pop
 #endif

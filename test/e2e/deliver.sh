@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# deliver.sh VASTCC: reads queued right behind a paged launch are filled
+# range by range while it runs (runtime/deliver.c), and only where that
+# cannot change what the program sees. deliver/host.c queues its reads in
+# five ways (see there); each mode's output must be the cc build's byte
+# for byte at budgets of 30% and 10% (several ranges, pipelined), and the
+# log must name exactly the reads it may follow: all three in `fresh`;
+# in `inplace` not the read into the array the write before the launch
+# left pending (later ranges still read it), in `usehost` not the read
+# into the launch's own USE_HOST_PTR array, in `overlap` only the first
+# of two reads into one array. VAST_OVERLAP=0 follows none, same output.
+set -u
+vastcc=$1
+src=$(cd "$(dirname "$0")" && pwd)/deliver
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-deliver.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELINE \
+	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_LOG VAST_PINNED VAST_FOOTPRINTS VAST_RESIDENT \
+	VAST_OVERLAP
+fail() { echo "deliver: FAIL: $*" >&2; exit 1; }
+cp "$src"/* "$src/../../rt/rt_host.h" "$tmp/" && cd "$tmp" || exit 1
+cc -O1 -w -o plain host.c -lOpenCL || fail "cc"
+"$vastcc" -O1 -w -o app host.c deliver.cl || fail "vastcc"
+said="the read of [0-9]* bytes queued behind it is filled range by range"
+for c in fresh:3 inplace:1 usehost:0 overlap:1 blocking:; do
+	mode=${c%:*} want=${c#*:}
+	./plain $mode ref.bin || fail "$mode: the native run failed"
+	for mem in 30% 10%; do
+		for overlap in 1 0; do
+			VAST_DEVICE_MEM=$mem VAST_OVERLAP=$overlap VAST_LOG=debug VAST_STATS=1 \
+				./app $mode out.bin >log 2>&1 || { tail -5 log; fail "$mode at $mem: the run failed"; }
+			cmp -s ref.bin out.bin || fail "$mode at $mem (VAST_OVERLAP=$overlap): output differs"
+			grep -q "ranges=[2-9]\|ranges=[1-9][0-9]" log || fail "$mode at $mem: want several ranges"
+			n=$(grep -c "$said" log)
+			[ $overlap = 0 ] && [ "$n" != 0 ] && fail "$mode at $mem: a read followed with VAST_OVERLAP=0"
+			[ $overlap = 1 ] && [ -n "$want" ] && [ "$n" != "$want" ] &&
+				fail "$mode at $mem: $n reads followed, want $want"
+		done
+	done
+	echo "ok: $mode"
+done
+echo "deliver: ok"

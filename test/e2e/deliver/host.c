@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * deliver - for test/e2e/deliver.sh: reads queued behind a paged launch,
+ * which the launch fills range by range (runtime/deliver.c), in the ways
+ * a program may queue them. in holds N floats; mirror writes out and
+ * out2, both from in reversed: range i writes what the last range reads.
+ *   fresh     non-blocking reads of out and out2 into fresh arrays, and
+ *             of the middle half of out2 into a third
+ *   inplace   in written from a without blocking, out read back into a
+ *             (the write's source, still read by later ranges), out2
+ *             into a fresh array
+ *   usehost   in a CL_MEM_USE_HOST_PTR buffer over a, out read into a
+ *   overlap   out, then out2, read into the same array (out2 must win)
+ *   blocking  a blocking read of out right behind the launch
+ * usage: deliver MODE OUT
+ */
+#include "rt_host.h"
+
+#define N (1u << 22)
+#define BYTES (N * sizeof(float))
+
+static float *fresh(void)
+{
+	float *p = malloc(BYTES);
+	if (!p)
+		exit(1);
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3)
+		return 2;
+	const char *mode = argv[1];
+	rt_cl c;
+	rt_setup(&c, "deliver.cl", NULL);
+	cl_int err;
+	cl_kernel k = clCreateKernel(c.prog, "mirror", &err);
+	CHECK(err);
+	float *a = fresh();
+	for (unsigned i = 0; i < N; i++)
+		a[i] = (float)((i * 37u) % 1009u);
+	int use = !strcmp(mode, "usehost");
+	cl_mem in = clCreateBuffer(c.ctx, CL_MEM_READ_ONLY | (use ? CL_MEM_USE_HOST_PTR : 0), BYTES,
+	                           use ? a : NULL, &err);
+	CHECK(err);
+	cl_mem out = clCreateBuffer(c.ctx, CL_MEM_WRITE_ONLY, BYTES, NULL, &err);
+	CHECK(err);
+	cl_mem out2 = clCreateBuffer(c.ctx, CL_MEM_WRITE_ONLY, BYTES, NULL, &err);
+	CHECK(err);
+	cl_uint n = N;
+	CHECK(clSetKernelArg(k, 0, sizeof in, &in));
+	CHECK(clSetKernelArg(k, 1, sizeof out, &out));
+	CHECK(clSetKernelArg(k, 2, sizeof out2, &out2));
+	CHECK(clSetKernelArg(k, 3, sizeof n, &n));
+	size_t gws = N, lws = 64;
+	if (!use)
+		CHECK(clEnqueueWriteBuffer(c.q, in, CL_FALSE, 0, BYTES, a, 0, NULL, NULL));
+	CHECK(clEnqueueNDRangeKernel(c.q, k, 1, NULL, &gws, &lws, 0, NULL, NULL));
+	float *r[3] = {NULL, NULL, NULL};
+	size_t rn[3] = {BYTES, BYTES, BYTES / 2};
+	if (!strcmp(mode, "fresh")) {
+		r[0] = fresh(), r[1] = fresh(), r[2] = fresh();
+		CHECK(clEnqueueReadBuffer(c.q, out, CL_FALSE, 0, BYTES, r[0], 0, NULL, NULL));
+		CHECK(clEnqueueReadBuffer(c.q, out2, CL_FALSE, 0, BYTES, r[1], 0, NULL, NULL));
+		CHECK(clEnqueueReadBuffer(c.q, out2, CL_FALSE, BYTES / 4, BYTES / 2, r[2], 0, NULL,
+		                          NULL));
+	} else if (!strcmp(mode, "inplace")) {
+		r[0] = a, r[1] = fresh();
+		CHECK(clEnqueueReadBuffer(c.q, out, CL_FALSE, 0, BYTES, a, 0, NULL, NULL));
+		CHECK(clEnqueueReadBuffer(c.q, out2, CL_FALSE, 0, BYTES, r[1], 0, NULL, NULL));
+	} else if (use) {
+		r[0] = a;
+		CHECK(clEnqueueReadBuffer(c.q, out, CL_FALSE, 0, BYTES, a, 0, NULL, NULL));
+	} else if (!strcmp(mode, "overlap")) {
+		r[0] = fresh();
+		CHECK(clEnqueueReadBuffer(c.q, out, CL_FALSE, 0, BYTES, r[0], 0, NULL, NULL));
+		CHECK(clEnqueueReadBuffer(c.q, out2, CL_FALSE, 0, BYTES, r[0], 0, NULL, NULL));
+	} else if (!strcmp(mode, "blocking")) {
+		r[0] = fresh();
+		CHECK(clEnqueueReadBuffer(c.q, out, CL_TRUE, 0, BYTES, r[0], 0, NULL, NULL));
+	} else {
+		return 2;
+	}
+	CHECK(clFinish(c.q));
+	FILE *f = fopen(argv[2], "wb");
+	if (!f)
+		return 1;
+	for (int i = 0; i < 3; i++)
+		if (r[i])
+			rt_write(f, r[i], rn[i]);
+	fclose(f);
+	for (int i = 0; i < 3; i++)
+		if (r[i] != a)
+			free(r[i]);
+	free(a);
+	CHECK(clReleaseKernel(k));
+	CHECK(clReleaseMemObject(in));
+	CHECK(clReleaseMemObject(out));
+	CHECK(clReleaseMemObject(out2));
+	rt_teardown(&c);
+	return 0;
+}
