@@ -18,7 +18,8 @@
 #             its kernel_ms against paged's is the paged kernel's overhead
 #   paged-checked  (not by default) paged with VAST_STRAIGHT=0: the checked
 #             paged kernel in every range, against paged's straight variant
-# plus the copy bandwidth probe bench/bw.c (pinned and pageable, both directions).
+# plus the copy bandwidth probe bench/bw.c (pinned and pageable, both directions)
+# and the host's own copies (bench/hostbw.c: logs/hostbw.log).
 #
 # Every run's output is kept in DIR/logs/. A run that fails or times out is a
 # row with status=fail or status=timeout; a mode that cannot run here (no
@@ -191,6 +192,8 @@ if [ $BUILD = 1 ]; then
 	done
 	cc -O2 -Wall -Wextra -I"$ROOT/examples/common" -o "$BUILDDIR/bw" "$ROOT/bench/bw.c" \
 		-lOpenCL -lm || echo "run.sh: build of bench/bw.c failed" >&2
+	cc -O2 -Wall -Wextra -I"$ROOT/examples/common" -o "$BUILDDIR/hostbw" "$ROOT/bench/hostbw.c" \
+		-lOpenCL -lm -lpthread || echo "run.sh: build of bench/hostbw.c failed" >&2
 	if V=$(find_vastcc); then
 		echo "vastcc: $V" >&2
 		for w in $WORKLOADS; do
@@ -319,6 +322,14 @@ if [ $RUN = 1 ]; then
 			echo "bandwidth,,probe,,,fail,,,,,,,,,\"\"" >>"$CSV"
 			FAILED=1
 		fi
+	fi
+	# What the host's memory copies (bench/hostbw.c): each streamed byte
+	# is copied once on the host beside its DMA.
+	if [ -x "$BUILDDIR/hostbw" ]; then
+		echo "== host copies ($bwsize)" >&2
+		"$BUILDDIR/hostbw" -q "$bwsize" >"$LOGS/hostbw.log" 2>&1 ||
+			echo "run.sh: bench/hostbw failed (logs/hostbw.log)" >&2
+		grep "threads=16" "$LOGS/hostbw.log" >&2
 	fi
 	echo "wrote $CSV" >&2
 fi
