@@ -182,6 +182,7 @@ typedef struct paged {
 	} *copies;
 	size_t ncopies, copies_cap;
 	uint64_t deliver;           /* slots whose queued reads ranges fill (deliver.c) */
+	uint64_t shared;            /* slots with pages several ranges touch (shared_slots) */
 } paged;
 
 /* The range the i-th to run: the plan's order, or every other launch on
@@ -289,6 +290,36 @@ static cl_int plan_unions(paged *P)
 	return CL_SUCCESS;
 }
 
+/* The slots (a mask) of which some page more than one range touches:
+ * only those gain from recording a range's pages for the ranges after it
+ * (share_reads). A streaming launch (triad's 15 GB ranges) has none: its
+ * records, a page at a time, cost the executor 50-100 ms a range. */
+static uint64_t shared_slots(const paged *P)
+{
+	const vrt_layout *lay = &P->lay;
+	size_t rb = lay->row_bytes;
+	unsigned char *seen = vrt_calloc(1, rb);
+	uint64_t shared = 0;
+	if (!seen)
+		return ~(uint64_t)0; /* assume all */
+	for (size_t i = 0; i < P->nranges; i++) {
+		const unsigned char *u = P->unions + i * rb;
+		for (size_t w = 0; w < rb; w += 8) {
+			uint64_t a, b;
+			memcpy(&a, seen + w, 8);
+			memcpy(&b, u + w, 8);
+			for (unsigned s = 1; (a & b) && s <= lay->nslots; s++)
+				for (size_t k = w; k < w + 8; k++)
+					if (seen[k] && u[k] && k >= lay->slot_off[s] &&
+					    k < lay->slot_off[s] + lay->slot_pages[s])
+						shared |= (uint64_t)1 << s;
+		}
+		vrt_pas_or(seen, u, rb);
+	}
+	vrt_free(seen);
+	return shared;
+}
+
 /* Ranges and their unions against budget/sets: from the PAS rows
  * (Algorithm 1), or with `boxes` straight from the footprint boxes
  * (fpplan.c: no rows; *from_fp becomes 1 exact, 2 a superset). */
@@ -315,6 +346,8 @@ static int plan_ranges(vrt_launch *L, paged *P, unsigned long long budget, int b
 		if (r == 0 && plan_unions(P) != CL_SUCCESS)
 			r = -2;
 	}
+	if (r == 0)
+		P->shared = shared_slots(P);
 	double t1 = vrt_now_ms();
 	if (boxes)
 		L->st->inspect_ms += t1 - t0;
@@ -1627,7 +1660,7 @@ static void share_reads(const vrt_launch *L, paged *P, const fset *F)
 	vrt_residency *r = &P->devs.res;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		if (!F->fr.count[s] || F->box[s].rows || (L->slot_mode[s] & VAST_MODE_W) ||
-		    !may_reside(L, s) || F->fr.held == s)
+		    !may_reside(L, s) || F->fr.held == s || !(P->shared >> s & 1))
 			continue;
 		const vrt_mem *m = L->slot_mem[s];
 		const unsigned char *u = F->u + lay->slot_off[s];
@@ -2620,6 +2653,7 @@ static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 	P->ranges = c->ranges;
 	P->nranges = c->nranges;
 	P->unions = c->unions;
+	P->shared = c->shared;
 	P->nsets = c->nsets;
 	memcpy(P->buf_frames, c->buf_frames, sizeof P->buf_frames);
 	P->cached = 1;
@@ -2632,7 +2666,7 @@ static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 static void keep_plan(vrt_launch *L, paged *P)
 {
 	vrt_plan p = { P->lay, P->wpp, P->nrows, P->rows, P->ranges, P->nranges, P->unions,
-	               P->nsets, {0}, {0} };
+	               P->shared, P->nsets, {0}, {0} };
 	memcpy(p.buf_frames, P->buf_frames, sizeof p.buf_frames);
 	if (P->fp)
 		vrt_fp_boxes_get(P->fp, p.boxed);

@@ -1005,6 +1005,7 @@ typedef struct vrt_plan {
 	vrt_range *ranges;
 	size_t nranges;
 	unsigned char *unions;      /* each range's pages, then all (paged.c) */
+	uint64_t shared;            /* slots with pages several ranges touch */
 	unsigned nsets;
 	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of each buffer of a set */
 	unsigned char boxed[VAST_MAX_SLOTS + 1]; /* slots planned as boxes */
