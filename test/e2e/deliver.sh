@@ -10,6 +10,8 @@
 # left pending (later ranges still read it), in `usehost` not the read
 # into the launch's own USE_HOST_PTR array, in `overlap` only the first
 # of two reads into one array. VAST_OVERLAP=0 follows none, same output.
+# In a traced run every byte read is copied once, most while the ranges
+# run.
 set -u
 vastcc=$1
 src=$(cd "$(dirname "$0")" && pwd)/deliver
@@ -40,4 +42,19 @@ for c in fresh:3 inplace:1 usehost:0 overlap:1 blocking:; do
 	done
 	echo "ok: $mode"
 done
+# In `fresh` at 10%, each byte of the three reads (40 MiB) is copied once,
+# most of it by the ranges (trace events `deliver`), the rest by the reads
+# (`delivered`).
+./plain fresh ref.bin || fail "fresh: the native run failed"
+VAST_DEVICE_MEM=10% VAST_TRACE=trace.json ./app fresh out.bin >log 2>&1 || fail "fresh: the traced run failed"
+cmp -s ref.bin out.bin || fail "fresh (traced): output differs"
+python3 - trace.json $((40 << 20)) <<'PY' || fail "fresh: the reads' bytes were not copied once each, mostly early"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+total = int(sys.argv[2])
+early = sum(e["args"]["bytes"] for e in ev if e.get("name") == "deliver")
+late = sum(e["args"]["bytes"] for e in ev if e.get("name") == "delivered")
+print("deliver: early %d + at the reads %d of %d bytes" % (early, late, total))
+sys.exit(0 if early + late == total and early >= total // 2 else 1)
+PY
 echo "deliver: ok"
