@@ -1958,6 +1958,14 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	/* A whole write left pending for this launch: its pages of the
 	 * range reach the host copy before anything reads them (pending.c). */
 	vrt_pend_fill_row(L, lay, F->u);
+	/* The next range's pages of them start their copy now, on a thread,
+	 * while this one is planned, sent and launched and the next one's
+	 * plan goes on (pending.c): begun after this range's enqueue, the
+	 * copies idled for its host work. */
+	if (i + 1 < P->nranges) {
+		const vrt_range *N = range_at(P, i + 1);
+		vrt_pend_prefetch(L, lay, P->unions + (size_t)(N - P->ranges) * rb);
+	}
 	/* place_frames laid out every range: this one fits. */
 	if (range_boxes(P, R, F->box) || vrt_lpt_build(lay, F->u, F->box, P->per_buf, F->lpt, &F->fr))
 		return CL_OUT_OF_RESOURCES;
@@ -2118,13 +2126,6 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	F->range = (long)i;
 	err = F->checked ? vrt_real.clFlush(qs->out) : CL_SUCCESS;
 	vrt_trace_host("enqueue", L->k->name, t2, vrt_now_ms(), (long)i, 0);
-	/* The next range's pages of pending writes start their copy now, on
-	 * a thread, while this one's end and the next one's plan go on
-	 * (pending.c). */
-	if (err == CL_SUCCESS && i + 1 < P->nranges) {
-		const vrt_range *N = range_at(P, i + 1);
-		vrt_pend_prefetch(L, lay, P->unions + (size_t)(N - P->ranges) * rb);
-	}
 	return err;
 }
 
