@@ -12,6 +12,10 @@
  *   usehost   in a CL_MEM_USE_HOST_PTR buffer over a, out read into a
  *   overlap   out, then out2, read into the same array (out2 must win)
  *   blocking  a blocking read of out right behind the launch
+ *   random:S  1-6 reads (seed S) of random parts of in, out and out2 (more
+ *             often) into random places of a (the write's source) and a
+ *             second array (more often), overlapping one another or not;
+ *             OUT receives both arrays
  * usage: deliver MODE OUT
  */
 #include "rt_host.h"
@@ -54,6 +58,18 @@ int main(int argc, char **argv)
 	CHECK(clSetKernelArg(k, 2, sizeof out2, &out2));
 	CHECK(clSetKernelArg(k, 3, sizeof n, &n));
 	size_t gws = N, lws = 64;
+	/* random's second array, made before the launch so that its reads
+	 * are queued while it runs */
+	float *spare = NULL;
+	if (!strncmp(mode, "random:", 7))
+		memset(spare = fresh(), 0x5a, BYTES);
+	/* Everything is queued before the queue moves: a first read waits
+	 * for this event, set once the reads after the launch are queued
+	 * (else a launch may end before the program queued them). */
+	cl_event go = clCreateUserEvent(c.ctx, &err);
+	CHECK(err);
+	float first;
+	CHECK(clEnqueueReadBuffer(c.q, out2, CL_FALSE, 0, sizeof first, &first, 1, &go, NULL));
 	if (!use)
 		CHECK(clEnqueueWriteBuffer(c.q, in, CL_FALSE, 0, BYTES, a, 0, NULL, NULL));
 	CHECK(clEnqueueNDRangeKernel(c.q, k, 1, NULL, &gws, &lws, 0, NULL, NULL));
@@ -78,11 +94,29 @@ int main(int argc, char **argv)
 		CHECK(clEnqueueReadBuffer(c.q, out2, CL_FALSE, 0, BYTES, r[0], 0, NULL, NULL));
 	} else if (!strcmp(mode, "blocking")) {
 		r[0] = fresh();
+		CHECK(clSetUserEventStatus(go, CL_COMPLETE));
 		CHECK(clEnqueueReadBuffer(c.q, out, CL_TRUE, 0, BYTES, r[0], 0, NULL, NULL));
+	} else if (!strncmp(mode, "random:", 7)) {
+		unsigned long long x = strtoull(mode + 7, NULL, 10) * 2654435761u + 1;
+#define NEXT(n) ((x = x * 6364136223846793005ull + 1442695040888963407ull), (x >> 33) % (n))
+		r[0] = a, r[1] = spare;
+		cl_mem bufs[3] = {in, out, out2};
+		for (unsigned k = 1 + (unsigned)NEXT(6); k; k--) {
+			size_t n = 4 * (1 + NEXT(N)), off = 4 * NEXT(N - n / 4 + 1);
+			float *to = r[NEXT(4) ? 1 : 0];
+			size_t at = 4 * NEXT(N - n / 4 + 1);
+			cl_mem from = bufs[NEXT(4) ? 1 + NEXT(2) : 0];
+			CHECK(clEnqueueReadBuffer(c.q, from, CL_FALSE, off, n,
+			                          (unsigned char *)to + at, 0, NULL, NULL));
+		}
+#undef NEXT
 	} else {
 		return 2;
 	}
+	if (strcmp(mode, "blocking"))
+		CHECK(clSetUserEventStatus(go, CL_COMPLETE));
 	CHECK(clFinish(c.q));
+	CHECK(clReleaseEvent(go));
 	FILE *f = fopen(argv[2], "wb");
 	if (!f)
 		return 1;
