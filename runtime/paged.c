@@ -165,6 +165,8 @@ typedef struct paged {
 	size_t ngaps, gaps_cap;
 	unsigned char *whole;       /* scratch row: the pages filled whole */
 	size_t whole_cap;
+	unsigned char *boxrow;      /* scratch row: a range's pages with its boxes' */
+	size_t boxrow_cap;
 	int cached;                 /* rows and ranges are a kept plan's (plans.c) */
 	int from_fp;                /* the plan came from descriptors alone */
 	vrt_devsets devs;           /* the sets' device buffers (framepool.c) */
@@ -205,6 +207,39 @@ static int range_boxes(const paged *P, const vrt_range *R, vrt_box2d *bx)
 		return 0;
 	size_t g0 = R->first_row * P->wpp, g1 = (R->last_row + 1) * P->wpp;
 	return vrt_fp_box_frames(P->fp, P->lay.page_shift, g0, g1, bx) == (size_t)-1 ? -1 : 0;
+}
+
+/* Row u of a range with the pages its boxes bx cover marked in their
+ * (boxed) slots, whose rows are empty: what pending.c copies in and
+ * deliver.c out, a page at a time. u itself where there are no boxes;
+ * NULL when out of memory. The one scratch row: valid until the next
+ * call. */
+static const unsigned char *pages_of(paged *P, const unsigned char *u, const vrt_box2d *bx)
+{
+	const vrt_layout *lay = &P->lay;
+	unsigned s;
+	for (s = 1; s <= lay->nslots && !bx[s].rows; s++)
+		;
+	if (s > lay->nslots)
+		return u;
+	if (P->boxrow_cap < lay->row_bytes) { /* a new plan may have more pages */
+		unsigned char *w = vrt_realloc(P->boxrow, lay->row_bytes);
+		if (!w)
+			return NULL;
+		P->boxrow = w;
+		P->boxrow_cap = lay->row_bytes;
+	}
+	memcpy(P->boxrow, u, lay->row_bytes);
+	for (s = 1; s <= lay->nslots; s++) {
+		unsigned char *r = P->boxrow + lay->slot_off[s];
+		for (unsigned long long k = 0; k < bx[s].rows && bx[s].width; k++) {
+			unsigned long long a = bx[s].origin + k * bx[s].pitch, b = a + bx[s].width - 1;
+			for (unsigned long long p = a >> lay->page_shift;
+			     p <= b >> lay->page_shift && p < lay->slot_pages[s]; p++)
+				r[p] = 1;
+		}
+	}
+	return P->boxrow;
 }
 
 /* Lays out every range's frames in the buffers of a set (vrt_lpt_build)
@@ -1281,11 +1316,11 @@ static int lazy_slot(const vrt_launch *L, unsigned s)
 }
 
 /* Whether range F's written pages of slot s go home when it finishes
- * (not kept whole, held or left dirty in the frames, not a box). */
+ * (not kept whole, held or left dirty in the frames; a box always does). */
 static int goes_home_now(const vrt_launch *L, const paged *P, const fset *F, unsigned s)
 {
 	return (L->slot_mode[s] & VAST_MODE_W) && F->fr.count[s] && !P->lay.res_buf[s] &&
-	       F->fr.held != s && !F->box[s].rows && !(F->lazy && lazy_slot(L, s));
+	       F->fr.held != s && (F->box[s].rows || !(F->lazy && lazy_slot(L, s)));
 }
 
 /* Enqueues on q the copy of pages page..page+n-1 of m (clipped to its
@@ -1954,20 +1989,29 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 
 	double t0 = vrt_now_ms();
 	memcpy(F->u, P->unions + (size_t)(R - P->ranges) * rb, rb);
-	vrt_deliver_start(L, lay, P->deliver, i, F->u);
+	if (range_boxes(P, R, F->box))
+		return CL_OUT_OF_RESOURCES;
+	const unsigned char *pages = pages_of(P, F->u, F->box);
+	if (!pages)
+		return CL_OUT_OF_HOST_MEMORY;
+	vrt_deliver_start(L, lay, P->deliver, i, pages);
 	/* A whole write left pending for this launch: its pages of the
 	 * range reach the host copy before anything reads them (pending.c). */
-	vrt_pend_fill_row(L, lay, F->u);
+	vrt_pend_fill_row(L, lay, pages);
 	/* The next range's pages of them start their copy now, on a thread,
 	 * while this one is planned, sent and launched and the next one's
 	 * plan goes on (pending.c): begun after this range's enqueue, the
 	 * copies idled for its host work. */
 	if (i + 1 < P->nranges) {
 		const vrt_range *N = range_at(P, i + 1);
-		vrt_pend_prefetch(L, lay, P->unions + (size_t)(N - P->ranges) * rb);
+		vrt_box2d nbx[VAST_MAX_SLOTS + 1];
+		if (range_boxes(P, N, nbx) ||
+		    !(pages = pages_of(P, P->unions + (size_t)(N - P->ranges) * rb, nbx)))
+			return CL_OUT_OF_RESOURCES;
+		vrt_pend_prefetch(L, lay, pages);
 	}
 	/* place_frames laid out every range: this one fits. */
-	if (range_boxes(P, R, F->box) || vrt_lpt_build(lay, F->u, F->box, P->per_buf, F->lpt, &F->fr))
+	if (vrt_lpt_build(lay, F->u, F->box, P->per_buf, F->lpt, &F->fr))
 		return CL_OUT_OF_RESOURCES;
 	if ((err = stage_layout(L, P, F)) != CL_SUCCESS)
 		return err;
@@ -2179,7 +2223,10 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 	for (unsigned s = 1; s <= lay->nslots; s++)
 		if (goes_home_now(L, P, F, s))
 			went |= (uint64_t)1 << s;
-	vrt_deliver_finish(L, lay, went, j, F->u);
+	const unsigned char *pages = went ? pages_of(P, F->u, F->box) : F->u;
+	if (!pages)
+		return CL_OUT_OF_HOST_MEMORY;
+	vrt_deliver_finish(L, lay, went, j, pages);
 	memcpy(F->prev_u, F->u, lay->row_bytes);
 	F->prev_fr = F->fr;
 	F->used = 1;
@@ -2843,18 +2890,16 @@ static cl_int paged_run(vrt_launch *L, int keep)
 	vrt_trace_host("prepare", k->name, t0, vrt_now_ms(), -1, 0);
 	if ((err = plan_and_make_sets(L, P)) != CL_SUCCESS)
 		goto out;
-	/* Boxes move as rectangles, and a split launch's shares copy host
-	 * copies of their own: pending writes of theirs are copied whole
-	 * first (pending.c). */
-	for (unsigned s = 1; s <= L->nslots; s++)
-		if (L->share || vrt_fp_boxed(P->fp, s))
-			vrt_pend_settle(L->slot_mem[s]);
+	/* A split launch's shares copy host copies of their own: pending
+	 * writes of theirs are copied whole first (pending.c). */
+	for (unsigned s = 1; L->share && s <= L->nslots; s++)
+		vrt_pend_settle(L->slot_mem[s]);
 	if ((err = boxes_home(L, P)) != CL_SUCCESS)
 		goto out;
 	/* The slots whose reads queued behind may be filled range by range
-	 * (deliver.c): written, paged, not boxes. */
+	 * (deliver.c): written, paged. */
 	for (unsigned s = 1; !L->share && s <= L->nslots; s++)
-		if ((L->slot_mode[s] & VAST_MODE_W) && !P->lay.res_buf[s] && !vrt_fp_boxed(P->fp, s))
+		if ((L->slot_mode[s] & VAST_MODE_W) && !P->lay.res_buf[s])
 			P->deliver |= (uint64_t)1 << s;
 	if ((err = set_launch_args(L, P, P->kp)) != CL_SUCCESS ||
 	    (P->ks && (err = set_launch_args(L, P, P->ks)) != CL_SUCCESS))
@@ -2897,6 +2942,7 @@ out:
 	vrt_free(P->written);
 	vrt_free(P->gaps);
 	vrt_free(P->whole);
+	vrt_free(P->boxrow);
 	vrt_free(P->copies);
 	vrt_free(P->tail); /* unless the launch's (defer_ranges) */
 	if (P->last_run)

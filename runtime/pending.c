@@ -52,7 +52,7 @@ typedef struct pending {
 } pending;
 
 #define VRT_MAX_PENDING 32
-#define VRT_PEND_GAP (4u << 20)
+#define VRT_PEND_GAP (64u << 10)
 static pending pend[VRT_MAX_PENDING];
 static unsigned npend;
 
@@ -135,15 +135,17 @@ static size_t npages(const pending *p)
 static void settle(pending *p)
 {
 	double t0 = vrt_now_ms();
+	size_t bytes = p->m->size;
 	if (p->done) {
 		vrt_copy_batch b = {0};
 		copy_pages(p, 0, npages(p), &b);
+		bytes = vrt_batch_bytes(&b);
 		vrt_batch_run(&b);
 	} else {
 		vrt_copy(p->m->host, p->src, p->m->size);
 	}
 	vrt_free(p->done);
-	vrt_trace_host("settle", "", t0, vrt_now_ms(), -1, p->m->size);
+	vrt_trace_host("settle", "", t0, vrt_now_ms(), -1, bytes);
 	*p = pend[--npend];
 }
 
@@ -221,8 +223,10 @@ static void collect_row(const vrt_launch *L, const vrt_layout *lay, const unsign
 		}
 		/* Runs of the row closer than VRT_PEND_GAP are copied as one,
 		 * the pages between them too (a page may be copied early, never
-		 * twice): a strided row (a stencil's band of every plane) is one
-		 * large parallel copy, not thousands of small ones. */
+		 * twice), so that no run is tiny; all of them are one parallel
+		 * job (vrt_copy_runs). Not more: fdtd3d's box rows, a plane
+		 * (2.6 MB) apart at 4 GiB, merged under a gap of 4 MiB into the
+		 * whole buffer, copied by its first range before any transfer. */
 		const unsigned char *r = row + lay->slot_off[s];
 		size_t n = lay->slot_pages[s] < npages(p) ? lay->slot_pages[s] : npages(p);
 		size_t gap = (VRT_PEND_GAP >> p->shift) + 1, a = 0, b = 0;
