@@ -3,16 +3,18 @@
 # deliver.sh VASTCC: reads queued right behind a paged launch are filled
 # range by range while it runs (runtime/deliver.c), and only where that
 # cannot change what the program sees. deliver/host.c queues its reads in
-# five ways (see there); each mode's output must be the cc build's byte
+# six ways (see there); each mode's output must be the cc build's byte
 # for byte at budgets of 30% and 10% (several ranges, pipelined), and the
 # log must name exactly the reads it may follow: all three in `fresh`;
 # in `inplace` not the read into the array the write before the launch
 # left pending (later ranges still read it), in `usehost` not the read
 # into the launch's own USE_HOST_PTR array, in `overlap` only the first
-# of two reads into one array. VAST_OVERLAP=0 follows none, same output.
+# of two reads into one array; in `planes` the read of a buffer moved as
+# strided boxes. VAST_OVERLAP=0 follows none, same output.
 # Reads of random parts of the buffers into random places (16 seeds) are
 # exact too (without the rules above 9 of them differ). In a traced run
-# every byte read is copied once, most while the ranges run. The program
+# every byte read is copied once, most while the ranges run, and no write
+# left pending is copied whole (`planes`: pages of boxes). The program
 # queues everything before the queue moves (deliver/host.c), so which
 # reads are followed does not depend on timing.
 set -u
@@ -28,7 +30,7 @@ cp "$src"/* "$src/../../rt/rt_host.h" "$tmp/" && cd "$tmp" || exit 1
 cc -O1 -w -o plain host.c -lOpenCL || fail "cc"
 "$vastcc" -O1 -w -o app host.c deliver.cl || fail "vastcc"
 said="the read of [0-9]* bytes queued behind it is filled range by range"
-for c in fresh:3 inplace:1 usehost:0 overlap:1 blocking:; do
+for c in fresh:3 inplace:1 usehost:0 overlap:1 planes:1 blocking:; do
 	mode=${c%:*} want=${c#*:}
 	./plain $mode ref.bin || fail "$mode: the native run failed"
 	for mem in 30% 10%; do
@@ -37,6 +39,8 @@ for c in fresh:3 inplace:1 usehost:0 overlap:1 blocking:; do
 				./app $mode out.bin >log 2>&1 || { tail -5 log; fail "$mode at $mem: the run failed"; }
 			cmp -s ref.bin out.bin || fail "$mode at $mem (VAST_OVERLAP=$overlap): output differs"
 			grep -q "ranges=[2-9]\|ranges=[1-9][0-9]" log || fail "$mode at $mem: want several ranges"
+			[ $mode != planes ] || grep -q "kernel 'planes': 2 buffers go in as strided boxes" log ||
+				fail "planes at $mem: its buffers not moved as boxes"
 			n=$(grep -c "$said" log)
 			[ $overlap = 0 ] && [ "$n" != 0 ] && fail "$mode at $mem: a read followed with VAST_OVERLAP=0"
 			[ $overlap = 1 ] && [ -n "$want" ] && [ "$n" != "$want" ] &&
@@ -63,13 +67,23 @@ echo "ok: random ($followed reads followed)"
 ./plain fresh ref.bin || fail "fresh: the native run failed"
 VAST_DEVICE_MEM=10% VAST_TRACE=trace.json ./app fresh out.bin >log 2>&1 || fail "fresh: the traced run failed"
 cmp -s ref.bin out.bin || fail "fresh (traced): output differs"
-python3 - trace.json $((40 << 20)) <<'PY' || fail "fresh: the reads' bytes were not copied once each, mostly early"
+check_bytes() { # TRACE TOTAL: early + late == TOTAL, early >= half, nothing settled
+	python3 - "$@" <<'PY'
 import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
 total = int(sys.argv[2])
-early = sum(e["args"]["bytes"] for e in ev if e.get("name") == "deliver")
-late = sum(e["args"]["bytes"] for e in ev if e.get("name") == "delivered")
-print("deliver: early %d + at the reads %d of %d bytes" % (early, late, total))
-sys.exit(0 if early + late == total and early >= total // 2 else 1)
+def sum_of(name):
+    return sum(e["args"]["bytes"] for e in ev if e.get("name") == name)
+early, late, settled = sum_of("deliver"), sum_of("delivered"), sum_of("settle")
+print("deliver: early %d + at the reads %d of %d bytes; %d settled" % (early, late, total, settled))
+sys.exit(0 if early + late == total and early >= total // 2 and settled == 0 else 1)
 PY
+}
+check_bytes trace.json $((40 << 20)) || fail "fresh: the reads' bytes were not copied once each, mostly early"
+# planes: boxes too, and the write before it taken by its ranges (none
+# of it copied whole: `settle`).
+./plain planes ref.bin || fail "planes: the native run failed"
+VAST_DEVICE_MEM=10% VAST_TRACE=trace.json ./app planes out.bin >log 2>&1 || fail "planes: the traced run failed"
+cmp -s ref.bin out.bin || fail "planes (traced): output differs"
+check_bytes trace.json $((16 << 20)) || fail "planes: the read's bytes were not copied once each, mostly early"
 echo "deliver: ok"

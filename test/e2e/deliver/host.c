@@ -12,6 +12,8 @@
  *   usehost   in a CL_MEM_USE_HOST_PTR buffer over a, out read into a
  *   overlap   out, then out2, read into the same array (out2 must win)
  *   blocking  a blocking read of out right behind the launch
+ *   planes    in written, the kernel planes (each range's bytes one
+ *             strided box of every plane), out read into a fresh array
  *   random:S  1-6 reads (seed S) of random parts of in, out and out2 (more
  *             often) into random places of a (the write's source) and a
  *             second array (more often), overlapping one another or not;
@@ -72,7 +74,22 @@ int main(int argc, char **argv)
 	CHECK(clEnqueueReadBuffer(c.q, out2, CL_FALSE, 0, sizeof first, &first, 1, &go, NULL));
 	if (!use)
 		CHECK(clEnqueueWriteBuffer(c.q, in, CL_FALSE, 0, BYTES, a, 0, NULL, NULL));
-	CHECK(clEnqueueNDRangeKernel(c.q, k, 1, NULL, &gws, &lws, 0, NULL, NULL));
+	if (!strcmp(mode, "planes")) {
+		/* 256 x 128 x 128 floats: N */
+		cl_uint nx = 256, ny = 128, nz = N / (256 * 128);
+		cl_kernel kp = clCreateKernel(c.prog, "planes", &err);
+		CHECK(err);
+		CHECK(clSetKernelArg(kp, 0, sizeof in, &in));
+		CHECK(clSetKernelArg(kp, 1, sizeof out, &out));
+		CHECK(clSetKernelArg(kp, 2, sizeof nx, &nx));
+		CHECK(clSetKernelArg(kp, 3, sizeof ny, &ny));
+		CHECK(clSetKernelArg(kp, 4, sizeof nz, &nz));
+		size_t g2[2] = {nx, ny}, l2[2] = {64, 1};
+		CHECK(clEnqueueNDRangeKernel(c.q, kp, 2, NULL, g2, l2, 0, NULL, NULL));
+		CHECK(clReleaseKernel(kp));
+	} else {
+		CHECK(clEnqueueNDRangeKernel(c.q, k, 1, NULL, &gws, &lws, 0, NULL, NULL));
+	}
 	float *r[3] = {NULL, NULL, NULL};
 	size_t rn[3] = {BYTES, BYTES, BYTES / 2};
 	if (!strcmp(mode, "fresh")) {
@@ -92,6 +109,9 @@ int main(int argc, char **argv)
 		r[0] = fresh();
 		CHECK(clEnqueueReadBuffer(c.q, out, CL_FALSE, 0, BYTES, r[0], 0, NULL, NULL));
 		CHECK(clEnqueueReadBuffer(c.q, out2, CL_FALSE, 0, BYTES, r[0], 0, NULL, NULL));
+	} else if (!strcmp(mode, "planes")) {
+		r[0] = fresh();
+		CHECK(clEnqueueReadBuffer(c.q, out, CL_FALSE, 0, BYTES, r[0], 0, NULL, NULL));
 	} else if (!strcmp(mode, "blocking")) {
 		r[0] = fresh();
 		CHECK(clSetUserEventStatus(go, CL_COMPLETE));
