@@ -209,6 +209,20 @@ static int range_boxes(const paged *P, const vrt_range *R, vrt_box2d *bx)
 	return vrt_fp_box_frames(P->fp, P->lay.page_shift, g0, g1, bx) == (size_t)-1 ? -1 : 0;
 }
 
+/* *row, a scratch row of at least n bytes (a new plan may have more
+ * pages than the last); 0 when out of memory. */
+static int scratch_row(unsigned char **row, size_t *cap, size_t n)
+{
+	if (*cap >= n)
+		return 1;
+	unsigned char *w = vrt_realloc(*row, n);
+	if (!w)
+		return 0;
+	*row = w;
+	*cap = n;
+	return 1;
+}
+
 /* Row u of a range with the pages its boxes bx cover marked in their
  * (boxed) slots, whose rows are empty: what pending.c copies in and
  * deliver.c out, a page at a time. u itself where there are no boxes;
@@ -222,13 +236,8 @@ static const unsigned char *pages_of(paged *P, const unsigned char *u, const vrt
 		;
 	if (s > lay->nslots)
 		return u;
-	if (P->boxrow_cap < lay->row_bytes) { /* a new plan may have more pages */
-		unsigned char *w = vrt_realloc(P->boxrow, lay->row_bytes);
-		if (!w)
-			return NULL;
-		P->boxrow = w;
-		P->boxrow_cap = lay->row_bytes;
-	}
+	if (!scratch_row(&P->boxrow, &P->boxrow_cap, lay->row_bytes))
+		return NULL;
 	memcpy(P->boxrow, u, lay->row_bytes);
 	for (s = 1; s <= lay->nslots; s++) {
 		unsigned char *r = P->boxrow + lay->slot_off[s];
@@ -919,13 +928,8 @@ static const unsigned char *filled_whole(paged *P, const fset *F, unsigned s)
 	const unsigned char *fill = F->fill + lay->slot_off[s];
 	if (!memchr(fill, 2, lay->slot_pages[s]))
 		return F->fill;
-	if (P->whole_cap < lay->row_bytes) { /* a new plan may have more pages */
-		unsigned char *w = vrt_realloc(P->whole, lay->row_bytes);
-		if (!w)
-			return NULL;
-		P->whole = w;
-		P->whole_cap = lay->row_bytes;
-	}
+	if (!scratch_row(&P->whole, &P->whole_cap, lay->row_bytes))
+		return NULL;
 	unsigned char *w = P->whole + lay->slot_off[s];
 	for (size_t p = 0; p < lay->slot_pages[s]; p++)
 		w[p] = fill[p] == 1;
