@@ -264,6 +264,14 @@ void vrt_deliver_finish(const vrt_launch *L, const vrt_layout *lay, uint64_t hom
 		dispatch(&b, (long)j);
 }
 
+int vrt_deliver_follows(const vrt_launch *L)
+{
+	for (unsigned k = 0; k < nent; k++)
+		if (ent[k].L == L)
+			return 1;
+	return 0;
+}
+
 void vrt_deliver_end(const vrt_launch *L, int ok)
 {
 	for (unsigned k = 0; k < nent;) {

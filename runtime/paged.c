@@ -2224,13 +2224,14 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 	/* The program's reads queued behind the launch take the pages now
 	 * home that no later range writes (deliver.c). */
 	uint64_t went = 0;
-	for (unsigned s = 1; s <= lay->nslots; s++)
+	for (unsigned s = 1; vrt_deliver_follows(L) && s <= lay->nslots; s++)
 		if (goes_home_now(L, P, F, s))
 			went |= (uint64_t)1 << s;
 	const unsigned char *pages = went ? pages_of(P, F->u, F->box) : F->u;
 	if (!pages)
 		return CL_OUT_OF_HOST_MEMORY;
-	vrt_deliver_finish(L, lay, went, j, pages);
+	if (went)
+		vrt_deliver_finish(L, lay, went, j, pages);
 	memcpy(F->prev_u, F->u, lay->row_bytes);
 	F->prev_fr = F->fr;
 	F->used = 1;

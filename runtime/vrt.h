@@ -1384,6 +1384,8 @@ void vrt_deliver_start(const vrt_launch *L, const vrt_layout *lay, uint64_t slot
  * thread. */
 void vrt_deliver_finish(const vrt_launch *L, const vrt_layout *lay, uint64_t home, size_t j,
                         const unsigned char *row);
+/* Whether some read behind L is followed. */
+int vrt_deliver_follows(const vrt_launch *L);
 /* L ended, well (its reads may use what was copied) or not (dropped). */
 void vrt_deliver_end(const vrt_launch *L, int ok);
 /* The read c of m: 1 when it was followed and is now done (*err its
