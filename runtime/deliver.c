@@ -136,8 +136,7 @@ typedef struct walk {
 	const vrt_launch *L;
 	const vrt_layout *lay;
 	uint64_t slots;             /* L's slots whose pages go home range by range */
-	const vrt_cmd *seen[VRT_MAX_EARLY];
-	void *seen_dst[VRT_MAX_EARLY];
+	void *seen_dst[VRT_MAX_EARLY];  /* the reads of the chain so far */
 	size_t seen_n[VRT_MAX_EARLY];
 	unsigned nseen;
 } walk;
@@ -200,10 +199,26 @@ static int visit(void *ctx, const vrt_cmd *c)
 	    w->nseen == VRT_MAX_EARLY)
 		return 0;
 	follow(w, c, m, off, n, dst);
-	w->seen[w->nseen] = c;
 	w->seen_dst[w->nseen] = dst;
 	w->seen_n[w->nseen++] = n;
 	return 1;
+}
+
+/* The first page at or after p that row r marks, n where none does: a
+ * range's row is mostly zeros, skipped 8 bytes at a time. */
+static size_t next_marked(const unsigned char *r, size_t p, size_t n)
+{
+	for (; p < n && (p & 7); p++)
+		if (r[p])
+			return p;
+	for (uint64_t w; p + 8 <= n; p += 8) {
+		memcpy(&w, r + p, 8);
+		if (w)
+			break;
+	}
+	while (p < n && !r[p])
+		p++;
+	return p;
 }
 
 void vrt_deliver_start(const vrt_launch *L, const vrt_layout *lay, uint64_t slots, size_t i,
@@ -218,11 +233,11 @@ void vrt_deliver_start(const vrt_launch *L, const vrt_layout *lay, uint64_t slot
 		if (e->L != L)
 			continue;
 		const unsigned char *r = row + lay->slot_off[e->slot];
-		for (size_t p = 0; p < e->npages; p++)
-			if (r[p]) {
-				e->last[p] = (uint32_t)(i + 1);
-				e->done[p] = 0;
-			}
+		for (size_t p = next_marked(r, 0, e->npages); p < e->npages;
+		     p = next_marked(r, p + 1, e->npages)) {
+			e->last[p] = (uint32_t)(i + 1);
+			e->done[p] = 0;
+		}
 	}
 }
 
@@ -248,9 +263,9 @@ void vrt_deliver_finish(const vrt_launch *L, const vrt_layout *lay, uint64_t hom
 			continue;
 		const unsigned char *r = row + lay->slot_off[e->slot];
 		uint32_t mine = (uint32_t)(j + 1);
-		for (size_t p = 0; p < e->npages;) {
-			if (!r[p] || e->last[p] != mine) {
-				p++;
+		for (size_t p = next_marked(r, 0, e->npages); p < e->npages;) {
+			if (e->last[p] != mine) {
+				p = next_marked(r, p + 1, e->npages);
 				continue;
 			}
 			size_t q = p;
