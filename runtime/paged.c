@@ -1982,6 +1982,16 @@ static void record_held(vrt_launch *L, paged *P, const fset *F, size_t i)
 
 /* Plans range i on its frame set (free: its previous range finished),
  * gathers and enqueues its H2D, kernel and D2H. */
+/* Whether a whole write is pending for some slot of L (pending.c): only
+ * then is the next range's box worked out ahead of it. */
+static int any_pending(const vrt_launch *L)
+{
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if (vrt_pend_has(L->slot_mem[s]))
+			return 1;
+	return 0;
+}
+
 static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 {
 	const vrt_range *R = range_at(P, i);
@@ -2006,7 +2016,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	 * while this one is planned, sent and launched and the next one's
 	 * plan goes on (pending.c): begun after this range's enqueue, the
 	 * copies idled for its host work. */
-	if (i + 1 < P->nranges) {
+	if (i + 1 < P->nranges && any_pending(L)) {
 		const vrt_range *N = range_at(P, i + 1);
 		vrt_box2d nbx[VAST_MAX_SLOTS + 1];
 		if (range_boxes(P, N, nbx) ||
