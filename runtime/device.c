@@ -64,13 +64,33 @@ unsigned long long vrt_budget(cl_device_id dev, unsigned long long footprint)
 	} else {
 		cl_ulong g = 0;
 		vrt_real.clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof g, &g, NULL);
-		b = g - g / 16;
-		b = vrt_pinned_bytes() < b / 2 ? b - vrt_pinned_bytes() : b / 2;
+		b = vrt_budget_default(g, vrt_pinned_bytes());
 	}
 	for (size_t i = 0; i < sizeof shrunk / sizeof *shrunk; i++)
 		if (shrunk[i].dev == dev && shrunk[i].bytes < b)
 			b = shrunk[i].bytes;
 	return b;
+}
+
+unsigned long long vrt_budget_default(unsigned long long mem, unsigned long long pinned)
+{
+	unsigned long long b = mem - mem / 16;
+	return pinned + mem / 16 <= b ? b - pinned : mem / 16;
+}
+
+int vrt_past_device(cl_device_id dev, unsigned long long bytes)
+{
+	unsigned long long b;
+	if (vrt_cfg.mem_percent)
+		return vrt_cfg.mem_percent < 100;
+	if (vrt_cfg.mem_bytes) {
+		b = vrt_cfg.mem_bytes;
+	} else {
+		cl_ulong g = 0;
+		vrt_real.clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof g, &g, NULL);
+		b = vrt_budget_default(g, 0);
+	}
+	return bytes > b;
 }
 
 unsigned long long vrt_max_alloc(cl_device_id dev)

@@ -709,23 +709,26 @@ static unsigned long long host_memory(void)
  * paged launch's output comes back at 50 GB/s, not 8). Pinning costs
  * about 0.25 s a GiB (H100), which a program expects of clCreateBuffer,
  * not of its transfers; where the data is small beside the device, a
- * program built with cc pins nothing, and neither does ours. */
-static int pin_at_creation(cl_context ctx, size_t size)
+ * program built with cc pins nothing, and neither does ours. *use says
+ * how much may be pinned: more once ctx's buffers pass the device
+ * (vrt_pin_limit). */
+static int pin_at_creation(cl_context ctx, size_t size, vrt_pin_use *use)
 {
 	cl_device_id devs[16];
 	size_t nb = 0;
+	*use = VRT_PIN_HOST_COPY;
 	if (!vrt_cfg.pinned ||
 	    clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof devs, devs, &nb) != CL_SUCCESS ||
 	    nb < sizeof devs[0])
 		return 0;
-	if (vrt_cfg.mode == VRT_RUN_PAGED)
-		return 1;
 	unsigned long long total = size;
 	vrt_lock();
 	for (vrt_mem *m = all_mems; m; m = m->next)
 		if (m->ctx == ctx && !m->parent)
 			total += m->size;
-	int pin = total > vrt_budget(devs[0], total) / 4;
+	int pin = vrt_cfg.mode == VRT_RUN_PAGED || total > vrt_budget(devs[0], total) / 4;
+	if (vrt_past_device(devs[0], total))
+		*use = VRT_PIN_PAST_DEVICE;
 	vrt_unlock();
 	return pin;
 }
@@ -785,7 +788,9 @@ cl_mem vrt_api_clCreateBuffer(cl_context ctx, cl_mem_flags flags,
 	} else if (flags & CL_MEM_COPY_HOST_PTR) {
 		/* The program may free host_ptr on return: copied now. */
 		m->own_host = 1;
-		m->host = vrt_pinned_alloc(ctx, size, &m->pin);
+		vrt_pin_use use;
+		pin_at_creation(ctx, size, &use); /* pinned whenever there is room */
+		m->host = vrt_pinned_alloc(ctx, size, use, &m->pin);
 		if (!m->host)
 			m->host = vrt_malloc(size);
 		if (!m->host) {
@@ -801,7 +806,9 @@ cl_mem vrt_api_clCreateBuffer(cl_context ctx, cl_mem_flags flags,
 		 * made now where paging is foreseen, else nowhere yet. */
 		m->own_host = 1;
 		m->zero = 1;
-		if (pin_at_creation(ctx, size) && (m->host = vrt_pinned_alloc(ctx, size, &m->pin)))
+		vrt_pin_use use;
+		if (pin_at_creation(ctx, size, &use) &&
+		    (m->host = vrt_pinned_alloc(ctx, size, use, &m->pin)))
 			m->host_valid = 1;
 	}
 	clRetainContext(ctx);

@@ -31,7 +31,13 @@
  * not used by its OpenCL). So what is pinned stays within half the
  * device's memory (a larger host copy stays pageable), and the default
  * budget leaves the pinned bytes out (device.c): a 96 GiB program no
- * longer finds its frames out of memory and replans six times.
+ * longer finds its frames out of memory and replans six times. Where a
+ * context's buffers are larger than the device anyway (none of them can
+ * all stay there), its host copies may take more, up to all but the
+ * driver's margin and an eighth of the device, left for the frames: the
+ * 96 GiB triad's output and one of its inputs are pinned so (64 GiB; the
+ * other input goes through the ring). The staging areas and the ring,
+ * a few hundred MiB that serve the frames, may take half of that eighth.
  */
 #include <string.h>
 
@@ -67,18 +73,32 @@ static cl_ulong device_ulong(cl_context ctx, cl_device_info param)
 	return v;
 }
 
-/* Room to pin `size` more bytes: within half the memory of ctx's first
- * device (see the top of this file). */
-static int room_to_pin(cl_context ctx, size_t size)
+unsigned long long vrt_pin_limit(unsigned long long mem, vrt_pin_use use)
 {
-	return vrt_pinned_bytes() + size <= device_ulong(ctx, CL_DEVICE_GLOBAL_MEM_SIZE) / 2;
+	switch (use) {
+	case VRT_PIN_PAST_DEVICE:
+		return mem - mem / 16 - mem / 8;
+	case VRT_PIN_STAGING:
+		return mem - mem / 16 - mem / 16;
+	case VRT_PIN_HOST_COPY:
+		break;
+	}
+	return mem / 2;
 }
 
-static int may_pin(cl_context ctx, size_t size)
+/* Room to pin `size` more bytes for `use` on ctx's first device (see the
+ * top of this file). */
+static int room_to_pin(cl_context ctx, size_t size, vrt_pin_use use)
+{
+	unsigned long long mem = device_ulong(ctx, CL_DEVICE_GLOBAL_MEM_SIZE);
+	return vrt_pinned_bytes() + size <= vrt_pin_limit(mem, use);
+}
+
+static int may_pin(cl_context ctx, size_t size, vrt_pin_use use)
 {
 	if (!vrt_cfg.pinned || size < VRT_PIN_MIN)
 		return 0;
-	if (!room_to_pin(ctx, size)) {
+	if (!room_to_pin(ctx, size, use)) {
 		vrt_log(VRT_LOG_DEBUG, "no pinned host copy of %zu bytes (%llu pinned already: the device backs pinned memory); using plain memory",
 		        size, vrt_pinned_bytes());
 		return 0;
@@ -93,10 +113,10 @@ static int may_pin(cl_context ctx, size_t size)
  * transfer: 20 ms for 512 MiB on the H100): only its first bytes are
  * mapped, to see that the driver maps it at `want` (NULL if not). */
 static unsigned char *pin_map(cl_context ctx, cl_mem_flags flags, size_t size,
-                              void *host_ptr, void *want, vrt_pin *pin)
+                              void *host_ptr, void *want, vrt_pin_use use, vrt_pin *pin)
 {
 	memset(pin, 0, sizeof *pin);
-	if (!may_pin(ctx, size))
+	if (!may_pin(ctx, size, use))
 		return NULL;
 	cl_int err = CL_SUCCESS;
 	pin->queue = map_queue(ctx);
@@ -134,10 +154,10 @@ static unsigned char *pin_map(cl_context ctx, cl_mem_flags flags, size_t size,
  * and transfers from and to it run at the same 55 GB/s
  * (bench/results/2026-11-24-session14/h100-probe). A driver that will not
  * map such a buffer in place gets an ALLOC_HOST_PTR buffer, mapped. */
-unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin *pin)
+unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin_use use, vrt_pin *pin)
 {
 	memset(pin, 0, sizeof *pin);
-	if (!may_pin(ctx, size))
+	if (!may_pin(ctx, size, use))
 		return NULL;
 	/* Past the device's largest buffer (19.8 GiB on the H100) NVIDIA
 	 * still makes and maps an ALLOC_HOST_PTR buffer (a 32 GiB one on the
@@ -149,14 +169,14 @@ unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin *pin)
 	if (mem) {
 		vrt_advise_huge(mem, size);
 		vrt_fill(mem, "", 1, size);
-		if (pin_map(ctx, CL_MEM_USE_HOST_PTR, size, mem, mem, pin)) {
+		if (pin_map(ctx, CL_MEM_USE_HOST_PTR, size, mem, mem, use, pin)) {
 			pin->lent = 0; /* the bytes are ours to touch: never mapped */
 			pin->owned = mem;
 			return mem;
 		}
 		vrt_free(mem);
 	}
-	unsigned char *p = pin_map(ctx, CL_MEM_ALLOC_HOST_PTR, size, NULL, NULL, pin);
+	unsigned char *p = pin_map(ctx, CL_MEM_ALLOC_HOST_PTR, size, NULL, NULL, use, pin);
 	if (p)
 		vrt_fill(p, "", 1, size);
 	return p;
@@ -167,7 +187,7 @@ unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin *pin)
  * elsewhere (a copy) is not used. */
 int vrt_pinned_wrap(cl_context ctx, void *ptr, size_t size, vrt_pin *pin)
 {
-	return pin_map(ctx, CL_MEM_USE_HOST_PTR, size, ptr, ptr, pin) != NULL;
+	return pin_map(ctx, CL_MEM_USE_HOST_PTR, size, ptr, ptr, VRT_PIN_HOST_COPY, pin) != NULL;
 }
 
 void vrt_pinned_free(vrt_pin *pin, unsigned char *ptr)
@@ -250,7 +270,7 @@ unsigned char *vrt_staging(cl_context ctx, unsigned set, size_t size)
 	stage_drop(st);
 	/* Grow by half again so a slowly growing need does not re-pin. */
 	size_t want = size + size / 2;
-	st->ptr = want >= VRT_PIN_MIN ? vrt_pinned_alloc(ctx, want, &st->pin) : NULL;
+	st->ptr = want >= VRT_PIN_MIN ? vrt_pinned_alloc(ctx, want, VRT_PIN_STAGING, &st->pin) : NULL;
 	if (!st->ptr) {
 		st->ptr = vrt_malloc(want);
 		st->plain = 1;

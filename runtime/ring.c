@@ -70,7 +70,7 @@ static ring *ring_for(cl_context ctx, unsigned id)
 	r->ctx = ctx;
 	clRetainContext(ctx);
 	for (unsigned i = 0; i < RING_CHUNKS && !r->failed; i++)
-		r->failed = !(r->chunk[i] = vrt_pinned_alloc(ctx, RING_CHUNK, &r->pin[i]));
+		r->failed = !(r->chunk[i] = vrt_pinned_alloc(ctx, RING_CHUNK, VRT_PIN_STAGING, &r->pin[i]));
 	if (!r->failed)
 		return r;
 	vrt_log(VRT_LOG_DEBUG, "no pinned ring: pages move from plain memory");

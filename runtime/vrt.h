@@ -171,6 +171,13 @@ void vrt_config_load(void);
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent);
 /* device.c: the device budget of a launch whose buffers take `footprint` bytes. */
 unsigned long long vrt_budget(cl_device_id dev, unsigned long long footprint);
+/* The default budget on a device of `mem` bytes with `pinned` bytes of
+ * host memory pinned: all but a margin and the pinned bytes (at least a
+ * sixteenth of it). */
+unsigned long long vrt_budget_default(unsigned long long mem, unsigned long long pinned);
+/* Whether a context's buffers of `bytes` in all pass the budget dev would
+ * have with nothing pinned (they cannot all stay on it). */
+int vrt_past_device(cl_device_id dev, unsigned long long bytes);
 /* Caps every later budget on dev at `bytes` (it ran out of memory). */
 void vrt_budget_shrink(cl_device_id dev, unsigned long long bytes);
 /* The largest buffer dev allocates (CL_DEVICE_MAX_MEM_ALLOC_SIZE, or
@@ -375,9 +382,19 @@ typedef struct vrt_pin {
 	 * that is never mapped nor used (vrt_pinned_alloc); freed with it. */
 	void *owned;
 } vrt_pin;
+/* What pinned memory is for, which bounds how much of it there may be. */
+typedef enum vrt_pin_use {
+	VRT_PIN_HOST_COPY,   /* a buffer's host copy */
+	VRT_PIN_PAST_DEVICE, /* one of a context whose buffers pass the device */
+	VRT_PIN_STAGING,     /* the runtime's staging areas and ring */
+} vrt_pin_use;
+/* The bytes that may be pinned in all, for `use`, on a device of `mem`
+ * bytes (the driver backs pinned memory with device memory). */
+unsigned long long vrt_pin_limit(unsigned long long mem, vrt_pin_use use);
 /* A pinned host copy of `size` bytes, zeroed, or NULL when the driver
- * cannot pin it or VAST_PINNED=0; *pin describes it. */
-unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin *pin);
+ * cannot pin it, vrt_pin_limit leaves no room or VAST_PINNED=0; *pin
+ * describes it. */
+unsigned char *vrt_pinned_alloc(cl_context ctx, size_t size, vrt_pin_use use, vrt_pin *pin);
 /* Pins the program's memory [ptr, ptr+size) of a CL_MEM_USE_HOST_PTR
  * buffer through a driver buffer over it (*pin), left unmapped (lent set:
  * map it with vrt_pin_reclaim before touching the bytes); 0 when the
