@@ -185,6 +185,14 @@ typedef struct paged {
 	size_t ncopies, copies_cap;
 	uint64_t deliver;           /* slots whose queued reads ranges fill (deliver.c) */
 	uint64_t shared;            /* slots with pages several ranges touch (shared_slots) */
+	struct held {               /* a straight H2D held back (send_held) */
+		cl_mem fb;
+		size_t dev_off, n;
+		const unsigned char *src;
+	} *held;
+	size_t nheld, held_cap, held_next, held_sent; /* held_sent: of held[held_next] */
+	unsigned long long held_bytes; /* held back in this range */
+	int hold_back;              /* the range has a slot in through the ring */
 } paged;
 
 /* The range the i-th to run: the plan's order, or every other launch on
@@ -965,6 +973,61 @@ static cl_int send_gaps(vrt_launch *L, paged *P, fset *F, unsigned s)
 	return err;
 }
 
+/* Whether slot s of F's range goes in straight from a plain host copy,
+ * through the pinned ring (move_pages). */
+static int in_by_ring(vrt_launch *L, paged *P, const fset *F, unsigned s)
+{
+	return (P->direct[s] || F->fr.held == s) && !F->box[s].rows && !L->slot_mem[s]->pin.buf &&
+	       vrt_ring_usable(L->ctx, L->stage_base / VRT_MAX_SETS);
+}
+
+/* A range whose pages go in both through the ring and straight from
+ * pinned host copies: the ring's copy of each chunk waits for the chunk's
+ * previous transfer, queued behind every straight transfer enqueued
+ * before it (the 96 GiB triad: 1.15 GB a range from pinned memory, 21 ms
+ * of the link, stalled the ring's copies every range). So while the
+ * range has a slot in through the ring (P->hold_back), its straight
+ * single-row transfers are held back and sent a piece at a time between
+ * the ring's chunks: the link moves both while the host copies. */
+static int hold_piece(paged *P, cl_mem fb, size_t dev_off, const unsigned char *src, size_t n)
+{
+	if (P->nheld == P->held_cap) {
+		size_t cap = P->held_cap ? 2 * P->held_cap : 64;
+		struct held *h = vrt_realloc(P->held, cap * sizeof *h);
+		if (!h)
+			return -1;
+		P->held = h;
+		P->held_cap = cap;
+	}
+	P->held[P->nheld++] = (struct held){fb, dev_off, n, src};
+	P->held_bytes += n;
+	return 0;
+}
+
+/* Sends up to `bytes` of the held transfers on q, in order. */
+static cl_int send_held(paged *P, cl_command_queue q, cl_event ev[2], size_t bytes)
+{
+	cl_int err = CL_SUCCESS;
+	while (bytes && P->held_next < P->nheld && !err) {
+		struct held *h = &P->held[P->held_next];
+		size_t n = h->n - P->held_sent < bytes ? h->n - P->held_sent : bytes;
+		cl_event e;
+		err = vrt_real.clEnqueueWriteBuffer(q, h->fb, CL_FALSE, h->dev_off + P->held_sent, n,
+		                                    h->src + P->held_sent, 0, NULL, &e);
+		if (err)
+			break;
+		keep(ev, e);
+		bytes -= n;
+		if ((P->held_sent += n) == h->n) {
+			P->held_next++;
+			P->held_sent = 0;
+		}
+	}
+	if (P->held_next == P->nheld)
+		P->nheld = P->held_next = P->held_sent = 0;
+	return err;
+}
+
 /* Enqueues the pages u marks of slot s's frames of set F in (H2D,
  * gathering first when staged) or out (D2H; the scatter of a staged slot
  * comes in finish_range). */
@@ -993,7 +1056,7 @@ static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
 		 * nothing of the program's. Strided spans move as rectangles;
 		 * spans of a plain host copy go in through the pinned ring. */
 		unsigned ring = L->stage_base / VRT_MAX_SETS;
-		int by_ring = !out && !m->pin.buf && vrt_ring_usable(L->ctx, ring);
+		int by_ring = !out && in_by_ring(L, P, F, s);
 		if (by_ring) { /* the ring waits on q: nothing it needs unflushed */
 			vrt_log(VRT_LOG_DEBUG, "slot %u in through the pinned ring", s);
 			vrt_real.clFlush(P->qs->run);
@@ -1002,6 +1065,12 @@ static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
 		}
 		for (size_t i = 0; i < nrc && !err; i++) {
 			*count += rc[i].rows * rc[i].row_bytes;
+			if (!by_ring && !out && P->hold_back && rc[i].rows == 1) {
+				if (hold_piece(P, fb, rc[i].dev_off, m->host + rc[i].host_off,
+				               rc[i].row_bytes))
+					err = CL_OUT_OF_HOST_MEMORY;
+				continue;
+			}
 			if (!by_ring || rc[i].rows > 1) {
 				if (!(err = vrt_rect_move(q, fb, &rc[i], m->host, out, &e)))
 					keep(ev, e);
@@ -1010,8 +1079,10 @@ static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
 			for (size_t done = 0, sent; done < rc[i].row_bytes && !err; done += sent)
 				if (!(err = vrt_ring_write(L->ctx, ring, q, fb, rc[i].dev_off + done,
 				                           m->host + rc[i].host_off + done,
-				                           rc[i].row_bytes - done, &sent, &e)))
+				                           rc[i].row_bytes - done, &sent, &e))) {
 					keep(ev, e);
+					err = send_held(P, q, ev, sent);
+				}
 		}
 		vrt_free(rc);
 		vrt_free(sp);
@@ -1481,6 +1552,15 @@ static int in_place(const vrt_launch *L, const paged *P, const fset *F, unsigned
 	return F->used && !(L->slot_mode[s] & VAST_MODE_W) && F->prev_fr.first[s] == F->fr.first[s] &&
 	       F->prev_fr.buf[s] == F->fr.buf[s] &&
 	       !memcmp(F->u + lay->slot_off[s], F->prev_u + lay->slot_off[s], lay->slot_pages[s]);
+}
+
+/* Whether slot s (not a box) sends pages into F's frames: some to fill,
+ * and not all in place from the set's previous range. */
+static int sends_in(const vrt_launch *L, const paged *P, const fset *F, unsigned s)
+{
+	const vrt_layout *lay = &P->lay;
+	return F->fr.count[s] && vrt_pas_count(F->fill + lay->slot_off[s], lay->slot_pages[s]) &&
+	       !in_place(L, P, F, s);
 }
 
 /* What range i on set `set` (frame set F) overwrites: the frames its LPT
@@ -2056,20 +2136,34 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	 * the range writes whole. */
 	F->in_bytes = F->out_bytes = 0;
 	double tm = vrt_now_ms();
+	/* Slots through the ring last, with the others' straight transfers
+	 * held back to go between its chunks (hold_piece). */
+	P->hold_back = 0;
+	P->nheld = P->held_next = P->held_sent = 0;
+	P->held_bytes = 0;
+	for (unsigned s = 1; s <= lay->nslots; s++)
+		P->hold_back |= sends_in(L, P, F, s) && in_by_ring(L, P, F, s);
+	for (int pass = 0; pass <= P->hold_back; pass++)
 	for (unsigned s = 1; s <= lay->nslots; s++) {
+		if (P->hold_back && in_by_ring(L, P, F, s) != pass)
+			continue;
 		if (F->box[s].rows) {
 			if ((err = move_box(L, P, i, F, s, 0)) != CL_SUCCESS)
 				return err;
 			continue;
 		}
-		if (!F->fr.count[s] || !vrt_pas_count(F->fill + lay->slot_off[s], lay->slot_pages[s]))
-			continue;
-		if (in_place(L, P, F, s))
+		if (!sends_in(L, P, F, s))
 			continue;
 		if ((F->fr.held == s && (err = hold_in(P)) != CL_SUCCESS) ||
 		    (err = move_frames(L, P, F, s, 0)) != CL_SUCCESS)
 			return err;
 	}
+	P->hold_back = 0;
+	if ((err = send_held(P, qs->in, F->in, SIZE_MAX)) != CL_SUCCESS)
+		return err;
+	if (P->held_bytes)
+		vrt_log(VRT_LOG_DEBUG, "kernel '%s' range %zu: %llu bytes from pinned memory sent between the ring's chunks",
+		        L->k->name, i, P->held_bytes);
 	vrt_trace_host("move", L->k->name, tm, vrt_now_ms(), (long)i, F->in_bytes);
 	if ((err = send_lpt_and_fault(P, F)) != CL_SUCCESS)
 		return err;
@@ -2957,6 +3051,7 @@ out:
 	vrt_free(P->written);
 	vrt_free(P->gaps);
 	vrt_free(P->whole);
+	vrt_free(P->held);
 	vrt_free(P->boxrow);
 	vrt_free(P->copies);
 	vrt_free(P->tail); /* unless the launch's (defer_ranges) */
