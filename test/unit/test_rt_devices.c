@@ -9,15 +9,7 @@
 
 #include "vrt.h"
 
-static int failures;
-#define CHECK(c)                                                           \
-	do {                                                               \
-		if (!(c)) {                                                \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-			        __LINE__, #c);                             \
-			failures++;                                        \
-		}                                                          \
-	} while (0)
+#include "check.h"
 
 /* Two platforms' devices in order: gpu0, cpu0, gpu1, cpu1, acc0. */
 static const cl_device_type types[] = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_CPU,

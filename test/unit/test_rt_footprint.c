@@ -35,15 +35,7 @@
 #include "footprint.h"
 #include "vrt.h"
 
-static int failures;
-#define CHECK(c)                                                           \
-	do {                                                               \
-		if (!(c)) {                                                \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-			        __LINE__, #c);                             \
-			failures++;                                        \
-		}                                                          \
-	} while (0)
+#include "check.h"
 
 #define ONE VAST_FP_ONE
 #define GRP(d) VAST_FP_NAME(VAST_FP_GROUP, d)

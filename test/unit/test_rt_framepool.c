@@ -15,15 +15,7 @@
 
 #include "vrt.h"
 
-static int failures;
-#define CHECK(c)                                                           \
-	do {                                                               \
-		if (!(c)) {                                                \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-			        __LINE__, #c);                             \
-			failures++;                                        \
-		}                                                          \
-	} while (0)
+#include "check.h"
 
 /* Fake handles: 1..NHANDLES, released[h] counts releases. */
 #define NHANDLES (1 + VRT_MAX_SETS * (VAST_FRAME_BUFS + 2))

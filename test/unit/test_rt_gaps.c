@@ -15,15 +15,7 @@
 
 #include "vrt.h"
 
-static int failures;
-#define CHECK(c)                                                           \
-	do {                                                               \
-		if (!(c)) {                                                \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-			        __LINE__, #c);                             \
-			failures++;                                        \
-		}                                                          \
-	} while (0)
+#include "check.h"
 
 static unsigned rnd(unsigned n)
 {

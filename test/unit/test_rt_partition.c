@@ -14,15 +14,7 @@
 
 #include "vrt.h"
 
-static int failures;
-#define CHECK(c)                                                           \
-	do {                                                               \
-		if (!(c)) {                                                \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-			        __LINE__, #c);                             \
-			failures++;                                        \
-		}                                                          \
-	} while (0)
+#include "check.h"
 
 /* T_j = o_j + n_j / t_j + (bytes on j's link) / b_j for a used device. */
 static double finish(const vrt_pdev *d, unsigned n, const vrt_pwork *w, const size_t *s,

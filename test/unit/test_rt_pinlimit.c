@@ -11,15 +11,7 @@
 
 #include "vrt.h"
 
-static int failures;
-#define CHECK(c)                                                           \
-	do {                                                               \
-		if (!(c)) {                                                \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-			        __LINE__, #c);                             \
-			failures++;                                        \
-		}                                                          \
-	} while (0)
+#include "check.h"
 
 #define GiB (1ull << 30)
 #define MiB (1ull << 20)
