@@ -2138,21 +2138,25 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	double tm = vrt_now_ms();
 	/* Slots through the ring last, with the others' straight transfers
 	 * held back to go between its chunks (hold_piece). */
-	P->hold_back = 0;
+	uint64_t sending = 0, ringed = 0;
+	for (unsigned s = 1; s <= lay->nslots; s++)
+		if (!F->box[s].rows && sends_in(L, P, F, s)) {
+			sending |= (uint64_t)1 << s;
+			ringed |= (uint64_t)in_by_ring(L, P, F, s) << s;
+		}
+	P->hold_back = ringed != 0;
 	P->nheld = P->held_next = P->held_sent = 0;
 	P->held_bytes = 0;
-	for (unsigned s = 1; s <= lay->nslots; s++)
-		P->hold_back |= sends_in(L, P, F, s) && in_by_ring(L, P, F, s);
 	for (int pass = 0; pass <= P->hold_back; pass++)
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		if (P->hold_back && in_by_ring(L, P, F, s) != pass)
+		if (P->hold_back && (int)(ringed >> s & 1) != pass)
 			continue;
 		if (F->box[s].rows) {
 			if ((err = move_box(L, P, i, F, s, 0)) != CL_SUCCESS)
 				return err;
 			continue;
 		}
-		if (!sends_in(L, P, F, s))
+		if (!(sending >> s & 1))
 			continue;
 		if ((F->fr.held == s && (err = hold_in(P)) != CL_SUCCESS) ||
 		    (err = move_frames(L, P, F, s, 0)) != CL_SUCCESS)
