@@ -14,7 +14,9 @@
 # stays plain and goes in through the ring, unstaged (VAST_MAX_ALLOC
 # bounds the staging), while b's pages, straight from pinned memory, go
 # between the ring's chunks (paged.c, hold_piece); the output must again
-# equal the native run's.
+# equal the native run's. Last, the same arrays with a 512 MiB budget:
+# their 750 MiB pass it, so the third may be pinned past half the device
+# (pinned.c, vrt_pin_limit): nothing stays plain, nothing uses the ring.
 #   VAST_BUILD=build bash test/e2e/ring.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,4 +50,13 @@ rings=$(grep -o "slot [0-9]* in through the pinned ring" "$tmp/log2" | sort -u |
 [ "$rings" -eq 1 ] || { grep -v "^vast: debug" "$tmp/log2" >&2; fail "$rings slots through the ring, want 1"; }
 grep -q "bytes from pinned memory sent between the ring's chunks" "$tmp/log2" ||
 	{ grep -v "^vast: debug" "$tmp/log2" >&2; fail "no pinned transfer went between the ring's chunks"; }
+
+POCL_MEMORY_LIMIT=1 VAST_MAX_ALLOC=64M VAST_DEVICE_MEM=512M VAST_LOG=debug "$tmp/triad/vast/triad/triad" \
+	-q -o "$tmp/vast3.out" $n >"$tmp/log3" 2>&1 ||
+	{ grep -v "^vast: debug" "$tmp/log3" >&2; fail "the vastcc run past the budget failed"; }
+cmp -s "$tmp/native2.out" "$tmp/vast3.out" || fail "output past the budget differs from the native run"
+if grep -q "no pinned host copy\|in through the pinned ring" "$tmp/log3"; then
+	grep "no pinned host copy\|in through the pinned ring" "$tmp/log3" | sort -u >&2
+	fail "data past the budget: a host copy stayed plain"
+fi
 echo "ring: PASS ($line)"
