@@ -76,6 +76,11 @@ awk -F, -v tmp="$TMP" '
 			if (w ~ /^(blackscholes|reduction|medianfilter|sobelfilter|mersennetwister)$/ && v != "" && ("pinned-h2d" in bw))
 				st = st sprintf("  %s: %.2f GB/s of data = %.0f%% of pinned h2d %.2f GB/s (goal >= 85%%)\n",
 				                lbl(w, tb), b / v / 1e9, 100 * (b / v / 1e9) / bw["pinned-h2d"], bw["pinned-h2d"])
+			vm = secs[key, "vast-mapped"]
+			if (vm != "" && ("pinned-h2d" in bw))
+				stm = stm sprintf("  %s: %.2f GB/s of data = %.0f%% of pinned h2d (resident with -m: %s)\n",
+				                  lbl(w, tb), b / vm / 1e9, 100 * (b / vm / 1e9) / bw["pinned-h2d"],
+				                  secs[key, "mapped"] != "" ? sprintf("%.2f GB/s", b / secs[key, "mapped"] / 1e9) : "n/a")
 			hv = h2d[key, "vast"]
 			if ((w in inshare) && hv != "" && b > 0)
 				po = po sprintf("  %s: h2d %.4g GB / input %.4g GB = %.3f (goal <= 1.02)\n",
@@ -94,6 +99,7 @@ awk -F, -v tmp="$TMP" '
 		printf "matrixmul vs hand-partitioned:\n%s", mm ? mm : "  n/a\n"
 		printf "inspector share of vast time:\n%s", ish ? ish : "  n/a\n"
 		printf "streaming workloads (data bytes / vast seconds):\n%s", st ? st : "  n/a\n"
+		if (stm) printf "streaming workloads, arrays mapped from their buffers (-m; data bytes / vast-mapped seconds):\n%s", stm
 		printf "pure-output workloads, vast mode (h2d bytes / input bytes):\n%s", po ? po : "  n/a\n"
 		if (nbw) { print "copy bandwidth (" bwdev "):"; for (m in bw) printf "  %s: %.2f GB/s\n", m, bw[m] }
 		print nph + 0 > tmp "/nphases"

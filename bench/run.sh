@@ -18,6 +18,9 @@
 #             its kernel_ms against paged's is the paged kernel's overhead
 #   paged-checked  (not by default) paged with VAST_STRAIGHT=0: the checked
 #             paged kernel in every range, against paged's straight variant
+#   mapped, vast-mapped  (not by default; the streaming workloads only) resident
+#             and vast with -m: each host array is its buffer's own mapped
+#             CL_MEM_ALLOC_HOST_PTR memory, not a malloc'd array copied to it
 # plus the copy bandwidth probe bench/bw.c (pinned and pageable, both directions)
 # and the host's own copies (bench/hostbw.c: logs/hostbw.log).
 #
@@ -207,6 +210,12 @@ fi
 
 # ---- runs ------------------------------------------------------------------
 has_mode() { case ",$MODES," in *",$1,"*) return 0 ;; esac; return 1; }
+# The workloads that stream their data once (issue 8's streaming goal); they
+# take -m (examples/common/vast_example.h: vex_array).
+is_streaming() {
+	case $1 in blackscholes|reduction|medianfilter|sobelfilter|mersennetwister) return 0 ;; esac
+	return 1
+}
 
 # run_one workload mode size binary args... ; env comes from the caller.
 # Appends one CSV row, best (least seconds) of REPS runs.
@@ -303,6 +312,14 @@ if [ $RUN = 1 ]; then
 			fi
 			if has_mode paged-checked; then
 				VAST_MODE=paged VAST_STRAIGHT=0 VAST_STATS=2 run_one "$w" paged-checked "$b" "$vb" $args
+			fi
+			if is_streaming "$w"; then
+				if has_mode mapped; then
+					run_one "$w" mapped "$b" "$nat" -m $args
+				fi
+				if has_mode vast-mapped; then
+					VAST_DEVICE_MEM=$((data / 4)) VAST_STATS=2 run_one "$w" vast-mapped "$b" "$vb" -m $args
+				fi
 			fi
 			}
 		done

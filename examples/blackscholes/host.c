@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * blackscholes - prices N European options (default 4M; 20 bytes each:
- * three inputs, two outputs). usage: blackscholes [-o OUT] [-q] [N]
+ * three inputs, two outputs). usage: blackscholes [-o OUT] [-q] [-m] [N]
  *
  * Prints `blackscholes: bytes=B seconds=S`, S being transfers in, the
  * kernel and transfers out. The result is checked against a double
@@ -42,26 +42,25 @@ int main(int argc, char **argv)
 	cl_ulong n = a.sizes[0];
 	size_t bytes = (size_t)n * sizeof(float);
 
-	float *price = vex_malloc(bytes), *strike = vex_malloc(bytes);
-	float *years = vex_malloc(bytes), *call = vex_malloc(bytes);
-	float *put = vex_malloc(bytes);
+	vex_cl cl;
+	vex_init(&cl, a.quiet);
+	char *path = vex_kernel_path(a.argv0, "blackscholes.cl", a.kernel);
+	cl_program prog = vex_build(&cl, path, NULL);
+	cl_kernel k = vex_kernel(prog, "blackscholes");
+	vex_array acall = vex_array_create(&cl, a.mapped, CL_MEM_WRITE_ONLY, bytes, 0);
+	vex_array aput = vex_array_create(&cl, a.mapped, CL_MEM_WRITE_ONLY, bytes, 0);
+	vex_array aprice = vex_array_create(&cl, a.mapped, CL_MEM_READ_ONLY, bytes, 1);
+	vex_array astrike = vex_array_create(&cl, a.mapped, CL_MEM_READ_ONLY, bytes, 1);
+	vex_array ayears = vex_array_create(&cl, a.mapped, CL_MEM_READ_ONLY, bytes, 1);
+	cl_mem dcall = acall.mem, dput = aput.mem;
+	cl_mem dprice = aprice.mem, dstrike = astrike.mem, dyears = ayears.mem;
+	float *price = aprice.host, *strike = astrike.host, *years = ayears.host;
 	vex_rng r = vex_rng_seed(42);
 	for (size_t i = 0; i < n; i++) {
 		price[i] = vex_randf(&r, 5.0f, 30.0f);
 		strike[i] = vex_randf(&r, 1.0f, 100.0f);
 		years[i] = vex_randf(&r, 0.25f, 10.0f);
 	}
-
-	vex_cl cl;
-	vex_init(&cl, a.quiet);
-	char *path = vex_kernel_path(a.argv0, "blackscholes.cl", a.kernel);
-	cl_program prog = vex_build(&cl, path, NULL);
-	cl_kernel k = vex_kernel(prog, "blackscholes");
-	cl_mem dcall = vex_buffer(&cl, CL_MEM_WRITE_ONLY, bytes, NULL);
-	cl_mem dput = vex_buffer(&cl, CL_MEM_WRITE_ONLY, bytes, NULL);
-	cl_mem dprice = vex_buffer(&cl, CL_MEM_READ_ONLY, bytes, NULL);
-	cl_mem dstrike = vex_buffer(&cl, CL_MEM_READ_ONLY, bytes, NULL);
-	cl_mem dyears = vex_buffer(&cl, CL_MEM_READ_ONLY, bytes, NULL);
 	VEX_ARG(k, 0, dcall);
 	VEX_ARG(k, 1, dput);
 	VEX_ARG(k, 2, dprice);
@@ -71,14 +70,23 @@ int main(int argc, char **argv)
 
 	size_t local = 128, global = (n + local - 1) / local * local;
 	double t = vex_now();
-	CHECK(clEnqueueWriteBuffer(cl.queue, dprice, CL_FALSE, 0, bytes, price, 0, NULL, NULL));
-	CHECK(clEnqueueWriteBuffer(cl.queue, dstrike, CL_FALSE, 0, bytes, strike, 0, NULL, NULL));
-	CHECK(clEnqueueWriteBuffer(cl.queue, dyears, CL_FALSE, 0, bytes, years, 0, NULL, NULL));
+	vex_array_send(&cl, &aprice);
+	vex_array_send(&cl, &astrike);
+	vex_array_send(&cl, &ayears);
 	CHECK(clEnqueueNDRangeKernel(cl.queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
-	CHECK(clEnqueueReadBuffer(cl.queue, dcall, CL_FALSE, 0, bytes, call, 0, NULL, NULL));
-	CHECK(clEnqueueReadBuffer(cl.queue, dput, CL_FALSE, 0, bytes, put, 0, NULL, NULL));
+	vex_array_fetch(&cl, &acall);
+	vex_array_fetch(&cl, &aput);
 	CHECK(clFinish(cl.queue));
 	t = vex_now() - t;
+	/* The inputs again, for the check (mapped arrays were given up). */
+	vex_array_regain(&cl, &aprice);
+	vex_array_regain(&cl, &astrike);
+	vex_array_regain(&cl, &ayears);
+	CHECK(clFinish(cl.queue));
+	price = aprice.host;
+	strike = astrike.host;
+	years = ayears.host;
+	const float *call = acall.host, *put = aput.host;
 
 	/* Prices are at most ~100; float evaluation of the same formula stays
 	 * within a few 1e-5 of the double one. */
@@ -104,20 +112,15 @@ int main(int argc, char **argv)
 	printf("blackscholes: n=%llu bytes=%zu seconds=%.6f checked=%zu\n",
 	       (unsigned long long)n, 5 * bytes, t, checked);
 
-	clReleaseMemObject(dcall);
-	clReleaseMemObject(dput);
-	clReleaseMemObject(dprice);
-	clReleaseMemObject(dstrike);
-	clReleaseMemObject(dyears);
+	vex_array_release(&cl, &acall);
+	vex_array_release(&cl, &aput);
+	vex_array_release(&cl, &aprice);
+	vex_array_release(&cl, &astrike);
+	vex_array_release(&cl, &ayears);
 	clReleaseKernel(k);
 	clReleaseProgram(prog);
 	vex_release(&cl);
 	free(path);
-	free(price);
-	free(strike);
-	free(years);
-	free(call);
-	free(put);
 	if (bad) {
 		fprintf(stderr, "blackscholes: FAILED (%zu of %zu sampled options differ)\n",
 		        bad, checked);

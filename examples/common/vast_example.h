@@ -16,10 +16,12 @@
  * of any platform, else the first device of any platform.
  *
  * Command line shared by the examples (vex_parse_args):
- *     app [-o OUT] [-k KERNEL.cl] [-q] [N ...]
+ *     app [-o OUT] [-k KERNEL.cl] [-q] [-m] [N ...]
  * -o writes every output buffer's raw bytes to OUT (for byte-for-byte
  * comparison of two runs), -k names the kernel file (default: NAME.cl next
- * to the executable), -q silences the progress lines, N are sizes.
+ * to the executable), -q silences the progress lines, N are sizes. -m, in
+ * the examples that move their data through vex_array: each host array is
+ * its buffer's own memory (CL_MEM_ALLOC_HOST_PTR, mapped), not malloc'd.
  *
  * These are example programs: on an error the helpers print what failed
  * and exit(1). Nothing here is thread-safe. Every malloc'd result is the
@@ -132,6 +134,7 @@ typedef struct vex_args {
 	const char *out;      /* -o FILE, or NULL */
 	const char *kernel;   /* -k FILE, or NULL: NAME.cl next to the binary */
 	int quiet;            /* -q */
+	int mapped;           /* -m: host arrays mapped from their buffers */
 	int nsizes;
 	size_t sizes[VEX_MAX_SIZES]; /* positional sizes, defaults kept */
 	const char *argv0;
@@ -152,8 +155,10 @@ static inline void vex_parse_args(vex_args *a, int argc, char **argv,
 			a->kernel = argv[++i];
 		} else if (!strcmp(s, "-q")) {
 			a->quiet = 1;
+		} else if (!strcmp(s, "-m")) {
+			a->mapped = 1;
 		} else if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-			printf("usage: %s [-o OUT] [-k KERNEL.cl] [-q] %s\n", argv[0], usage);
+			printf("usage: %s [-o OUT] [-k KERNEL.cl] [-q] [-m] %s\n", argv[0], usage);
 			exit(0);
 		} else if (s[0] >= '0' && s[0] <= '9' && pos < a->nsizes) {
 			char *end;
@@ -168,7 +173,7 @@ static inline void vex_parse_args(vex_args *a, int argc, char **argv,
 				vex_die("bad size '%s'", s);
 			a->sizes[pos++] = (size_t)v;
 		} else {
-			fprintf(stderr, "usage: %s [-o OUT] [-k KERNEL.cl] [-q] %s\n",
+			fprintf(stderr, "usage: %s [-o OUT] [-k KERNEL.cl] [-q] [-m] %s\n",
 			        argv[0], usage);
 			exit(2);
 		}
@@ -373,6 +378,98 @@ static inline cl_mem vex_buffer(vex_cl *cl, cl_mem_flags flags, size_t size,
 	cl_mem m = clCreateBuffer(cl->ctx, flags, size, host, &err);
 	CHECK_ERR(err, "clCreateBuffer");
 	return m;
+}
+
+/* ---- host arrays and their buffers ------------------------------------ */
+
+/* A host array and the buffer it moves to and from, in one of two ways a
+ * real program uses. Copied (the default): the array is malloc'd, a send
+ * is clEnqueueWriteBuffer and a fetch clEnqueueReadBuffer. Mapped (-m):
+ * the array is the buffer's own memory, CL_MEM_ALLOC_HOST_PTR mapped into
+ * the program (how NVIDIA's OpenCL guide gets pinned host memory): a send
+ * unmaps it, a fetch maps it for reading, and no copy between a program
+ * array and a buffer is ever made. `host` is NULL while a mapped array is
+ * unmapped. Sends and fetches are non-blocking: wait with clFinish. */
+typedef struct vex_array {
+	cl_mem mem;
+	void *host;
+	size_t bytes;
+	int mapped;
+} vex_array;
+
+/* An array of `bytes` for a buffer of `flags`. `fill`: the program writes
+ * it before its first send (a mapped array is mapped for writing, its old
+ * bytes invalidated); otherwise a mapped array stays unmapped until its
+ * first fetch. */
+static inline vex_array vex_array_create(vex_cl *cl, int mapped, cl_mem_flags flags,
+                                         size_t bytes, int fill)
+{
+	vex_array a = { NULL, NULL, bytes, mapped };
+	cl_int err;
+	if (!mapped) {
+		a.mem = clCreateBuffer(cl->ctx, flags, bytes, NULL, &err);
+		CHECK_ERR(err, "clCreateBuffer");
+		a.host = malloc(bytes ? bytes : 1);
+		if (!a.host)
+			vex_die("out of memory (%zu bytes)", bytes);
+		return a;
+	}
+	a.mem = clCreateBuffer(cl->ctx, flags | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+	CHECK_ERR(err, "clCreateBuffer");
+	if (fill) {
+		a.host = clEnqueueMapBuffer(cl->queue, a.mem, CL_TRUE,
+		                            CL_MAP_WRITE_INVALIDATE_REGION, 0, bytes, 0,
+		                            NULL, NULL, &err);
+		CHECK_ERR(err, "clEnqueueMapBuffer");
+	}
+	return a;
+}
+
+/* The array's bytes to its buffer. */
+static inline void vex_array_send(vex_cl *cl, vex_array *a)
+{
+	if (!a->mapped) {
+		CHECK(clEnqueueWriteBuffer(cl->queue, a->mem, CL_FALSE, 0, a->bytes, a->host,
+		                           0, NULL, NULL));
+	} else if (a->host) {
+		CHECK(clEnqueueUnmapMemObject(cl->queue, a->mem, a->host, 0, NULL, NULL));
+		a->host = NULL;
+	}
+}
+
+/* The buffer's bytes to the array: readable once the queue has finished. */
+static inline void vex_array_fetch(vex_cl *cl, vex_array *a)
+{
+	cl_int err;
+	if (!a->mapped) {
+		CHECK(clEnqueueReadBuffer(cl->queue, a->mem, CL_FALSE, 0, a->bytes, a->host,
+		                          0, NULL, NULL));
+	} else if (!a->host) {
+		a->host = clEnqueueMapBuffer(cl->queue, a->mem, CL_FALSE, CL_MAP_READ, 0,
+		                             a->bytes, 0, NULL, NULL, &err);
+		CHECK_ERR(err, "clEnqueueMapBuffer");
+	}
+}
+
+/* A sent array readable on the host again, once the queue has finished:
+ * a copied array never left, a mapped one is mapped for reading. */
+static inline void vex_array_regain(vex_cl *cl, vex_array *a)
+{
+	if (a->mapped)
+		vex_array_fetch(cl, a);
+}
+
+static inline void vex_array_release(vex_cl *cl, vex_array *a)
+{
+	if (!a->mapped)
+		free(a->host);
+	else if (a->host)
+		CHECK(clEnqueueUnmapMemObject(cl->queue, a->mem, a->host, 0, NULL, NULL));
+	if (a->mapped)
+		CHECK(clFinish(cl->queue));
+	clReleaseMemObject(a->mem);
+	a->host = NULL;
+	a->mem = NULL;
 }
 
 /* clSetKernelArg with the argument's index in the message. */

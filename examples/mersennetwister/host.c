@@ -3,7 +3,7 @@
  * mersennetwister - N normally distributed floats (default 16M) from
  * N/NPER Mersenne Twisters (NPER default 4096 numbers each, even),
  * generated then Box-Muller transformed: a two-kernel pipeline on one
- * buffer. usage: mersennetwister [-o OUT] [-q] [N [NPER]]
+ * buffer. usage: mersennetwister [-o OUT] [-q] [-m] [N [NPER]]
  *
  * The generator parameters are drawn from a fixed-seed RNG rather than
  * from dcmt's tables: the workload's compute and memory traffic are the
@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 	size_t n = nrng * nper, bytes = n * sizeof(float);
 	size_t pbytes = nrng * sizeof(mt_params);
 
-	float *out = vex_malloc(bytes), *ref = vex_malloc(nper * sizeof(float));
+	float *ref = vex_malloc(nper * sizeof(float));
 	mt_params *params = vex_malloc(pbytes);
 	vex_rng r = vex_rng_seed(2014);
 	for (size_t i = 0; i < nrng; i++) {
@@ -85,7 +85,8 @@ int main(int argc, char **argv)
 	cl_program prog = vex_build(&cl, path, NULL);
 	cl_kernel kmt = vex_kernel(prog, "mersenne_twister");
 	cl_kernel kbm = vex_kernel(prog, "box_muller");
-	cl_mem dout = vex_buffer(&cl, CL_MEM_READ_WRITE, bytes, NULL);
+	vex_array aout = vex_array_create(&cl, a.mapped, CL_MEM_READ_WRITE, bytes, 0);
+	cl_mem dout = aout.mem;
 	cl_mem dpar = vex_buffer(&cl, CL_MEM_READ_ONLY, pbytes, NULL);
 	cl_uint unper = (cl_uint)nper;
 	VEX_ARG(kmt, 0, dout);
@@ -99,9 +100,10 @@ int main(int argc, char **argv)
 	CHECK(clEnqueueWriteBuffer(cl.queue, dpar, CL_FALSE, 0, pbytes, params, 0, NULL, NULL));
 	CHECK(clEnqueueNDRangeKernel(cl.queue, kmt, 1, NULL, &global, &local, 0, NULL, NULL));
 	CHECK(clEnqueueNDRangeKernel(cl.queue, kbm, 1, NULL, &global, &local, 0, NULL, NULL));
-	CHECK(clEnqueueReadBuffer(cl.queue, dout, CL_FALSE, 0, bytes, out, 0, NULL, NULL));
+	vex_array_fetch(&cl, &aout);
 	CHECK(clFinish(cl.queue));
 	t = vex_now() - t;
+	const float *out = aout.host;
 
 	/* Same integer stream; log/sin/cos within a few ulp of the CPU's. */
 	size_t bad = 0, checked = 0;
@@ -123,14 +125,13 @@ int main(int argc, char **argv)
 	printf("mersennetwister: n=%zu rngs=%zu bytes=%zu seconds=%.6f checked=%zu\n", n,
 	       nrng, bytes + pbytes, t, checked);
 
-	clReleaseMemObject(dout);
+	vex_array_release(&cl, &aout);
 	clReleaseMemObject(dpar);
 	clReleaseKernel(kmt);
 	clReleaseKernel(kbm);
 	clReleaseProgram(prog);
 	vex_release(&cl);
 	free(path);
-	free(out);
 	free(ref);
 	free(params);
 	if (bad) {

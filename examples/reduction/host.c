@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * reduction - sums N uints (default 16M) with a per-group pass and a final
- * pass. usage: reduction [-o OUT] [-q] [N]
+ * pass. usage: reduction [-o OUT] [-q] [-m] [N]
  *
  * Prints `reduction: bytes=B seconds=S`; the sum must equal the CPU's
  * exactly (integers). OUT receives the 8-byte sum.
@@ -21,21 +21,21 @@ int main(int argc, char **argv)
 	if (ngroups > 0xffffffffu)
 		vex_die("N too large");
 
-	cl_uint *in = vex_malloc(bytes);
-	vex_rng r = vex_rng_seed(3);
-	cl_ulong ref = 0;
-	for (size_t i = 0; i < n; i++) {
-		in[i] = vex_rand32(&r) & 0xff;
-		ref += in[i];
-	}
-
 	vex_cl cl;
 	vex_init(&cl, a.quiet);
 	char *path = vex_kernel_path(a.argv0, "reduction.cl", a.kernel);
 	cl_program prog = vex_build(&cl, path, NULL);
 	cl_kernel k1 = vex_kernel(prog, "reduce_partial");
 	cl_kernel k2 = vex_kernel(prog, "reduce_final");
-	cl_mem din = vex_buffer(&cl, CL_MEM_READ_ONLY, bytes, NULL);
+	vex_array ain = vex_array_create(&cl, a.mapped, CL_MEM_READ_ONLY, bytes, 1);
+	cl_mem din = ain.mem;
+	cl_uint *in = ain.host;
+	vex_rng r = vex_rng_seed(3);
+	cl_ulong ref = 0;
+	for (size_t i = 0; i < n; i++) {
+		in[i] = vex_rand32(&r) & 0xff;
+		ref += in[i];
+	}
 	cl_mem dpart = vex_buffer(&cl, CL_MEM_READ_WRITE, ngroups * sizeof(cl_uint), NULL);
 	cl_mem dres = vex_buffer(&cl, CL_MEM_WRITE_ONLY, sizeof(cl_ulong), NULL);
 	cl_uint ng = (cl_uint)ngroups;
@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 	size_t local = LOCAL, global = ngroups * LOCAL;
 	cl_ulong sum = 0;
 	double t = vex_now();
-	CHECK(clEnqueueWriteBuffer(cl.queue, din, CL_FALSE, 0, bytes, in, 0, NULL, NULL));
+	vex_array_send(&cl, &ain);
 	CHECK(clEnqueueNDRangeKernel(cl.queue, k1, 1, NULL, &global, &local, 0, NULL, NULL));
 	CHECK(clEnqueueNDRangeKernel(cl.queue, k2, 1, NULL, &local, &local, 0, NULL, NULL));
 	CHECK(clEnqueueReadBuffer(cl.queue, dres, CL_TRUE, 0, sizeof sum, &sum, 0, NULL, NULL));
@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 	printf("reduction: n=%llu bytes=%zu seconds=%.6f\n", (unsigned long long)n,
 	       bytes + ngroups * sizeof(cl_uint) + sizeof(cl_ulong), t);
 
-	clReleaseMemObject(din);
+	vex_array_release(&cl, &ain);
 	clReleaseMemObject(dpart);
 	clReleaseMemObject(dres);
 	clReleaseKernel(k1);
@@ -67,7 +67,6 @@ int main(int argc, char **argv)
 	clReleaseProgram(prog);
 	vex_release(&cl);
 	free(path);
-	free(in);
 	if (sum != ref) {
 		fprintf(stderr, "reduction: FAILED: sum %llu, expected %llu\n",
 		        (unsigned long long)sum, (unsigned long long)ref);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sobelfilter - Sobel edge magnitude of a W x H RGBA8 image (default
- * 4096 x 4096). usage: sobelfilter [-o OUT] [-q] [W [H]]
+ * 4096 x 4096). usage: sobelfilter [-o OUT] [-q] [-m] [W [H]]
  *
  * Prints `sobelfilter: bytes=B seconds=S`. Exact check against the CPU:
  * every pixel up to 16M pixels, else 1M random pixels. OUT receives the
@@ -48,18 +48,18 @@ int main(int argc, char **argv)
 		vex_die("W and H must be below 2^31");
 	size_t npix = w * h, bytes = npix * sizeof(cl_uint);
 
-	cl_uint *in = vex_malloc(bytes), *out = vex_malloc(bytes);
-	vex_rng r = vex_rng_seed(11);
-	for (size_t i = 0; i < npix; i++)
-		in[i] = vex_rand32(&r);
-
 	vex_cl cl;
 	vex_init(&cl, a.quiet);
 	char *path = vex_kernel_path(a.argv0, "sobelfilter.cl", a.kernel);
 	cl_program prog = vex_build(&cl, path, NULL);
 	cl_kernel k = vex_kernel(prog, "sobelfilter");
-	cl_mem din = vex_buffer(&cl, CL_MEM_READ_ONLY, bytes, NULL);
-	cl_mem dout = vex_buffer(&cl, CL_MEM_WRITE_ONLY, bytes, NULL);
+	vex_array ain = vex_array_create(&cl, a.mapped, CL_MEM_READ_ONLY, bytes, 1);
+	vex_array aout = vex_array_create(&cl, a.mapped, CL_MEM_WRITE_ONLY, bytes, 0);
+	cl_mem din = ain.mem, dout = aout.mem;
+	cl_uint *in = ain.host;
+	vex_rng r = vex_rng_seed(11);
+	for (size_t i = 0; i < npix; i++)
+		in[i] = vex_rand32(&r);
 	cl_uint uw = (cl_uint)w, uh = (cl_uint)h;
 	VEX_ARG(k, 0, din);
 	VEX_ARG(k, 1, dout);
@@ -69,11 +69,15 @@ int main(int argc, char **argv)
 	size_t local[2] = { TILE, TILE };
 	size_t global[2] = { (w + TILE - 1) / TILE * TILE, (h + TILE - 1) / TILE * TILE };
 	double t = vex_now();
-	CHECK(clEnqueueWriteBuffer(cl.queue, din, CL_FALSE, 0, bytes, in, 0, NULL, NULL));
+	vex_array_send(&cl, &ain);
 	CHECK(clEnqueueNDRangeKernel(cl.queue, k, 2, NULL, global, local, 0, NULL, NULL));
-	CHECK(clEnqueueReadBuffer(cl.queue, dout, CL_FALSE, 0, bytes, out, 0, NULL, NULL));
+	vex_array_fetch(&cl, &aout);
 	CHECK(clFinish(cl.queue));
 	t = vex_now() - t;
+	vex_array_regain(&cl, &ain);
+	CHECK(clFinish(cl.queue));
+	in = ain.host;
+	const cl_uint *out = aout.host;
 
 	size_t bad = 0, checked = npix <= FULL_CHECK ? npix : SAMPLES;
 	vex_rng s = vex_rng_seed(5);
@@ -91,14 +95,12 @@ int main(int argc, char **argv)
 	printf("sobelfilter: w=%zu h=%zu bytes=%zu seconds=%.6f checked=%zu\n", w, h,
 	       2 * bytes, t, checked);
 
-	clReleaseMemObject(din);
-	clReleaseMemObject(dout);
+	vex_array_release(&cl, &ain);
+	vex_array_release(&cl, &aout);
 	clReleaseKernel(k);
 	clReleaseProgram(prog);
 	vex_release(&cl);
 	free(path);
-	free(in);
-	free(out);
 	if (bad) {
 		fprintf(stderr, "sobelfilter: FAILED (%zu of %zu pixels differ)\n", bad, checked);
 		return 1;
