@@ -33,6 +33,8 @@
  *                  measure it against the checked paged kernel
  * VAST_OVERLAP     0: wait for each launch before the next command runs
  *                  (queue.c); to measure what overlapping them saves
+ * VAST_FUSE        0: never run two paged launches range by range together
+ *                  (launch.c, fused); to measure what fusing saves
  * Malformed values are reported once and ignored (defaults stand): the
  * runtime is inside someone else's program and must not stop it.
  */
@@ -55,6 +57,7 @@ vrt_config vrt_cfg = {
 	.hold = 1,
 	.straight = 1,
 	.overlap = 1,
+	.fuse = 1,
 };
 
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent)
@@ -188,6 +191,7 @@ void vrt_config_load(void)
 	vrt_cfg.hold = !((s = getenv("VAST_HOLD")) && !strcmp(s, "0"));
 	vrt_cfg.straight = !((s = getenv("VAST_STRAIGHT")) && !strcmp(s, "0"));
 	vrt_cfg.overlap = !((s = getenv("VAST_OVERLAP")) && !strcmp(s, "0"));
+	vrt_cfg.fuse = !((s = getenv("VAST_FUSE")) && !strcmp(s, "0"));
 	if ((s = getenv("VAST_DEVICES")) && *s)
 		vrt_cfg.devices = s;
 	if ((s = getenv("VAST_FOOTPRINTS")) && *s) {

@@ -195,6 +195,9 @@ static int visit(void *ctx, const vrt_cmd *c)
 	vrt_mem *m;
 	size_t off, n;
 	void *dst;
+	/* The second kernel of a fused launch: it runs with the ranges. */
+	if (c->absorbed)
+		return 1;
 	if (!c->reads_into || c->nwait || c->pre || !c->reads_into(c, &m, &off, &n, &dst) ||
 	    w->nseen == VRT_MAX_EARLY)
 		return 0;

@@ -233,6 +233,9 @@ struct vrt_fp_plan {
 	 * pages of theirs in the rows; vrt_fp_box_frames counts them. */
 	unsigned char boxed[VAST_MAX_SLOTS + 1];
 	int nboxed;
+	/* The plan of the kernel that runs after this one on each range of a
+	 * fused launch (vrt_fp_follow), over the same slots; NULL: none. */
+	vrt_fp_plan *next;
 };
 
 /* Descriptor fp has a form the host can evaluate, for one parameter that
@@ -356,14 +359,15 @@ static unsigned slot_of(const vrt_fp_plan *P, const vast_footprint *fp)
 	return P->L->arg_slot[__builtin_ctz(fp->params)];
 }
 
-int vrt_fp_union(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
-                 unsigned char *row)
+/* Marks in row the pages P's own accesses reach for groups [g0, g1); the
+ * returns of vrt_fp_union. */
+static int mark_union(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
+                      unsigned char *row)
 {
 	const vast_kernel_footprints *kf = P->kf;
 	int all_exact = 1;
 	if (!P->complete)
 		return 0;
-	memset(row, 0, lay->row_bytes);
 	for (unsigned f = 0; f < kf->nfootprints; f++) {
 		const vast_footprint *fp = &kf->footprints[f];
 		unsigned s = slot_of(P, fp);
@@ -379,6 +383,34 @@ int vrt_fp_union(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
 				return 0;
 	}
 	return all_exact ? 1 : 2;
+}
+
+int vrt_fp_union_own(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
+                     unsigned char *row)
+{
+	memset(row, 0, lay->row_bytes);
+	return mark_union(P, lay, g0, g1, row);
+}
+
+int vrt_fp_union(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
+                 unsigned char *row)
+{
+	int r = vrt_fp_union_own(P, lay, g0, g1, row);
+	if (r > 0 && P->next) {
+		int r2 = mark_union(P->next, lay, g0, g1, row);
+		r = r2 <= 0 ? r2 : r2 > r ? r2 : r;
+	}
+	return r;
+}
+
+void vrt_fp_follow(vrt_fp_plan *P, vrt_fp_plan *next)
+{
+	P->next = next;
+}
+
+int vrt_fp_complete(const vrt_fp_plan *P)
+{
+	return P && P->complete;
 }
 
 int vrt_fp_rows(vrt_fp_plan *P, const vrt_layout *lay, size_t wpp, unsigned char *rows,

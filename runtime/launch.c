@@ -316,11 +316,129 @@ static cl_int plan(launch_cmd *c)
 	return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 }
 
+static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q);
+
+static int first_behind(void *ctx, const vrt_cmd *n)
+{
+	*(const vrt_cmd **)ctx = n;
+	return 0;
+}
+
+/* The launch queued right behind c (the command running) that may run
+ * fused with it: paged too, on the same geometry, with no wait list and
+ * nothing of the program's own between them, another kernel object
+ * (their variants' arguments differ), local sizes the program chose (a
+ * launch that picks its own may halve them, run_paged), on one device
+ * (VAST_DEVICES splits launches instead). NULL: none. Only a launch
+ * already queued when c starts is seen: a program that enqueues its
+ * kernels back to back, non-blocking, has them queued. */
+static launch_cmd *fusable_next(const launch_cmd *c)
+{
+	const vrt_cmd *n = NULL;
+	cl_device_id others[VRT_MAX_DEVICES];
+	if (!vrt_cfg.fuse || vrt_devices_others(c->L->dev, others))
+		return NULL;
+	vrt_queue_behind(first_behind, &n);
+	if (!n || n->run != run_launch || n->nwait || n->pre || n->absorbed)
+		return NULL;
+	launch_cmd *d = (launch_cmd *)n;
+	const vrt_launch *A = c->L, *B = d->L;
+	if (!d->paged || B->k == A->k || A->local_free || B->local_free || A->dim != B->dim ||
+	    A->dev != B->dev)
+		return NULL;
+	for (unsigned i = 0; i < 3; i++)
+		if (A->gsize[i] != B->gsize[i] || A->lsize[i] != B->lsize[i] ||
+		    A->goff[i] != B->goff[i])
+			return NULL;
+	return d;
+}
+
+/* Runs c's launch and d's, queued right behind it, range by range
+ * together (paged.c, vrt_paged_run_fused), so that what c's kernel
+ * writes for d's never goes home and comes back between them
+ * (mersennetwister's numbers, then Box-Muller on them: three times its
+ * data over the link at a quarter of it, once fused). 1 when they ran:
+ * *err is the pair's result, d's run returns it too (absorbed); 0 when
+ * they may not be fused, nothing run. Lock held. */
+static int run_fused(launch_cmd *c, launch_cmd *d, cl_int *err)
+{
+	vrt_launch *A = c->L, *B = d->L;
+	vrt_launch F1 = *A, F2 = *B;
+	unsigned mode1[VAST_MAX_SLOTS + 1] = {0}, to[VRT_MAX_ARGS + 1] = {0};
+	for (unsigned s = 1; s <= A->nslots; s++)
+		mode1[s] = A->slot_mode[s];
+	/* B's buffers into A's slots, those A lacks after them. */
+	for (unsigned t = 1; t <= B->nslots; t++) {
+		vrt_mem *m = B->slot_mem[t];
+		unsigned s;
+		for (s = 1; s <= F1.nslots && F1.slot_mem[s] != m; s++)
+			;
+		if (s > F1.nslots) {
+			if (F1.nslots == VAST_MAX_SLOTS || vrt_mem_check(m) != CL_SUCCESS)
+				return 0;
+			s = ++F1.nslots;
+			F1.slot_mem[s] = m;
+			F1.slot_mode[s] = 0;
+			F1.slot_inspect_reads[s] = 0;
+			F1.footprint += m->size;
+		}
+		to[t] = s;
+	}
+	for (cl_uint i = 0; i < B->k->nargs; i++)
+		F2.arg_slot[i] = to[B->arg_slot[i]];
+	memset(F2.slot_mode, 0, sizeof F2.slot_mode);
+	memset(F2.slot_inspect_reads, 0, sizeof F2.slot_inspect_reads);
+	for (unsigned t = 1; t <= B->nslots; t++) {
+		F2.slot_mode[to[t]] |= B->slot_mode[t];
+		F2.slot_inspect_reads[to[t]] |= B->slot_inspect_reads[t];
+	}
+	/* Only a pair where the second reads what the first writes, of a
+	 * buffer larger than the budget, gains: unfused, all but what the
+	 * frames keep goes home and comes back. Two kernels that share only
+	 * what they read (fdtd2d's ey and ex, both reading hz) or a buffer
+	 * the budget holds find it in the kept frames, the hold or kept
+	 * whole, which a fused launch goes without (fdtd2d's ex and hz fused
+	 * at half its data on PoCL: 42.1 MB moved against 31.8). */
+	F1.budget = F2.budget = vrt_budget(A->dev, F1.footprint);
+	int feeds = 0;
+	for (unsigned s = 1; s <= F1.nslots; s++) {
+		feeds |= (mode1[s] & VAST_MODE_W) && (F2.slot_mode[s] & VAST_MODE_R) &&
+		         F1.slot_mem[s]->size > F1.budget;
+		F1.slot_mode[s] |= F2.slot_mode[s];
+		F1.slot_inspect_reads[s] |= F2.slot_inspect_reads[s];
+	}
+	if (!feeds)
+		return 0;
+	/* Buffers of one sub-buffer family alias each other's bytes. */
+	for (unsigned a = 1; a <= F1.nslots; a++)
+		for (unsigned b = a + 1; b <= F1.nslots; b++)
+			if (vrt_mem_overlap(F1.slot_mem[a], F1.slot_mem[b]))
+				return 0;
+	F2.nslots = F1.nslots;
+	memcpy(F2.slot_mem, F1.slot_mem, sizeof F2.slot_mem);
+	F1.may_defer = 0;
+	F1.tail = NULL;
+	d->cmd.absorbed = 1;
+	cl_int e = vrt_paged_run_fused(&F1, &F2, mode1);
+	if (e == VRT_NOT_FUSED) {
+		d->cmd.absorbed = 0;
+		return 0;
+	}
+	vrt_log(VRT_LOG_INFO, "kernel '%s' and kernel '%s' after it: run range by range together",
+	        A->k->name, B->k->name);
+	A->partial = F1.partial;
+	d->cmd.absorbed_err = *err = e;
+	return 1;
+}
+
 /* The launch, on the executor (lock held); its device work on q. */
 static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
 {
 	launch_cmd *c = (launch_cmd *)cmd;
 	vrt_launch *L = c->L;
+	/* Run with the launch before it (run_fused). */
+	if (cmd->absorbed)
+		return cmd->absorbed_err;
 	L->q = q;
 	L->may_defer = cmd->may_defer;
 	cl_int err = CL_SUCCESS;
@@ -337,7 +455,10 @@ static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
 	} else if (err == CL_SUCCESS && c->paged) {
 		vrt_log(VRT_LOG_INFO, "kernel '%s': %llu bytes of buffers, budget %llu: paged",
 		        L->k->name, L->footprint, L->budget);
-		err = run_paged(L); /* moves its written buffers' versions on itself */
+		launch_cmd *d = fusable_next(c);
+		/* moves its written buffers' versions on itself */
+		if (!d || !run_fused(c, d, &err))
+			err = run_paged(L);
 	} else if (err == CL_SUCCESS) {
 		err = run_native(L);
 	}

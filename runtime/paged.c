@@ -193,6 +193,14 @@ typedef struct paged {
 	size_t nheld, held_cap, held_next, held_sent; /* held_sent: of held[held_next] */
 	unsigned long long held_bytes; /* held back in this range */
 	int hold_back;              /* the range has a slot in through the ring */
+	/* A fused launch (vrt_paged_run_fused): L2's kernel runs after L's on
+	 * each range, on the same frames. L carries both kernels' slots (their
+	 * modes joined), L2 its arguments into those slots and its own modes,
+	 * mode1 L's kernel's own. NULL: a launch of one kernel. */
+	vrt_launch *L2;
+	unsigned mode1[VAST_MAX_SLOTS + 1];
+	vrt_fp_plan *fp2;           /* L2's descriptors */
+	cl_kernel kp2, ks2;         /* L2's paged and straight variants */
 } paged;
 
 /* The range the i-th to run: the plan's order, or every other launch on
@@ -1271,15 +1279,15 @@ static size_t page_bytes(const vrt_layout *lay, size_t size, size_t p)
 	return size - at < n ? size - at : n;
 }
 
-/* Page p of slot s, which the range's must-write boxes (P->fp, just
- * asked) cover only in part, goes in by its gaps alone (gaps.c): into
+/* Page p of slot s, which the range's must-write boxes (fp, just asked)
+ * cover only in part, goes in by its gaps alone (gaps.c): into
  * P->gaps, and 1; 0 to fill it whole (large gaps, or more than
  * VRT_GAPS_MAX); -1 out of memory. */
-static int by_gaps(const vrt_launch *L, paged *P, unsigned s, size_t p)
+static int by_gaps(const vrt_launch *L, paged *P, const vrt_fp_plan *fp, unsigned s, size_t p)
 {
 	const vrt_layout *lay = &P->lay;
 	size_t lo[VRT_GAPS_MAX], hi[VRT_GAPS_MAX], bytes = 0;
-	size_t n = vrt_fp_gaps(P->fp, p, lay->page_shift, L->slot_mem[s]->size, lo, hi,
+	size_t n = vrt_fp_gaps(fp, p, lay->page_shift, L->slot_mem[s]->size, lo, hi,
 	                       VRT_GAPS_MAX);
 	if (!n || n > VRT_GAPS_MAX)
 		return 0;
@@ -1337,7 +1345,9 @@ static int gaps_or_whole(const vrt_launch *L, paged *P, fset *F, unsigned s, siz
  * (exact must-write descriptors): every byte of them comes back from the
  * kernel; of a page they write in part, only the bytes they leave out.
  * Every other page is filled, so bytes a kernel does not write keep
- * their values. */
+ * their values. In a fused launch the kernel that touches the slot first
+ * on the range decides: L's where it has the slot, else L2's (the bytes
+ * L's kernel writes whole are all L2's kernel sees of them). */
 static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t g1)
 {
 	const vrt_layout *lay = &P->lay;
@@ -1346,7 +1356,13 @@ static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t 
 	if (!P->fp)
 		return CL_SUCCESS;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		if (L->slot_mode[s] != VAST_MODE_W || !F->fr.count[s] || lay->res_buf[s])
+		unsigned mode = L->slot_mode[s];
+		vrt_fp_plan *fp = P->fp;
+		if (P->L2) {
+			mode = P->mode1[s] ? P->mode1[s] : P->L2->slot_mode[s];
+			fp = P->mode1[s] ? P->fp : P->fp2;
+		}
+		if (mode != VAST_MODE_W || !F->fr.count[s] || lay->res_buf[s])
 			continue;
 		if (P->written_cap < lay->slot_pages[s]) {
 			/* a new plan may have smaller pages: more of them */
@@ -1356,7 +1372,7 @@ static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t 
 			P->written = w;
 			P->written_cap = lay->slot_pages[s];
 		}
-		int r = vrt_fp_must_write(P->fp, lay, s, g0, g1, P->written);
+		int r = vrt_fp_must_write(fp, lay, s, g0, g1, P->written);
 		if (r < 0)
 			return CL_OUT_OF_HOST_MEMORY;
 		unsigned char *fill = F->fill + lay->slot_off[s];
@@ -1366,7 +1382,7 @@ static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t 
 				fill[p] = 0;
 				continue;
 			}
-			int g = fill[p] ? by_gaps(L, P, s, p) : 0;
+			int g = fill[p] ? by_gaps(L, P, fp, s, p) : 0;
 			if (g < 0)
 				return CL_OUT_OF_HOST_MEMORY;
 			if (g)
@@ -1969,10 +1985,9 @@ static cl_int send_lpt_and_fault(paged *P, fset *F)
  * (groupbox.c) with the original local size and a global offset, so the
  * kernel's work-item ids are the device's own. The first waits for `in`;
  * the rest follow it on the in-order queue. */
-static cl_int launch_straight(vrt_launch *L, paged *P, fset *F, size_t g0, size_t g1,
-                              cl_event in)
+static cl_int launch_straight(vrt_launch *L, paged *P, cl_kernel ks, fset *F, size_t g0,
+                              size_t g1, cl_event in, int second)
 {
-	cl_kernel ks = P->ks;
 	cl_uint arg = L->k->nargs + VAST_TAIL_SRUNS;
 	unsigned sh = P->lay.page_shift;
 	cl_int err;
@@ -2006,7 +2021,7 @@ static cl_int launch_straight(vrt_launch *L, paged *P, fset *F, size_t g0, size_
 			gsize[d] = box[b].count[d] * L->lsize[d];
 		}
 		int first = b == 0, last = b + 1 == nb;
-		cl_event *ev = last ? &F->run : first ? &F->run0 : NULL;
+		cl_event *ev = last ? &F->run : first && !second ? &F->run0 : NULL;
 		if ((err = set(ks, L->k->nargs + VAST_TAIL_ORIGIN, sizeof origin, &origin)) ||
 		    (err = vrt_real.clEnqueueNDRangeKernel(P->qs->run, ks, L->dim, goff, gsize,
 		                                           L->lsize, first && in,
@@ -2060,8 +2075,6 @@ static void record_held(vrt_launch *L, paged *P, const fset *F, size_t i)
 	}
 }
 
-/* Plans range i on its frame set (free: its previous range finished),
- * gathers and enqueues its H2D, kernel and D2H. */
 /* Whether a whole write is pending for some slot of L (pending.c): only
  * then is the next range's box worked out ahead of it. */
 static int any_pending(const vrt_launch *L)
@@ -2072,6 +2085,74 @@ static int any_pending(const vrt_launch *L)
 	return 0;
 }
 
+/* Enqueues range F's kernel of launch Lk on the kernel queue, groups
+ * [g0, g1): the straight variant ks where the range allows, else the paged
+ * kp; *kr the one enqueued. `second`: the second kernel of a fused launch,
+ * after the first on the same in-order queue, with the same frames, LPT
+ * and fault word (F->run0 keeps the first's first kernel, F->run becomes
+ * its own last). */
+static cl_int enqueue_kernel(vrt_launch *Lk, paged *P, fset *F, cl_kernel kp, cl_kernel ks,
+                             size_t g0, size_t g1, int second, cl_kernel *kr_out)
+{
+	const vrt_layout *lay = &P->lay;
+	queues *qs = P->qs;
+	cl_int err;
+	cl_ulong first = Lk->group_base + g0;
+	cl_uint n = Lk->k->nargs;
+	/* Every slot's pages one run: the straight variant translates each
+	 * access with one add and no check. The plan (the inspector's PAS or
+	 * the descriptors' boxes) holds every address the range's work-items
+	 * reach, so the check could never fail (straight_may_run says where
+	 * that is not known). */
+	cl_kernel kr = ks && F->fr.straight ? ks : kp;
+	*kr_out = kr;
+	/* Arguments are captured at enqueue (OpenCL 1.2 §5.7.2), so one
+	 * kernel object serves every range. Buffer 0 takes the accesses of
+	 * a fault (the dummy page where the set has none); a buffer no slot
+	 * of the range uses is NULL (OpenCL 1.2 §5.7.2: a NULL global
+	 * pointer): NVIDIA's enqueue costs more with each buffer bound. */
+	unsigned used = 1;
+	for (unsigned s = 1; s <= lay->nslots; s++)
+		if (F->fr.count[s])
+			used |= 1u << F->fr.buf[s];
+	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++) {
+		cl_mem *fb = F->frames[b] ? &F->frames[b] : &P->dummy;
+		if ((err = set(kr, n + VAST_TAIL_FRAMES + b, sizeof *fb,
+		               used >> b & 1 ? fb : NULL)))
+			return err;
+	}
+	if ((err = set(kr, n + VAST_TAIL_LPT, sizeof F->lptbuf, &F->lptbuf)) ||
+	    (err = set(kr, n + VAST_TAIL_FAULT, sizeof F->fault, &F->fault)) ||
+	    (err = set(kr, n + VAST_TAIL_FIRST_GROUP, sizeof first, &first)))
+		return err;
+	/* Nothing went in (every page kept, the same LPT): the kernel waits
+	 * only for the copies before it on its own queue. */
+	cl_event in = second ? NULL : last_of(F->in);
+	if (second) {
+		if (!F->run0)
+			F->run0 = F->run;
+		else
+			vrt_real.clReleaseEvent(F->run);
+		F->run = NULL;
+	}
+	if (kr == ks) {
+		err = launch_straight(Lk, P, ks, F, first, first + (g1 - g0), in, second);
+	} else {
+		size_t lwg = Lk->lsize[0] * Lk->lsize[1] * Lk->lsize[2];
+		size_t global = (g1 - g0) * lwg;
+		err = vrt_real.clEnqueueNDRangeKernel(qs->run, kr, 1, NULL, &global, &lwg,
+		                                      in != NULL, in ? &in : NULL, &F->run);
+	}
+	if (err != CL_SUCCESS) {
+		vrt_log(VRT_LOG_WARN, "kernel '%s': launching its paged variant failed: %s",
+		        Lk->k->name, vrt_cl_error_name(err));
+		return err;
+	}
+	return CL_SUCCESS;
+}
+
+/* Plans range i on its frame set (free: its previous range finished),
+ * gathers and enqueues its H2D, kernel (a fused launch's two) and D2H. */
 static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 {
 	const vrt_range *R = range_at(P, i);
@@ -2183,50 +2264,12 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	if (i + 1 < P->nranges)
 		share_reads(L, P, F);
 
-	cl_ulong first = L->group_base + g0;
-	cl_uint n = L->k->nargs;
-	/* Every slot's pages one run: the straight variant translates each
-	 * access with one add and no check. The plan (the inspector's PAS or
-	 * the descriptors' boxes) holds every address the range's work-items
-	 * reach, so the check could never fail (straight_may_run says where
-	 * that is not known). */
-	cl_kernel kr = P->ks && F->fr.straight ? P->ks : P->kp;
-	/* Arguments are captured at enqueue (OpenCL 1.2 §5.7.2), so one
-	 * kernel object serves every range. Buffer 0 takes the accesses of
-	 * a fault (the dummy page where the set has none); a buffer no slot
-	 * of the range uses is NULL (OpenCL 1.2 §5.7.2: a NULL global
-	 * pointer): NVIDIA's enqueue costs more with each buffer bound. */
-	unsigned used = 1;
-	for (unsigned s = 1; s <= lay->nslots; s++)
-		if (F->fr.count[s])
-			used |= 1u << F->fr.buf[s];
-	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++) {
-		cl_mem *fb = F->frames[b] ? &F->frames[b] : &P->dummy;
-		if ((err = set(kr, n + VAST_TAIL_FRAMES + b, sizeof *fb,
-		               used >> b & 1 ? fb : NULL)))
-			return err;
-	}
-	if ((err = set(kr, n + VAST_TAIL_LPT, sizeof F->lptbuf, &F->lptbuf)) ||
-	    (err = set(kr, n + VAST_TAIL_FAULT, sizeof F->fault, &F->fault)) ||
-	    (err = set(kr, n + VAST_TAIL_FIRST_GROUP, sizeof first, &first)))
+	cl_kernel kr, kr2 = NULL;
+	if ((err = enqueue_kernel(L, P, F, P->kp, P->ks, g0, g1, 0, &kr)) != CL_SUCCESS ||
+	    (P->L2 && (err = enqueue_kernel(P->L2, P, F, P->kp2, P->ks2, g0, g1, 1, &kr2)) !=
+	                  CL_SUCCESS))
 		return err;
 	L->st->straight += kr == P->ks;
-	/* Nothing went in (every page kept, the same LPT): the kernel waits
-	 * only for the copies before it on its own queue. */
-	cl_event in = last_of(F->in);
-	if (kr == P->ks) {
-		err = launch_straight(L, P, F, first, first + (g1 - g0), in);
-	} else {
-		size_t lwg = L->lsize[0] * L->lsize[1] * L->lsize[2];
-		size_t global = (g1 - g0) * lwg;
-		err = vrt_real.clEnqueueNDRangeKernel(qs->run, kr, 1, NULL, &global, &lwg,
-		                                      in != NULL, in ? &in : NULL, &F->run);
-	}
-	if (err != CL_SUCCESS) {
-		vrt_log(VRT_LOG_WARN, "kernel '%s': launching its paged variant failed: %s",
-		        L->k->name, vrt_cl_error_name(err));
-		return err;
-	}
 	if ((err = vrt_real.clFlush(qs->run)))
 		return err;
 
@@ -2257,7 +2300,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	 * straight variant never writes the fault word: with nothing to
 	 * read back either, nothing goes out (measured on the H100: the
 	 * read costs the host 15 us, a third of a cached launch). */
-	F->checked = kr != P->ks || back;
+	F->checked = kr != P->ks || (kr2 && kr2 != P->ks2) || back;
 	if (F->checked) {
 		cl_event e;
 		if ((err = vrt_real.clEnqueueReadBuffer(qs->out, F->fault, CL_FALSE, 0,
@@ -2776,11 +2819,147 @@ static cl_int place_resident(vrt_launch *L, paged *P)
 /* The plan of an earlier launch like this one (plans.c), or a new one.
  * The descriptors are L's own either way: they tell pages_to_fill what
  * a range writes whole. */
+/* Whether running a fused launch's two kernels range by range gives
+ * what running L's kernel whole and then L2's gives: no page of a slot
+ * either writes that L2's kernel touches on one range and L's on
+ * another, in whichever order the ranges run (range_at). OpenCL orders
+ * the work-groups of neither launch (OpenCL 1.2 §3.2) but every one of
+ * L's before L2's (in-order queue, §5.11); pages are a superset of the
+ * bytes, so this refuses some pairs that would be exact. 1 yes, 0 no,
+ * -1 out of memory. */
+static int fused_exact(vrt_launch *L, paged *P)
+{
+	const vrt_layout *lay = &P->lay;
+	size_t rb = lay->row_bytes;
+	unsigned *ranges_of = vrt_calloc(rb, sizeof *ranges_of);
+	unsigned char *u1 = vrt_malloc(rb), *u2 = vrt_malloc(rb);
+	int ok = ranges_of && u1 && u2 ? 1 : -1;
+	/* ranges_of[p]: how many ranges L's kernel touches page p on */
+	for (size_t i = 0; ok == 1 && i < P->nranges; i++) {
+		size_t g0 = P->ranges[i].first_row * P->wpp, g1 = (P->ranges[i].last_row + 1) * P->wpp;
+		if (g1 > L->groups)
+			g1 = L->groups;
+		ok = vrt_fp_union_own(P->fp, lay, g0, g1, u1) > 0;
+		for (size_t b = 0; ok == 1 && b < rb; b++)
+			ranges_of[b] += u1[b];
+	}
+	for (size_t i = 0; ok == 1 && i < P->nranges; i++) {
+		size_t g0 = P->ranges[i].first_row * P->wpp, g1 = (P->ranges[i].last_row + 1) * P->wpp;
+		if (g1 > L->groups)
+			g1 = L->groups;
+		ok = vrt_fp_union_own(P->fp, lay, g0, g1, u1) > 0 &&
+		     vrt_fp_union_own(P->fp2, lay, g0, g1, u2) > 0;
+		for (unsigned s = 1; ok == 1 && s <= lay->nslots; s++) {
+			if (!((P->mode1[s] | P->L2->slot_mode[s]) & VAST_MODE_W))
+				continue;
+			size_t o = lay->slot_off[s];
+			for (size_t p = 0; ok == 1 && p < lay->slot_pages[s]; p++)
+				ok = !u2[o + p] || ranges_of[o + p] == u1[o + p];
+		}
+	}
+	vrt_free(ranges_of);
+	vrt_free(u1);
+	vrt_free(u2);
+	return ok;
+}
+
+/* A fused launch's plan: ranges cut against both kernels' pages
+ * (vrt_fp_follow), from their descriptors alone, in pages (no boxes, no
+ * inspector, no plan kept or reused); VRT_NOT_FUSED, nothing run, where
+ * that cannot be done or would not be exact (fused_exact). */
+static cl_int plan_fused(vrt_launch *L, paged *P)
+{
+	double t0 = vrt_now_ms();
+	int oom = 0;
+	vrt_fp_plan_free(P->fp);
+	vrt_fp_plan_free(P->fp2);
+	P->fp2 = NULL;
+	P->fp = vrt_fp_plan_new(L, &oom);
+	if (!oom)
+		P->fp2 = vrt_fp_plan_new(P->L2, &oom);
+	if (oom)
+		return CL_OUT_OF_HOST_MEMORY;
+	if (!vrt_fp_complete(P->fp) || !vrt_fp_complete(P->fp2))
+		return VRT_NOT_FUSED;
+	vrt_fp_follow(P->fp, P->fp2);
+	vrt_free(P->rows);
+	P->rows = NULL;
+	P->wpp = 1;
+	P->nrows = L->groups;
+	int from_fp = 1, r;
+	size_t bad = 0;
+	while ((r = reduce(L, P, 1, &from_fp, &bad)) == -1 && P->nsets > 1)
+		P->nsets--;
+	if (r == -2)
+		return CL_OUT_OF_HOST_MEMORY;
+	if (r)
+		return VRT_NOT_FUSED;
+	if (P->nsets > P->nranges)
+		P->nsets = (unsigned)P->nranges;
+	vrt_trace_plan(L->k->name, t0, vrt_now_ms(), P->nranges, P->nsets);
+	int exact = fused_exact(L, P);
+	if (exact < 0)
+		return CL_OUT_OF_HOST_MEMORY;
+	if (!exact) {
+		vrt_log(VRT_LOG_DEBUG, "kernel '%s': not fused with '%s': a page one writes lies in another range of the other",
+		        L->k->name, P->L2->k->name);
+		return VRT_NOT_FUSED;
+	}
+	P->from_fp = 1;
+	L->st->fp_plans++;
+	return CL_SUCCESS;
+}
+
+/* The layout of a paged launch of L's slots before it plans: no buffer
+ * kept whole, no hold (paged_run, fused_plan). */
+static void first_layout(vrt_launch *L, paged *P)
+{
+	P->maxalloc = vrt_max_alloc(L->dev);
+	P->nsets = vrt_cfg.pipeline;
+	P->lay.nslots = L->nslots;
+	memcpy(P->lay.res_buf, L->res_buf, sizeof P->lay.res_buf);
+	P->lay.hold_slot = L->hold_slot;
+	P->lay.hold_buf = VAST_FRAME_BUFS - 1 - P->nres;
+	unsigned long long share = L->budget / P->nsets;
+	for (unsigned s = 1; s <= L->nslots; s++)
+		P->lay.slot_size[s] = L->slot_mem[s]->size;
+	use_shift(P, choose_shift(P->maxalloc && P->maxalloc < share ? P->maxalloc : share));
+}
+
+/* A fused launch planned as paged_run plans it, with nothing on the
+ * device or in the host copies touched: CL_SUCCESS where it may run,
+ * VRT_NOT_FUSED where not (the pair then runs one launch after the
+ * other exactly as if never tried: the buffers kept whole and the hold,
+ * which a fused launch goes without, stay), or an error. */
+static cl_int fused_plan(vrt_launch *L, vrt_launch *L2, const unsigned *mode1)
+{
+	vrt_launch D = *L;
+	vrt_kstats scratch = {0};
+	D.st = &scratch;
+	memset(D.res_buf, 0, sizeof D.res_buf);
+	D.hold_slot = 0;
+	D.hold_bytes = 0;
+	paged *P = vrt_calloc(1, sizeof *P);
+	if (!P)
+		return CL_OUT_OF_HOST_MEMORY;
+	P->L2 = L2;
+	memcpy(P->mode1, mode1, sizeof P->mode1);
+	first_layout(&D, P);
+	cl_int err = plan_fused(&D, P);
+	vrt_fp_plan_free(P->fp);
+	vrt_fp_plan_free(P->fp2);
+	vrt_free(P->rows);
+	vrt_free(P->ranges);
+	vrt_free(P->unions);
+	vrt_free(P);
+	return err;
+}
+
 static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 {
 	/* Shares of a split launch (multi.c) run on threads and cover a
 	 * window of the groups: they plan afresh, and keep nothing. */
-	const vrt_plan *c = L->share ? NULL : vrt_plan_find(L);
+	const vrt_plan *c = L->share || P->L2 ? NULL : vrt_plan_find(L);
 	if (P->cached) {
 		/* The budget shrank since: the kept plan is not this one's. */
 		P->rows = NULL;
@@ -2790,6 +2969,8 @@ static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 	}
 	vrt_free(P->unions);
 	P->unions = NULL;
+	if (P->L2)
+		return plan_fused(L, P);
 	if (!c) {
 		return inspect_and_reduce(L, P);
 	}
@@ -2833,7 +3014,7 @@ static void keep_plan(vrt_launch *L, paged *P)
 	memcpy(p.buf_frames, P->buf_frames, sizeof p.buf_frames);
 	if (P->fp)
 		vrt_fp_boxes_get(P->fp, p.boxed);
-	if (!P->cached && !L->share && vrt_plan_keep(L, &p, P->from_fp))
+	if (!P->cached && !L->share && !P->L2 && vrt_plan_keep(L, &p, P->from_fp))
 		P->cached = 1;
 }
 
@@ -2951,8 +3132,9 @@ static cl_int boxes_home(vrt_launch *L, paged *P)
 }
 
 /* One paged launch; `keep`: some buffers may stay whole on the device
- * (keep_resident). */
-static cl_int paged_run(vrt_launch *L, int keep)
+ * (keep_resident). L2 (NULL: none): a fused launch's second kernel, mode1
+ * the first's own slot modes (vrt_paged_run_fused). */
+static cl_int paged_run(vrt_launch *L, int keep, vrt_launch *L2, const unsigned *mode1)
 {
 	vrt_kernel *k = L->k;
 	double t0 = vrt_now_ms(), t1 = 0;
@@ -2962,6 +3144,9 @@ static cl_int paged_run(vrt_launch *L, int keep)
 		vrt_free(P);
 		return CL_OUT_OF_HOST_MEMORY;
 	}
+	P->L2 = L2;
+	if (L2)
+		memcpy(P->mode1, mode1, sizeof P->mode1);
 
 	/* The paged path works from the host copies, and its frames need
 	 * the budget: every slot gets one, and every resident buffer comes
@@ -2982,21 +3167,15 @@ static cl_int paged_run(vrt_launch *L, int keep)
 			goto out;
 	if ((err = vrt_mem_evict_except(L->ctx, P->res, P->nres)) != CL_SUCCESS)
 		goto out;
-	unsigned long long maxalloc = vrt_max_alloc(L->dev);
-	P->maxalloc = maxalloc;
-	P->nsets = vrt_cfg.pipeline;
-	P->lay.nslots = L->nslots;
-	memcpy(P->lay.res_buf, L->res_buf, sizeof P->lay.res_buf);
-	P->lay.hold_slot = L->hold_slot;
-	P->lay.hold_buf = VAST_FRAME_BUFS - 1 - P->nres;
-	unsigned long long share = L->budget / P->nsets;
-	for (unsigned s = 1; s <= L->nslots; s++)
-		P->lay.slot_size[s] = L->slot_mem[s]->size;
-	use_shift(P, choose_shift(maxalloc && maxalloc < share ? maxalloc : share));
+	first_layout(L, P);
 
 	if ((err = vrt_kernel_variant(k, "paged", &P->kp)) != CL_SUCCESS)
 		goto out;
 	if (straight_may_run(L) && (err = vrt_kernel_variant(k, "straight", &P->ks)) != CL_SUCCESS)
+		goto out;
+	if (L2 && ((err = vrt_kernel_variant(L2->k, "paged", &P->kp2)) != CL_SUCCESS ||
+	           (straight_may_run(L2) &&
+	            (err = vrt_kernel_variant(L2->k, "straight", &P->ks2)) != CL_SUCCESS)))
 		goto out;
 	if (!(P->qs = queues_for(L->ctx, L->dev, &err)))
 		goto out;
@@ -3015,9 +3194,15 @@ static cl_int paged_run(vrt_launch *L, int keep)
 		if ((L->slot_mode[s] & VAST_MODE_W) && !P->lay.res_buf[s])
 			P->deliver |= (uint64_t)1 << s;
 	if ((err = set_launch_args(L, P, P->kp)) != CL_SUCCESS ||
-	    (P->ks && (err = set_launch_args(L, P, P->ks)) != CL_SUCCESS))
+	    (P->ks && (err = set_launch_args(L, P, P->ks)) != CL_SUCCESS) ||
+	    (L2 && (err = set_launch_args(L2, P, P->kp2)) != CL_SUCCESS) ||
+	    (P->ks2 && (err = set_launch_args(L2, P, P->ks2)) != CL_SUCCESS))
 		goto out;
 	err = run_ranges(L, P);
+	if (err == CL_SUCCESS && L2) {
+		L2->st->ranges += P->nranges;
+		L2->st->fused++;
+	}
 	/* Written slots are current on the host, or in the last ranges'
 	 * frames (lazy slots, remember), and changed behind mem.c's back:
 	 * new versions, so kept plans and clean pages that read them are
@@ -3052,6 +3237,7 @@ out:
 	if (t1 > 0)
 		vrt_trace_host("remember", k->name, t1, vrt_now_ms(), -1, 0);
 	vrt_fp_plan_free(P->fp);
+	vrt_fp_plan_free(P->fp2);
 	vrt_free(P->written);
 	vrt_free(P->gaps);
 	vrt_free(P->whole);
@@ -3094,7 +3280,7 @@ cl_int vrt_paged_run(vrt_launch *L)
 	if (!L->share)
 		L->st->compulsory += compulsory(L);
 	vrt_deliver_end(L, 0); /* an earlier try's */
-	cl_int err = paged_run(L, 1);
+	cl_int err = paged_run(L, 1, NULL, NULL);
 	int kept = L->hold_bytes != 0;
 	for (unsigned s = 1; s <= L->nslots; s++)
 		kept |= L->res_buf[s];
@@ -3106,8 +3292,24 @@ cl_int vrt_paged_run(vrt_launch *L)
 		        vrt_cl_error_name(err));
 		L->k->keep_refused = (struct vrt_keep_hint){L->groups, L->budget};
 		vrt_deliver_end(L, 0);
-		err = paged_run(L, 0);
+		err = paged_run(L, 0, NULL, NULL);
 	}
+	vrt_deliver_end(L, err == CL_SUCCESS);
+	memset(L->res_buf, 0, sizeof L->res_buf);
+	L->hold_slot = 0;
+	L->hold_bytes = 0;
+	return err;
+}
+
+cl_int vrt_paged_run_fused(vrt_launch *L, vrt_launch *L2, const unsigned *mode1)
+{
+	cl_int err = fused_plan(L, L2, mode1);
+	if (err != CL_SUCCESS)
+		return err;
+	L->st->compulsory += compulsory(L);
+	vrt_deliver_end(L, 0);
+	/* Nothing kept whole, no hold: the two kernels' pages share the frames. */
+	err = paged_run(L, 0, L2, mode1);
 	vrt_deliver_end(L, err == CL_SUCCESS);
 	memset(L->res_buf, 0, sizeof L->res_buf);
 	L->hold_slot = 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stats.c - per-kernel counters, printed at exit when VAST_STATS=1:
- *   vast: kernel NAME launches=L native=N ranges=R h2d=BYTES d2h=BYTES inspect_ms=X total_ms=Y fp_plans=F plan_hits=P h2d_saved=S straight=T inspect_paged=I inspect_cpu=C overlapped=O compulsory=M
+ *   vast: kernel NAME launches=L native=N ranges=R h2d=BYTES d2h=BYTES inspect_ms=X total_ms=Y fp_plans=F plan_hits=P h2d_saved=S straight=T inspect_paged=I inspect_cpu=C overlapped=O compulsory=M fused=U
  * (inspect_ms: planning, by inspector or descriptors; fp_plans: paged
  * launches planned from footprint descriptors, with no inspector;
  * plan_hits: paged launches that reused an earlier launch's plan;
@@ -14,7 +14,9 @@
  * overlapped: launches whose last kernel still ran when the next
  * command ran; compulsory: the bytes the paged launches had to move at
  * least, each on its own: its buffers' bytes the budget cannot hold, in,
- * and as many of those back as it writes, paged.c)
+ * and as many of those back as it writes, paged.c; fused: launches run
+ * range by range together with the paged launch before them, their
+ * ranges counted in R, their transfers in that launch's, launch.c)
  * Kernels are counted by name across programs. Transfers outside a launch
  * (a read that brings a buffer back) go to the kernel that last ran.
  * With VAST_DEVICES, dev_groups=N0,N1,... ends the line: the work-groups
@@ -48,10 +50,11 @@ static void print_stats(void)
 	for (vrt_kstats *s = all_stats; s; s = s->next) {
 		fprintf(stderr, "vast: kernel %s launches=%llu native=%llu ranges=%llu "
 		        "h2d=%llu d2h=%llu inspect_ms=%.3f total_ms=%.3f fp_plans=%llu plan_hits=%llu h2d_saved=%llu straight=%llu "
-		        "inspect_paged=%llu inspect_cpu=%llu overlapped=%llu compulsory=%llu",
+		        "inspect_paged=%llu inspect_cpu=%llu overlapped=%llu compulsory=%llu fused=%llu",
 		        s->name, s->launches, s->native, s->ranges, s->h2d, s->d2h,
 		        s->inspect_ms, s->total_ms, s->fp_plans, s->plan_hits, s->h2d_saved,
-		        s->straight, s->inspect_paged, s->inspect_cpu, s->overlapped, s->compulsory);
+		        s->straight, s->inspect_paged, s->inspect_cpu, s->overlapped, s->compulsory,
+		        s->fused);
 		if (vrt_cfg.stats > 1)
 			fprintf(stderr, " kernel_ms=%.3f", s->kernel_ms);
 		if (vrt_cfg.devices) {

@@ -155,6 +155,7 @@ typedef struct vrt_config {
 	int hold;              /* VAST_HOLD: keep one buffer's first pages (paged.c) */
 	int straight;          /* VAST_STRAIGHT: launch straight variants */
 	int overlap;           /* VAST_OVERLAP: a launch's end overlaps the next command */
+	int fuse;              /* VAST_FUSE: paged launches back to back may be fused */
 } vrt_config;
 /* Devices a launch may be split over, its own included (VAST_DEVICES). */
 #define VRT_MAX_DEVICES 8
@@ -288,6 +289,10 @@ struct vrt_cmd {
 	/* A read of [*off, *off + *n) of *m into *dst (1), for the launch
 	 * before it to fill (deliver.c); NULL: no read. */
 	int (*reads_into)(const vrt_cmd *c, struct vrt_mem **m, size_t *off, size_t *n, void **dst);
+	/* A launch the launch before it ran with its own, range by range
+	 * (launch.c, fused): its run only returns absorbed_err. Lock held. */
+	int absorbed;
+	cl_int absorbed_err;
 };
 /* Queues c on q after the wait list w; returns at once unless blocking
  * (then with its result); *event (when event is not NULL) is its event.
@@ -725,6 +730,9 @@ struct vrt_kstats {
 	unsigned long long overlapped;
 	/* the least the paged launches could move (paged.c, compulsory) */
 	unsigned long long compulsory;
+	/* launches run range by range with the launch before them (launch.c,
+	 * paged.c: fused), their ranges counted in ranges */
+	unsigned long long fused;
 };
 vrt_kstats *vrt_stats_for(const char *kernel_name);
 /* A program compiled at clBuildProgram (jit.c), from the cache or not;
@@ -973,6 +981,17 @@ typedef struct vrt_launch {
 	unsigned long long hold_bytes;
 } vrt_launch;
 cl_int vrt_paged_run(vrt_launch *L);
+/* A fused launch (launch.c): on each range, L's kernel and then L2's, on
+ * the same frames, so what the first writes for the second never goes
+ * home between them. L holds the slots of both (modes joined), L2 the
+ * same slots (nslots, slot_mem), its arguments mapped into them
+ * (arg_slot) and its own modes (slot_mode); mode1[s] is L's kernel's own
+ * mode of slot s (0: it has none). The same geometry. VRT_NOT_FUSED,
+ * with nothing run and nothing changed, where the pair is not planned
+ * from descriptors alone or its ranges' order would change a result
+ * (paged.c, fused_exact): run them one after the other. Lock held. */
+#define VRT_NOT_FUSED 1
+cl_int vrt_paged_run_fused(vrt_launch *L, vrt_launch *L2, const unsigned *mode1);
 
 /* --- tail.c: a launch's last device work, completed after the next ----- */
 /* A range whose commands were enqueued and whose end the host has not yet
@@ -1190,6 +1209,18 @@ void vrt_fp_plan_free(vrt_fp_plan *P);
  * as vrt_fp_rows. */
 int vrt_fp_union(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
                  unsigned char *row);
+/* vrt_fp_union of P's own accesses alone, without the kernel that
+ * follows it (vrt_fp_follow). */
+int vrt_fp_union_own(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
+                     unsigned char *row);
+/* A fused launch (paged.c): `next`, a plan over the same slots of the
+ * kernel that runs after P's on each range, joins P's vrt_fp_union (and
+ * so the ranges planned from P); nothing else of P's answers includes it.
+ * next stays the caller's, and must outlive P's use. */
+void vrt_fp_follow(vrt_fp_plan *P, vrt_fp_plan *next);
+/* Every access of P's kernel has a descriptor the host evaluates (P may
+ * be NULL: 0). */
+int vrt_fp_complete(const vrt_fp_plan *P);
 /* Fills rows as the inspector would (or a superset); 1 when done and
  * every descriptor was exact (the inspector's pages), 2 when done with
  * some a superset, 0 when a descriptor cannot be evaluated for this
