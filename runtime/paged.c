@@ -200,6 +200,7 @@ typedef struct paged {
 	vrt_launch *L2;
 	unsigned mode1[VAST_MAX_SLOTS + 1];
 	vrt_fp_plan *fp2;           /* L2's descriptors */
+	struct paged *pre;          /* the plan fused_plan made, not yet taken */
 	cl_kernel kp2, ks2;         /* L2's paged and straight variants */
 } paged;
 
@@ -2926,33 +2927,66 @@ static void first_layout(vrt_launch *L, paged *P)
 	use_shift(P, choose_shift(P->maxalloc && P->maxalloc < share ? P->maxalloc : share));
 }
 
-/* A fused launch planned as paged_run plans it, with nothing on the
- * device or in the host copies touched: CL_SUCCESS where it may run,
- * VRT_NOT_FUSED where not (the pair then runs one launch after the
- * other exactly as if never tried: the buffers kept whole and the hold,
- * which a fused launch goes without, stay), or an error. */
-static cl_int fused_plan(vrt_launch *L, vrt_launch *L2, const unsigned *mode1)
+/* Frees a plan of fused_plan's that no launch took. */
+static void drop_plan(paged *D)
 {
-	vrt_launch D = *L;
-	vrt_kstats scratch = {0};
-	D.st = &scratch;
-	memset(D.res_buf, 0, sizeof D.res_buf);
-	D.hold_slot = 0;
-	D.hold_bytes = 0;
+	vrt_fp_plan_free(D->fp);
+	vrt_fp_plan_free(D->fp2);
+	vrt_free(D->ranges);
+	vrt_free(D->unions);
+	vrt_free(D);
+}
+
+/* A fused launch planned as paged_run plans it, with nothing on the
+ * device or in the host copies touched: CL_SUCCESS, *plan its plan for
+ * paged_run to take (plan_fused), where it may run; VRT_NOT_FUSED where
+ * not (the pair then runs one launch after the other exactly as if never
+ * tried: the buffers kept whole and the hold, which a fused launch goes
+ * without, stay), or an error. L keeps nothing whole and has no hold. */
+static cl_int fused_plan(vrt_launch *L, vrt_launch *L2, const unsigned *mode1, paged **plan)
+{
 	paged *P = vrt_calloc(1, sizeof *P);
+	*plan = NULL;
 	if (!P)
 		return CL_OUT_OF_HOST_MEMORY;
 	P->L2 = L2;
 	memcpy(P->mode1, mode1, sizeof P->mode1);
-	first_layout(&D, P);
-	cl_int err = plan_fused(&D, P);
+	/* Counted once the launch runs. */
+	vrt_kstats *st = L->st, scratch = {0};
+	L->st = &scratch;
+	first_layout(L, P);
+	cl_int err = plan_fused(L, P);
+	L->st = st;
+	if (err == CL_SUCCESS)
+		*plan = P;
+	else
+		drop_plan(P);
+	return err;
+}
+
+/* paged_run's fused launch takes the plan fused_plan made (the same
+ * layout: nothing kept whole, no hold), the first time it plans. */
+static void take_plan(vrt_launch *L, paged *P)
+{
+	paged *D = P->pre;
+	P->pre = NULL;
+	P->lay = D->lay;
+	P->per_buf = D->per_buf;
+	P->wpp = D->wpp;
+	P->nrows = D->nrows;
+	P->nsets = D->nsets;
+	P->ranges = D->ranges;
+	P->nranges = D->nranges;
+	P->unions = D->unions;
+	P->shared = D->shared;
+	memcpy(P->buf_frames, D->buf_frames, sizeof P->buf_frames);
 	vrt_fp_plan_free(P->fp);
 	vrt_fp_plan_free(P->fp2);
-	vrt_free(P->rows);
-	vrt_free(P->ranges);
-	vrt_free(P->unions);
-	vrt_free(P);
-	return err;
+	P->fp = D->fp;
+	P->fp2 = D->fp2;
+	P->from_fp = 1;
+	L->st->fp_plans++;
+	vrt_free(D);
 }
 
 static cl_int find_or_make_plan(vrt_launch *L, paged *P)
@@ -2969,6 +3003,10 @@ static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 	}
 	vrt_free(P->unions);
 	P->unions = NULL;
+	if (P->L2 && P->pre) {
+		take_plan(L, P);
+		return CL_SUCCESS;
+	}
 	if (P->L2)
 		return plan_fused(L, P);
 	if (!c) {
@@ -3134,7 +3172,8 @@ static cl_int boxes_home(vrt_launch *L, paged *P)
 /* One paged launch; `keep`: some buffers may stay whole on the device
  * (keep_resident). L2 (NULL: none): a fused launch's second kernel, mode1
  * the first's own slot modes (vrt_paged_run_fused). */
-static cl_int paged_run(vrt_launch *L, int keep, vrt_launch *L2, const unsigned *mode1)
+static cl_int paged_run(vrt_launch *L, int keep, vrt_launch *L2, const unsigned *mode1,
+                        struct paged *pre)
 {
 	vrt_kernel *k = L->k;
 	double t0 = vrt_now_ms(), t1 = 0;
@@ -3145,6 +3184,7 @@ static cl_int paged_run(vrt_launch *L, int keep, vrt_launch *L2, const unsigned 
 		return CL_OUT_OF_HOST_MEMORY;
 	}
 	P->L2 = L2;
+	P->pre = pre;
 	if (L2)
 		memcpy(P->mode1, mode1, sizeof P->mode1);
 
@@ -3238,6 +3278,8 @@ out:
 		vrt_trace_host("remember", k->name, t1, vrt_now_ms(), -1, 0);
 	vrt_fp_plan_free(P->fp);
 	vrt_fp_plan_free(P->fp2);
+	if (P->pre)
+		drop_plan(P->pre);
 	vrt_free(P->written);
 	vrt_free(P->gaps);
 	vrt_free(P->whole);
@@ -3280,7 +3322,7 @@ cl_int vrt_paged_run(vrt_launch *L)
 	if (!L->share)
 		L->st->compulsory += compulsory(L);
 	vrt_deliver_end(L, 0); /* an earlier try's */
-	cl_int err = paged_run(L, 1, NULL, NULL);
+	cl_int err = paged_run(L, 1, NULL, NULL, NULL);
 	int kept = L->hold_bytes != 0;
 	for (unsigned s = 1; s <= L->nslots; s++)
 		kept |= L->res_buf[s];
@@ -3292,7 +3334,7 @@ cl_int vrt_paged_run(vrt_launch *L)
 		        vrt_cl_error_name(err));
 		L->k->keep_refused = (struct vrt_keep_hint){L->groups, L->budget};
 		vrt_deliver_end(L, 0);
-		err = paged_run(L, 0, NULL, NULL);
+		err = paged_run(L, 0, NULL, NULL, NULL);
 	}
 	vrt_deliver_end(L, err == CL_SUCCESS);
 	memset(L->res_buf, 0, sizeof L->res_buf);
@@ -3303,13 +3345,17 @@ cl_int vrt_paged_run(vrt_launch *L)
 
 cl_int vrt_paged_run_fused(vrt_launch *L, vrt_launch *L2, const unsigned *mode1)
 {
-	cl_int err = fused_plan(L, L2, mode1);
+	/* Nothing kept whole, no hold: the two kernels' pages share the frames. */
+	memset(L->res_buf, 0, sizeof L->res_buf);
+	L->hold_slot = 0;
+	L->hold_bytes = 0;
+	paged *plan;
+	cl_int err = fused_plan(L, L2, mode1, &plan);
 	if (err != CL_SUCCESS)
 		return err;
 	L->st->compulsory += compulsory(L);
 	vrt_deliver_end(L, 0);
-	/* Nothing kept whole, no hold: the two kernels' pages share the frames. */
-	err = paged_run(L, 0, L2, mode1);
+	err = paged_run(L, 0, L2, mode1, plan);
 	vrt_deliver_end(L, err == CL_SUCCESS);
 	memset(L->res_buf, 0, sizeof L->res_buf);
 	L->hold_slot = 0;
