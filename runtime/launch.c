@@ -329,9 +329,11 @@ static int first_behind(void *ctx, const vrt_cmd *n)
  * nothing of the program's own between them, another kernel object
  * (their variants' arguments differ), local sizes the program chose (a
  * launch that picks its own may halve them, run_paged), on one device
- * (VAST_DEVICES splits launches instead). NULL: none. Only a launch
- * already queued when c starts is seen: a program that enqueues its
- * kernels back to back, non-blocking, has them queued. */
+ * (VAST_DEVICES splits launches instead), neither holding an event of
+ * the program's (its status and profiling times measure its command
+ * alone). NULL: none. Only a launch already queued when c starts is
+ * seen: a program that enqueues its kernels back to back, non-blocking,
+ * has them queued. */
 static launch_cmd *fusable_next(const launch_cmd *c)
 {
 	const vrt_cmd *n = NULL;
@@ -339,7 +341,8 @@ static launch_cmd *fusable_next(const launch_cmd *c)
 	if (!vrt_cfg.fuse || vrt_devices_others(c->L->dev, others))
 		return NULL;
 	vrt_queue_behind(first_behind, &n);
-	if (!n || n->run != run_launch || n->nwait || n->pre || n->absorbed)
+	if (!n || n->run != run_launch || n->nwait || n->pre || n->absorbed || n->ev ||
+	    c->cmd.ev)
 		return NULL;
 	launch_cmd *d = (launch_cmd *)n;
 	const vrt_launch *A = c->L, *B = d->L;

@@ -2964,28 +2964,43 @@ static cl_int fused_plan(vrt_launch *L, vrt_launch *L2, const unsigned *mode1, p
 	return err;
 }
 
+/* P plans by c's layout, ranges and frames (P->maxalloc set): a kept
+ * plan (plans.c), or a fused launch's own (take_plan). */
+static void use_plan(paged *P, const vrt_plan *c)
+{
+	vrt_free(P->rows);
+	vrt_free(P->ranges);
+	P->lay = c->lay;
+	/* the plan's pages, which may be smaller than the first try's */
+	P->per_buf = frames_per_buf(P, P->lay.page_shift);
+	P->wpp = c->wpp;
+	P->nrows = c->nrows;
+	P->rows = c->rows;
+	P->ranges = c->ranges;
+	P->nranges = c->nranges;
+	P->unions = c->unions;
+	P->shared = c->shared;
+	P->nsets = c->nsets;
+	memcpy(P->buf_frames, c->buf_frames, sizeof P->buf_frames);
+}
+
 /* paged_run's fused launch takes the plan fused_plan made (the same
- * layout: nothing kept whole, no hold), the first time it plans. */
+ * layout: nothing kept whole, no hold), the first time it plans; P owns
+ * it from then on. */
 static void take_plan(vrt_launch *L, paged *P)
 {
 	paged *D = P->pre;
-	P->pre = NULL;
-	P->lay = D->lay;
-	P->per_buf = D->per_buf;
-	P->wpp = D->wpp;
-	P->nrows = D->nrows;
-	P->nsets = D->nsets;
-	P->ranges = D->ranges;
-	P->nranges = D->nranges;
-	P->unions = D->unions;
-	P->shared = D->shared;
-	memcpy(P->buf_frames, D->buf_frames, sizeof P->buf_frames);
+	vrt_plan c = { D->lay, D->wpp, D->nrows, NULL, D->ranges, D->nranges, D->unions,
+	               D->shared, D->nsets, {0}, {0} };
+	memcpy(c.buf_frames, D->buf_frames, sizeof c.buf_frames);
+	use_plan(P, &c);
 	vrt_fp_plan_free(P->fp);
 	vrt_fp_plan_free(P->fp2);
 	P->fp = D->fp;
 	P->fp2 = D->fp2;
 	P->from_fp = 1;
 	L->st->fp_plans++;
+	P->pre = NULL;
 	vrt_free(D);
 }
 
@@ -3024,20 +3039,7 @@ static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 		return inspect_and_reduce(L, P);
 	if (P->fp)
 		vrt_fp_boxes_set(P->fp, c->boxed);
-	vrt_free(P->rows);
-	vrt_free(P->ranges);
-	P->lay = c->lay;
-	/* the kept plan's pages, which may be smaller than the first try's */
-	P->per_buf = frames_per_buf(P, P->lay.page_shift);
-	P->wpp = c->wpp;
-	P->nrows = c->nrows;
-	P->rows = c->rows;
-	P->ranges = c->ranges;
-	P->nranges = c->nranges;
-	P->unions = c->unions;
-	P->shared = c->shared;
-	P->nsets = c->nsets;
-	memcpy(P->buf_frames, c->buf_frames, sizeof P->buf_frames);
+	use_plan(P, c);
 	P->cached = 1;
 	L->st->plan_hits++;
 	return CL_SUCCESS;
