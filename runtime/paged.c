@@ -2825,9 +2825,6 @@ static cl_int place_resident(vrt_launch *L, paged *P)
 	return err;
 }
 
-/* The plan of an earlier launch like this one (plans.c), or a new one.
- * The descriptors are L's own either way: they tell pages_to_fill what
- * a range writes whole. */
 /* Whether running a fused launch's two kernels range by range gives
  * what running L's kernel whole and then L2's gives: no page of a slot
  * either writes that L2's kernel touches on one range and L's on
@@ -2919,8 +2916,9 @@ static cl_int plan_fused(vrt_launch *L, paged *P)
 	return CL_SUCCESS;
 }
 
-/* The layout of a paged launch of L's slots before it plans: no buffer
- * kept whole, no hold (paged_run, fused_plan). */
+/* The layout of a paged launch of L's slots before it plans, around the
+ * buffers it keeps whole (L->res_buf, P->nres) and the hold
+ * (L->hold_slot): a fused launch has neither (paged_run, fused_plan). */
 static void first_layout(vrt_launch *L, paged *P)
 {
 	P->maxalloc = vrt_max_alloc(L->dev);
@@ -3012,6 +3010,9 @@ static void take_plan(vrt_launch *L, paged *P)
 	vrt_free(D);
 }
 
+/* The plan of an earlier launch like this one (plans.c), or a new one
+ * (a fused launch's: the one its check made). The descriptors are L's
+ * own either way: they tell pages_to_fill what a range writes whole. */
 static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 {
 	/* Shares of a split launch (multi.c) run on threads and cover a
