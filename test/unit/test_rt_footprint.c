@@ -558,8 +558,39 @@ static void plan_trial(const vast_program_info *prog, const vast_kernel_footprin
 		CHECK(s == PLAN_BUFS || !memcmp(got, want, lay.slot_pages[s]));
 	}
 	CHECK(!PM || !rows || vrt_fp_rows(PM, &lay, wpp, rows, nrows) == 0);
+	CHECK(vrt_fp_complete(P) && !vrt_fp_complete(PM) && !vrt_fp_complete(NULL));
 	vrt_fp_plan_free(PM);
 	vp.info = prog;
+	/* A fused launch (paged.c): a second kernel's plan over the same slots
+	 * (here the same accesses, their buffers bound in the reverse order)
+	 * joins P's union, page for page the OR of the two, and nothing else:
+	 * P's own union and must-write stay P's. */
+	vrt_launch L2 = L;
+	for (unsigned s = 1; s <= PLAN_BUFS; s++)
+		L2.arg_slot[PLAN_ARGS + s - 1] = PLAN_BUFS + 1 - s;
+	vrt_fp_plan *P2 = vrt_fp_plan_new(&L2, &oom);
+	CHECK(P2 && !oom);
+	unsigned char *u1 = malloc(lay.row_bytes), *u2 = malloc(lay.row_bytes);
+	unsigned char *uf = malloc(lay.row_bytes);
+	for (size_t k = 0; P2 && u1 && u2 && uf && k < 4; k++) {
+		size_t a = rnd((unsigned)L.groups), b = a + 1 + rnd((unsigned)(L.groups - a));
+		CHECK(vrt_fp_union(P, &lay, a, b, u1) == 1 && vrt_fp_union(P2, &lay, a, b, u2) == 1);
+		memset(want, 0, lay.slot_pages[3]);
+		CHECK(vrt_fp_must_write(P, &lay, 3, a, b, want) == 1);
+		vrt_fp_follow(P, P2);
+		CHECK(vrt_fp_union(P, &lay, a, b, uf) == 1);
+		for (size_t i = 0; i < lay.row_bytes; i++)
+			CHECK(uf[i] == (u1[i] | u2[i]));
+		CHECK(vrt_fp_union_own(P, &lay, a, b, uf) == 1 && !memcmp(uf, u1, lay.row_bytes));
+		memset(got, 0, lay.slot_pages[3]);
+		CHECK(vrt_fp_must_write(P, &lay, 3, a, b, got) == 1);
+		CHECK(!memcmp(got, want, lay.slot_pages[3]));
+		vrt_fp_follow(P, NULL);
+	}
+	free(u1);
+	free(u2);
+	free(uf);
+	vrt_fp_plan_free(P2);
 	/* Algorithm 1 on those rows against a random budget. */
 	unsigned sets = 1 + rnd(3);
 	unsigned long long budget =
