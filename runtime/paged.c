@@ -3333,6 +3333,15 @@ static unsigned long long compulsory(const vrt_launch *L)
 	return in + (w < in ? w : in);
 }
 
+/* L keeps no buffer whole and has no hold: how a launch leaves them,
+ * and how a fused launch begins. */
+static void keep_nothing(vrt_launch *L)
+{
+	memset(L->res_buf, 0, sizeof L->res_buf);
+	L->hold_slot = 0;
+	L->hold_bytes = 0;
+}
+
 cl_int vrt_paged_run(vrt_launch *L)
 {
 	if (!L->share)
@@ -3353,18 +3362,14 @@ cl_int vrt_paged_run(vrt_launch *L)
 		err = paged_run(L, 0, NULL, NULL, NULL);
 	}
 	vrt_deliver_end(L, err == CL_SUCCESS);
-	memset(L->res_buf, 0, sizeof L->res_buf);
-	L->hold_slot = 0;
-	L->hold_bytes = 0;
+	keep_nothing(L);
 	return err;
 }
 
 cl_int vrt_paged_run_fused(vrt_launch *L, vrt_launch *L2, const unsigned *mode1)
 {
 	/* Nothing kept whole, no hold: the two kernels' pages share the frames. */
-	memset(L->res_buf, 0, sizeof L->res_buf);
-	L->hold_slot = 0;
-	L->hold_bytes = 0;
+	keep_nothing(L);
 	paged *plan;
 	cl_int err = fused_plan(L, L2, mode1, &plan);
 	if (err != CL_SUCCESS)
@@ -3373,8 +3378,5 @@ cl_int vrt_paged_run_fused(vrt_launch *L, vrt_launch *L2, const unsigned *mode1)
 	vrt_deliver_end(L, 0);
 	err = paged_run(L, 0, L2, mode1, plan);
 	vrt_deliver_end(L, err == CL_SUCCESS);
-	memset(L->res_buf, 0, sizeof L->res_buf);
-	L->hold_slot = 0;
-	L->hold_bytes = 0;
 	return err;
 }
