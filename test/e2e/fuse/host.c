@@ -11,6 +11,8 @@
  *            what another wrote: not fused)
  *   war      produce_from in into out, then overwrite in from out (each
  *            range overwrites what another reads: not fused)
+ *   event    chain, the program holding transform's event (its status and
+ *            times are its own command's: not fused)
  * Everything is queued before the queue moves (the first kernel waits
  * for a user event set last), so the second is queued when the first
  * starts. OUT receives every buffer; a failed read exits 3.
@@ -60,7 +62,7 @@ int main(int argc, char **argv)
 	cl_mem out = buffer(&c, 1), in = buffer(&c, 2), out2 = buffer(&c, 3);
 	cl_kernel k1, k2;
 	size_t gws = N, lws = 64;
-	if (!strcmp(mode, "chain")) {
+	if (!strcmp(mode, "chain") || !strcmp(mode, "event")) {
 		k1 = kernel(&c, "produce", out, NULL, NULL, 0);
 		k2 = kernel(&c, "transform", out, NULL, NULL, 0);
 	} else if (!strcmp(mode, "sparse")) {
@@ -83,7 +85,9 @@ int main(int argc, char **argv)
 	cl_event go = clCreateUserEvent(c.ctx, &err);
 	CHECK(err);
 	CHECK(clEnqueueNDRangeKernel(c.q, k1, 1, NULL, &gws, &lws, 1, &go, NULL));
-	CHECK(clEnqueueNDRangeKernel(c.q, k2, 1, NULL, &gws, &lws, 0, NULL, NULL));
+	cl_event k2ev = NULL;
+	CHECK(clEnqueueNDRangeKernel(c.q, k2, 1, NULL, &gws, &lws, 0, NULL,
+	                             strcmp(mode, "event") ? NULL : &k2ev));
 	cl_uint *host = malloc(3 * BYTES);
 	if (!host)
 		return 1;
@@ -112,6 +116,8 @@ int main(int argc, char **argv)
 		return 1;
 	free(host);
 	clReleaseEvent(go);
+	if (k2ev)
+		clReleaseEvent(k2ev);
 	clReleaseKernel(k1);
 	clReleaseKernel(k2);
 	clReleaseMemObject(out);
