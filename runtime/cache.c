@@ -437,7 +437,8 @@ static void evict_at(int dfd, unsigned long long max)
 		all[n].size = (unsigned long long)st.st_size;
 		total += all[n++].size;
 	}
-	qsort(all, n, sizeof *all, older);
+	if (n) /* qsort may not be passed NULL, even for no elements */
+		qsort(all, n, sizeof *all, older);
 	for (size_t i = 0; i < n && total > max; i++) {
 		if (unlinkat(dfd, all[i].name, 0) == 0 || errno == ENOENT)
 			total -= all[i].size;
