@@ -15,14 +15,32 @@
  * miss, never another program. An entry that cannot be read or parsed is
  * a miss and is removed; nothing here is ever an error to the program.
  *
- * Concurrency: an entry is written to a temporary file in the same
- * directory, then rename()d over its name (POSIX: atomic), so a reader
- * sees a whole entry or none, and two processes filling one key both
- * leave a whole one. Size: after a write, entries are removed oldest
+ * Trust: an entry's payload is a program the runtime runs, and anyone who
+ * can write an entry can recompute its fields, so the cache trusts the
+ * file system, as ssh trusts ~/.ssh and ccache its directory. A directory
+ * is used only if it is owned by the effective user and writable by
+ * nobody else (made 0700 when missing), and an entry only if it is a
+ * regular file (opened with O_NOFOLLOW and O_NONBLOCK, then fstat'ed: a
+ * symbolic link or a FIFO planted under an entry's name is refused, and
+ * cannot block) owned by the effective user and writable by nobody else.
+ * A refusal is one warning per process that names the directory and why,
+ * and the program is compiled as without a cache. Every operation works
+ * on the directory's descriptor once it is checked (openat, renameat,
+ * unlinkat), so the directory cannot be swapped under it.
+ *
+ * Concurrency: an entry is written to a temporary file ".tmpXXXXXX" in
+ * the same directory, then renamed over its name (POSIX: atomic), so a
+ * reader sees a whole entry or none, and two processes filling one key
+ * both leave a whole one. Size: after a write, entries are removed oldest
  * first (by modification time, which a hit refreshes: least recently
- * used) until the directory holds at most `max` bytes. Two processes
- * evicting at once may both remove a file; unlink's ENOENT is ignored.
- * No function here takes the runtime's lock or touches shared state.
+ * used) until the directory holds at most `max` bytes, temporaries
+ * counted. Only files the cache wrote are counted or removed: entries by
+ * their hash-derived name and their magic line, temporaries by their
+ * name; a temporary untouched for STALE_TMP_SECONDS is what a writer
+ * killed mid-write left, and is removed. Two processes evicting at once
+ * may both remove a file; unlink's ENOENT is ignored. No function here
+ * takes the runtime's lock or touches shared state but the warned-once
+ * flag.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -31,12 +49,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "vrt.h"
 
 #define CACHE_MAGIC "vastcc-cache 1\n"
 #define CACHE_SUFFIX ".vc"
+#define HASH_DIGITS 16
+#define TMP_PREFIX ".tmp"
+#define TMP_RANDOM 6
+/* A write takes well under a second (a payload is a JSON of a few MB at
+ * most, and its temporary's mtime moves with every write); a temporary
+ * an hour old has no writer left. */
+#define STALE_TMP_SECONDS 3600
 
 /* The key's fields in file order, with their tags. */
 static void key_fields(const vrt_cache_key *k, const char *s[4], size_t n[4])
@@ -63,14 +89,158 @@ unsigned long long vrt_cache_hash(const vrt_cache_key *k)
 	return h;
 }
 
-/* DIR/HASH.vc, malloc'd. */
-static char *entry_path(const char *dir, const vrt_cache_key *k)
+/* HASH.vc, the entry's name in its directory. */
+static void entry_name(const vrt_cache_key *k, char name[HASH_DIGITS + sizeof CACHE_SUFFIX])
 {
-	size_t n = strlen(dir) + 32;
-	char *path = vrt_malloc(n);
-	if (path)
-		snprintf(path, n, "%s/%016llx" CACHE_SUFFIX, dir, vrt_cache_hash(k));
-	return path;
+	snprintf(name, HASH_DIGITS + sizeof CACHE_SUFFIX, "%016llx" CACHE_SUFFIX,
+	         vrt_cache_hash(k));
+}
+
+static int is_entry_name(const char *s)
+{
+	for (int i = 0; i < HASH_DIGITS; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return !strcmp(s + HASH_DIGITS, CACHE_SUFFIX);
+}
+
+static int is_tmp_name(const char *s)
+{
+	static const char alnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	size_t p = strlen(TMP_PREFIX);
+	if (strncmp(s, TMP_PREFIX, p) || strlen(s) != p + TMP_RANDOM)
+		return 0;
+	return strspn(s + p, alnum) == TMP_RANDOM;
+}
+
+/* Refusals warn once per process (a program building ten programs says it
+ * once), then only at VAST_LOG=info. */
+static int warned;
+
+static void refuse(const char *dir, const char *why)
+{
+	int level = __atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED) ? VRT_LOG_INFO : VRT_LOG_WARN;
+	vrt_log(level, "cache '%s' not used: %s; compiling without it", dir, why);
+}
+
+/* Whether st is the effective user's and writable by nobody else; if
+ * not, why (naming `what`) in why[n]. */
+static int owned(const struct stat *st, const char *what, char *why, size_t n)
+{
+	if (st->st_uid != geteuid()) {
+		snprintf(why, n, "%s is owned by uid %u, not by this user (uid %u)", what,
+		         (unsigned)st->st_uid, (unsigned)geteuid());
+		return 0;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(why, n, "%s is writable by %s (mode %04o)", what,
+		         st->st_mode & S_IWOTH ? "others" : "its group",
+		         (unsigned)(st->st_mode & 07777));
+		return 0;
+	}
+	return 1;
+}
+
+/* mkdir -p for the cache directory, each directory it makes 0700: a
+ * user's own programs. */
+static int make_dirs(const char *dir)
+{
+	char *d = vrt_strdup(dir);
+	if (!d)
+		return -1;
+	for (char *p = d + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(d, 0700) && errno != EEXIST) {
+				vrt_free(d);
+				return -1;
+			}
+			*p = '/';
+		}
+	int r = mkdir(d, 0700) && errno != EEXIST ? -1 : 0;
+	vrt_free(d);
+	return r;
+}
+
+/* The cache directory's descriptor, checked (made first when `make`), or
+ * -1: missing, unreadable or refused (warned). */
+static int open_dir(const char *dir, int make)
+{
+	char why[256];
+	struct stat st;
+	if (make && make_dirs(dir))
+		return -1;
+	/* The path may pass through symbolic links (~/.cache on another
+	 * disk); what is checked is the directory it names. */
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -1;
+	}
+	if (!owned(&st, "it", why, sizeof why)) {
+		refuse(dir, why);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Entry `name` of dfd opened for reading if it may be trusted, its stat
+ * in *st; -1: missing (errno ENOENT) or refused (warned, errno EPERM). */
+static int open_entry(int dfd, const char *dir, const char *name, struct stat *st)
+{
+	char what[64], why[256];
+	snprintf(what, sizeof what, "entry '%s'", name);
+	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer. */
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ELOOP) {
+			snprintf(why, sizeof why, "%s is a symbolic link", what);
+			refuse(dir, why);
+			errno = EPERM;
+		}
+		return -1;
+	}
+	if (fstat(fd, st)) {
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode))
+		snprintf(why, sizeof why, "%s is not a regular file", what);
+	if (!S_ISREG(st->st_mode) || !owned(st, what, why, sizeof why)) {
+		refuse(dir, why);
+		close(fd);
+		errno = EPERM;
+		return -1;
+	}
+	return fd;
+}
+
+/* The whole of a regular file open at fd (its size from st), malloc'd
+ * and NUL-terminated, its length in *len; NULL when it cannot be read. */
+static char *read_fd(int fd, const struct stat *st, size_t *len)
+{
+	char *buf = vrt_malloc((size_t)st->st_size + 1);
+	size_t got = 0;
+	if (!buf)
+		return NULL;
+	while (got < (size_t)st->st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)st->st_size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	if (got != (size_t)st->st_size) {
+		vrt_free(buf);
+		return NULL;
+	}
+	buf[got] = '\0';
+	*len = got;
+	return buf;
 }
 
 char *vrt_read_file(const char *path, size_t *len)
@@ -80,24 +250,8 @@ char *vrt_read_file(const char *path, size_t *len)
 	char *buf = NULL;
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) == 0 && (buf = vrt_malloc((size_t)st.st_size + 1))) {
-		size_t got = 0;
-		while (got < (size_t)st.st_size) {
-			ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0)
-				break;
-			got += (size_t)r;
-		}
-		if (got != (size_t)st.st_size) {
-			vrt_free(buf);
-			buf = NULL;
-		} else {
-			buf[got] = '\0';
-			*len = got;
-		}
-	}
+	if (fstat(fd, &st) == 0)
+		buf = read_fd(fd, &st, len);
 	close(fd);
 	return buf;
 }
@@ -125,12 +279,13 @@ static int field(const char *buf, size_t len, size_t *at, const char *tag,
 
 char *vrt_cache_get(const char *dir, const vrt_cache_key *k, size_t *len)
 {
-	char *path = entry_path(dir, k), *buf = NULL, *out = NULL;
+	char name[HASH_DIGITS + sizeof CACHE_SUFFIX], *buf = NULL, *out = NULL;
+	struct stat st;
 	size_t n = 0;
-	if (!path || !(buf = vrt_read_file(path, &n))) {
-		vrt_free(path);
-		return NULL;
-	}
+	int dfd = open_dir(dir, 0), fd = -1;
+	entry_name(k, name);
+	if (dfd < 0 || (fd = open_entry(dfd, dir, name, &st)) < 0 || !(buf = read_fd(fd, &st, &n)))
+		goto out;
 	const char *want[4], *s = NULL;
 	size_t wn[4], at = strlen(CACHE_MAGIC), sn = 0;
 	key_fields(k, want, wn);
@@ -142,18 +297,22 @@ char *vrt_cache_get(const char *dir, const vrt_cache_key *k, size_t *len)
 	ok = ok && field(buf, n, &at, tags[4], &s, &sn) && at == n;
 	if (!ok) {
 		/* Truncated or garbled: remove it, a later build refills it. */
-		vrt_log(VRT_LOG_INFO, "cache: removing corrupt entry '%s'", path);
-		unlink(path);
+		vrt_log(VRT_LOG_INFO, "cache: removing corrupt entry '%s' of '%s'", name, dir);
+		unlinkat(dfd, name, 0);
 	} else if (same && (out = vrt_malloc(sn + 1))) {
 		memcpy(out, s, sn);
 		out[sn] = '\0';
 		*len = sn;
 		/* Used now: eviction takes the least recently used first. */
-		utimensat(AT_FDCWD, path, NULL, 0);
+		futimens(fd, NULL);
 	}
 	/* A whole entry of another key (a hash collision) stays: a miss. */
+out:
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
 	vrt_free(buf);
-	vrt_free(path);
 	return out;
 }
 
@@ -177,24 +336,31 @@ static int write_field(int fd, const char *tag, const char *s, size_t n)
 	return write_all(fd, head, (size_t)h) || write_all(fd, s, n) || write_all(fd, "\n", 1);
 }
 
-/* mkdir -p for the cache directory (mode 0700: a user's own programs). */
-static int make_dirs(const char *dir)
+/* A new temporary of dfd, 0600, its name in name[]: mkstemp relative to
+ * the checked descriptor (O_EXCL makes the name ours; the random part
+ * only makes a clash unlikely). */
+static int make_tmp(int dfd, char name[sizeof TMP_PREFIX + TMP_RANDOM])
 {
-	char *d = vrt_strdup(dir);
-	if (!d)
-		return -1;
-	for (char *p = d + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(d, 0700) && errno != EEXIST) {
-				vrt_free(d);
-				return -1;
-			}
-			*p = '/';
-		}
-	int r = mkdir(d, 0700) && errno != EEXIST ? -1 : 0;
-	vrt_free(d);
-	return r;
+	static const char alnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static unsigned long long counter;
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	unsigned long long h = VAST_HASH_SEED, c;
+	pid_t pid = getpid();
+	h = vast_hash_bytes(h, &pid, sizeof pid);
+	h = vast_hash_bytes(h, &now, sizeof now);
+	for (int attempt = 0; attempt < 100; attempt++) {
+		c = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
+		unsigned long long r = vast_hash_bytes(h, &c, sizeof c);
+		memcpy(name, TMP_PREFIX, strlen(TMP_PREFIX));
+		for (int i = 0; i < TMP_RANDOM; i++, r /= sizeof alnum - 1)
+			name[strlen(TMP_PREFIX) + i] = alnum[r % (sizeof alnum - 1)];
+		name[strlen(TMP_PREFIX) + TMP_RANDOM] = '\0';
+		int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
 }
 
 typedef struct entry {
@@ -213,19 +379,51 @@ static int older(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-void vrt_cache_evict(const char *dir, unsigned long long max)
+/* Whether `name` in dfd is an entry this cache wrote (for this user):
+ * a regular file, ours, that begins with the magic line; its stat in *st. */
+static int is_ours(int dfd, const char *name, struct stat *st)
 {
-	DIR *d = opendir(dir);
-	if (!d)
+	char head[sizeof CACHE_MAGIC - 1];
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), ok = 0;
+	if (fd < 0)
+		return 0;
+	if (!fstat(fd, st) && S_ISREG(st->st_mode) && st->st_uid == geteuid())
+		ok = read(fd, head, sizeof head) == (ssize_t)sizeof head &&
+		     !memcmp(head, CACHE_MAGIC, sizeof head);
+	close(fd);
+	return ok;
+}
+
+static void evict_at(int dfd, unsigned long long max)
+{
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	entry *all = NULL;
 	size_t n = 0, cap = 0;
 	unsigned long long total = 0;
+	time_t stale = time(NULL) - STALE_TMP_SECONDS;
 	for (struct dirent *e; (e = readdir(d));) {
-		size_t l = strlen(e->d_name), sl = strlen(CACHE_SUFFIX);
 		struct stat st;
-		if (l <= sl || strcmp(e->d_name + l - sl, CACHE_SUFFIX) ||
-		    fstatat(dirfd(d), e->d_name, &st, 0) || !S_ISREG(st.st_mode))
+		if (is_tmp_name(e->d_name)) {
+			/* Another writer's temporary takes room until renamed;
+			 * one left by a writer killed mid-write is removed. */
+			if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode) ||
+			    st.st_uid != geteuid())
+				continue;
+			if (st.st_mtim.tv_sec < stale && unlinkat(dfd, e->d_name, 0) == 0)
+				vrt_log(VRT_LOG_INFO, "cache: removed '%s', a write's leftover",
+				        e->d_name);
+			else
+				total += (unsigned long long)st.st_size;
+			continue;
+		}
+		/* A user's own files are neither counted nor removed. */
+		if (!is_entry_name(e->d_name) || !is_ours(dfd, e->d_name, &st))
 			continue;
 		if (n == cap) {
 			entry *g = vrt_realloc(all, (cap = cap ? 2 * cap : 64) * sizeof *all);
@@ -239,9 +437,10 @@ void vrt_cache_evict(const char *dir, unsigned long long max)
 		all[n].size = (unsigned long long)st.st_size;
 		total += all[n++].size;
 	}
-	qsort(all, n, sizeof *all, older);
+	if (n) /* qsort may not be passed NULL, even for no elements */
+		qsort(all, n, sizeof *all, older);
 	for (size_t i = 0; i < n && total > max; i++) {
-		if (unlinkat(dirfd(d), all[i].name, 0) == 0 || errno == ENOENT)
+		if (unlinkat(dfd, all[i].name, 0) == 0 || errno == ENOENT)
 			total -= all[i].size;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -250,17 +449,23 @@ void vrt_cache_evict(const char *dir, unsigned long long max)
 	closedir(d);
 }
 
+void vrt_cache_evict(const char *dir, unsigned long long max)
+{
+	int dfd = open_dir(dir, 0);
+	if (dfd >= 0) {
+		evict_at(dfd, max);
+		close(dfd);
+	}
+}
+
 int vrt_cache_put(const char *dir, const vrt_cache_key *k, const char *data,
                   size_t len, unsigned long long max)
 {
-	char *path = entry_path(dir, k), *tmp = path ? vrt_malloc(strlen(path) + 16) : NULL;
-	int fd = -1, err = -1;
-	if (!tmp || make_dirs(dir))
+	char name[HASH_DIGITS + sizeof CACHE_SUFFIX], tmp[sizeof TMP_PREFIX + TMP_RANDOM];
+	int dfd = open_dir(dir, 1), fd = -1, err = -1;
+	if (dfd < 0 || (fd = make_tmp(dfd, tmp)) < 0)
 		goto out;
-	/* A name no other process or thread uses: mkstemp's random suffix. */
-	sprintf(tmp, "%s/.tmpXXXXXX", dir);
-	if ((fd = mkstemp(tmp)) < 0)
-		goto out;
+	entry_name(k, name);
 	const char *s[4];
 	size_t n[4];
 	key_fields(k, s, n);
@@ -269,15 +474,16 @@ int vrt_cache_put(const char *dir, const vrt_cache_key *k, const char *data,
 		err = write_field(fd, tags[i], s[i], n[i]);
 	err = err || write_field(fd, tags[4], data, len);
 	err = close(fd) || err ? -1 : 0;
+	/* Over whatever has the name: a refused entry is replaced by ours. */
 	if (!err)
-		err = rename(tmp, path);
+		err = renameat(dfd, tmp, dfd, name);
 	if (err)
-		unlink(tmp);
+		unlinkat(dfd, tmp, 0);
 	else
-		vrt_cache_evict(dir, max);
+		evict_at(dfd, max);
 out:
-	vrt_free(path);
-	vrt_free(tmp);
+	if (dfd >= 0)
+		close(dfd);
 	return err;
 }
 

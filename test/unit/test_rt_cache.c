@@ -3,15 +3,23 @@
  * test_rt_cache.c - the on-disk cache of compiled programs (cache.c):
  * key stability and sensitivity, a collision is a miss, corrupt entries
  * are misses and removed, eviction takes the least recently used first,
- * and processes writing at once leave whole entries.
+ * removes only what the cache wrote and counts (and clears out, when
+ * stale) temporaries, processes writing at once leave whole entries, and
+ * the trust rule: a directory or entry another user owns or could write,
+ * a symbolic link or a FIFO under an entry's name, is never used (one
+ * warning). Files of another user are made by chown, so those checks
+ * need root and are skipped with a message otherwise.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "vrt.h"
@@ -147,10 +155,6 @@ static void test_corrupt(void)
 		CHECK(!holds(&a, payload));
 	}
 	unlink(path_of(&a));
-	/* Unreadable: a miss, no error. */
-	CHECK(mkdir(path_of(&a), 0700) == 0);
-	CHECK(!holds(&a, payload));
-	rmdir(path_of(&a));
 	vrt_free(bytes);
 }
 
@@ -199,6 +203,268 @@ static void test_eviction(void)
 	CHECK(!exists(path_of(&k[0])) && !exists(path_of(&k[3])));
 	CHECK(exists(other));
 	unlink(other);
+}
+
+/* A uid that is not ours, for files "another user" owns (chown: root). */
+#define OTHER_UID 4242
+
+static void write_file(const char *p, const char *s, size_t n)
+{
+	FILE *f = fopen(p, "wb");
+	CHECK(f && fwrite(s, 1, n, f) == n);
+	if (f)
+		CHECK(fclose(f) == 0);
+}
+
+/* Runs fn in a child, its stderr in dir/child.log, under a 20-second
+ * alarm: a call that blocks fails the test rather than hanging it. The
+ * child's warnings (lines with "warning: ") are counted in *warnings and
+ * the first kept in first[]. Whether every CHECK of fn held. */
+static int in_child(void (*fn)(void), int *warnings, char first[512])
+{
+	char log[512];
+	snprintf(log, sizeof log, "%s/child.log", dir);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || dup2(fd, 2) < 0)
+			_exit(2);
+		failures = 0;
+		alarm(20);
+		fn();
+		_exit(failures != 0);
+	}
+	int st = 0;
+	CHECK(waitpid(pid, &st, 0) == pid);
+	int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	FILE *f = fopen(log, "r");
+	char line[512];
+	*warnings = 0;
+	first[0] = '\0';
+	while (f && fgets(line, sizeof line, f)) {
+		if (strstr(line, "warning: ") && !(*warnings)++)
+			snprintf(first, 512, "%s", line);
+		if (!ok)
+			fputs(line, stderr);
+	}
+	if (f)
+		fclose(f);
+	if (!ok)
+		fprintf(stderr, "child %s\n",
+		        WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM ? "blocked (killed after 20 s)"
+		                                                   : "failed");
+	unlink(log);
+	return ok;
+}
+
+/* The directory trust() works on: a subdirectory of dir made for the
+ * case, with one entry written while it was still trusted. */
+static char case_dir[512];
+static vrt_cache_key case_key;
+
+static char *case_path(void)
+{
+	static char p[600];
+	snprintf(p, sizeof p, "%s/%016llx.vc", case_dir, vrt_cache_hash(&case_key));
+	return p;
+}
+
+static void new_case(const char *name)
+{
+	char cmd[600];
+	snprintf(case_dir, sizeof case_dir, "%s/%s", dir, name);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", case_dir);
+	CHECK(system(cmd) == 0);
+	case_key = key_of("kernel void t() {}", "-DT");
+	CHECK(vrt_cache_put(case_dir, &case_key, "payload", 7, 1 << 20) == 0);
+	CHECK(exists(case_path()));
+}
+
+/* In the child: the entry is not used, nothing is written, eviction
+ * leaves the directory alone; twice, so that the warning's count shows
+ * it is given once. */
+static void refused_case(void)
+{
+	vrt_cache_key other = key_of("kernel void u() {}", "-DT");
+	for (int i = 0; i < 2; i++) {
+		size_t n = 0;
+		char *got = vrt_cache_get(case_dir, &case_key, &n);
+		CHECK(got == NULL);
+		vrt_free(got);
+	}
+	/* An untrusted directory: nothing is written. An untrusted entry in
+	 * a trusted one is replaced by ours. */
+	struct stat st;
+	if (stat(case_dir, &st) == 0 && st.st_uid == geteuid() && !(st.st_mode & 022)) {
+		CHECK(vrt_cache_put(case_dir, &other, "p", 1, 1 << 20) == 0);
+	} else {
+		CHECK(vrt_cache_put(case_dir, &other, "p", 1, 1 << 20) != 0);
+		char p[600];
+		snprintf(p, sizeof p, "%s/%016llx.vc", case_dir, vrt_cache_hash(&other));
+		CHECK(!exists(p));
+		vrt_cache_evict(case_dir, 0);
+		CHECK(exists(case_path()));
+	}
+}
+
+/* The case's directory is refused: one warning naming it and `why`. */
+static void expect_refused(const char *why)
+{
+	int warnings = 0;
+	char first[512];
+	CHECK(in_child(refused_case, &warnings, first));
+	CHECK(warnings == 1);
+	CHECK(strstr(first, case_dir) != NULL);
+	CHECK(strstr(first, why) != NULL);
+	if (warnings != 1 || !strstr(first, why))
+		fprintf(stderr, "  %s: want one warning saying '%s', got %d: %s\n", case_dir, why,
+		        warnings, first);
+}
+
+static void fifo_case(void)
+{
+	size_t n = 0;
+	char *got = vrt_cache_get(case_dir, &case_key, &n);
+	CHECK(got == NULL);
+	vrt_free(got);
+	vrt_cache_evict(case_dir, 1 << 20);
+	/* The FIFO is replaced by a real entry. */
+	CHECK(vrt_cache_put(case_dir, &case_key, "payload", 7, 1 << 20) == 0);
+	got = vrt_cache_get(case_dir, &case_key, &n);
+	CHECK(got && n == 7 && !memcmp(got, "payload", 7));
+	vrt_free(got);
+}
+
+static void made_dir_case(void)
+{
+	/* Whatever the umask leaves of 0700 (a umask cannot add bits). */
+	umask(0);
+	char sub[600];
+	snprintf(sub, sizeof sub, "%s/made", case_dir);
+	CHECK(vrt_cache_put(sub, &case_key, "payload", 7, 1 << 20) == 0);
+	struct stat st;
+	CHECK(stat(sub, &st) == 0 && (st.st_mode & 07777) == 0700);
+	snprintf(sub, sizeof sub, "%s/made/deeper/still", case_dir);
+	CHECK(vrt_cache_put(sub, &case_key, "payload", 7, 1 << 20) == 0);
+	CHECK(stat(sub, &st) == 0 && (st.st_mode & 07777) == 0700);
+	snprintf(sub, sizeof sub, "%s/made/deeper", case_dir);
+	CHECK(stat(sub, &st) == 0 && (st.st_mode & 07777) == 0700);
+}
+
+static void test_trust(void)
+{
+	int root = geteuid() == 0, warnings = 0;
+	char first[512];
+	/* The directory group- or world-writable (a shared VAST_CACHE_DIR),
+	 * sticky or not. */
+	static const struct { mode_t mode; const char *why; } modes[] = {
+		{ 0770, "is writable by its group (mode 0770)" },
+		{ 0722, "is writable by others (mode 0722)" },
+		{ 0777, "is writable by others (mode 0777)" },
+		{ 01777, "is writable by others (mode 1777)" },
+	};
+	for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+		new_case("shared");
+		CHECK(chmod(case_dir, modes[i].mode) == 0);
+		expect_refused(modes[i].why);
+	}
+	/* A group-writable entry in our own directory. */
+	new_case("entry-mode");
+	CHECK(chmod(case_path(), 0620) == 0);
+	expect_refused("is writable by its group (mode 0620)");
+	/* A symbolic link under an entry's name, to a whole entry of ours. */
+	new_case("symlink");
+	char target[600];
+	snprintf(target, sizeof target, "%s/real", case_dir);
+	CHECK(rename(case_path(), target) == 0);
+	CHECK(symlink("real", case_path()) == 0);
+	expect_refused("is a symbolic link");
+	/* A FIFO under an entry's name: not an entry, and nothing blocks. */
+	new_case("fifo");
+	CHECK(unlink(case_path()) == 0);
+	CHECK(mkfifo(case_path(), 0600) == 0);
+	CHECK(in_child(fifo_case, &warnings, first));
+	CHECK(warnings == 1 && strstr(first, "is not a regular file"));
+	/* A directory under an entry's name: a miss, no error. */
+	new_case("dir-entry");
+	CHECK(unlink(case_path()) == 0);
+	CHECK(mkdir(case_path(), 0700) == 0);
+	expect_refused("is not a regular file");
+	/* A directory the cache makes is 0700, parents included. */
+	new_case("fresh");
+	CHECK(in_child(made_dir_case, &warnings, first) && warnings == 0);
+	/* Our own files: used, no warning. */
+	new_case("own");
+	size_t n = 0;
+	char *got = vrt_cache_get(case_dir, &case_key, &n);
+	CHECK(got && n == 7 && !memcmp(got, "payload", 7));
+	vrt_free(got);
+	if (!root) {
+		fprintf(stderr, "test_rt_cache: skipping the checks of another user's directory "
+		                "and entries: they need root (chown)\n");
+		return;
+	}
+	/* A directory another user owns (made before the owner used it),
+	 * even one nobody else can write. */
+	new_case("foreign-dir");
+	CHECK(chown(case_dir, OTHER_UID, OTHER_UID) == 0);
+	expect_refused("is owned by uid 4242, not by this user (uid 0)");
+	/* An entry another user owns, in our directory. */
+	new_case("foreign-entry");
+	CHECK(chown(case_path(), OTHER_UID, OTHER_UID) == 0);
+	expect_refused("is owned by uid 4242, not by this user (uid 0)");
+}
+
+/* Temporaries a killed writer left: counted against max while fresh,
+ * removed once stale. */
+static void test_temporaries(void)
+{
+	vrt_cache_key k = key_of("kernel void tmp() {}", "");
+	CHECK(vrt_cache_put(dir, &k, "payload", 7, 1 << 20) == 0);
+	long long e = file_size(path_of(&k));
+	char stale[512], fresh[512];
+	snprintf(stale, sizeof stale, "%s/.tmpAb3xYz", dir);
+	snprintf(fresh, sizeof fresh, "%s/.tmpQ9w2Er", dir);
+	static char junk[3000];
+	write_file(stale, junk, sizeof junk);
+	write_file(fresh, junk, 1000);
+	set_time(stale, (long)time(NULL) - 2 * 3600);
+	/* Room for the entry and the fresh temporary: the stale one goes. */
+	vrt_cache_evict(dir, (unsigned long long)(e + 1000));
+	CHECK(!exists(stale));
+	CHECK(exists(fresh) && exists(path_of(&k)));
+	/* One byte less: the fresh temporary counts, so the entry goes (a
+	 * temporary in use is never removed: its writer renames it). */
+	vrt_cache_evict(dir, (unsigned long long)(e + 999));
+	CHECK(!exists(path_of(&k)));
+	CHECK(exists(fresh));
+	unlink(fresh);
+}
+
+/* Eviction removes entries the cache wrote, never a user's *.vc file. */
+static void test_only_entries(void)
+{
+	vrt_cache_key k = key_of("kernel void own() {}", "");
+	CHECK(vrt_cache_put(dir, &k, "payload", 7, 1 << 20) == 0);
+	static const char *const mine[] = {
+		"notes.vc",             /* not a hash */
+		"0123456789abcdef.vc",  /* a hash's name, not an entry's magic */
+		"0123456789ABCDEF.vc",  /* not the cache's hex */
+		"0123456789abcdef0.vc", /* too long */
+	};
+	char p[4][512];
+	for (int i = 0; i < 4; i++) {
+		snprintf(p[i], sizeof p[i], "%s/%s", dir, mine[i]);
+		write_file(p[i], "my own work\n", 12);
+		set_time(p[i], 1000); /* older than any entry */
+	}
+	vrt_cache_evict(dir, 0);
+	CHECK(!exists(path_of(&k)));
+	for (int i = 0; i < 4; i++) {
+		CHECK(exists(p[i]));
+		unlink(p[i]);
+	}
 }
 
 /* Several processes write the same key and their own keys at once,
@@ -293,8 +559,11 @@ int main(void)
 	test_round_trip_and_collision();
 	test_corrupt();
 	test_eviction();
+	test_temporaries();
+	test_only_entries();
 	test_concurrent();
 	test_dir();
+	test_trust();
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd))
