@@ -22,8 +22,8 @@
  * the runtime's own commands went on the queue since the last one: every
  * enqueue a program can make lands in the runtime (entrypoints.def,
  * foreign.def), and those it forwards mark their queue (`foreign`),
- * provided the process's calls all reach it (vrt_entries_interposed) and
- * no enqueue was handed out as an extension's. Two driver calls on the
+ * provided the process's calls all reach it (vrt_entries_interposed; no
+ * extension's enqueue is handed out, extension.c). Two driver calls on the
  * program's thread and two on the executor's a command fewer, which on
  * NVIDIA's driver also slowed each other's calls (measured on the H100: a
  * cached native launch 42 -> 22 us of host time, a paged one 55 -> 30).
@@ -408,7 +408,7 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 	 * the executor waits for the list itself. */
 	c->pre = NULL;
 	if (__atomic_exchange_n(&x->foreign, 0, __ATOMIC_SEQ_CST) ||
-	    vrt_extension_untracked() || !vrt_entries_interposed()) {
+	    !vrt_entries_interposed()) {
 		err = marker(q, 0, NULL, &c->pre);
 		if (err != CL_SUCCESS)
 			__atomic_store_n(&x->foreign, 1, __ATOMIC_SEQ_CST);

@@ -325,11 +325,6 @@ void vrt_queue_foreign(cl_command_queue q);
 /* vrt_queue_foreign(q), then err: for `return vrt_forwarded(q, call)`. */
 cl_int vrt_forwarded(cl_command_queue q, cl_int err);
 
-/* --- extension.c: the functions handed out by name ---------------------- */
-/* Whether an extension's enqueue was handed out: the driver may get
- * commands on any queue that the runtime never sees. */
-int vrt_extension_untracked(void);
-
 /* --- mem.c: host-backed buffers ----------------------------------------- */
 /* --- parallel.c: large host copies on several threads ------------------ */
 /* Runs fn over [0, n) split into contiguous shares on several threads when
