@@ -22,8 +22,8 @@
  * the runtime's own commands went on the queue since the last one: every
  * enqueue a program can make lands in the runtime (entrypoints.def,
  * foreign.def), and those it forwards mark their queue (`foreign`),
- * provided the process's calls all reach it (vrt_entries_interposed) and
- * no enqueue was handed out as an extension's. Two driver calls on the
+ * provided the process's calls all reach it (vrt_entries_interposed; no
+ * extension's enqueue is handed out, extension.c). Two driver calls on the
  * program's thread and two on the executor's a command fewer, which on
  * NVIDIA's driver also slowed each other's calls (measured on the H100: a
  * cached native launch 42 -> 22 us of host time, a paged one 55 -> 30).
@@ -66,7 +66,6 @@ struct vrt_exec {
 
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static vrt_exec *execs;
-static int untracked; /* an extension's enqueue was handed out (extension) */
 
 /* q's executor, created (without its thread) when absent. */
 static cl_int exec_for(cl_command_queue q, vrt_exec **out)
@@ -409,7 +408,7 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 	 * the executor waits for the list itself. */
 	c->pre = NULL;
 	if (__atomic_exchange_n(&x->foreign, 0, __ATOMIC_SEQ_CST) ||
-	    __atomic_load_n(&untracked, __ATOMIC_SEQ_CST) || !vrt_entries_interposed()) {
+	    !vrt_entries_interposed()) {
 		err = marker(q, 0, NULL, &c->pre);
 		if (err != CL_SUCCESS)
 			__atomic_store_n(&x->foreign, 1, __ATOMIC_SEQ_CST);
@@ -540,31 +539,6 @@ cl_int vrt_forwarded(cl_command_queue q, cl_int err)
 {
 	vrt_queue_foreign(q);
 	return err;
-}
-
-/* An extension's enqueue goes to the driver unseen: hand one out and
- * every runtime command waits for its queue's earlier commands again. */
-static void *extension(const char *name, void *f)
-{
-	if (f && name && !strncmp(name, "clEnqueue", 9) &&
-	    !__atomic_exchange_n(&untracked, 1, __ATOMIC_SEQ_CST))
-		vrt_log(VRT_LOG_INFO, "%s was handed out as an extension's: every command waits for all before it on its queue from now on",
-		        name);
-	return f;
-}
-
-void *vrt_api_clGetExtensionFunctionAddressForPlatform(cl_platform_id p, const char *name)
-{
-	if (vrt_init() != CL_SUCCESS)
-		return NULL;
-	return extension(name, vrt_real.clGetExtensionFunctionAddressForPlatform(p, name));
-}
-
-void *vrt_api_clGetExtensionFunctionAddress(const char *name)
-{
-	if (vrt_init() != CL_SUCCESS)
-		return NULL;
-	return extension(name, vrt_real.clGetExtensionFunctionAddress(name));
 }
 
 void vrt_queue_forget(cl_command_queue q)

@@ -12,8 +12,8 @@
  * Writes each round's facts and results to argv[1], so a run through the
  * runtime must match a plain run byte for byte.
  * With a third argument "ext", first asks for an extension's enqueue
- * (clEnqueueCommandBufferKHR, which it never calls): the runtime cannot
- * see what goes through it, and from then on marks every command.
+ * (clEnqueueCommandBufferKHR, which it never calls): the runtime hands
+ * out its refusal, which puts nothing on a queue behind its back.
  * Usage: host_order OUT vadd.cl [ext]
  */
 #include <unistd.h>
