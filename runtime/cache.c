@@ -4,12 +4,13 @@
  *
  * One file per key in the cache directory, named by a 64-bit hash of the
  * key's inputs (vrt_cache_key: the original source, the build options as
- * given, the device flags the compiler ran with, the compiler's identity)
- * and ".vc". The file repeats every input in full, then the payload:
+ * given, the device flags the compiler ran with, the compiler's identity,
+ * the preprocessor's output) and ".vc". The file repeats every input in
+ * full, then the payload:
  *
- *   vastcc-cache 1\n
+ *   vastcc-cache 2\n
  *   source N\n<N bytes>\n  options N\n<N bytes>\n  device N\n<N bytes>\n
- *   compiler N\n<N bytes>\n  payload N\n<N bytes>\n
+ *   compiler N\n<N bytes>\n  preprocessed N\n<N bytes>\n  payload N\n<N bytes>\n
  *
  * so a lookup compares the inputs byte for byte: a hash collision is a
  * miss, never another program. An entry that cannot be read or parsed is
@@ -54,7 +55,8 @@
 
 #include "vrt.h"
 
-#define CACHE_MAGIC "vastcc-cache 1\n"
+#define CACHE_MAGIC "vastcc-cache 2\n"
+#define KEY_FIELDS 5
 #define CACHE_SUFFIX ".vc"
 #define HASH_DIGITS 16
 #define TMP_PREFIX ".tmp"
@@ -65,22 +67,25 @@
 #define STALE_TMP_SECONDS 3600
 
 /* The key's fields in file order, with their tags. */
-static void key_fields(const vrt_cache_key *k, const char *s[4], size_t n[4])
+static void key_fields(const vrt_cache_key *k, const char *s[KEY_FIELDS],
+                       size_t n[KEY_FIELDS])
 {
 	s[0] = k->source, n[0] = k->source_len;
 	s[1] = k->options ? k->options : "", n[1] = strlen(s[1]);
 	s[2] = k->device ? k->device : "", n[2] = strlen(s[2]);
 	s[3] = k->compiler ? k->compiler : "", n[3] = strlen(s[3]);
+	s[4] = k->preprocessed ? k->preprocessed : "", n[4] = k->preprocessed ? k->preprocessed_len : 0;
 }
-static const char *const tags[5] = { "source", "options", "device", "compiler", "payload" };
+static const char *const tags[KEY_FIELDS + 1] = { "source", "options", "device", "compiler",
+                                                  "preprocessed", "payload" };
 
 unsigned long long vrt_cache_hash(const vrt_cache_key *k)
 {
-	const char *s[4];
-	size_t n[4];
+	const char *s[KEY_FIELDS];
+	size_t n[KEY_FIELDS];
 	key_fields(k, s, n);
 	unsigned long long h = VAST_HASH_SEED;
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < KEY_FIELDS; i++) {
 		/* The length first: ("ab", "c") and ("a", "bc") differ. */
 		unsigned long long len = n[i];
 		h = vast_hash_bytes(h, &len, sizeof len);
@@ -286,15 +291,15 @@ char *vrt_cache_get(const char *dir, const vrt_cache_key *k, size_t *len)
 	entry_name(k, name);
 	if (dfd < 0 || (fd = open_entry(dfd, dir, name, &st)) < 0 || !(buf = read_fd(fd, &st, &n)))
 		goto out;
-	const char *want[4], *s = NULL;
-	size_t wn[4], at = strlen(CACHE_MAGIC), sn = 0;
+	const char *want[KEY_FIELDS], *s = NULL;
+	size_t wn[KEY_FIELDS], at = strlen(CACHE_MAGIC), sn = 0;
 	key_fields(k, want, wn);
 	int ok = n >= at && !memcmp(buf, CACHE_MAGIC, at), same = 1;
-	for (int i = 0; ok && i < 4; i++) {
+	for (int i = 0; ok && i < KEY_FIELDS; i++) {
 		ok = field(buf, n, &at, tags[i], &s, &sn);
 		same = same && ok && sn == wn[i] && !memcmp(s, want[i], sn);
 	}
-	ok = ok && field(buf, n, &at, tags[4], &s, &sn) && at == n;
+	ok = ok && field(buf, n, &at, tags[KEY_FIELDS], &s, &sn) && at == n;
 	if (!ok) {
 		/* Truncated or garbled: remove it, a later build refills it. */
 		vrt_log(VRT_LOG_INFO, "cache: removing corrupt entry '%s' of '%s'", name, dir);
@@ -466,13 +471,13 @@ int vrt_cache_put(const char *dir, const vrt_cache_key *k, const char *data,
 	if (dfd < 0 || (fd = make_tmp(dfd, tmp)) < 0)
 		goto out;
 	entry_name(k, name);
-	const char *s[4];
-	size_t n[4];
+	const char *s[KEY_FIELDS];
+	size_t n[KEY_FIELDS];
 	key_fields(k, s, n);
 	err = write_all(fd, CACHE_MAGIC, strlen(CACHE_MAGIC));
-	for (int i = 0; !err && i < 4; i++)
+	for (int i = 0; !err && i < KEY_FIELDS; i++)
 		err = write_field(fd, tags[i], s[i], n[i]);
-	err = err || write_field(fd, tags[4], data, len);
+	err = err || write_field(fd, tags[KEY_FIELDS], data, len);
 	err = close(fd) || err ? -1 : 0;
 	/* Over whatever has the name: a refused entry is replaced by ours. */
 	if (!err)

@@ -7,34 +7,49 @@
  * The runtime stays free of libclang: it runs the compiler as a child
  * process, exactly as a user would,
  *
- *   vastcc --emit-json=DIR/program.json --cl-options="OPTS"
- *          --device-extensions="..." --device-macro=NAME=VALUE ... DIR/program.cl
+ *   vastcc --emit-json=DIR/program.json --include-dir=. --cl-options="OPTS"
+ *          --device-extensions="..." --device-macro=NAME=VALUE ... DIR/src/program.cl
  *
  * with the build's options as given and the predefined macros of the
  * device being built for (devmacros.c reads them: OpenCL C 1.2 §6.10,
  * §9.1), and reads its output back with vrt_stub_from_json. The result
  * is registered (registry.c) and used like a stub that vastcc linked in.
+ * The compiler runs in the program's working directory, which device
+ * compilers search for #include files before the -I options; so does
+ * vastcc, told --include-dir=. (the private copy of the source is alone
+ * in DIR/src, where a quoted #include looks first and finds nothing).
  *
  * The compiler is $VAST_COMPILER, else bin/vastcc beside the lib/ that
  * holds libvastrt.so (when the runtime is a shared library), else the
  * install prefix's bin/vastcc, else the build tree's. Its output is
  * cached on disk (cache.c) under the source, the options, the device
- * flags and the compiler's version and identity (path, size, time).
+ * flags, the compiler's version and identity (path, size, time), and,
+ * for a source that may include files, the preprocessor's whole output
+ * (vastcc --emit-preprocessed): every header as it was read, so an
+ * edited header, or another found first, makes another entry.
+ *
+ * A compile never outlives the program: the compiler gets SIGKILL when
+ * the thread that started it dies (PR_SET_PDEATHSIG; that thread waits
+ * for it), and the private directory of a program killed mid-compile is
+ * removed by the next compile (each holds a lock on its own: below).
  *
  * Outcomes: a program; the compiler's diagnostics when it rejects the
  * source (clBuildProgram then fails like a driver's, program.c); or a
  * reason it could not compile (no compiler, a crash, a timeout, output
  * it cannot read): the program then runs natively, with one warning.
  */
-#define _GNU_SOURCE /* dladdr */
+#define _GNU_SOURCE /* dladdr, vfork */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -143,28 +158,77 @@ static char *compiler_identity(const char *path)
 	return id;
 }
 
-/* Runs argv, stdout to /dev/null and stderr to errpath; its exit status,
- * or -1 with why when it could not run or did not finish. */
+/* Starts argv, stdout to /dev/null and stderr to errpath; its pid, or -1
+ * with why. Not posix_spawn: the child must ask for SIGKILL when its
+ * parent dies (PR_SET_PDEATHSIG, kept across exec), or a program killed
+ * mid-compile leaves the compiler running. vfork, as glibc's posix_spawn
+ * does it: every signal blocked so that none runs a handler of ours in
+ * the child (which shares our memory), handlers reset to the default,
+ * then only system calls until exec. The death signal fires when the
+ * thread that forks dies: run_compiler waits in that thread. */
+static pid_t spawn(char *const argv[], const char *errpath, char *why, size_t n)
+{
+	int out = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	int err = open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (out < 0 || err < 0) {
+		snprintf(why, n, "cannot open '%s': %s", out < 0 ? "/dev/null" : errpath,
+		         strerror(errno));
+		if (out >= 0)
+			close(out);
+		if (err >= 0)
+			close(err);
+		return -1;
+	}
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pid_t parent = getpid();
+	volatile int exec_errno = 0; /* the child's, through shared memory */
+	pid_t pid = vfork();
+	if (pid == 0) {
+		for (int s = 1; s < NSIG; s++) {
+			struct sigaction sa;
+			if (sigaction(s, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN &&
+			    sa.sa_handler != SIG_DFL) {
+				sa.sa_handler = SIG_DFL;
+				sa.sa_flags = 0;
+				sigaction(s, &sa, NULL);
+			}
+		}
+		/* A parent that died before the prctl: the child was
+		 * reparented already, and must not run. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(127);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (dup2(out, 1) < 0 || dup2(err, 2) < 0) {
+			exec_errno = errno;
+			_exit(127);
+		}
+		execve(argv[0], argv, environ);
+		exec_errno = errno;
+		_exit(127);
+	}
+	int e = pid < 0 ? errno : exec_errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	close(out);
+	close(err);
+	if (pid > 0 && e) {
+		waitpid(pid, NULL, 0);
+		pid = -1;
+	}
+	if (pid < 0)
+		snprintf(why, n, "cannot run '%s': %s", argv[0], strerror(e));
+	return pid;
+}
+
+/* Runs argv as spawn does; its exit status, or -1 with why when it could
+ * not run or did not finish. */
 static int run_compiler(char *const argv[], const char *errpath, char *why, size_t n)
 {
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
 	int status = 0;
-	if (posix_spawn_file_actions_init(&fa)) {
-		snprintf(why, n, "out of memory");
+	pid_t pid = spawn(argv, errpath, why, n);
+	if (pid < 0)
 		return -1;
-	}
-	int e = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	if (!e)
-		e = posix_spawn_file_actions_addopen(&fa, 2, errpath, O_WRONLY | O_CREAT | O_TRUNC,
-		                                     0600);
-	if (!e)
-		e = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (e) {
-		snprintf(why, n, "cannot run '%s': %s", argv[0], strerror(e));
-		return -1;
-	}
 	double start = vrt_now_ms();
 	for (;;) {
 		pid_t r = waitpid(pid, &status, WNOHANG);
@@ -189,19 +253,20 @@ static int run_compiler(char *const argv[], const char *errpath, char *why, size
 	return WEXITSTATUS(status);
 }
 
-/* Removes every "prefix" from s, in place: diagnostics name the source
- * program.cl, not the private directory it was written to. */
-static void strip(char *s, const char *prefix)
+/* Removes every "prefix" from s[0..*len), in place, and NUL-terminates
+ * it: diagnostics and outputs name the source program.cl, not the
+ * private directory it was written to. */
+static void strip(char *s, size_t *len, const char *prefix)
 {
-	size_t k = strlen(prefix);
-	char *w = s;
-	for (const char *r = s; *r;) {
-		if (!strncmp(r, prefix, k))
+	size_t k = strlen(prefix), w = 0;
+	for (size_t r = 0; r < *len;) {
+		if (*len - r >= k && !memcmp(s + r, prefix, k))
 			r += k;
 		else
-			*w++ = *r++;
+			s[w++] = s[r++];
 	}
-	*w = '\0';
+	s[w] = '\0';
+	*len = w;
 }
 
 static int write_file(const char *path, const char *s, size_t n)
@@ -213,72 +278,273 @@ static int write_file(const char *path, const char *s, size_t n)
 	return fclose(f) || bad ? -1 : 0;
 }
 
-/* Runs the compiler on source in a private directory: VRT_JIT_OK with
- * its JSON in *text, VRT_JIT_SOURCE_ERROR with its diagnostics in *log,
- * or VRT_JIT_UNAVAILABLE with why. */
-static int compile(const char *compiler, const char *source, size_t len, const char *opts,
-                   const char *flags, char **text, size_t *tlen, char **log, char *why,
-                   size_t n)
+/* Whether the source may read a file when preprocessed (#include,
+ * #include_next, #import, #embed, __has_include): any of their words,
+ * lines spliced first, as translation phase 2 does (a backslash-newline
+ * may split one). A source without them means the same whatever the
+ * files around it hold. */
+static int may_read_files(const char *source, size_t len)
+{
+	static const char *const words[] = { "include", "import", "embed" };
+	char *s = vrt_malloc(len + 1);
+	size_t n = 0;
+	if (!s)
+		return 1; /* when in doubt, it does */
+	for (size_t i = 0; i < len; i++) {
+		if (source[i] == '\\' && i + 1 < len && source[i + 1] == '\n') {
+			i++;
+			continue;
+		}
+		if (source[i] == '\\' && i + 2 < len && source[i + 1] == '\r' && source[i + 2] == '\n') {
+			i += 2;
+			continue;
+		}
+		s[n++] = source[i] ? source[i] : ' ';
+	}
+	s[n] = '\0';
+	int found = 0;
+	for (size_t i = 0; i < sizeof words / sizeof *words && !found; i++)
+		found = strstr(s, words[i]) != NULL;
+	vrt_free(s);
+	return found;
+}
+
+/* Removes what directory fd holds, a level of subdirectories deep (a
+ * workspace is DIR/src/program.cl and the compiler's outputs). */
+static void empty_dir(int fd, int depth)
+{
+	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup >= 0 ? fdopendir(dup) : NULL;
+	if (!d) {
+		if (dup >= 0)
+			close(dup);
+		return;
+	}
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (unlinkat(fd, e->d_name, 0) == 0 || depth == 0)
+			continue;
+		int sub = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0) {
+			empty_dir(sub, depth - 1);
+			close(sub);
+			unlinkat(fd, e->d_name, AT_REMOVEDIR);
+		}
+	}
+	closedir(d);
+}
+
+#define WORKSPACE_PREFIX "vastcc-jit-"
+
+/* Removes the workspaces in base that no process holds: those of
+ * programs killed mid-compile. A workspace's owner holds an exclusive
+ * flock on it until it removes it, and the kernel drops the lock when the
+ * owner dies however it dies, so a lock we can take is a dead owner's
+ * (whatever its pid namespace, however its pid was reused). Only our own
+ * directories (effective user), never through a symbolic link. */
+static void remove_stale(const char *base)
+{
+	DIR *d = opendir(base);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (strncmp(e->d_name, WORKSPACE_PREFIX, strlen(WORKSPACE_PREFIX)))
+			continue;
+		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
+		    flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			vrt_log(VRT_LOG_INFO, "removing '%s/%s', left by a program that died compiling",
+			        base, e->d_name);
+			empty_dir(fd, 1);
+			unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+		}
+		close(fd); /* and the lock with it */
+	}
+	closedir(d);
+}
+
+/* A compile's private directory: DIR (mode 0700, locked while it
+ * exists) and the source in DIR/src/program.cl. */
+typedef struct workspace {
+	char *dir, *src, *prefix; /* prefix: "DIR/src/", stripped from outputs */
+	int fd;                   /* DIR, holding its lock */
+} workspace;
+
+static void workspace_close(workspace *w)
+{
+	if (w->fd >= 0) {
+		empty_dir(w->fd, 1);
+		rmdir(w->dir);
+		close(w->fd);
+	}
+	vrt_free(w->dir), vrt_free(w->src), vrt_free(w->prefix);
+	*w = (workspace){ .fd = -1 };
+}
+
+/* Makes w in $TMPDIR (else /tmp) and writes source there; 0, or -1 with
+ * why. */
+static int workspace_open(workspace *w, const char *source, size_t len, char *why, size_t n)
 {
 	const char *base = getenv("TMPDIR");
 	if (!base || base[0] != '/')
 		base = "/tmp";
-	size_t dl = strlen(base) + 32;
-	char *dir = vrt_malloc(dl), *src = vrt_malloc(dl + 32), *json = vrt_malloc(dl + 32);
-	char *diag = vrt_malloc(dl + 32), *copt = vrt_malloc(strlen(opts) + 16);
-	char *prefix = vrt_malloc(dl + 2);
-	char *fl = vrt_strdup(flags), **argv = vrt_calloc(strlen(flags) + 8, sizeof *argv);
-	char *d = NULL;
-	int res = VRT_JIT_UNAVAILABLE, made = 0;
-	if (!dir || !src || !json || !diag || !copt || !prefix || !fl || !argv) {
+	size_t dl = strlen(base) + 64;
+	*w = (workspace){ .fd = -1 };
+	w->dir = vrt_malloc(dl), w->src = vrt_malloc(dl), w->prefix = vrt_malloc(dl);
+	if (!w->dir || !w->src || !w->prefix) {
 		snprintf(why, n, "out of memory");
-		goto out;
+		goto fail;
 	}
-	snprintf(dir, dl, "%s/vastcc-jit-XXXXXX", base);
-	if (!(made = mkdtemp(dir) != NULL)) {
-		snprintf(why, n, "cannot make a directory in '%s': %s", base, strerror(errno));
-		goto out;
+	remove_stale(base);
+	/* Another program's remove_stale may take a directory between its
+	 * mkdtemp and our lock: then it is gone, and we make another. Each
+	 * round needs another program to remove ours in those microseconds. */
+	for (int round = 0; w->fd < 0; round++) {
+		snprintf(w->dir, dl, "%s/" WORKSPACE_PREFIX "XXXXXX", base);
+		if (!mkdtemp(w->dir)) {
+			snprintf(why, n, "cannot make a directory in '%s': %s", base, strerror(errno));
+			goto fail;
+		}
+		struct stat a, b;
+		int fd = open(w->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && flock(fd, LOCK_EX) == 0 && fstat(fd, &a) == 0 &&
+		    stat(w->dir, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+			w->fd = fd;
+		} else if (fd >= 0) {
+			close(fd);
+		}
+		if (w->fd < 0 && round == 100) {
+			snprintf(why, n, "cannot keep a directory in '%s'", base);
+			goto fail;
+		}
 	}
-	sprintf(src, "%s/program.cl", dir);
-	sprintf(json, "--emit-json=%s/program.json", dir);
-	sprintf(diag, "%s/diag", dir);
-	sprintf(copt, "--cl-options=%s", opts);
-	if (write_file(src, source, len)) {
-		snprintf(why, n, "cannot write '%s': %s", src, strerror(errno));
-		goto out;
+	snprintf(w->prefix, dl, "%s/src/", w->dir);
+	snprintf(w->src, dl, "%s/src", w->dir);
+	int made = mkdir(w->src, 0700);
+	strcat(w->src, "/program.cl");
+	if (made || write_file(w->src, source, len)) {
+		snprintf(why, n, "cannot write '%s': %s", w->src, strerror(errno));
+		goto fail;
+	}
+	return 0;
+fail:
+	workspace_close(w);
+	return -1;
+}
+
+/* Whether the compiler's stderr d locates an error in the user's files
+ * ("FILE:LINE:COL: error: ..." or "fatal error:", the program or a
+ * header it includes): the source does not compile. vastcc's own
+ * failures ("vastcc: error: ...", "vastcc: internal error at ...") are
+ * located in no file. */
+static int located_error(const char *d)
+{
+	for (const char *l = d; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *c = l;
+		while (*c && *c != ':' && *c != '\n')
+			c++;
+		unsigned line, col;
+		int at = 0;
+		if (*c != ':' || c == l ||
+		    sscanf(c, ":%u:%u: %n", &line, &col, &at) != 2 || !at)
+			continue;
+		if (!strncmp(c + at, "error: ", 7) || !strncmp(c + at, "fatal error: ", 13))
+			return 1;
+	}
+	return 0;
+}
+
+/* The compiler's command line: the outputs (one a line), --include-dir,
+ * the build's options, the device flags (one a line), the source. The
+ * words point into *own (malloc'd) and flags, which it cuts. */
+static char **compiler_argv(const char *compiler, const char *outputs, const char *copt,
+                            char *flags, const char *src, char **own)
+{
+	size_t k = 6;
+	for (const char *f = flags; *f; f++)
+		k += *f == '\n';
+	for (const char *f = outputs; *f; f++)
+		k += *f == '\n';
+	char **argv = vrt_calloc(k + 2, sizeof *argv);
+	char *o = vrt_strdup(outputs);
+	if (!argv || !o) {
+		vrt_free(argv), vrt_free(o);
+		return NULL;
 	}
 	size_t ac = 0;
 	argv[ac++] = (char *)compiler;
-	argv[ac++] = json;
-	argv[ac++] = copt;
 	char *save = NULL;
-	for (char *f = strtok_r(fl, "\n", &save); f; f = strtok_r(NULL, "\n", &save))
+	for (char *f = strtok_r(o, "\n", &save); f; f = strtok_r(NULL, "\n", &save))
 		argv[ac++] = f;
-	argv[ac++] = src;
-	/* The compiler runs in the program's directory: relative -I paths
-	 * in the options mean what they mean to the driver. */
+	argv[ac++] = "--include-dir=.";
+	argv[ac++] = (char *)copt;
+	save = NULL;
+	for (char *f = strtok_r(flags, "\n", &save); f; f = strtok_r(NULL, "\n", &save))
+		argv[ac++] = f;
+	argv[ac++] = (char *)src;
+	*own = o;
+	return argv;
+}
+
+/* Runs the compiler on w's source: with json, the program as JSON into
+ * *text; with cpp, the preprocessor's output into *cpp. VRT_JIT_OK,
+ * VRT_JIT_SOURCE_ERROR with its diagnostics in *log, or
+ * VRT_JIT_UNAVAILABLE with why. */
+static int compile(const workspace *w, const char *compiler, const char *opts,
+                   const char *flags, int json, char **text, size_t *tlen, int cpp,
+                   char **pre, size_t *plen, char **log, char *why, size_t n)
+{
+	size_t dl = strlen(w->dir) + 64;
+	char *jpath = vrt_malloc(dl), *ppath = vrt_malloc(dl), *diag = vrt_malloc(dl);
+	char *outputs = vrt_malloc(2 * dl + 64), *copt = vrt_malloc(strlen(opts) + 16);
+	char *fl = vrt_strdup(flags), **argv = NULL, *words = NULL;
+	char *d = NULL;
+	int res = VRT_JIT_UNAVAILABLE;
+	if (!jpath || !ppath || !diag || !outputs || !copt || !fl) {
+		snprintf(why, n, "out of memory");
+		goto out;
+	}
+	snprintf(jpath, dl, "%s/program.json", w->dir);
+	snprintf(ppath, dl, "%s/program.i", w->dir);
+	snprintf(diag, dl, "%s/diag", w->dir);
+	snprintf(outputs, 2 * dl + 64, "%s%s%s%s%s", json ? "--emit-json=" : "", json ? jpath : "",
+	         json && cpp ? "\n" : "", cpp ? "--emit-preprocessed=" : "", cpp ? ppath : "");
+	sprintf(copt, "--cl-options=%s", opts);
+	if (!(argv = compiler_argv(compiler, outputs, copt, fl, w->src, &words))) {
+		snprintf(why, n, "out of memory");
+		goto out;
+	}
 	int st = run_compiler(argv, diag, why, n);
 	size_t dn = 0;
-	sprintf(prefix, "%s/", dir);
 	if ((d = vrt_read_file(diag, &dn)))
-		strip(d, prefix);
+		strip(d, &dn, w->prefix);
 	if (st == 0) {
 		/* The program's name (its #line directives, the kernels'
 		 * locations) is program.cl too: the same in every process, so
 		 * cache entries do not depend on the directory. */
-		if ((*text = vrt_read_file(json + strlen("--emit-json="), tlen)) &&
-		    vrt_json_sealed(*text, *tlen)) {
-			strip(*text, prefix);
-			*tlen = strlen(*text);
+		if (json && (!(*text = vrt_read_file(jpath, tlen)) || !vrt_json_sealed(*text, *tlen))) {
+			snprintf(why, n, *text ? "'%s' wrote a damaged program"
+			                       : "'%s' succeeded but wrote no program", compiler);
+			goto out;
+		}
+		if (cpp && !(*pre = vrt_read_file(ppath, plen))) {
+			snprintf(why, n, "'%s' succeeded but wrote no preprocessed program", compiler);
+			goto out;
+		}
+		if (json) {
+			strip(*text, tlen, w->prefix);
 			vrt_json_seal(*text, *tlen);
-			res = VRT_JIT_OK;
-		} else if (*text)
-			snprintf(why, n, "'%s' wrote a damaged program", compiler);
-		else
-			snprintf(why, n, "'%s' succeeded but wrote no program", compiler);
+		}
+		if (cpp)
+			strip(*pre, plen, w->prefix);
+		res = VRT_JIT_OK;
 		if (d && *d)
 			vrt_log(VRT_LOG_INFO, "vastcc said:\n%s", d);
-	} else if (st == 1 && d && strstr(d, "program.cl:") && strstr(d, "error:")) {
+	} else if (st == 1 && d && located_error(d)) {
 		/* Located in the program (or a header it includes): the source
 		 * does not compile; any other failure is the compiler's. */
 		*log = d;
@@ -292,17 +558,25 @@ static int compile(const char *compiler, const char *source, size_t len, const c
 		         d && *d ? ": " : "", d ? d : "");
 	}
 out:
-	if (made) {
-		unlink(src);
-		unlink(json + strlen("--emit-json="));
-		unlink(diag);
-		rmdir(dir);
-	}
 	vrt_free(d);
-	vrt_free(dir), vrt_free(src), vrt_free(json), vrt_free(diag), vrt_free(copt);
-	vrt_free(prefix);
-	vrt_free(fl), vrt_free(argv);
+	vrt_free(jpath), vrt_free(ppath), vrt_free(diag), vrt_free(outputs), vrt_free(copt);
+	vrt_free(fl), vrt_free(words), vrt_free(argv);
 	return res;
+}
+
+/* What the registry tells compiled programs apart by beyond the source
+ * and options: the device flags, and a hash of what the preprocessor
+ * read (as the registry compares sources by hash). malloc'd. */
+static char *registry_device(const char *flags, const char *pre, size_t plen)
+{
+	size_t n = strlen(flags) + 64;
+	char *s = vrt_malloc(n);
+	if (s && pre)
+		snprintf(s, n, "%s\npreprocessed %016llx %zu", flags,
+		         vast_hash_bytes(VAST_HASH_SEED, pre, plen), plen);
+	else if (s)
+		snprintf(s, n, "%s", flags);
+	return s;
 }
 
 int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_id dev,
@@ -310,23 +584,29 @@ int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_
 {
 	int res = VRT_JIT_UNAVAILABLE, hit = 0;
 	char *flags = NULL, *compiler = NULL, *ident = NULL, *cache = NULL, *text = NULL;
-	char *error = NULL;
-	size_t tlen = 0;
+	char *error = NULL, *pre = NULL, *built_pre = NULL, *regdev = NULL;
+	size_t tlen = 0, plen = 0, built_plen = 0;
 	vast_program_info *prog = NULL;
+	workspace w = { .fd = -1 };
 	*out = NULL;
 	*log = NULL;
 	opts = opts ? opts : "";
 	unsigned long long h = vast_hash_bytes(VAST_HASH_SEED, source, len);
+	int includes = may_read_files(source, len);
 	if (!(flags = device_flags(dev, opts))) {
 		snprintf(why, n, "cannot read the predefined macros of the device it is built for");
 		goto out;
 	}
-	vrt_lock();
-	*out = vrt_registry_find_compiled(opts, flags, h, len);
-	vrt_unlock();
-	if (*out) {
-		res = VRT_JIT_OK;
-		goto out;
+	if (!includes) {
+		/* Nothing but the source, options and device to compare: a
+		 * program compiled in this process holds without a compiler. */
+		vrt_lock();
+		*out = vrt_registry_find_compiled(opts, flags, h, len);
+		vrt_unlock();
+		if (*out) {
+			res = VRT_JIT_OK;
+			goto out;
+		}
 	}
 	if (!(compiler = find_compiler(why, n)))
 		goto out;
@@ -334,7 +614,27 @@ int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_
 		snprintf(why, n, "out of memory");
 		goto out;
 	}
-	vrt_cache_key key = { source, len, opts, flags, ident };
+	if (workspace_open(&w, source, len, why, n))
+		goto out;
+	if (includes) {
+		/* What the headers say now: the preprocessor's output. */
+		if ((res = compile(&w, compiler, opts, flags, 0, NULL, NULL, 1, &pre, &plen, log, why,
+		                   n)) != VRT_JIT_OK)
+			goto out;
+		res = VRT_JIT_UNAVAILABLE;
+		if (!(regdev = registry_device(flags, pre, plen))) {
+			snprintf(why, n, "out of memory");
+			goto out;
+		}
+		vrt_lock();
+		*out = vrt_registry_find_compiled(opts, regdev, h, len);
+		vrt_unlock();
+		if (*out) {
+			res = VRT_JIT_OK;
+			goto out;
+		}
+	}
+	vrt_cache_key key = { source, len, opts, flags, ident, pre, plen };
 	if (vrt_cfg.cache && (cache = vrt_cache_dir()) &&
 	    (text = vrt_cache_get(cache, &key, &tlen))) {
 		/* An entry this reader cannot take is as good as none. */
@@ -346,11 +646,22 @@ int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_
 	if (!hit) {
 		vrt_free(text);
 		text = NULL;
-		if ((res = compile(compiler, source, len, opts, flags, &text, &tlen, log, why, n)) !=
-		    VRT_JIT_OK)
+		if ((res = compile(&w, compiler, opts, flags, 1, &text, &tlen, includes, &built_pre,
+		                   &built_plen, log, why, n)) != VRT_JIT_OK)
 			goto out;
 		res = VRT_JIT_UNAVAILABLE;
 		prog = vrt_stub_from_json(text, tlen, &error);
+		/* Stored and registered under what this compile read: a header
+		 * edited since the lookup above is in its output, not ours. */
+		key.preprocessed = built_pre, key.preprocessed_len = built_plen;
+		vrt_free(regdev);
+		if (!(regdev = registry_device(flags, built_pre, built_plen))) {
+			snprintf(why, n, "out of memory");
+			goto out;
+		}
+	} else if (!regdev && !(regdev = registry_device(flags, pre, plen))) {
+		snprintf(why, n, "out of memory");
+		goto out;
 	}
 	if (!prog) {
 		snprintf(why, n, "cannot read what '%s' compiled: %s", compiler,
@@ -368,8 +679,8 @@ int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_
 	        hit ? " (cache hit)" : "");
 	vrt_lock();
 	/* Another thread may have compiled the same meanwhile: one copy. */
-	if ((*out = vrt_registry_find_compiled(opts, flags, h, len)) == NULL &&
-	    vrt_registry_add_compiled(prog, opts, flags) == 0) {
+	if ((*out = vrt_registry_find_compiled(opts, regdev, h, len)) == NULL &&
+	    vrt_registry_add_compiled(prog, opts, regdev) == 0) {
 		*out = prog;
 		prog = NULL;
 	}
@@ -381,9 +692,11 @@ int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_
 	else
 		snprintf(why, n, "out of memory");
 out:
+	workspace_close(&w);
 	if (prog)
 		vrt_stub_json_free(prog);
 	free(error); /* malloc'd by stubjson.c */
 	vrt_free(flags), vrt_free(compiler), vrt_free(ident), vrt_free(cache), vrt_free(text);
+	vrt_free(pre), vrt_free(built_pre), vrt_free(regdev);
 	return res;
 }

@@ -678,6 +678,10 @@ typedef struct vrt_cache_key {
 	const char *options;  /* clBuildProgram's options, as given */
 	const char *device;   /* the device flags the compiler ran with */
 	const char *compiler; /* the compiler's version and identity */
+	/* The preprocessor's output (every file it read), NULL when the
+	 * source includes nothing. */
+	const char *preprocessed;
+	size_t preprocessed_len;
 } vrt_cache_key;
 /* The key's file name hash. */
 unsigned long long vrt_cache_hash(const vrt_cache_key *k);

@@ -216,6 +216,14 @@ typedef struct an_options {
 	const char *device_extensions;
 	const char *const *device_macros;
 	unsigned ndevice_macros;
+	/* A directory searched for #include files before the -I directories
+	 * of cl_options, NULL for none: compiling at clBuildProgram, the
+	 * program's working directory, which OpenCL device compilers search
+	 * and the private copy of the source is not in. */
+	const char *include_dir;
+	/* Stop after preprocessing: the program then holds path, source,
+	 * cl_options, text and cpp, and no analysis. */
+	int preprocess_only;
 } an_options;
 
 /* 1 when opt's device options are well-formed; else prints
@@ -238,6 +246,13 @@ typedef struct an_program {
 	char *cl_options;      /* normalized: single spaces, trimmed */
 	char *text;            /* preprocessed buffer; ranges index it */
 	size_t len;
+	/* The preprocessor's whole output (clang -E -dD): every line of
+	 * every file it read and every macro, so it changes when any file
+	 * the program includes does; the source itself when the
+	 * preprocessor did not run. What a cache of compiled programs keys
+	 * on (runtime/jit.c). */
+	char *cpp;
+	size_t cpp_len;
 	an_func *funcs;      unsigned nfuncs;
 	an_stmt *stmts;      unsigned nstmts;
 	an_access *accesses; unsigned naccesses;

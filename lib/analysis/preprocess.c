@@ -364,6 +364,8 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 		sb_put(&b, (const char *)c->p->source + bom, c->p->source_size - bom);
 		c->p->text = b.s;
 		c->p->len = b.n;
+		c->p->cpp = an_strndup((const char *)c->p->source, c->p->source_size);
+		c->p->cpp_len = c->p->source_size;
 		ok = 1;
 		goto done;
 	}
@@ -393,6 +395,12 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 	 * its predefined macros, and clang applies all of them in order. */
 	for (unsigned i = 0; i < ndev; i++)
 		argv[na++] = dev[i];
+	/* Searched before the options' -I directories, as a device compiler
+	 * searches the program's working directory first. */
+	if (opt && opt->include_dir) {
+		argv[na++] = "-I";
+		argv[na++] = (char *)opt->include_dir;
+	}
 	for (unsigned i = 0; i < nw; i++) {
 		if (!strcmp(w[i], "-D") || !strcmp(w[i], "-U") || !strcmp(w[i], "-I")) {
 			if (i + 1 < nw) {
@@ -426,6 +434,9 @@ int an_preprocess(an_ctx *c, const char *path, const an_options *opt,
 		c->p->text = filter(c, out, n, &tl);
 		c->p->len = tl;
 		an_devmacro_finish(c);
+		c->p->cpp = out;
+		c->p->cpp_len = n;
+		out = NULL;
 		ok = 1;
 	}
 done:

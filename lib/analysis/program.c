@@ -336,6 +336,11 @@ an_program *an_program_create(const char *path, const an_options *opt)
 	p->cl_options = an_normalize_options(opt ? opt->cl_options : NULL);
 	if (!an_preprocess(&c, path, opt, &std))
 		goto fail;
+	if (opt && opt->preprocess_only) {
+		free(std);
+		free_ctx(&c);
+		return p;
+	}
 	if (!an_parse(&c, std))
 		goto fail;
 	an_build_model(&c);
@@ -395,6 +400,7 @@ void an_program_destroy(an_program *p)
 	free(p->source);
 	free(p->cl_options);
 	free(p->text);
+	free(p->cpp);
 	for (unsigned i = 0; i < im->nnames; i++)
 		free(im->names[i]);
 	free(im->names);

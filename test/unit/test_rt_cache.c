@@ -31,7 +31,7 @@ static char dir[256];
 static vrt_cache_key key_of(const char *src, const char *opts)
 {
 	vrt_cache_key k = { src, strlen(src), opts, "--device-extensions=cl_khr_fp64",
-	                    "vastcc 0.1.0 abi 3" };
+	                    "vastcc 0.1.0 abi 3", NULL, 0 };
 	return k;
 }
 
@@ -89,8 +89,10 @@ static void test_key(void)
 	CHECK(vrt_cache_hash(&b) != h);
 	b = a, b.compiler = "vastcc 0.1.1 abi 3";
 	CHECK(vrt_cache_hash(&b) != h);
+	b = a, b.preprocessed = "# 1 \"./scale.h\" 1", b.preprocessed_len = 17;
+	CHECK(vrt_cache_hash(&b) != h);
 	/* Bytes moved from one field to the next: another key. */
-	vrt_cache_key c = { "ab", 2, "c", "", "" }, d = { "a", 1, "bc", "", "" };
+	vrt_cache_key c = { "ab", 2, "c", "", "", NULL, 0 }, d = { "a", 1, "bc", "", "", NULL, 0 };
 	CHECK(vrt_cache_hash(&c) != vrt_cache_hash(&d));
 	/* NULL is the empty string. */
 	c.options = "", d = c, d.options = NULL;
@@ -120,6 +122,17 @@ static void test_round_trip_and_collision(void)
 	CHECK(!holds(&b, "x\n\0y\n"));
 	CHECK(exists(path_of(&b)));
 	unlink(path_of(&b));
+	/* The preprocessor's output (the headers' text) is compared as the
+	 * rest: another header's entry under this key's name is a miss. */
+	vrt_cache_key ha = a, hb = a;
+	ha.preprocessed = "int x;", ha.preprocessed_len = 6;
+	hb.preprocessed = "int y;", hb.preprocessed_len = 6;
+	CHECK(vrt_cache_put(dir, &ha, "{\"h\":1}", 7, 1 << 20) == 0);
+	CHECK(holds(&ha, "{\"h\":1}") && !holds(&hb, "{\"h\":1}"));
+	snprintf(pa, sizeof pa, "%s", path_of(&ha));
+	CHECK(rename(pa, path_of(&hb)) == 0);
+	CHECK(!holds(&hb, "{\"h\":1}"));
+	unlink(path_of(&hb));
 }
 
 static void test_corrupt(void)

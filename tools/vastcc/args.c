@@ -6,7 +6,8 @@
  * classified by suffix: .cl is analysed and rewritten, anything else (.c,
  * .cpp, .o, .a, .so) is handed to the real compiler. vastcc's own flags
  * are --emit-kernels=, --report=, --cl-options=, --emit-json=,
- * --device-extensions=, --device-macro=; every other flag is passed to the
+ * --emit-preprocessed=, --include-dir=, --device-extensions=,
+ * --device-macro=; every other flag is passed to the
  * real compiler unchanged, with its argument when it takes a separate one.
  */
 #include <stdio.h>
@@ -162,6 +163,14 @@ bool parse_args(int argc, char **argv, options *opt)
 			if (!*val)
 				return missing_value("--emit-json");
 			opt->emit_json = val;
+		} else if (own_option("--emit-preprocessed", argc, argv, &i, &val)) {
+			if (!*val)
+				return missing_value("--emit-preprocessed");
+			opt->emit_preprocessed = val;
+		} else if (own_option("--include-dir", argc, argv, &i, &val)) {
+			if (!*val)
+				return missing_value("--include-dir");
+			opt->include_dir = val;
 		} else if (own_option("--device-extensions", argc, argv, &i, &val)) {
 			opt->device_extensions = val;
 		} else if (own_option("--device-macro", argc, argv, &i, &val)) {
@@ -224,6 +233,13 @@ void print_help(void)
 "                         passes to clBuildProgram; used for parsing and recorded\n"
 "  --emit-json=<file>     write the generated program and its tables as JSON\n"
 "                         (docs/json.md) to <file>, and nothing else\n"
+"  --emit-preprocessed=<file>\n"
+"                         write the preprocessor's whole output for the one .cl\n"
+"                         input (every file it read) to <file>; alone, nothing\n"
+"                         else, with --emit-json beside the JSON\n"
+"  --include-dir=<dir>    search <dir> for #include files before the -I\n"
+"                         directories of --cl-options (a device compiler\n"
+"                         searches the program's working directory first)\n"
 "  --device-extensions=<list>\n"
 "                         preprocess for a device with these extensions (comma\n"
 "                         or space separated): each cl_* macro is 1 iff listed\n"

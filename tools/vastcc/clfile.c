@@ -163,6 +163,7 @@ static an_options analysis_options(const options *opt)
 		.device_extensions = opt->device_extensions,
 		.device_macros = (const char *const *)opt->device_macros.v,
 		.ndevice_macros = (unsigned)opt->device_macros.n,
+		.include_dir = opt->include_dir,
 	};
 }
 
@@ -175,15 +176,25 @@ bool device_options_valid(const options *opt)
 bool emit_json(const input *in, const options *opt)
 {
 	if (opt->dry_run) {
-		fprintf(stderr, " \"vastcc\" \"-cc1cl\" \"%s\" \"--emit-json=%s\"\n", in->path,
-		        opt->emit_json);
+		fprintf(stderr, " \"vastcc\" \"-cc1cl\" \"%s\"", in->path);
+		if (opt->emit_json)
+			fprintf(stderr, " \"--emit-json=%s\"", opt->emit_json);
+		if (opt->emit_preprocessed)
+			fprintf(stderr, " \"--emit-preprocessed=%s\"", opt->emit_preprocessed);
+		fputc('\n', stderr);
 		return true;
 	}
 	an_options ao = analysis_options(opt);
+	ao.preprocess_only = !opt->emit_json;
 	an_program *p = an_program_create(in->path, &ao);
-	char *program = p ? rw_emit_program(p) : NULL;
+	char *program = p && opt->emit_json ? rw_emit_program(p) : NULL;
 	char *json = program ? rw_emit_json(p, program) : NULL;
-	bool ok = json && write_file_atomic(opt->emit_json, json, strlen(json));
+	/* The preprocessor's output first: a program whose JSON is written
+	 * always has what it was compiled from beside it. */
+	bool ok = p && (!opt->emit_preprocessed ||
+	                write_file_atomic(opt->emit_preprocessed, p->cpp, p->cpp_len)) &&
+	          (!opt->emit_json ||
+	           (json && write_file_atomic(opt->emit_json, json, strlen(json))));
 	free(json);
 	free(program);
 	an_program_destroy(p);

@@ -48,6 +48,8 @@ typedef struct options {
 	const char *report;           /* --report=FILE|- */
 	const char *cl_options;       /* --cl-options="..." */
 	const char *emit_json;        /* --emit-json=FILE: write FILE only */
+	const char *emit_preprocessed; /* --emit-preprocessed=FILE */
+	const char *include_dir;      /* --include-dir=DIR: before the -I's */
 	const char *device_extensions; /* --device-extensions=LIST */
 	strv device_macros;           /* --device-macro=NAME=VALUE|-NAME, in order */
 } options;
@@ -99,9 +101,11 @@ char *temp_template(const char *path);
 /* Compiles `in` into an object at `obj`; writes --emit-kernels and
  * --report outputs. Returns false after printing diagnostics. */
 bool compile_cl(const input *in, const char *obj, const options *opt);
-/* --emit-json: analyses `in` and writes the program as JSON to
- * opt->emit_json (docs/json.md), nothing else. Returns false after
- * printing diagnostics. */
+/* --emit-json and/or --emit-preprocessed: analyses `in` (only
+ * preprocesses it without --emit-json) and writes the program as JSON to
+ * opt->emit_json (docs/json.md) and the preprocessor's output to
+ * opt->emit_preprocessed, nothing else. Returns false after printing
+ * diagnostics. */
 bool emit_json(const input *in, const options *opt);
 /* The device options as the analysis takes them, validated; false after
  * printing a driver error. */

@@ -157,11 +157,12 @@ static int drive(const options *opt)
 	}
 	if (!device_options_valid(opt))
 		return 1;
-	if (opt->emit_json) {
+	if (opt->emit_json || opt->emit_preprocessed) {
 		if (ncl != 1 || count_files(opt) != 1 || opt->compile_only || opt->output ||
 		    opt->report || opt->emit_kernels_dir) {
-			fprintf(stderr, "vastcc: error: --emit-json=FILE takes one .cl input and "
-			        "none of -c, -o, --report, --emit-kernels\n");
+			fprintf(stderr, "vastcc: error: --%s=FILE takes one .cl input and "
+			        "none of -c, -o, --report, --emit-kernels\n",
+			        opt->emit_json ? "emit-json" : "emit-preprocessed");
 			return 1;
 		}
 		for (size_t i = 0; i < opt->ninputs; i++)
