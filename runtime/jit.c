@@ -97,7 +97,7 @@ static const char where_am_i;
 /* The compiler's path (malloc'd), or NULL with why. */
 static char *find_compiler(char *why, size_t n)
 {
-	const char *env = getenv("VAST_COMPILER");
+	const char *env = vrt_getenv("VAST_COMPILER");
 	if (env && *env) {
 		if (executable(env))
 			return vrt_strdup(env);
@@ -220,7 +220,7 @@ static int compile(const char *compiler, const char *source, size_t len, const c
                    const char *flags, char **text, size_t *tlen, char **log, char *why,
                    size_t n)
 {
-	const char *base = getenv("TMPDIR");
+	const char *base = vrt_getenv("TMPDIR");
 	if (!base || base[0] != '/')
 		base = "/tmp";
 	size_t dl = strlen(base) + 32;
