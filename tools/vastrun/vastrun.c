@@ -17,7 +17,8 @@
  * a shell does; 125 for vastrun's own errors, as env(1) does.
  *
  * Where the preload cannot work vastrun says so rather than run the
- * program without the runtime unawares: a statically linked program (no
+ * program without the runtime unawares: a runtime path LD_PRELOAD cannot
+ * hold (a space or a colon) is an error; a statically linked program (no
  * dynamic linker to preload anything) or one that runs set-user-ID or
  * set-group-ID (the dynamic linker then ignores LD_PRELOAD) is run
  * anyway, after a warning.
@@ -64,8 +65,9 @@ static void print_help(void)
 "EXIT STATUS: PROGRAM's; 127 when it is not found, 126 when it cannot be run,\n"
 "125 when vastrun itself fails.\n"
 "\n"
-"NOTES: A statically linked PROGRAM, or one that runs set-user-ID or\n"
-"set-group-ID, runs without the runtime (vastrun warns).\n",
+"NOTES: LD_PRELOAD cannot hold a path with a space or a colon: installed under\n"
+"one, vastrun refuses (125). A statically linked PROGRAM, or one that runs\n"
+"set-user-ID or set-group-ID, runs without the runtime (vastrun warns).\n",
 		stdout);
 }
 
@@ -215,6 +217,15 @@ int main(int argc, char **argv)
 		return EXIT_OWN_ERROR;
 	}
 	snprintf(lib, sizeof lib, "%s/lib/libvastrt.so", prefix);
+	/* The dynamic linker splits LD_PRELOAD at spaces and colons and has no
+	 * quoting (ld.so(8)): it would try the pieces, fail, and run the
+	 * program without the runtime. */
+	if (strpbrk(lib, " :")) {
+		fprintf(stderr, "vastrun: error: the runtime's path '%s' holds a space or a colon, "
+		        "which LD_PRELOAD cannot carry: install vastcc under a path without them\n",
+		        lib);
+		return EXIT_OWN_ERROR;
+	}
 	if (access(lib, R_OK)) {
 		fprintf(stderr, "vastrun: error: cannot read the runtime '%s': %s\n", lib,
 		        strerror(errno));
