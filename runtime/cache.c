@@ -494,8 +494,8 @@ out:
 
 char *vrt_cache_dir(void)
 {
-	const char *s = getenv("VAST_CACHE_DIR");
-	const char *base = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	const char *s = vrt_getenv("VAST_CACHE_DIR");
+	const char *base = vrt_getenv("XDG_CACHE_HOME"), *home = vrt_getenv("HOME");
 	char *out;
 	if (s && *s)
 		return vrt_strdup(s);

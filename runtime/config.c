@@ -37,10 +37,21 @@
  *                  (launch.c, fused); to measure what fusing saves
  * Malformed values are reported once and ignored (defaults stand): the
  * runtime is inside someone else's program and must not stop it.
+ *
+ * Every variable the runtime reads, these and TMPDIR, HOME, XDG_CACHE_HOME,
+ * goes through vrt_getenv. In a set-user-ID or set-group-ID program (or
+ * one with file capabilities: the kernel's AT_SECURE) the environment is
+ * chosen by a user with fewer rights than the program: VAST_COMPILER would
+ * run as the program's owner, VAST_TRACE and the cache would write where
+ * the owner may. There vrt_getenv reads nothing and the runtime runs the
+ * program natively, compiling and caching nothing, as the dynamic linker
+ * ignores LD_PRELOAD there.
  */
+#define _GNU_SOURCE /* secure_getenv */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 #include "vrt.h"
 
@@ -113,10 +124,15 @@ int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent)
 	return 0;
 }
 
+const char *vrt_getenv(const char *name)
+{
+	return secure_getenv(name);
+}
+
 /* A byte count knob; malformed or a percentage: reported, ignored. */
 static void config_size(const char *name, unsigned long long *bytes)
 {
-	const char *s = getenv(name);
+	const char *s = vrt_getenv(name);
 	unsigned pct;
 	if (s && *s && (vrt_parse_size(s, bytes, &pct) || pct)) {
 		*bytes = 0;
@@ -127,7 +143,15 @@ static void config_size(const char *name, unsigned long long *bytes)
 void vrt_config_load(void)
 {
 	const char *s;
-	if ((s = getenv("VAST_LOG")) && *s) {
+	if (getauxval(AT_SECURE)) {
+		vrt_cfg.mode = VRT_RUN_NATIVE;
+		vrt_cfg.jit = 0;
+		vrt_cfg.cache = 0;
+		vrt_log(VRT_LOG_WARN, "a set-user-ID or set-group-ID program (or one with file capabilities) "
+		        "ignores VAST_*, TMPDIR and HOME: it runs natively, nothing compiled or cached");
+		return;
+	}
+	if ((s = vrt_getenv("VAST_LOG")) && *s) {
 		if (!strcmp(s, "warn"))
 			vrt_log_set_level(VRT_LOG_WARN);
 		else if (!strcmp(s, "info"))
@@ -137,7 +161,7 @@ void vrt_config_load(void)
 		else
 			vrt_log(VRT_LOG_WARN, "ignoring VAST_LOG='%s' (want warn, info or debug)", s);
 	}
-	if ((s = getenv("VAST_MODE")) && *s) {
+	if ((s = vrt_getenv("VAST_MODE")) && *s) {
 		if (!strcmp(s, "auto"))
 			vrt_cfg.mode = VRT_RUN_AUTO;
 		else if (!strcmp(s, "paged"))
@@ -147,14 +171,14 @@ void vrt_config_load(void)
 		else
 			vrt_log(VRT_LOG_WARN, "ignoring VAST_MODE='%s' (want auto, paged or native)", s);
 	}
-	vrt_cfg.pinned = !((s = getenv("VAST_PINNED")) && !strcmp(s, "0"));
-	if ((s = getenv("VAST_STATS")) && *s && strcmp(s, "0"))
+	vrt_cfg.pinned = !((s = vrt_getenv("VAST_PINNED")) && !strcmp(s, "0"));
+	if ((s = vrt_getenv("VAST_STATS")) && *s && strcmp(s, "0"))
 		vrt_cfg.stats = !strcmp(s, "2") ? 2 : 1;
-	if ((s = getenv("VAST_DEVICE_MEM")) && *s) {
+	if ((s = vrt_getenv("VAST_DEVICE_MEM")) && *s) {
 		if (vrt_parse_size(s, &vrt_cfg.mem_bytes, &vrt_cfg.mem_percent))
 			vrt_log(VRT_LOG_WARN, "ignoring VAST_DEVICE_MEM='%s' (want a size like 64M or a percentage like 50%%)", s);
 	}
-	if ((s = getenv("VAST_PIPELINE")) && *s) {
+	if ((s = vrt_getenv("VAST_PIPELINE")) && *s) {
 		char *end;
 		long n = strtol(s, &end, 10);
 		if (*end || n < 1 || n > VRT_MAX_SETS)
@@ -165,9 +189,9 @@ void vrt_config_load(void)
 			vrt_cfg.pipeline_forced = 1;
 		}
 	}
-	vrt_cfg.jit = !((s = getenv("VAST_JIT")) && !strcmp(s, "0"));
-	vrt_cfg.cache = !((s = getenv("VAST_CACHE")) && !strcmp(s, "0"));
-	if ((s = getenv("VAST_CACHE_MAX")) && *s) {
+	vrt_cfg.jit = !((s = vrt_getenv("VAST_JIT")) && !strcmp(s, "0"));
+	vrt_cfg.cache = !((s = vrt_getenv("VAST_CACHE")) && !strcmp(s, "0"));
+	if ((s = vrt_getenv("VAST_CACHE_MAX")) && *s) {
 		unsigned long long b;
 		unsigned pct;
 		if (vrt_parse_size(s, &b, &pct) || pct)
@@ -177,7 +201,7 @@ void vrt_config_load(void)
 	}
 	config_size("VAST_MAX_ALLOC", &vrt_cfg.max_alloc);
 	config_size("VAST_FAIL_DEVICE_MEM", &vrt_cfg.fail_device_mem);
-	if ((s = getenv("VAST_FAIL_RANGE")) && *s) {
+	if ((s = vrt_getenv("VAST_FAIL_RANGE")) && *s) {
 		char *end;
 		unsigned long long n = strtoull(s, &end, 10);
 		if (*end || !n)
@@ -185,16 +209,16 @@ void vrt_config_load(void)
 		else
 			vrt_cfg.fail_range = n;
 	}
-	if ((s = getenv("VAST_TRACE")) && *s)
+	if ((s = vrt_getenv("VAST_TRACE")) && *s)
 		vrt_cfg.trace = s;
-	vrt_cfg.resident = !((s = getenv("VAST_RESIDENT")) && !strcmp(s, "0"));
-	vrt_cfg.hold = !((s = getenv("VAST_HOLD")) && !strcmp(s, "0"));
-	vrt_cfg.straight = !((s = getenv("VAST_STRAIGHT")) && !strcmp(s, "0"));
-	vrt_cfg.overlap = !((s = getenv("VAST_OVERLAP")) && !strcmp(s, "0"));
-	vrt_cfg.fuse = !((s = getenv("VAST_FUSE")) && !strcmp(s, "0"));
-	if ((s = getenv("VAST_DEVICES")) && *s)
+	vrt_cfg.resident = !((s = vrt_getenv("VAST_RESIDENT")) && !strcmp(s, "0"));
+	vrt_cfg.hold = !((s = vrt_getenv("VAST_HOLD")) && !strcmp(s, "0"));
+	vrt_cfg.straight = !((s = vrt_getenv("VAST_STRAIGHT")) && !strcmp(s, "0"));
+	vrt_cfg.overlap = !((s = vrt_getenv("VAST_OVERLAP")) && !strcmp(s, "0"));
+	vrt_cfg.fuse = !((s = vrt_getenv("VAST_FUSE")) && !strcmp(s, "0"));
+	if ((s = vrt_getenv("VAST_DEVICES")) && *s)
 		vrt_cfg.devices = s;
-	if ((s = getenv("VAST_FOOTPRINTS")) && *s) {
+	if ((s = vrt_getenv("VAST_FOOTPRINTS")) && *s) {
 		if (!strcmp(s, "0"))
 			vrt_cfg.footprints = VRT_FP_OFF;
 		else if (!strcmp(s, "check"))
@@ -202,7 +226,7 @@ void vrt_config_load(void)
 		else if (strcmp(s, "1"))
 			vrt_log(VRT_LOG_WARN, "ignoring VAST_FOOTPRINTS='%s' (want 1, 0 or check)", s);
 	}
-	if ((s = getenv("VAST_PAGE_SIZE")) && *s) {
+	if ((s = vrt_getenv("VAST_PAGE_SIZE")) && *s) {
 		unsigned long long b;
 		unsigned pct;
 		if (vrt_parse_size(s, &b, &pct) || pct || b < (1ull << VRT_MIN_PAGE_SHIFT) || b > (1ull << 30) ||

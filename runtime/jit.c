@@ -112,7 +112,7 @@ static const char where_am_i;
 /* The compiler's path (malloc'd), or NULL with why. */
 static char *find_compiler(char *why, size_t n)
 {
-	const char *env = getenv("VAST_COMPILER");
+	const char *env = vrt_getenv("VAST_COMPILER");
 	if (env && *env) {
 		if (executable(env))
 			return vrt_strdup(env);
@@ -389,7 +389,7 @@ static void workspace_close(workspace *w)
  * why. */
 static int workspace_open(workspace *w, const char *source, size_t len, char *why, size_t n)
 {
-	const char *base = getenv("TMPDIR");
+	const char *base = vrt_getenv("TMPDIR");
 	if (!base || base[0] != '/')
 		base = "/tmp";
 	size_t dl = strlen(base) + 64;

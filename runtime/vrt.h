@@ -167,6 +167,9 @@ enum { VRT_FP_OFF, VRT_FP_ON, VRT_FP_CHECK };
 #define VRT_HOLD_SET VRT_MAX_SETS
 extern vrt_config vrt_cfg;
 void vrt_config_load(void);
+/* getenv for every variable the runtime reads; NULL in a set-user-ID or
+ * set-group-ID process, whose environment it must not trust. */
+const char *vrt_getenv(const char *name);
 /* "64M", "2G", "4096", "1.5G": bytes, or a percentage "50%" (*percent
  * set, return 0). Returns -1 on malformed input. */
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent);
