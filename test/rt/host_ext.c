@@ -13,9 +13,9 @@
  * without copying.
  * Usage: host_ext OUT vadd.cl
  */
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS /* clGetExtensionFunctionAddress */
 #include "rt_host.h"
 
-#define CL_USE_DEPRECATED_OPENCL_1_1_APIS /* clGetExtensionFunctionAddress */
 #include <CL/cl_ext.h>
 
 static FILE *out;
