@@ -159,8 +159,13 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
 	cl_uint f = 0;
 	if ((err = vrt_real.clEnqueueReadBuffer(q, fault, CL_TRUE, 0, sizeof f, &f, 0, NULL, NULL)))
 		goto out;
+	/* Its loads are checked against the buffers' bytes (prelude.cl,
+	 * vast_load): one outside them read zeros instead, so its rows may
+	 * miss pages the kernel touches. The kernel itself reads there too,
+	 * or the inspector's arithmetic parted from the kernel's. */
 	if (f) {
-		vrt_log(VRT_LOG_WARN, "kernel '%s': its inspector faulted; refusing to page it", k->name);
+		vrt_log(VRT_LOG_WARN, "kernel '%s': its inspector read outside the buffers it "
+		        "was given; refusing to page it", k->name);
 		err = CL_INVALID_OPERATION;
 	}
 out:

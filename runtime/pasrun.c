@@ -17,9 +17,13 @@ static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
 	return err;
 }
 
+/* docs/generated-kernels.md, "Inspector": per slot its first byte in a
+ * row and its pages, then per slot its bytes (what vast_load checks its
+ * reads against), then VAST_INSPECT_SCRATCH zero bytes (what an
+ * out-of-bounds read gets). */
 cl_mem vrt_pasinfo_new(cl_context ctx, const vrt_layout *lay, size_t wpp, cl_int *err)
 {
-	size_t n = 3 + 2 * (size_t)lay->nslots;
+	size_t n = 3 + 3 * (size_t)lay->nslots + VAST_INSPECT_SCRATCH / sizeof(cl_ulong);
 	cl_ulong *pi = vrt_calloc(n, sizeof *pi);
 	if (!pi) {
 		*err = CL_OUT_OF_HOST_MEMORY;
@@ -31,6 +35,7 @@ cl_mem vrt_pasinfo_new(cl_context ctx, const vrt_layout *lay, size_t wpp, cl_int
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		pi[2 * s + 1] = lay->slot_off[s];
 		pi[2 * s + 2] = lay->slot_pages[s];
+		pi[2 * lay->nslots + 2 + s] = lay->slot_size[s];
 	}
 	cl_mem b = vrt_real.clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
 	                                   n * sizeof *pi, pi, err);

@@ -250,6 +250,14 @@ void an_finish_kernels(an_ctx *c)
 			                                a->role[AN_V_MERGE] == AN_ROLE_LOAD))
 				an_not_virtualizable(c, (int)f, a->loc,
 				                     "a global store feeds an address computation");
+			/* An inspector's load outside its buffers reads the
+			 * scratch at the end of pasinfo instead (prelude.cl,
+			 * vast_load): it must hold the whole value. */
+			if (a->role[AN_V_INSPECT] == AN_ROLE_LOAD && a->size > VAST_INSPECT_SCRATCH)
+				an_not_virtualizable(c, (int)f, a->loc,
+				                     "addresses depend on a global access of %u bytes, "
+				                     "more than the inspector checks (%d)",
+				                     a->size, VAST_INSPECT_SCRATCH);
 		}
 		for (unsigned ai = 0; ai < p->naccesses; ai++) {
 			an_access *a = &p->accesses[ai];

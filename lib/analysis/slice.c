@@ -285,6 +285,22 @@ static int cond_reads(slicer *S, int n)
 	return in_arm;
 }
 
+/* Does the call at node n pass a pointer to private memory? (A pointer
+ * to __local memory writes no variable of the caller.) */
+static int passes_private_only_ptr(an_ctx *c, int n)
+{
+	an_node *x = &c->nodes[n];
+	for (unsigned i = 1; i < x->nkids; i++) {
+		int a = x->kids[i];
+		if (an_node_is_ptr(c, a)) {
+			unsigned as = an_type_as(an_node_pointee(c, a));
+			if (as != AN_AS_GLOBAL && as != AN_AS_CONSTANT && as != AN_AS_LOCAL)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static void slice_func(an_ctx *c, int v, int f)
 {
 	an_program *p = c->p;
@@ -336,10 +352,29 @@ static void slice_func(an_ctx *c, int v, int f)
 	/* fixed point */
 	do {
 		S.changed = 0;
-		int local_in_r = 0;
-		for (unsigned i = 0; i < c->nvars; i++)
+		int local_in_r = 0, escaped_in_r = 0;
+		for (unsigned i = 0; i < c->nvars; i++) {
 			if (S.inR[i] && c->vars[i].is_local_mem)
 				local_in_r = 1;
+			if (S.inR[i] && c->vars[i].func == f && c->vars[i].addr_taken)
+				escaped_in_r = 1;
+		}
+		/* A kernel's call that passes a pointer to private memory may
+		 * store through it into any of the kernel's variables whose
+		 * address escaped, as a store through such a pointer may
+		 * (model.c); it defines them whether or not its arguments
+		 * name them with `&`. Without this, `turn(pio, pcur)`, a
+		 * helper that accesses no global memory negating a stride or
+		 * moving a cursor through pointer variables, was sliced
+		 * away, and the inspector walked on where the kernel turned
+		 * back (helpers keep all such calls, above). */
+		for (unsigned n = (unsigned)c->func_node[f]; fn->is_kernel && escaped_in_r && n < fend(c, f);
+		     n++) {
+			an_node *x = &c->nodes[n];
+			if (x->kind == CXCursor_CallExpr && x->stmt >= 0 && !p->stmts[x->stmt].keep[v] &&
+			    passes_private_only_ptr(c, (int)n))
+				mark(&S, x->stmt);
+		}
 		for (unsigned d = 0; d < c->ndefs; d++) {
 			an_node *x = &c->nodes[c->defs[d].node];
 			if (x->func == f && x->stmt >= 0 && S.inR[c->defs[d].var] &&

@@ -236,9 +236,11 @@ void vast_copy(vast_ctx *c, ulong v, uint n)
 }
 
 /* Inspector: pasinfo[0] = bytes per PAS row, [1] = work-groups per row,
- * [2] = slots; slot s (1-based): [2s+1] = its first byte in a row,
- * [2s+2] = its pages. Marks are plain stores of 1 (idempotent). Pages
- * outside the buffer are not marked: the paged kernel faults on them. */
+ * [2] = slots n; slot s (1-based): [2s+1] = its first byte in a row,
+ * [2s+2] = its pages, [2n+2+s] = its bytes; from [3n+3] on,
+ * VAST_INSPECT_SCRATCH zero bytes. Marks are plain stores of 1
+ * (idempotent). Pages outside the buffer are not marked: the paged kernel
+ * faults on them. */
 void vast_touch(vast_ctx *c, ulong v, uint n)
 {
 	__global const ulong *pi = c->pasinfo;
@@ -258,13 +260,27 @@ void vast_touch(vast_ctx *c, ulong v, uint n)
 /* Inspector: a read whose value the inspector needs; marks it too. The
  * paged inspector (an LPT set) finds the bytes in its frames, checked as
  * the paged kernel's are: a page it lacks faults, and the runtime refuses
- * the rows. The plain one reads the buffer whole. */
+ * the rows. The plain one reads the buffer whole, checked against its
+ * bytes: the address comes from the program's own arithmetic, which may
+ * leave the buffer where the kernel's reads go unnoticed (a read past a
+ * device buffer returns garbage; past a host copy it kills the process).
+ * Outside, it faults (the runtime refuses the launch) and reads zeros
+ * from the scratch instead. n is at most VAST_INSPECT_SCRATCH (the
+ * analysis refuses larger loads). */
 __global uchar *vast_load(vast_ctx *c, ulong v, uint n)
 {
 	vast_touch(c, v, n);
 	if (c->lpt)
 		return vast_tr(c, v);
-	return c->data[(v >> VAST_VA_SHIFT) - 1] + (v & VAST_VA_MASK);
+	__global const ulong *pi = c->pasinfo;
+	ulong s = v >> VAST_VA_SHIFT, off = v & VAST_VA_MASK, ns = pi[2];
+	if (s - 1 < ns && c->data[s - 1]) {
+		ulong size = pi[2 * ns + 2 + s];
+		if (off <= size && n <= size - off)
+			return c->data[s - 1] + off;
+	}
+	*c->fault = 1;
+	return (__global uchar *)(pi + 3 * ns + 3);
 }
 
 /* Frame buffers are set by the kernel itself, one line each: they are
@@ -342,6 +358,9 @@ void vast_init_inspect(vast_ctx *c, __global uchar *pas,
 	vast_init_ids(c, gsize, lsize, goff, first);
 	vast_init_pas(c, pas, pasinfo);
 	c->lpt = 0; /* its data is whole buffers (vast_load) */
+	/* the kernel sets the slots it reads; vast_load refuses the others */
+	for (uint s = 0; s < VAST_MAX_SLOTS; s++)
+		c->data[s] = 0;
 	c->fault = fault;
 	c->page_shift = page_shift;
 }

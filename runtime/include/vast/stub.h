@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-#define VAST_STUB_ABI_VERSION 4
+#define VAST_STUB_ABI_VERSION 5
 /* The format of `vastcc --emit-json` (docs/json.md), which holds one
  * vast_program_info of this ABI: its "vastcc_json" member. */
 #define VAST_JSON_VERSION 1
@@ -49,6 +49,11 @@ extern "C" {
  * buffer named by the slot's run-table entry; unused ones are bound to a
  * one-page buffer. */
 #define VAST_FRAME_BUFS 8
+/* Zero bytes at the end of the inspector's pasinfo: what its load of an
+ * address outside the buffers reads, with the launch marked faulted. The
+ * largest OpenCL C built-in type (long16, double16); the analysis
+ * refuses an inspector that needs the value of a larger access. */
+#define VAST_INSPECT_SCRATCH 128
 
 /* The tail of the paged and merge kernels' arguments, after the kernel's
  * own n: argument n + VAST_TAIL_x (docs/generated-kernels.md). */
@@ -85,7 +90,8 @@ enum vast_tail {
 	"#define VAST_MAX_SLOTS " VAST_STR(VAST_MAX_SLOTS) "\n"   \
 	"#define VAST_NO_FRAME " VAST_STR(VAST_NO_FRAME) "\n"     \
 	"#define VAST_BOXED 0xffffffffffffffffUL\n"                \
-	"#define VAST_FRAME_BUFS " VAST_STR(VAST_FRAME_BUFS) "\n"
+	"#define VAST_FRAME_BUFS " VAST_STR(VAST_FRAME_BUFS) "\n"   \
+	"#define VAST_INSPECT_SCRATCH " VAST_STR(VAST_INSPECT_SCRATCH) "\n"
 
 enum vast_param_kind {
 	VAST_PARAM_GLOBAL,   /* __global T *    : a buffer */
