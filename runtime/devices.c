@@ -195,7 +195,7 @@ static cl_int build(devprog *b, vrt_program *p)
 		return CL_INVALID_DEVICE;
 	}
 	/* Profiling on: paged.c reads its kernels' times. */
-	if (!(b->q = clCreateCommandQueue(b->ctx, b->dev, CL_QUEUE_PROFILING_ENABLE, &err)))
+	if (!(b->q = vrt_queue_create(b->ctx, b->dev, CL_QUEUE_PROFILING_ENABLE, &err)))
 		return err;
 	const char *gen = p->info->generated_source;
 	if (!(b->prog = vrt_real.clCreateProgramWithSource(b->ctx, 1, &gen, NULL, &err)))

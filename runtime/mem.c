@@ -608,7 +608,7 @@ static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
 			if (!m->dev)
 				return err;
 		}
-		clRetainCommandQueue(q);
+		vrt_real.clRetainCommandQueue(q);
 		m->dev_queue = q;
 		m->dev_valid = 0;
 	}

@@ -81,9 +81,9 @@ static queues *make_queues(cl_context ctx, cl_device_id dev, cl_int *err)
 		return NULL;
 	}
 	cl_command_queue_properties pr = CL_QUEUE_PROFILING_ENABLE;
-	if (!(q->in = clCreateCommandQueue(ctx, dev, pr, err)) ||
-	    !(q->run = clCreateCommandQueue(ctx, dev, pr, err)) ||
-	    !(q->out = clCreateCommandQueue(ctx, dev, pr, err))) {
+	if (!(q->in = vrt_queue_create(ctx, dev, pr, err)) ||
+	    !(q->run = vrt_queue_create(ctx, dev, pr, err)) ||
+	    !(q->out = vrt_queue_create(ctx, dev, pr, err))) {
 		if (q->in)
 			vrt_real.clReleaseCommandQueue(q->in);
 		if (q->run)

@@ -50,7 +50,7 @@ static cl_command_queue map_queue(cl_context ctx)
 	if (clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof dev, &dev, NULL) != CL_SUCCESS)
 		return NULL;
 	cl_int err;
-	return clCreateCommandQueue(ctx, dev, 0, &err);
+	return vrt_queue_create(ctx, dev, 0, &err);
 }
 
 /* Bytes pinned by live vrt_pins; atomic: shares of a split launch pin

@@ -544,7 +544,7 @@ static cl_int cpu_build(vrt_program *p)
 		p->cpu_dev = dev;
 	}
 	if (!p->cpu_queue) {
-		p->cpu_queue = clCreateCommandQueue(p->cpu_ctx, p->cpu_dev, 0, &err);
+		p->cpu_queue = vrt_queue_create(p->cpu_ctx, p->cpu_dev, 0, &err);
 		if (!p->cpu_queue)
 			return err;
 	}

@@ -34,6 +34,18 @@
  * A command runs under the big lock (vrt_lock); waiting for its wait
  * list does not.
  *
+ * An executor lives as long as the program holds its queue: the runtime
+ * counts the program's references of the queues it saw made (their
+ * create, retain and release calls are its entry points), and the
+ * release of the last one retires the executor, which runs what is
+ * still queued and then ends, while the release returns at once (OpenCL
+ * 1.2 §5.1: the commands complete, then the queue goes). The executor
+ * needs nothing of the program's queue by then: its work goes to its own
+ * queue, and the markers it waits for and completes are events, which
+ * hold the program's queue in the driver as long as they live. The
+ * record leaves the list before the driver sees the last release: a
+ * queue the driver makes later at the same address is another queue.
+ *
  * A launch may leave its last device work in flight (tail.c): the
  * executor completes it (waits, checks, ends its event) only after it
  * ran the next command, so the device has that command's kernel queued
@@ -44,19 +56,26 @@
  * first. A command in flight that fails fails the launch run beside it
  * too, which may have read what it wrote.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "vrt.h"
 
 typedef struct vrt_exec vrt_exec;
 struct vrt_exec {
-	cl_command_queue q;   /* the program's (not retained: the key) */
-	cl_command_queue own; /* where the work goes */
+	cl_command_queue q;   /* the program's: the key (retained only when held) */
+	cl_command_queue own; /* where the work goes; NULL until the first command */
 	cl_context ctx;       /* q's */
 	cl_device_id dev;
+	cl_uint refs;         /* the program's references to q, when counted */
+	int counted;          /* q was made through the runtime: refs is exact */
+	int held;             /* not counted: the record holds a reference to q */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	vrt_cmd *head, *tail; /* head: running or next */
 	vrt_cmd *inflight;    /* ran, its device work not yet seen to end */
-	int thread_live, quit;
+	int thread_live;
+	int retired;          /* out of the list: ends once its commands ran */
 	int hurry;            /* someone waits for the queue to drain */
 	int foreign;          /* the program's own commands went on q since `pre` */
 	int long_run;         /* a run of whole writes outlasted wait_for_next */
@@ -67,13 +86,78 @@ struct vrt_exec {
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static vrt_exec *execs;
 
-/* q's executor, created (without its thread) when absent. */
+/* "OpenCL 2.1 ..." (CL_PLATFORM_VERSION, CL_DEVICE_VERSION) as 21; 0 if
+ * unreadable. */
+static unsigned api_version(const char *s)
+{
+	unsigned major, minor;
+	if (strncmp(s, "OpenCL ", 7) || sscanf(s + 7, "%u.%u", &major, &minor) != 2)
+		return 0;
+	return major * 10 + minor;
+}
+
+cl_command_queue vrt_queue_create(cl_context ctx, cl_device_id dev,
+                                  cl_command_queue_properties props, cl_int *err)
+{
+	/* clCreateCommandQueueWithProperties is OpenCL 2.0: the ICD loader
+	 * finds it in the platform's dispatch table, which a 1.x platform's
+	 * ends before (ocl-icd spun for ever on Oclgrind, OpenCL 1.2).
+	 * clCreateCommandQueue, deprecated by 2.0, serves every version. */
+	char pv[256] = "", dv[256] = "";
+	cl_platform_id p = NULL;
+	if (vrt_real.clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) != CL_SUCCESS ||
+	    clGetPlatformInfo(p, CL_PLATFORM_VERSION, sizeof pv - 1, pv, NULL) != CL_SUCCESS ||
+	    vrt_real.clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof dv - 1, dv, NULL) !=
+	    CL_SUCCESS || api_version(pv) < 20 || api_version(dv) < 20)
+		return vrt_real.clCreateCommandQueue(ctx, dev, props, err);
+	cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, props, 0};
+	return vrt_real.clCreateCommandQueueWithProperties(ctx, dev, props ? list : NULL, err);
+}
+
+/* A record of q, without a queue or thread of its own yet; NULL without
+ * memory. */
+static vrt_exec *exec_new(cl_command_queue q, cl_context ctx, cl_device_id dev)
+{
+	vrt_exec *x = vrt_calloc(1, sizeof *x);
+	if (!x)
+		return NULL;
+	x->q = q;
+	x->ctx = ctx;
+	x->dev = dev;
+	x->foreign = 1; /* whatever the program put on q before */
+	pthread_mutex_init(&x->mu, NULL);
+	pthread_cond_init(&x->cv, NULL);
+	return x;
+}
+
+/* Frees x, out of the list, its thread ended or never started. */
+static void exec_free(vrt_exec *x)
+{
+	if (x->own)
+		vrt_real.clReleaseCommandQueue(x->own);
+	if (x->held)
+		vrt_real.clReleaseCommandQueue(x->q);
+	pthread_mutex_destroy(&x->mu);
+	pthread_cond_destroy(&x->cv);
+	vrt_free(x);
+}
+
+/* The link to q's record in the list (list_lock held). */
+static vrt_exec **link_of(cl_command_queue q)
+{
+	vrt_exec **p;
+	for (p = &execs; *p && (*p)->q != q; p = &(*p)->next)
+		;
+	return p;
+}
+
+/* q's executor, with its own queue, created (without its thread) when
+ * absent. A queue the runtime did not see made has a record that holds
+ * it, so that its address is not the key of another queue later. */
 static cl_int exec_for(cl_command_queue q, vrt_exec **out)
 {
 	pthread_mutex_lock(&list_lock);
-	vrt_exec *x;
-	for (x = execs; x && x->q != q; x = x->next)
-		;
+	vrt_exec *x = *link_of(q);
 	cl_int err = CL_SUCCESS;
 	if (!x) {
 		cl_context ctx;
@@ -81,30 +165,23 @@ static cl_int exec_for(cl_command_queue q, vrt_exec **out)
 		err = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
 		if (err == CL_SUCCESS)
 			err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
-		x = err == CL_SUCCESS ? vrt_calloc(1, sizeof *x) : NULL;
-		if (err == CL_SUCCESS && !x)
+		if (err == CL_SUCCESS && !(x = exec_new(q, ctx, dev)))
 			err = CL_OUT_OF_HOST_MEMORY;
-		/* Profiling for the kernels' own time (VAST_STATS=2). */
-		cl_queue_properties prof[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-		if (x)
-			x->own = clCreateCommandQueueWithProperties(ctx, dev,
-			                                            vrt_cfg.stats >= 2 ? prof : NULL, &err);
-		if (x && err == CL_SUCCESS) {
-			x->q = q;
-			x->foreign = 1; /* whatever the program put on q before */
-			x->ctx = ctx;
-			x->dev = dev;
-			pthread_mutex_init(&x->mu, NULL);
-			pthread_cond_init(&x->cv, NULL);
+		if (x && (err = vrt_real.clRetainCommandQueue(q)) != CL_SUCCESS) {
+			exec_free(x);
+			x = NULL;
+		} else if (x) {
+			x->held = 1;
 			x->next = execs;
 			execs = x;
-		} else {
-			vrt_free(x);
-			x = NULL;
 		}
 	}
+	/* Profiling for the kernels' own time (VAST_STATS=2). */
+	if (x && !x->own)
+		x->own = vrt_queue_create(x->ctx, x->dev,
+		                          vrt_cfg.stats >= 2 ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
 	pthread_mutex_unlock(&list_lock);
-	*out = x;
+	*out = err == CL_SUCCESS ? x : NULL;
 	return err;
 }
 
@@ -323,7 +400,7 @@ static void wait_for_next(vrt_exec *x, const vrt_cmd *c)
 		until.tv_sec++;
 		until.tv_nsec -= 1000000000L;
 	}
-	while (!chain_end(c) && !(x->long_run && c->next) && !x->quit && !x->hurry &&
+	while (!chain_end(c) && !(x->long_run && c->next) && !x->retired && !x->hurry &&
 	       pthread_cond_timedwait(&x->cv, &x->mu, &until) == 0)
 		;
 	if (!chain_end(c) && c->next)
@@ -341,7 +418,7 @@ static void *executor(void *p)
 			settle(x);
 			pthread_mutex_lock(&x->mu);
 		}
-		while (!x->head && !x->quit)
+		while (!x->head && !x->retired)
 			pthread_cond_wait(&x->cv, &x->mu);
 		if (!x->head)
 			break;
@@ -352,6 +429,9 @@ static void *executor(void *p)
 		pthread_mutex_lock(&x->mu);
 	}
 	pthread_mutex_unlock(&x->mu);
+	/* Retired and drained: nothing else knows x any more. */
+	pthread_detach(pthread_self());
+	exec_free(x);
 	return NULL;
 }
 
@@ -364,6 +444,17 @@ static cl_int marker(cl_command_queue q, cl_uint n, const cl_event *w, cl_event 
 {
 	cl_int err = vrt_real.clEnqueueMarkerWithWaitList(q, n, w, out);
 	return err == CL_SUCCESS ? vrt_real.clFlush(q) : err;
+}
+
+/* The command with the marker `event` (NULL: none) went to its
+ * executor: the marker is flushed, as marker() does. The command stands
+ * whatever the flush says. */
+static void queued(cl_command_queue q, const cl_event *event)
+{
+	cl_int err = event ? vrt_real.clFlush(q) : CL_SUCCESS;
+	if (err != CL_SUCCESS)
+		vrt_log(VRT_LOG_WARN, "clFlush of a command's event marker failed (%s): its event may never complete",
+		        vrt_cl_error_name(err));
 }
 
 /* c was never queued: its objects go back, as if never enqueued. */
@@ -388,8 +479,8 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 	}
 	if (err != CL_SUCCESS)
 		return abandon(c, err);
-	/* q itself is not retained: the program's clReleaseCommandQueue
-	 * drains it first. */
+	/* q itself is not retained: the executor needs only its own queue
+	 * and the events (see the top of this file). */
 	for (cl_uint i = 0; i < nw; i++) {
 		c->wait[i] = w[i];
 		vrt_event_retain(w[i]);
@@ -438,8 +529,11 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 		clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
 		c->user = clCreateUserEvent(ctx, &err);
 	}
+	/* Flushed once c is queued (queued): a driver that runs its queue
+	 * in clFlush (Oclgrind) waits there for the user event, which only
+	 * the executor completes. */
 	if (err == CL_SUCCESS && event) {
-		err = marker(q, 1, &c->user, event);
+		err = vrt_real.clEnqueueMarkerWithWaitList(q, 1, &c->user, event);
 		if (err == CL_SUCCESS && c->ev)
 			vrt_event_bind(c->ev, *event);
 	}
@@ -460,6 +554,7 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 			/* Run it here instead: the queue stays in order. */
 			err = execute(x, c);
 			vrt_free(c);
+			queued(q, event);
 			return blocking ? err : CL_SUCCESS;
 		}
 		x->thread_live = 1;
@@ -472,8 +567,12 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 	pthread_cond_broadcast(&x->cv);
 	if (!blocking) {
 		pthread_mutex_unlock(&x->mu);
+		queued(q, event);
 		return CL_SUCCESS;
 	}
+	pthread_mutex_unlock(&x->mu);
+	queued(q, event);
+	pthread_mutex_lock(&x->mu);
 	while (!c->done)
 		pthread_cond_wait(&x->cv, &x->mu);
 	pthread_mutex_unlock(&x->mu);
@@ -485,9 +584,7 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 cl_int vrt_queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev)
 {
 	pthread_mutex_lock(&list_lock);
-	vrt_exec *x;
-	for (x = execs; x && x->q != q; x = x->next)
-		;
+	vrt_exec *x = *link_of(q);
 	if (x) {
 		*ctx = x->ctx;
 		*dev = x->dev;
@@ -505,9 +602,7 @@ cl_int vrt_queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev)
 static vrt_exec *exec_of(cl_command_queue q)
 {
 	pthread_mutex_lock(&list_lock);
-	vrt_exec *x;
-	for (x = execs; x && x->q != q; x = x->next)
-		;
+	vrt_exec *x = *link_of(q);
 	pthread_mutex_unlock(&list_lock);
 	return x;
 }
@@ -541,31 +636,67 @@ cl_int vrt_forwarded(cl_command_queue q, cl_int err)
 	return err;
 }
 
-void vrt_queue_forget(cl_command_queue q)
+/* x, out of the list, ends once what is queued on it ran: its thread
+ * frees it then, or the caller at once where it has none. Waits for
+ * nothing. */
+static void retire(vrt_exec *x)
 {
-	vrt_queue_drain(q);
-	pthread_mutex_lock(&list_lock);
-	vrt_exec **p, *x = NULL;
-	for (p = &execs; *p; p = &(*p)->next)
-		if ((*p)->q == q) {
-			x = *p;
-			*p = x->next;
-			break;
-		}
-	pthread_mutex_unlock(&list_lock);
+	pthread_mutex_lock(&x->mu);
+	x->retired = 1;
+	int live = x->thread_live;
+	pthread_cond_broadcast(&x->cv);
+	pthread_mutex_unlock(&x->mu);
+	if (!live)
+		exec_free(x);
+}
+
+/* The queues the program makes: counted from here on (see the top). */
+static cl_command_queue made(cl_command_queue q, cl_context ctx, cl_device_id dev)
+{
+	vrt_exec *x = q ? exec_new(q, ctx, dev) : NULL;
 	if (!x)
-		return;
-	if (x->thread_live) {
-		pthread_mutex_lock(&x->mu);
-		x->quit = 1;
-		pthread_cond_broadcast(&x->cv);
-		pthread_mutex_unlock(&x->mu);
-		pthread_join(x->thread, NULL);
+		return q; /* without memory: a record that holds q, if it gets one */
+	x->counted = 1;
+	x->refs = 1;
+	pthread_mutex_lock(&list_lock);
+	x->next = execs;
+	execs = x;
+	pthread_mutex_unlock(&list_lock);
+	return q;
+}
+
+cl_command_queue vrt_api_clCreateCommandQueue(cl_context ctx, cl_device_id dev,
+	cl_command_queue_properties props, cl_int *errcode_ret)
+{
+	if (vrt_init() != CL_SUCCESS) {
+		SET_ERR(CL_OUT_OF_RESOURCES);
+		return NULL;
 	}
-	vrt_real.clReleaseCommandQueue(x->own);
-	pthread_mutex_destroy(&x->mu);
-	pthread_cond_destroy(&x->cv);
-	vrt_free(x);
+	return made(vrt_real.clCreateCommandQueue(ctx, dev, props, errcode_ret), ctx, dev);
+}
+
+cl_command_queue vrt_api_clCreateCommandQueueWithProperties(cl_context ctx, cl_device_id dev,
+	const cl_queue_properties *props, cl_int *errcode_ret)
+{
+	if (vrt_init() != CL_SUCCESS) {
+		SET_ERR(CL_OUT_OF_RESOURCES);
+		return NULL;
+	}
+	return made(vrt_real.clCreateCommandQueueWithProperties(ctx, dev, props, errcode_ret),
+	            ctx, dev);
+}
+
+cl_int vrt_api_clRetainCommandQueue(cl_command_queue q)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	cl_int err = vrt_real.clRetainCommandQueue(q);
+	pthread_mutex_lock(&list_lock);
+	vrt_exec *x = *link_of(q);
+	if (err == CL_SUCCESS && x && x->counted)
+		x->refs++;
+	pthread_mutex_unlock(&list_lock);
+	return err;
 }
 
 /* The queue entry points the runtime does not run as commands: they
@@ -619,18 +750,41 @@ cl_int vrt_api_clEnqueueMarkerWithWaitList(cl_command_queue q,
 	return vrt_forwarded(q, vrt_real.clEnqueueMarkerWithWaitList(q, n, w, e));
 }
 
+/* OpenCL 1.2 §5.1: the queue goes once the last reference went and its
+ * commands completed, and the release waits for neither: the last one
+ * retires its executor (see the top). Device copies retain the
+ * executor's queue they live on, so none is stranded. */
 cl_int vrt_api_clReleaseCommandQueue(cl_command_queue q)
 {
 	if (vrt_init() != CL_SUCCESS)
 		return CL_OUT_OF_RESOURCES;
-	/* OpenCL 1.2 §5.1: the queue goes once its commands are done; its
-	 * commands hold it, so after the drain a count of 1 is the
-	 * program's last reference. Device copies retain the executor's
-	 * queue they live on, so none is stranded. */
-	vrt_queue_drain(q);
+	pthread_mutex_lock(&list_lock);
+	vrt_exec **p = link_of(q), *x = *p;
+	int counted = x && x->counted, last = counted && --x->refs == 0;
+	if (last)
+		*p = x->next; /* before the driver may free q */
+	pthread_mutex_unlock(&list_lock);
+	if (counted) {
+		if (last)
+			retire(x);
+		return vrt_real.clReleaseCommandQueue(q);
+	}
+	cl_int err = vrt_real.clReleaseCommandQueue(q);
+	/* A queue made out of the runtime's sight: only the record's
+	 * reference left means the program has none. Events of q the
+	 * program still holds count too: then the record stays, and with
+	 * it q, until the process ends. */
 	cl_uint refs = 0;
-	if (clGetCommandQueueInfo(q, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs, NULL) ==
+	pthread_mutex_lock(&list_lock);
+	p = link_of(q);
+	if ((x = *p) && err == CL_SUCCESS &&
+	    clGetCommandQueueInfo(q, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs, NULL) ==
 	    CL_SUCCESS && refs == 1)
-		vrt_queue_forget(q);
-	return vrt_real.clReleaseCommandQueue(q);
+		*p = x->next;
+	else
+		x = NULL;
+	pthread_mutex_unlock(&list_lock);
+	if (x)
+		retire(x);
+	return err;
 }
