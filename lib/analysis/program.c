@@ -297,6 +297,9 @@ static void free_ctx(an_ctx *c)
 	free(c->ret_taint);
 	free(c->fn_ctl_taint);
 	free(c->store_taint);
+	free(c->pointee_read);
+	for (int v = 0; v < AN_NSLICED; v++)
+		free(c->out_needed[v]);
 	free(c->cls_memo);
 	if (c->kf) {
 		for (unsigned f = 0; f < c->p->nfuncs; f++) {
