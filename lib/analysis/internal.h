@@ -164,6 +164,8 @@ typedef struct an_ctx {
 	/* pattern.c, per variable: its class + 1 once known in this round,
 	 * -1 while it is being computed */
 	signed char *cls_memo;
+	/* pattern.c, per access: its address depends on global data */
+	unsigned char *addr_taint;
 } an_ctx;
 
 /* An internal error: a bug of vastcc, never of the user's program. The
@@ -256,6 +258,9 @@ void an_note_out_needed(an_ctx *c, int v, int f, const char *inR);
 /* pattern.c */
 void an_patterns(an_ctx *c);
 int an_in_loop(an_ctx *c, int n);
+/* Statement t is an `if` on loaded data that variant v may drop, its
+ * accesses all covered by accesses that run anyway. */
+int an_guard_covered(an_ctx *c, int v, int t);
 
 /* footprint.c */
 void an_footprints(an_ctx *c);

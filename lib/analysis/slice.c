@@ -262,6 +262,15 @@ static int seed_anchor(slicer *S, const char *dep, int s)
 				break;
 			}
 	}
+	/* an `if` on loaded data whose accesses are all covered is dropped:
+	 * its items are rendered unguarded */
+	for (int u = c->p->stmts[top].parent; u >= 0; u = c->p->stmts[u].parent) {
+		if (c->p->stmts[u].kind == AN_STMT_COMPOUND)
+			continue;
+		if (!an_guard_covered(c, S->v, u))
+			break;
+		top = u;
+	}
 	return c->p->stmts[top].parent;
 }
 
