@@ -84,6 +84,38 @@ int an_access_base(an_ctx *c, int n)
 	}
 }
 
+/* Does the pointer operand b of an access lie in a program-scope
+ * __constant variable? Its own lvalue chain is followed down through
+ * arrays that decay (`lut[1]` of `lut[2][4]`, `t.row` of a struct) to
+ * the variable; a pointer value stops it, since what it points to is not
+ * known here. */
+static int in_constant_table(an_ctx *c, int b)
+{
+	for (int n = an_strip(c, b); n >= 0;) {
+		an_node *x = &c->nodes[n];
+		if (x->kind == CXCursor_DeclRefExpr)
+			return x->var >= 0 && c->vars[x->var].func < 0 &&
+			       c->vars[x->var].as == AN_AS_CONSTANT;
+		if (x->kind == CXCursor_ArraySubscriptExpr || x->kind == CXCursor_MemberRefExpr) {
+			if (x->kind == CXCursor_ArraySubscriptExpr && !is_array(an_node_type(c, n)))
+				return 0;
+			int up = an_access_base(c, n);
+			if (up < 0 && x->kind == CXCursor_MemberRefExpr && x->nkids)
+				up = x->kids[0]; /* s.f: the struct itself */
+			if (up < 0)
+				return 0;
+			int s = an_strip(c, up);
+			if (s < 0 || (!is_array(an_node_type(c, s)) &&
+			              clang_getCanonicalType(an_node_type(c, s)).kind != CXType_Record))
+				return 0;
+			n = s;
+			continue;
+		}
+		return 0;
+	}
+	return 0;
+}
+
 /* The form of an lvalue chain's root: s[i].a.b is a subscript. */
 static int root_form(an_ctx *c, int n, int *form)
 {
@@ -409,13 +441,11 @@ static void find(an_ctx *c, int n)
 		    !not_accessed(c, n)) {
 			int form;
 			int base = an_access_base(c, n);
-			int bs = base >= 0 ? an_strip(c, base) : -1;
 			if (as == AN_AS_GENERIC) {
 				an_add_bad(c, n, "an access through a generic address space pointer");
-			} else if (bs >= 0 && c->nodes[bs].kind == CXCursor_DeclRefExpr &&
-			           c->nodes[bs].var >= 0 && c->vars[c->nodes[bs].var].func < 0 &&
-			           as == AN_AS_CONSTANT) {
-				/* a program-scope __constant table: part of the program */
+			} else if (base >= 0 && as == AN_AS_CONSTANT && in_constant_table(c, base)) {
+				/* a program-scope __constant table, of any rank: part
+				 * of the program */
 			} else if (!root_form(c, n, &form)) {
 				an_add_bad(c, n, "a global memory access vastcc cannot classify");
 			} else {

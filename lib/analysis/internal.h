@@ -154,9 +154,18 @@ typedef struct an_ctx {
 	 * a tainted condition, it may store tainted data through a private
 	 * or local pointer (into its callers' variables) */
 	int *ret_taint, *fn_ctl_taint, *store_taint;
+	/* taint.c, per function: it reads what a private or local pointer
+	 * points to, other than as the value of a global store
+	 * (an_pointee_reads) */
+	unsigned char *pointee_read;
+	/* slice.c, per variant and function: some caller's slice needs what
+	 * the function stores through private pointers into its variables */
+	unsigned char *out_needed[AN_NSLICED];
 	/* pattern.c, per variable: its class + 1 once known in this round,
 	 * -1 while it is being computed */
 	signed char *cls_memo;
+	/* pattern.c, per access: its address depends on global data */
+	unsigned char *addr_taint;
 } an_ctx;
 
 /* An internal error: a bug of vastcc, never of the user's program. The
@@ -238,10 +247,20 @@ void an_taint(an_ctx *c);
 int an_expr_tainted(an_ctx *c, int n, int self); /* n's value, less node self */
 int an_ctl_tainted(an_ctx *c, int n); /* the conditions that decide n runs */
 int an_passes_private_ptr(an_ctx *c, int call);
+void an_pointee_reads(an_ctx *c);
+/* The private variable whose memory the pointer argument n points into
+ * (`&v`, `&v[i]`, `&v.f`, an array v), or -1. */
+int an_private_root(an_ctx *c, int n);
+/* After f's slice for variant v (inR: the variables it needs): the
+ * helpers f passes private pointers to whose stores f needs. */
+void an_note_out_needed(an_ctx *c, int v, int f, const char *inR);
 
 /* pattern.c */
 void an_patterns(an_ctx *c);
 int an_in_loop(an_ctx *c, int n);
+/* Statement t is an `if` on loaded data that variant v may drop, its
+ * accesses all covered by accesses that run anyway. */
+int an_guard_covered(an_ctx *c, int v, int t);
 
 /* footprint.c */
 void an_footprints(an_ctx *c);

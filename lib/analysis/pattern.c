@@ -279,16 +279,188 @@ void an_patterns(an_ctx *c)
 		}
 	}
 	memset(c->cls_memo, 0, c->nvars + 1);
+	c->addr_taint = an_xcalloc(p->naccesses + 1, 1);
 	for (unsigned n = 0; n < c->nnodes; n++) {
 		an_node *x = &c->nodes[n];
 		if (x->access < 0)
 			continue;
 		an_access *a = &p->accesses[x->access];
-		if (addr_tainted(c, a, (int)n) || an_ctl_tainted(c, (int)n))
+		c->addr_taint[x->access] = (unsigned char)addr_tainted(c, a, (int)n);
+		if (c->addr_taint[x->access] || an_ctl_tainted(c, (int)n))
 			a->pattern = VAST_PAT_INDIRECT;
 		else if (addr_cls(c, a, (int)n) <= CLS_AFFINE)
 			a->pattern = VAST_PAT_AFFINE;
 		else
 			a->pattern = VAST_PAT_DIRECT;
 	}
+}
+
+/* ---- guards over covered accesses ------------------------------------ */
+
+/* Variable v keeps one value through the function: never assigned after
+ * its declaration, its address never taken, not declared inside a loop
+ * (where each iteration has its own). Parameters and program-scope
+ * constants qualify when never assigned. */
+static int invariant_var(an_ctx *c, int v)
+{
+	an_var *x = &c->vars[v];
+	if (x->func < 0)
+		return x->as == AN_AS_CONSTANT;
+	if (x->ndefs || x->addr_taken || x->is_array)
+		return 0;
+	return x->param >= 0 || (x->node >= 0 && !an_in_loop(c, x->node));
+}
+
+/* Access node n's address is the same wherever in the function it is
+ * computed: built of invariant variables, literals and work-item ids,
+ * with no load, call or assignment inside. */
+static int invariant_address(an_ctx *c, int n)
+{
+	for (int m = n; m <= c->nodes[n].last; m++) {
+		an_node *x = &c->nodes[m];
+		if (m != n && x->access >= 0)
+			return 0;
+		if (x->kind == CXCursor_DeclRefExpr && x->var >= 0 && !invariant_var(c, x->var))
+			return 0;
+		if (x->kind == CXCursor_CallExpr &&
+		    (m != n || c->p->accesses[x->access].form != AN_FORM_ATOMIC) &&
+		    (x->call < 0 || c->p->calls[x->call].builtin == AN_BI_NONE))
+			return 0;
+		if (x->kind == CXCursor_CompoundAssignOperator ||
+		    (x->kind == CXCursor_BinaryOperator && x->op == CXBinaryOperator_Assign && m != n) ||
+		    (x->kind == CXCursor_UnaryOperator &&
+		     (x->op == CXUnaryOperator_PostInc || x->op == CXUnaryOperator_PostDec ||
+		      x->op == CXUnaryOperator_PreInc || x->op == CXUnaryOperator_PreDec) && m != n))
+			return 0;
+	}
+	return 1;
+}
+
+/* The same tokens, whitespace aside. */
+static int same_text(an_ctx *c, an_range a, an_range b)
+{
+	const char *t = c->p->text;
+	unsigned i = a.begin, j = b.begin;
+	for (;;) {
+		while (i < a.end && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+			i++;
+		while (j < b.end && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n' || t[j] == '\r'))
+			j++;
+		if (i == a.end || j == b.end)
+			return i == a.end && j == b.end;
+		if (t[i++] != t[j++])
+			return 0;
+	}
+}
+
+/* Node n runs whenever its statement does: it is in no arm of a ?: and
+ * no right operand of && or || there. */
+static int unconditional_in_stmt(an_ctx *c, int n)
+{
+	int s = c->nodes[n].stmt;
+	for (int m = n, q = c->nodes[n].parent; q >= 0 && c->nodes[q].stmt == s;
+	     m = q, q = c->nodes[q].parent) {
+		an_node *y = &c->nodes[q];
+		if ((y->kind == CXCursor_ConditionalOperator && y->nkids == 3 && m != y->kids[0]) ||
+		    (y->kind == CXCursor_BinaryOperator && y->nkids == 2 && m == y->kids[1] &&
+		     (y->op == CXBinaryOperator_LAnd || y->op == CXBinaryOperator_LOr)))
+			return 0;
+	}
+	return 1;
+}
+
+/* Access node b runs, before statement t, every time t runs: b is in an
+ * expression or declaration statement of a block that also holds t, or
+ * in blocks nested in it with nothing conditional around b, and comes
+ * first. No `switch` around that block may jump past it. */
+static int runs_before(an_ctx *c, int b, int t)
+{
+	an_program *p = c->p;
+	int sb = c->nodes[b].stmt;
+	if (sb < 0 || c->nodes[b].header || c->nodes[b].end > p->stmts[t].range.begin ||
+	    (p->stmts[sb].kind != AN_STMT_EXPR && p->stmts[sb].kind != AN_STMT_DECL) ||
+	    !unconditional_in_stmt(c, b))
+		return 0;
+	for (int s = p->stmts[sb].parent; s >= 0; s = p->stmts[s].parent) {
+		if (p->stmts[s].kind != AN_STMT_COMPOUND)
+			return 0;
+		int holds_t = 0;
+		for (int u = t; u >= 0; u = p->stmts[u].parent)
+			if (u == s)
+				holds_t = 1;
+		if (!holds_t)
+			continue;
+		for (int u = p->stmts[s].parent; u >= 0; u = p->stmts[u].parent)
+			if (p->stmts[u].kind == AN_STMT_SWITCH)
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* Access node a (inside statement t) is covered: an access at the same
+ * address that runs before t whenever t runs (for the merge kernel, a
+ * store of the same bytes, since the merge copies what is stored). For
+ * the inspector that may be t's own condition, which runs whenever t
+ * does. */
+static int covered(an_ctx *c, int v, int a, int t)
+{
+	an_program *p = c->p;
+	an_access *x = &p->accesses[c->nodes[a].access];
+	if (v == AN_V_MERGE && !(x->mode & VAST_MODE_W))
+		return 1; /* dropped with the guard: the merge copies stores only */
+	if ((x->mode & VAST_MODE_ATOMIC) || x->part_size || c->nodes[a].partial ||
+	    !invariant_address(c, a))
+		return 0;
+	for (unsigned b = (unsigned)c->func_node[x->func]; b < an_func_end(c, x->func); b++) {
+		an_node *y = &c->nodes[b];
+		if (y->access < 0 || (int)b == a)
+			continue;
+		an_access *z = &p->accesses[y->access];
+		if (z->form != x->form || z->size != x->size || strcmp(z->ptr_type, x->ptr_type) ||
+		    (z->mode & VAST_MODE_ATOMIC) || y->partial ||
+		    (v == AN_V_MERGE && !(z->mode & VAST_MODE_W)))
+			continue;
+		int in_cond = v == AN_V_INSPECT && y->header && y->stmt == t &&
+		              unconditional_in_stmt(c, (int)b);
+		if (same_text(c, x->expr, z->expr) && (in_cond || runs_before(c, (int)b, t)))
+			return 1;
+	}
+	return 0;
+}
+
+/* An `if` whose condition depends on loaded data need not be computed
+ * by the slice of variant v when every access it guards (its condition's
+ * too) is covered: marking them all, unconditionally, marks the pages the
+ * covering accesses mark anyway (merge: copies what they copy), so
+ * dropping it is exact. The condition may read what the kernel writes
+ * (`if (std[j] <= eps) std[j] = 1.0f;` after `std[j] = ...`): the
+ * footprint does not depend on it. It must guard no helper call, whose
+ * accesses are not looked at here, and no goto may enter it. */
+int an_guard_covered(an_ctx *c, int v, int t)
+{
+	an_program *p = c->p;
+	an_stmt *st = &p->stmts[t];
+	if (st->kind != AN_STMT_IF)
+		return 0;
+	int sn = c->stmt_node[t], tainted = 0;
+	for (int n = sn; n <= c->nodes[sn].last && !tainted; n++)
+		if (c->nodes[n].header && c->nodes[n].stmt == t && an_expr_tainted(c, n, -1))
+			tainted = 1;
+	if (!tainted)
+		return 0;
+	for (unsigned s = 0; s < p->nstmts; s++)
+		if (p->stmts[s].func == st->func &&
+		    (p->stmts[s].kind == AN_STMT_GOTO || p->stmts[s].kind == AN_STMT_LABEL))
+			return 0;
+	for (int n = sn; n <= c->nodes[sn].last; n++) {
+		an_node *x = &c->nodes[n];
+		if (x->kind == CXCursor_CallExpr && x->fn_ref >= 0)
+			return 0;
+		/* the condition's own accesses run whenever t does */
+		if (x->access >= 0 && !(x->header && x->stmt == t && unconditional_in_stmt(c, n)) &&
+		    !covered(c, v, n, t))
+			return 0;
+	}
+	return 1;
 }

@@ -226,6 +226,13 @@ void an_finish_kernels(an_ctx *c)
 			continue;
 		an_kfacts *k = &c->kf[f];
 		unsigned written = 0;
+		/* the slices need a loaded value for an address, or, when no
+		 * address depends on loaded data, for a condition or loop
+		 * bound that decides which accesses run */
+		int addr_dep = 0;
+		for (unsigned ai = 0; ai < p->naccesses; ai++)
+			if (k->reach[p->accesses[ai].func] && c->addr_taint[ai])
+				addr_dep = 1;
 		for (unsigned b = 0; b < c->nbad; b++)
 			if (c->bad[b].func >= 0 && k->reach[c->bad[b].func])
 				an_not_virtualizable(c, (int)f, an_node_loc(c, c->bad[b].node), "%s",
@@ -248,8 +255,10 @@ void an_finish_kernels(an_ctx *c)
 			}
 			if ((a->mode & VAST_MODE_W) && (a->role[AN_V_INSPECT] == AN_ROLE_LOAD ||
 			                                a->role[AN_V_MERGE] == AN_ROLE_LOAD))
-				an_not_virtualizable(c, (int)f, a->loc,
-				                     "a global store feeds an address computation");
+				an_not_virtualizable(c, (int)f, a->loc, "%s",
+				                     addr_dep ? "a global store feeds an address computation"
+				                              : "a global store's value decides which "
+				                                "accesses run");
 			/* An inspector's load outside its buffers reads the
 			 * scratch at the end of pasinfo instead (prelude.cl,
 			 * vast_load): it must hold the whole value. */
@@ -263,8 +272,10 @@ void an_finish_kernels(an_ctx *c)
 			an_access *a = &p->accesses[ai];
 			if (k->reach[a->func] && a->role[AN_V_INSPECT] == AN_ROLE_LOAD &&
 			    (k->acc_bits[ai] & written) && !load_sees_original(c, (int)f, ai, written))
-				an_not_virtualizable(c, (int)f, a->loc,
-				                     "addresses depend on data the kernel writes");
+				an_not_virtualizable(c, (int)f, a->loc, "%s",
+				                     addr_dep ? "addresses depend on data the kernel writes"
+				                              : "which accesses run depends on data the "
+				                                "kernel writes");
 		}
 		/* The merge kernel runs after the kernel, on its output: a value
 		 * it loads from a buffer the kernel writes may have changed, so
@@ -305,7 +316,11 @@ static void free_ctx(an_ctx *c)
 	free(c->ret_taint);
 	free(c->fn_ctl_taint);
 	free(c->store_taint);
+	free(c->pointee_read);
+	for (int v = 0; v < AN_NSLICED; v++)
+		free(c->out_needed[v]);
 	free(c->cls_memo);
+	free(c->addr_taint);
 	if (c->kf) {
 		for (unsigned f = 0; f < c->p->nfuncs; f++) {
 			free(c->kf[f].pts);

@@ -262,6 +262,15 @@ static int seed_anchor(slicer *S, const char *dep, int s)
 				break;
 			}
 	}
+	/* an `if` on loaded data whose accesses are all covered is dropped:
+	 * its items are rendered unguarded */
+	for (int u = c->p->stmts[top].parent; u >= 0; u = c->p->stmts[u].parent) {
+		if (c->p->stmts[u].kind == AN_STMT_COMPOUND)
+			continue;
+		if (!an_guard_covered(c, S->v, u))
+			break;
+		top = u;
+	}
 	return c->p->stmts[top].parent;
 }
 
@@ -319,9 +328,11 @@ static void slice_func(an_ctx *c, int v, int f)
 			mark(&S, (int)s);
 	}
 	/* a helper's stores through private or local pointers, and the calls
-	 * it passes such pointers to, may change its caller's variables,
-	 * which the caller's slice may need: kept */
-	for (unsigned n = (unsigned)c->func_node[f]; !fn->is_kernel && n < fend(c, f); n++)
+	 * it passes such pointers to, may change its caller's variables:
+	 * kept when a caller's slice needs them, or when the helper reads
+	 * through such a pointer itself (two pointers may alias) */
+	int keep_out = c->out_needed[v][f] || c->pointee_read[f];
+	for (unsigned n = (unsigned)c->func_node[f]; !fn->is_kernel && keep_out && n < fend(c, f); n++)
 		if (c->nodes[n].ptr_store ||
 		    (c->nodes[n].kind == CXCursor_CallExpr && an_passes_private_ptr(c, (int)n)))
 			mark(&S, c->nodes[n].stmt);
@@ -341,8 +352,17 @@ static void slice_func(an_ctx *c, int v, int f)
 		} else if (x->call >= 0 && p->calls[x->call].target >= 0 &&
 		           c->effectful[v][p->calls[x->call].target]) {
 			seed = 1;
-			for (unsigned i = 1; i < x->nkids; i++)
+			for (unsigned i = 1; i < x->nkids; i++) {
+				/* `&v` to a helper that only stores through it:
+				 * v's value is not needed, its declaration is */
+				int y = c->pointee_read[x->fn_ref] ? -1 : an_private_root(c, x->kids[i]);
+				char had = y >= 0 ? S.inR[y] : 0;
 				add_reads(&S, x->kids[i]);
+				if (y >= 0) {
+					S.inR[y] = had;
+					mark(&S, c->nodes[c->vars[y].node].stmt);
+				}
+			}
 			cond_reads(&S, (int)n);
 		}
 		if (seed && x->stmt >= 0)
@@ -403,6 +423,7 @@ static void slice_func(an_ctx *c, int v, int f)
 			}
 		}
 	} while (S.changed);
+	an_note_out_needed(c, v, f, S.inR);
 
 	/* roles */
 	for (unsigned n = (unsigned)c->func_node[f]; n < fend(c, f); n++) {
@@ -459,6 +480,8 @@ void an_slice(an_ctx *c)
 			if (has_wi[t] && !has_wi[f]) has_wi[f] = changed = 1;
 		}
 	}
+	for (int v = 0; v < AN_NSLICED; v++)
+		c->out_needed[v] = an_xcalloc(nf + 1, 1);
 	c->effectful[AN_V_INSPECT] = has_acc;
 	c->effectful[AN_V_MERGE] = has_w;
 	for (unsigned f = 0; f < nf; f++)

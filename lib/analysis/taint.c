@@ -132,6 +132,7 @@ void an_taint(an_ctx *c)
 	c->ret_taint = an_xcalloc(p->nfuncs + 1, sizeof *c->ret_taint);
 	c->fn_ctl_taint = an_xcalloc(p->nfuncs + 1, sizeof *c->fn_ctl_taint);
 	c->store_taint = an_xcalloc(p->nfuncs + 1, sizeof *c->store_taint);
+	an_pointee_reads(c);
 	/* Every round but the last sets one of these flags, so a round past
 	 * their number that still changes something is a bug. */
 	unsigned long limit = (unsigned long)c->nvars + 3ul * p->nfuncs + 1;
@@ -174,6 +175,160 @@ void an_taint(an_ctx *c)
 					changed = 1;
 				}
 			}
+		}
+	}
+}
+
+/* ---- reads through private pointers ---------------------------------- */
+
+static int private_ptr_var(an_ctx *c, int var)
+{
+	an_var *v = &c->vars[var];
+	return v->func >= 0 && v->is_ptr && v->pointee_as != AN_AS_GLOBAL &&
+	       v->pointee_as != AN_AS_CONSTANT;
+}
+
+/* Does the subtree of n compute a value and nothing else: no assignment,
+ * increment or call to a function of the file? */
+static int pure_value(an_ctx *c, int n)
+{
+	for (int m = n; m <= c->nodes[n].last; m++) {
+		an_node *x = &c->nodes[m];
+		if (x->kind == CXCursor_CompoundAssignOperator ||
+		    (x->kind == CXCursor_BinaryOperator && x->op == CXBinaryOperator_Assign) ||
+		    (x->kind == CXCursor_UnaryOperator &&
+		     (x->op == CXUnaryOperator_PostInc || x->op == CXUnaryOperator_PostDec ||
+		      x->op == CXUnaryOperator_PreInc || x->op == CXUnaryOperator_PreDec)) ||
+		    (x->kind == CXCursor_CallExpr && x->fn_ref >= 0))
+			return 0;
+	}
+	return 1;
+}
+
+/* Pointer p (a DeclRefExpr) only names where a plain assignment stores:
+ * `*p = e`, `p[i] = e`, `p[i].x = e`. */
+static int store_target(an_ctx *c, int n)
+{
+	int l = an_up(c, n);
+	if (l < 0)
+		return 0;
+	an_node *x = &c->nodes[l];
+	if (!((x->kind == CXCursor_ArraySubscriptExpr && x->nkids == 2 &&
+	       an_strip(c, x->kids[0]) == n) ||
+	      (x->kind == CXCursor_UnaryOperator && x->op == CXUnaryOperator_Deref)))
+		return 0;
+	for (;;) {
+		int u = an_up(c, l);
+		if (u < 0)
+			return 0;
+		an_node *y = &c->nodes[u];
+		if ((y->kind == CXCursor_MemberRefExpr && y->nkids && an_strip(c, y->kids[0]) == l &&
+		     !an_node_is_ptr(c, y->kids[0])) ||
+		    (y->kind == CXCursor_UnexposedExpr && !an_is_cast_like(c, u))) {
+			l = u; /* a member or vector component of the element */
+			continue;
+		}
+		return y->kind == CXCursor_BinaryOperator && y->op == CXBinaryOperator_Assign &&
+		       y->nkids == 2 && an_strip(c, y->kids[0]) == l;
+	}
+}
+
+/* Node n lies in the value a global store writes (`out[i] = d[k]`),
+ * which no slice needs: the inspector marks the store's address and the
+ * merge kernel copies its bytes. */
+static int global_store_value(an_ctx *c, int n)
+{
+	for (int m = n, p = c->nodes[n].parent; p >= 0; m = p, p = c->nodes[p].parent) {
+		an_node *y = &c->nodes[p];
+		if (y->stmt != c->nodes[n].stmt)
+			return 0;
+		if ((y->kind == CXCursor_BinaryOperator && y->op == CXBinaryOperator_Assign) ||
+		    y->kind == CXCursor_CompoundAssignOperator) {
+			if (y->nkids != 2 || m != y->kids[1])
+				return 0;
+			int l = an_strip(c, y->kids[0]);
+			return l >= 0 && c->nodes[l].access >= 0 &&
+			       (c->p->accesses[c->nodes[l].access].mode & VAST_MODE_W) &&
+			       pure_value(c, y->kids[1]);
+		}
+	}
+	return 0;
+}
+
+/* A helper that never reads through its private pointers (it only stores
+ * through them, or reads to store into a buffer: `globalStores8`) needs
+ * nothing of what its callers' variables held: they pass `&v` without
+ * v's value. Any other use of such a pointer (passed on, compared,
+ * copied, read) counts as a read. */
+void an_pointee_reads(an_ctx *c)
+{
+	c->pointee_read = an_xcalloc(c->p->nfuncs + 1, 1);
+	for (unsigned n = 0; n < c->nnodes; n++) {
+		an_node *x = &c->nodes[n];
+		if (x->kind != CXCursor_DeclRefExpr || x->var < 0 || x->func < 0 ||
+		    !private_ptr_var(c, x->var) || c->pointee_read[x->func])
+			continue;
+		if (!store_target(c, (int)n) && !global_store_value(c, (int)n))
+			c->pointee_read[x->func] = 1;
+	}
+}
+
+int an_private_root(an_ctx *c, int n)
+{
+	n = an_strip(c, n);
+	if (n < 0)
+		return -1;
+	an_node *x = &c->nodes[n];
+	if (x->kind == CXCursor_UnaryOperator && x->op == CXUnaryOperator_AddrOf && x->nkids) {
+		n = an_strip(c, x->kids[0]);
+		while (n >= 0) {
+			an_node *y = &c->nodes[n];
+			if (y->kind == CXCursor_DeclRefExpr)
+				break;
+			if (y->kind == CXCursor_ArraySubscriptExpr && y->nkids == 2) {
+				int b = an_strip(c, y->kids[0]);
+				if (b < 0 || c->nodes[b].kind != CXCursor_DeclRefExpr ||
+				    c->nodes[b].var < 0 || !c->vars[c->nodes[b].var].is_array)
+					return -1;
+				n = b;
+			} else if (y->kind == CXCursor_MemberRefExpr && y->nkids &&
+			           !an_node_is_ptr(c, y->kids[0])) {
+				n = an_strip(c, y->kids[0]);
+			} else {
+				return -1;
+			}
+		}
+		if (n < 0)
+			return -1;
+		x = &c->nodes[n];
+	} else if (x->kind != CXCursor_DeclRefExpr || x->var < 0 || !c->vars[x->var].is_array) {
+		return -1;
+	}
+	if (x->kind != CXCursor_DeclRefExpr || x->var < 0)
+		return -1;
+	an_var *v = &c->vars[x->var];
+	if (v->func < 0 || v->param >= 0 || v->is_ptr || v->as == AN_AS_LOCAL ||
+	    v->is_local_mem)
+		return -1;
+	return x->var;
+}
+
+void an_note_out_needed(an_ctx *c, int v, int f, const char *inR)
+{
+	for (unsigned n = (unsigned)c->func_node[f]; n < an_func_end(c, f); n++) {
+		an_node *x = &c->nodes[n];
+		if (x->kind != CXCursor_CallExpr || x->fn_ref < 0 || c->out_needed[v][x->fn_ref])
+			continue;
+		for (unsigned i = 1; i < x->nkids; i++) {
+			int a = x->kids[i];
+			if (!an_node_is_ptr(c, a))
+				continue;
+			unsigned as = an_type_as(an_node_pointee(c, a));
+			if (as == AN_AS_GLOBAL || as == AN_AS_CONSTANT)
+				continue;
+			int y = an_private_root(c, a);
+			if (y < 0 || inR[y])
+				c->out_needed[v][x->fn_ref] = 1;
 		}
 	}
 }

@@ -1,0 +1,77 @@
+// A condition on data the kernel writes that only decides whether to store
+// at an address the kernel touches anyway (column statistics: `if (std[j] <=
+// eps) std[j] = 1.0f;`) does not make the footprint data-dependent: the
+// inspector and the merge kernel drop the `if` and mark (copy) the store
+// unguarded, which marks (copies) what the earlier stores do. The kernel is
+// virtualizable, planned from descriptors (nothing loaded, no inspect_reads),
+// and its merge stays exact. A guarded access at another address is not
+// covered, nor is one covered only by a loop that may run zero times (for
+// the merge kernel): the reason says the condition decides which accesses run.
+// RUN: rm -rf %t && cd %S && %vastcc --emit-kernels=%t --report=- -c virt-guard-covered.cl -o %t.o 2>%t.err | %flatjson | FileCheck %s
+// RUN: FileCheck --check-prefix=WARN %s < %t.err
+// RUN: FileCheck --check-prefix=GEN %s < %t/virt-guard-covered.vast.cl
+
+__kernel void colstd(__global const float *data, __global const float *mean,
+                     __global float *std, int n, int m, float eps)
+{
+	int j = get_global_id(0);
+	if (j >= m)
+		return;
+	std[j] = 0.0f;
+	for (int i = 0; i < n; i++)
+		std[j] += (data[i * m + j] - mean[j]) * (data[i * m + j] - mean[j]);
+	std[j] = sqrt(std[j] / (float)n);
+	if (std[j] <= eps)
+		std[j] = 1.0f;
+}
+
+// CHECK-LABEL: kernel colstd: {{.*}} virtualizable=true merge_exact=true
+// CHECK: param colstd.std: {{.*}} mode=RW {{.*}} inspect_reads=false
+// CHECK: access colstd 24:6: form=subscript mode=R size=4 params=std {{.*}} inspect=touch merge=drop
+// CHECK-NEXT: footprint colstd 24:6: affine=true
+// CHECK: access colstd 25:3: form=subscript mode=W size=4 params=std {{.*}} inspect=touch merge=copy
+// CHECK-NEXT: footprint colstd 25:3: affine=true {{.*}} exact=false must_write=false
+
+// GEN-LABEL: {{^}}__kernel void vast_inspect_colstd(
+// GEN: {{^[[:blank:]]*}}for (int i = 0; i < n; i++)
+// GEN-NEXT: {{^[[:blank:]]*}}{ vast_touch(vast_c, (ulong)&(std[j]), 4); vast_touch(vast_c, (ulong)&(data[i * m + j]
+// GEN-NEXT: {{^[[:blank:]]*}}{ vast_touch(vast_c, (ulong)&(std[j]), 4); vast_touch(vast_c, (ulong)&(std[j]), 4); }
+// GEN-NEXT: {{^[[:blank:]]*}}{ vast_touch(vast_c, (ulong)&(std[j]), 4); vast_touch(vast_c, (ulong)&(std[j]), 4); }
+// GEN-EMPTY:
+// GEN-EMPTY:
+// GEN-NEXT: {{^}$}}
+// GEN-LABEL: {{^}}__kernel void vast_merge_colstd(
+// GEN: {{^[[:blank:]]*}}for (int i = 0; i < n; i++)
+// GEN-NEXT: {{^[[:blank:]]*}}{ vast_copy(vast_c, (ulong)&(std[j]), 4); }
+// GEN-NEXT: {{^[[:blank:]]*}}{ vast_copy(vast_c, (ulong)&(std[j]), 4); }
+// GEN-NEXT: {{^[[:blank:]]*}}{ vast_copy(vast_c, (ulong)&(std[j]), 4); }
+// GEN-EMPTY:
+// GEN-EMPTY:
+// GEN-NEXT: {{^}$}}
+
+__kernel void neighbour(__global float *w)
+{
+	int j = get_global_id(0);
+	w[j] = 0.5f * w[j];
+	if (w[j] > 1.0f)
+// CHECK-LABEL: kernel neighbour:
+// CHECK-SAME: virtualizable=false reason="which accesses run depends on data the kernel writes" reason_line=[[@LINE-2]] reason_col=6
+// WARN: virt-guard-covered.cl:[[@LINE-3]]:6: warning: kernel 'neighbour' cannot be virtualized: which accesses run depends on data the kernel writes; it runs natively when its data fits
+		w[j + 1] = 1.0f;
+}
+
+// The inspector's cover is the condition's own load; the merge kernel has
+// no store before the `if` that runs for sure, so it keeps the `if` and
+// reads the output: virtualizable, merge not exact.
+// CHECK-LABEL: kernel inloop: {{.*}} virtualizable=true merge_exact=false
+__kernel void inloop(__global float *w, int n)
+{
+	int j = get_global_id(0);
+	for (int i = 0; i < n; i++)
+		w[j] += 1.0f;
+	if (w[j] > 1.0f)
+		w[j] = 1.0f;
+}
+
+// WARN-NOT: kernel 'colstd'
+// WARN-NOT: kernel 'inloop'
