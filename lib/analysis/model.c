@@ -29,15 +29,28 @@ typedef struct visit_ctx {
 	int *open; unsigned nopen, capopen;
 } visit_ctx;
 
+/* An operator spans its operands: Clang's extent of a binary or
+ * conditional operator is its first operand's start and its last one's
+ * end, found by walking down that operand; asked of every node of a
+ * 40,000-term sum, that walk is quadratic. Such a node takes its extent
+ * from its children's once they are known (an_build_model). */
+static int operands_extent(enum CXCursorKind k)
+{
+	return k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator ||
+	       k == CXCursor_ConditionalOperator;
+}
+
 static int add_node(an_ctx *c, CXCursor cur, int parent, int func)
 {
 	an_node *n = AN_PUSH(c->nodes, c->nnodes, c->capnodes);
 	memset(n, 0, sizeof *n);
 	n->kind = clang_getCursorKind(cur);
 	n->cur = cur;
-	CXSourceRange r = clang_getCursorExtent(cur);
-	n->begin = an_offset(clang_getRangeStart(r));
-	n->end = an_offset(clang_getRangeEnd(r));
+	if (!operands_extent(n->kind)) {
+		CXSourceRange r = clang_getCursorExtent(cur);
+		n->begin = an_offset(clang_getRangeStart(r));
+		n->end = an_offset(clang_getRangeEnd(r));
+	}
 	n->parent = parent;
 	n->func = func;
 	n->stmt = -1;
@@ -715,9 +728,22 @@ int an_build_model(an_ctx *c)
 	/* pre-order: a node's subtree is [n, last]; children come after
 	 * their parent, so one backward pass finds every last */
 	for (unsigned n = c->nnodes; n-- > 0;) {
-		int par = c->nodes[n].parent;
-		if (par >= 0 && c->nodes[par].last < c->nodes[n].last)
-			c->nodes[par].last = c->nodes[n].last;
+		an_node *x = &c->nodes[n];
+		if (operands_extent(x->kind)) {
+			/* its children's extents are known: they come after it */
+			unsigned want = x->kind == CXCursor_ConditionalOperator ? 3 : 2;
+			if (x->nkids == want) {
+				x->begin = c->nodes[x->kids[0]].begin;
+				x->end = c->nodes[x->kids[want - 1]].end;
+			} else { /* an invalid program's operator: Clang's own */
+				CXSourceRange r = clang_getCursorExtent(x->cur);
+				x->begin = an_offset(clang_getRangeStart(r));
+				x->end = an_offset(clang_getRangeEnd(r));
+			}
+		}
+		int par = x->parent;
+		if (par >= 0 && c->nodes[par].last < x->last)
+			c->nodes[par].last = x->last;
 	}
 	for (unsigned i = 0; i < p->nfuncs; i++)
 		build_func(c, (int)i);
