@@ -40,6 +40,24 @@ static int operands_extent(enum CXCursorKind k)
 	       k == CXCursor_ConditionalOperator;
 }
 
+/* A construct that decides whether some of its children run. */
+static int is_control(const an_node *x)
+{
+	switch (x->kind) {
+	case CXCursor_IfStmt:
+	case CXCursor_ForStmt:
+	case CXCursor_WhileStmt:
+	case CXCursor_DoStmt:
+	case CXCursor_SwitchStmt:
+	case CXCursor_ConditionalOperator:
+		return 1;
+	case CXCursor_BinaryOperator:
+		return x->op == CXBinaryOperator_LAnd || x->op == CXBinaryOperator_LOr;
+	default:
+		return 0;
+	}
+}
+
 static int add_node(an_ctx *c, CXCursor cur, int parent, int func)
 {
 	an_node *n = AN_PUSH(c->nodes, c->nnodes, c->capnodes);
@@ -61,9 +79,12 @@ static int add_node(an_ctx *c, CXCursor cur, int parent, int func)
 	n->op = -1;
 	int idx = (int)c->nnodes - 1;
 	n->last = idx; /* until its subtree is known: an_build_model */
+	n->ctl = -1;
+	n->encl = -1;
 	if (parent >= 0) {
 		an_node *p = &c->nodes[parent];
 		*AN_PUSH(p->kids, p->nkids, p->capkids) = idx;
+		n->ctl = is_control(p) ? idx : p->ctl;
 	}
 	if (n->kind == CXCursor_BinaryOperator || n->kind == CXCursor_CompoundAssignOperator)
 		n->op = clang_getCursorBinaryOperatorKind(cur);
@@ -780,6 +801,11 @@ int an_build_model(an_ctx *c)
 unsigned an_func_end(an_ctx *c, int f)
 {
 	return (unsigned)f + 1 < c->p->nfuncs ? (unsigned)c->func_node[f + 1] : c->nnodes;
+}
+
+int an_ctl_next(an_ctx *c, int m)
+{
+	return c->nodes[c->nodes[m].parent].ctl;
 }
 
 int an_param_var(an_ctx *c, int f, unsigned i)
