@@ -470,4 +470,12 @@ void an_find_accesses(an_ctx *c)
 {
 	for (unsigned n = 0; n < c->nnodes; n++)
 		find(c, (int)n);
+	/* pre-order: a parent's encl is known before its children's */
+	for (unsigned n = 0; n < c->nnodes; n++) {
+		int p = c->nodes[n].parent;
+		if (p >= 0)
+			c->nodes[n].encl = c->nodes[p].access >= 0 || c->nodes[p].call >= 0
+			                           ? p
+			                           : c->nodes[p].encl;
+	}
 }

@@ -1018,6 +1018,88 @@ static int early_return(an_ctx *c, int n, int *cond)
 	return 1;
 }
 
+/* ---- the top of a kernel ---------------------------------------------- */
+
+/* The `if (c) return;` statements at the top of a kernel's body become
+ * guards of the accesses after them, and any other return, break,
+ * continue or goto may skip an access. What an access takes from them
+ * depends only on which of those statements come before it, in order,
+ * so they are folded once per kernel, each statement's guards and checks
+ * appended to one list; an access copies the prefix before it. Folding
+ * them again for every access made the analysis quadratic in a kernel's
+ * statements. */
+typedef struct fp_top {
+	int *st;            /* the body's `if (c) return;` statements, in order */
+	unsigned n, cap;
+	/* per i in [0, n]: after folding st[0..i), the guards, the checks,
+	 * and the jumps that lie inside the statements folded */
+	unsigned *ng, *nchecks, *covered;
+	unsigned njumps;    /* the kernel's return, break, continue and goto */
+	fp_form *g;         /* every statement's guards, in order */
+	unsigned ng_all, capg;
+	fp_form checks[16];
+	int check_bits[16];
+	unsigned nchecks_all;
+} fp_top;
+
+static void top_fold(an_ctx *c, int kern, fp_top *t)
+{
+	int fnode = c->func_node[kern], body = -1;
+	unsigned end = an_func_end(c, kern);
+	for (unsigned i = 0; i < c->nodes[fnode].nkids; i++)
+		if (c->nodes[c->nodes[fnode].kids[i]].kind == CXCursor_CompoundStmt)
+			body = c->nodes[fnode].kids[i];
+	int cond;
+	for (unsigned i = 0; body >= 0 && i < c->nodes[body].nkids; i++)
+		if (early_return(c, c->nodes[body].kids[i], &cond))
+			*AN_PUSH(t->st, t->n, t->cap) = c->nodes[body].kids[i];
+	/* jumps in node order: those inside a statement follow it at once */
+	unsigned *jumps_in = an_xcalloc(t->n + 1, sizeof *jumps_in);
+	for (unsigned m = (unsigned)fnode, k = 0; m < end; m++) {
+		enum CXCursorKind kind = c->nodes[m].kind;
+		if (kind != CXCursor_ReturnStmt && kind != CXCursor_BreakStmt &&
+		    kind != CXCursor_ContinueStmt && kind != CXCursor_GotoStmt)
+			continue;
+		t->njumps++;
+		while (k < t->n && c->nodes[t->st[k]].last < (int)m)
+			k++;
+		if (k < t->n && (int)m > t->st[k])
+			jumps_in[k]++;
+	}
+	/* the state an access starts from, as describe() had it: s with no
+	 * loop, no reason, no check */
+	fp_state s = { .c = c, .kern = kern };
+	t->ng = an_xcalloc(t->n + 1, sizeof *t->ng);
+	t->nchecks = an_xcalloc(t->n + 1, sizeof *t->nchecks);
+	t->covered = an_xcalloc(t->n + 1, sizeof *t->covered);
+	unsigned nfolded = 0;
+	for (unsigned i = 0; i < t->n; i++) {
+		int folded = nfolded < 64 && early_return(c, t->st[i], &cond) &&
+		             cond_guards(&s, cond, 1, &t->g, &t->ng_all, &t->capg);
+		nfolded += folded;
+		t->ng[i + 1] = t->ng_all;
+		t->nchecks[i + 1] = s.nchecks;
+		t->covered[i + 1] = t->covered[i] + (folded ? jumps_in[i] : 0);
+	}
+	free(jumps_in);
+	memcpy(t->checks, s.checks, sizeof t->checks);
+	memcpy(t->check_bits, s.check_bits, sizeof t->check_bits);
+	t->nchecks_all = s.nchecks;
+}
+
+static void top_free(fp_top *t)
+{
+	for (unsigned i = 0; i < t->ng_all; i++)
+		form_free(&t->g[i]);
+	for (unsigned i = 0; i < t->nchecks_all; i++)
+		form_free(&t->checks[i]);
+	free(t->g);
+	free(t->st);
+	free(t->ng);
+	free(t->nchecks);
+	free(t->covered);
+}
+
 /* ---- one access ------------------------------------------------------- */
 
 typedef struct fp_build {
@@ -1036,7 +1118,7 @@ static vast_fp_form keep_form(an_footprint *fp, unsigned *cap, const fp_form *f)
 	return r;
 }
 
-static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
+static void describe(an_ctx *c, int kern, const fp_top *top, int n, an_footprint *fp)
 {
 	an_program *p = c->p;
 	const an_access *a = &p->accesses[fp->access];
@@ -1058,7 +1140,8 @@ static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
 	 * `?:` and the right operand of `&&` or `||` are conditions like
 	 * an if's (fdtd2d's `y == 0 ? source : ... hz[(y - 1) * w + x]`) */
 	int chain[256], from[256], nchain = 0;
-	for (int m = n, q = c->nodes[n].parent; q >= 0; m = q, q = c->nodes[q].parent) {
+	for (int m = c->nodes[n].ctl; m >= 0; m = an_ctl_next(c, m)) {
+		int q = c->nodes[m].parent;
 		an_node *y = &c->nodes[q];
 		if (((y->kind == CXCursor_ForStmt || y->kind == CXCursor_IfStmt) &&
 		     !c->nodes[m].header) ||
@@ -1075,34 +1158,30 @@ static void describe(an_ctx *c, int kern, int n, an_footprint *fp)
 		           y->kind == CXCursor_SwitchStmt || y->kind == CXCursor_ForStmt) {
 			exact = 0;
 		}
-		if (q == c->func_node[kern])
-			break;
 	}
-	/* early returns at the top of the kernel, before any loop */
-	int body = -1, folded[64], nfolded = 0;
-	for (unsigned i = 0; i < c->nodes[c->func_node[kern]].nkids; i++)
-		if (c->nodes[c->nodes[c->func_node[kern]].kids[i]].kind == CXCursor_CompoundStmt)
-			body = c->nodes[c->func_node[kern]].kids[i];
-	for (unsigned i = 0; body >= 0 && i < c->nodes[body].nkids; i++) {
-		int st = c->nodes[body].kids[i], cond;
-		if (c->nodes[st].last >= n)
-			break;
-		if (nfolded < 64 && early_return(c, st, &cond) &&
-		    cond_guards(&s, cond, 1, &b.g, &b.ng, &b.capg))
-			folded[nfolded++] = st;
+	/* the early returns at the top of the kernel before the access
+	 * (top_fold): their guards and checks; any other jump may skip it */
+	unsigned lo = 0, hi = top->n;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (c->nodes[top->st[mid]].last < n)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	/* any other jump may skip the access */
-	for (unsigned m = (unsigned)c->func_node[kern]; m < an_func_end(c, kern); m++) {
-		enum CXCursorKind k = c->nodes[m].kind;
-		if (k != CXCursor_ReturnStmt && k != CXCursor_BreakStmt &&
-		    k != CXCursor_ContinueStmt && k != CXCursor_GotoStmt)
-			continue;
-		int ok = 0;
-		for (int i = 0; i < nfolded; i++)
-			ok |= (int)m > folded[i] && (int)m <= c->nodes[folded[i]].last;
-		if (!ok)
-			exact = 0;
+	for (unsigned i = 0; i < top->ng[lo]; i++) {
+		fp_form *d = AN_PUSH(b.g, b.ng, b.capg);
+		memset(d, 0, sizeof *d);
+		add_form(d, &top->g[i], 1);
 	}
+	for (unsigned i = 0; i < top->nchecks[lo]; i++) {
+		memset(&s.checks[i], 0, sizeof s.checks[i]);
+		add_form(&s.checks[i], &top->checks[i], 1);
+		s.check_bits[i] = top->check_bits[i];
+	}
+	s.nchecks = top->nchecks[lo];
+	if (top->covered[lo] != top->njumps)
+		exact = 0;
 	/* outermost first: a loop of the supported form is a loop, another
 	 * is only a condition (fatal if the offset names its counter); an if
 	 * gives guards over the loops outside it */
@@ -1212,6 +1291,8 @@ void an_footprints(an_ctx *c)
 		if (!fn->is_kernel)
 			continue;
 		fn->fps = an_xcalloc(p->naccesses + 1, sizeof *fn->fps);
+		fp_top top = {0};
+		top_fold(c, (int)f, &top);
 		for (unsigned n = 0; n < c->nnodes; n++) {
 			int ai = c->nodes[n].access;
 			if (ai < 0 || !k->reach[c->nodes[n].func])
@@ -1219,8 +1300,9 @@ void an_footprints(an_ctx *c)
 			an_footprint *fp = &fn->fps[fn->nfps++];
 			fp->access = (unsigned)ai;
 			fp->params = k->acc_bits[ai];
-			describe(c, (int)f, (int)n, fp);
+			describe(c, (int)f, &top, (int)n, fp);
 		}
+		top_free(&top);
 	}
 }
 

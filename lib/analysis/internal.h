@@ -60,6 +60,15 @@ typedef struct an_node {
 	unsigned begin, end;  /* offsets into text */
 	int parent;           /* node index, -1 at the root of a function */
 	int last;             /* nodes are in pre-order: the subtree is [n, last] */
+	/* The nearest node from this one up (itself included) whose parent
+	 * is an if, for, while, do, switch, ?:, && or ||, else -1: a walk up
+	 * to the conditions around a node skips what lies between, so a
+	 * 40,000-term sum costs one step per operand, not 40,000
+	 * (an_ctl_next). */
+	int ctl;
+	/* The nearest proper ancestor that is an access or a call, else -1
+	 * (access.c, for slice.c's walk to the access around a node). */
+	int encl;
 	int *kids; unsigned nkids, capkids;
 	int func;             /* function index, -1 for program scope */
 	int stmt;             /* innermost statement (index into stmts) */
@@ -222,6 +231,11 @@ int an_var_of_cursor(an_ctx *c, CXCursor decl);
 int an_var_init(an_ctx *c, int vardecl); /* its initializer node or -1 */
 int an_in(const an_range *r, unsigned b, unsigned e);
 unsigned an_func_end(an_ctx *c, int f); /* f's nodes: [func_node[f], end) */
+/* The next node up from m (m's parent a control construct) whose parent
+ * is one, or -1: the edges from n up into the conditions around it are
+ *   for (int m = c->nodes[n].ctl; m >= 0; m = an_ctl_next(c, m))
+ *           (m, c->nodes[m].parent) */
+int an_ctl_next(an_ctx *c, int m);
 int an_param_var(an_ctx *c, int f, unsigned i); /* variable of parameter i */
 
 /* access.c */

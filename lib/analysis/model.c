@@ -29,15 +29,46 @@ typedef struct visit_ctx {
 	int *open; unsigned nopen, capopen;
 } visit_ctx;
 
+/* An operator spans its operands: Clang's extent of a binary or
+ * conditional operator is its first operand's start and its last one's
+ * end, found by walking down that operand; asked of every node of a
+ * 40,000-term sum, that walk is quadratic. Such a node takes its extent
+ * from its children's once they are known (an_build_model). */
+static int operands_extent(enum CXCursorKind k)
+{
+	return k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator ||
+	       k == CXCursor_ConditionalOperator;
+}
+
+/* A construct that decides whether some of its children run. */
+static int is_control(const an_node *x)
+{
+	switch (x->kind) {
+	case CXCursor_IfStmt:
+	case CXCursor_ForStmt:
+	case CXCursor_WhileStmt:
+	case CXCursor_DoStmt:
+	case CXCursor_SwitchStmt:
+	case CXCursor_ConditionalOperator:
+		return 1;
+	case CXCursor_BinaryOperator:
+		return x->op == CXBinaryOperator_LAnd || x->op == CXBinaryOperator_LOr;
+	default:
+		return 0;
+	}
+}
+
 static int add_node(an_ctx *c, CXCursor cur, int parent, int func)
 {
 	an_node *n = AN_PUSH(c->nodes, c->nnodes, c->capnodes);
 	memset(n, 0, sizeof *n);
 	n->kind = clang_getCursorKind(cur);
 	n->cur = cur;
-	CXSourceRange r = clang_getCursorExtent(cur);
-	n->begin = an_offset(clang_getRangeStart(r));
-	n->end = an_offset(clang_getRangeEnd(r));
+	if (!operands_extent(n->kind)) {
+		CXSourceRange r = clang_getCursorExtent(cur);
+		n->begin = an_offset(clang_getRangeStart(r));
+		n->end = an_offset(clang_getRangeEnd(r));
+	}
 	n->parent = parent;
 	n->func = func;
 	n->stmt = -1;
@@ -48,9 +79,12 @@ static int add_node(an_ctx *c, CXCursor cur, int parent, int func)
 	n->op = -1;
 	int idx = (int)c->nnodes - 1;
 	n->last = idx; /* until its subtree is known: an_build_model */
+	n->ctl = -1;
+	n->encl = -1;
 	if (parent >= 0) {
 		an_node *p = &c->nodes[parent];
 		*AN_PUSH(p->kids, p->nkids, p->capkids) = idx;
+		n->ctl = is_control(p) ? idx : p->ctl;
 	}
 	if (n->kind == CXCursor_BinaryOperator || n->kind == CXCursor_CompoundAssignOperator)
 		n->op = clang_getCursorBinaryOperatorKind(cur);
@@ -715,9 +749,22 @@ int an_build_model(an_ctx *c)
 	/* pre-order: a node's subtree is [n, last]; children come after
 	 * their parent, so one backward pass finds every last */
 	for (unsigned n = c->nnodes; n-- > 0;) {
-		int par = c->nodes[n].parent;
-		if (par >= 0 && c->nodes[par].last < c->nodes[n].last)
-			c->nodes[par].last = c->nodes[n].last;
+		an_node *x = &c->nodes[n];
+		if (operands_extent(x->kind)) {
+			/* its children's extents are known: they come after it */
+			unsigned want = x->kind == CXCursor_ConditionalOperator ? 3 : 2;
+			if (x->nkids == want) {
+				x->begin = c->nodes[x->kids[0]].begin;
+				x->end = c->nodes[x->kids[want - 1]].end;
+			} else { /* an invalid program's operator: Clang's own */
+				CXSourceRange r = clang_getCursorExtent(x->cur);
+				x->begin = an_offset(clang_getRangeStart(r));
+				x->end = an_offset(clang_getRangeEnd(r));
+			}
+		}
+		int par = x->parent;
+		if (par >= 0 && c->nodes[par].last < x->last)
+			c->nodes[par].last = x->last;
 	}
 	for (unsigned i = 0; i < p->nfuncs; i++)
 		build_func(c, (int)i);
@@ -754,6 +801,11 @@ int an_build_model(an_ctx *c)
 unsigned an_func_end(an_ctx *c, int f)
 {
 	return (unsigned)f + 1 < c->p->nfuncs ? (unsigned)c->func_node[f + 1] : c->nnodes;
+}
+
+int an_ctl_next(an_ctx *c, int m)
+{
+	return c->nodes[c->nodes[m].parent].ctl;
 }
 
 int an_param_var(an_ctx *c, int f, unsigned i)

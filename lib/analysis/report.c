@@ -165,6 +165,17 @@ static cJSON *kernel_json(const an_program *p, unsigned f)
 			    !reach[p->calls[c].target])
 				reach[p->calls[c].target] = changed = 1;
 	}
+	/* each access's footprint in this kernel (one per access node,
+	 * an_footprints), found once: looking through all of them for each
+	 * access was quadratic in the kernel's accesses */
+	unsigned *fp_at = calloc(p->naccesses + 1, sizeof *fp_at);
+	if (!fp_at) {
+		free(reach);
+		return k;
+	}
+	for (unsigned i = fn->nfps; i-- > 0;)
+		if (fn->fps[i].access < p->naccesses)
+			fp_at[fn->fps[i].access] = i + 1;
 	for (unsigned ai = 0; ai < p->naccesses; ai++) {
 		const an_access *a = &p->accesses[ai];
 		if (!reach[a->func])
@@ -190,11 +201,11 @@ static cJSON *kernel_json(const an_program *p, unsigned f)
 		cJSON_AddStringToObject(o, "merge", role_name(a->role[AN_V_MERGE]));
 		if (a->part_size) /* where in the element the bytes written lie */
 			cJSON_AddNumberToObject(o, "offset", a->part_off);
-		for (unsigned i = 0; i < fn->nfps; i++)
-			if (fn->fps[i].access == ai)
-				cJSON_AddItemToObject(o, "footprint", footprint_json(fn, &fn->fps[i]));
+		if (fp_at[ai])
+			cJSON_AddItemToObject(o, "footprint", footprint_json(fn, &fn->fps[fp_at[ai] - 1]));
 		cJSON_AddItemToArray(accs, o);
 	}
+	free(fp_at);
 	free(reach);
 	return k;
 }

@@ -101,7 +101,7 @@ static void mark(slicer *S, int s)
 static int enclosing(an_ctx *c, int n)
 {
 	int s = c->nodes[n].stmt;
-	for (int p = c->nodes[n].parent; p >= 0 && c->nodes[p].stmt == s; p = c->nodes[p].parent) {
+	for (int p = c->nodes[n].encl; p >= 0 && c->nodes[p].stmt == s; p = c->nodes[p].encl) {
 		an_node *y = &c->nodes[p];
 		if (y->access >= 0)
 			return p;
@@ -279,8 +279,9 @@ static int cond_reads(slicer *S, int n)
 {
 	an_ctx *c = S->c;
 	int s = c->nodes[n].stmt, in_arm = 0;
-	for (int m = n, p = c->nodes[n].parent; p >= 0 && c->nodes[p].stmt == s;
-	     m = p, p = c->nodes[p].parent) {
+	for (int m = c->nodes[n].ctl; m >= 0 && c->nodes[c->nodes[m].parent].stmt == s;
+	     m = an_ctl_next(c, m)) {
+		int p = c->nodes[m].parent;
 		an_node *y = &c->nodes[p];
 		if (y->kind == CXCursor_ConditionalOperator && y->nkids == 3 && m != y->kids[0]) {
 			add_reads(S, y->kids[0]);

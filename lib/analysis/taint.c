@@ -37,7 +37,8 @@ int an_ctl_tainted(an_ctx *c, int n)
 	an_node *x = &c->nodes[n];
 	if (x->func >= 0 && c->fn_ctl_taint[x->func])
 		return 1;
-	for (int m = n, p = x->parent; p >= 0; m = p, p = c->nodes[p].parent) {
+	for (int m = x->ctl; m >= 0; m = an_ctl_next(c, m)) {
+		int p = c->nodes[m].parent;
 		an_node *y = &c->nodes[p];
 		if (y->kind == CXCursor_ConditionalOperator && y->nkids == 3 && m != y->kids[0]) {
 			if (an_expr_tainted(c, y->kids[0], -1))

@@ -232,6 +232,8 @@ static int in_rendered(const item *y, an_range x)
 	}
 }
 
+/* Outer first; at one range, accesses before calls, each in the order of
+ * the program's arrays, so the order does not depend on qsort's. */
 static int cmp_item(const void *pa, const void *pb)
 {
 	const item *a = pa, *b = pb;
@@ -239,26 +241,29 @@ static int cmp_item(const void *pa, const void *pb)
 		return a->r.begin < b->r.begin ? -1 : 1;
 	if (a->r.end != b->r.end)
 		return a->r.end > b->r.end ? -1 : 1;
-	return 0;
+	if (!a->c != !b->c)
+		return a->c ? 1 : -1;
+	const void *x = a->c ? (const void *)a->c : a->a, *y = b->c ? (const void *)b->c : b->a;
+	return x < y ? -1 : x > y;
 }
 
-/* The items inside range r, in source order, minus those rendered as
- * part of another item: *out (malloc'd, caller frees); their number or -1. */
-static int collect_items(const an_program *p, int f, enum rw_variant v,
-                         an_range r, item **out)
+static int is_item_access(const an_access *a, int f, unsigned av)
+{
+	return a->func == f && (a->role[av] == AN_ROLE_TOUCH || a->role[av] == AN_ROLE_COPY);
+}
+
+/* The items of function f in variant v, sorted: *out (malloc'd, caller
+ * frees); their number or -1. Made once per body, as every dropped
+ * statement looking through all of the program's accesses was quadratic
+ * in a kernel's statements. */
+static int all_items(const an_program *p, int f, enum rw_variant v, item **out)
 {
 	unsigned av = an_v(v), n = 0, k = 0;
 	*out = NULL;
-	for (unsigned i = 0; i < p->naccesses; i++) {
-		const an_access *a = &p->accesses[i];
-		n += a->func == f && inside(r, a->expr) &&
-		     (a->role[av] == AN_ROLE_TOUCH || a->role[av] == AN_ROLE_COPY);
-	}
-	for (unsigned i = 0; i < p->ncalls; i++) {
-		const an_call *c = &p->calls[i];
-		n += c->func == f && inside(r, c->expr) &&
-		     c->role[av] == AN_ROLE_EFFECT;
-	}
+	for (unsigned i = 0; i < p->naccesses; i++)
+		n += is_item_access(&p->accesses[i], f, av);
+	for (unsigned i = 0; i < p->ncalls; i++)
+		n += p->calls[i].func == f && p->calls[i].role[av] == AN_ROLE_EFFECT;
 	if (n == 0)
 		return 0;
 	item *it = calloc(n, sizeof *it);
@@ -266,31 +271,50 @@ static int collect_items(const an_program *p, int f, enum rw_variant v,
 		RW_INTERNAL("out of memory");
 		return -1;
 	}
-	for (unsigned i = 0; i < p->naccesses; i++) {
-		const an_access *a = &p->accesses[i];
-		if (a->func == f && inside(r, a->expr) &&
-		    (a->role[av] == AN_ROLE_TOUCH || a->role[av] == AN_ROLE_COPY))
-			it[k++] = (item){a->expr, a, NULL};
-	}
-	for (unsigned i = 0; i < p->ncalls; i++) {
-		const an_call *c = &p->calls[i];
-		if (c->func == f && inside(r, c->expr) &&
-		    c->role[av] == AN_ROLE_EFFECT)
-			it[k++] = (item){c->expr, NULL, c};
-	}
+	for (unsigned i = 0; i < p->naccesses; i++)
+		if (is_item_access(&p->accesses[i], f, av))
+			it[k++] = (item){p->accesses[i].expr, &p->accesses[i], NULL};
+	for (unsigned i = 0; i < p->ncalls; i++)
+		if (p->calls[i].func == f && p->calls[i].role[av] == AN_ROLE_EFFECT)
+			it[k++] = (item){p->calls[i].expr, NULL, &p->calls[i]};
 	qsort(it, n, sizeof *it, cmp_item);
-	/* Sorted outer first: only an earlier item can hold item i (an
-	 * identical range counts as held, so it is rendered once). */
-	k = 0;
-	for (unsigned i = 0; i < n; i++) {
-		int nested = 0;
-		for (unsigned j = 0; j < i && !nested; j++)
-			nested = in_rendered(&it[j], it[i].r);
-		if (!nested)
-			it[k++] = it[i];
-	}
 	*out = it;
-	return (int)k;
+	return (int)n;
+}
+
+/* The items of all (sorted, nall) inside range r, in source order, minus
+ * those rendered as part of another item, copied to sel; stk is room for
+ * as many indices. Their number. */
+static unsigned collect_items(const item *all, unsigned nall, an_range r, item *sel,
+                              unsigned *stk)
+{
+	unsigned lo = 0, hi = nall, k = 0, nstk = 0;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (all[mid].r.begin < r.begin)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Sorted outer first: only an earlier item can hold item i (an
+	 * identical range counts as held, so it is rendered once). An item
+	 * held by a held one is held by that one's holder too, so only the
+	 * kept items are asked, and of those only the ones not ending before
+	 * item i begins (stk, innermost last). */
+	for (unsigned i = lo; i < nall && all[i].r.begin <= r.end; i++) {
+		if (!inside(r, all[i].r))
+			continue;
+		while (nstk && sel[stk[nstk - 1]].r.end < all[i].r.begin)
+			nstk--;
+		int nested = 0;
+		for (unsigned j = 0; j < nstk && !nested; j++)
+			nested = in_rendered(&sel[stk[j]], all[i].r);
+		if (!nested) {
+			stk[nstk++] = k;
+			sel[k++] = all[i];
+		}
+	}
+	return k;
 }
 
 static void add_item(rw_edits *ed, const char *pfx, const item *x, unsigned av)
@@ -346,29 +370,43 @@ static int add_stmt_edits(rw_edits *ed, const char *pfx, const an_program *p,
 	const an_func *fn = &p->funcs[f];
 	unsigned av = an_v(v);
 	int rvoid = rw_returns_void(p, f, v);
+	item *all, *sel = NULL;
+	unsigned *stk = NULL;
+	int nall = all_items(p, f, v, &all), ret = -1;
+	if (nall < 0)
+		return -1;
+	if (nall > 0) {
+		sel = calloc((size_t)nall, sizeof *sel);
+		stk = calloc((size_t)nall, sizeof *stk);
+		if (!sel || !stk) {
+			RW_INTERNAL("out of memory");
+			goto out;
+		}
+	}
 	for (unsigned i = 0; i < p->nstmts; i++) {
 		const an_stmt *s = &p->stmts[i];
 		if (s->func != f || (int)i == fn->body_stmt)
 			continue;
 		if (!is_rendered(p, s->parent, av, fn->body_stmt))
 			continue;
-		int ret = rvoid && s->kind == AN_STMT_RETURN &&
-		          returns_value(p, s);
-		if (!ret && s->keep[av])
+		int rv = rvoid && s->kind == AN_STMT_RETURN &&
+		         returns_value(p, s);
+		if (!rv && s->keep[av])
 			continue;
-		item *it;
-		int n = collect_items(p, f, v, s->range, &it);
-		if (n < 0)
-			return -1;
+		unsigned n = collect_items(all, (unsigned)nall, s->range, sel, stk);
 		rw_edit_begin(ed, s->range.begin, s->range.end);
-		if (n > 0 || ret)
+		if (n > 0 || rv)
 			rw_edit_lit(ed, "{ ");
-		for (int k = 0; k < n; k++)
-			add_item(ed, pfx, &it[k], av);
-		free(it);
-		rw_edit_lit(ed, ret ? "return; }" : n > 0 ? "}" : ";");
+		for (unsigned k = 0; k < n; k++)
+			add_item(ed, pfx, &sel[k], av);
+		rw_edit_lit(ed, rv ? "return; }" : n > 0 ? "}" : ";");
 	}
-	return 0;
+	ret = 0;
+out:
+	free(all);
+	free(sel);
+	free(stk);
+	return ret;
 }
 
 int rw_render_body(const an_program *p, const char *pfx, int f,

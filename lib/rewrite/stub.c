@@ -25,20 +25,22 @@ static void put_escaped(rw_buf *out, const char *s, size_t n, const char *ind)
 	size_t run = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)s[i];
-		char tmp[8];
-		if (ch == '\\' || ch == '"')
-			snprintf(tmp, sizeof tmp, "\\%c", ch);
-		else if (ch == '?') /* no trigraphs, whatever -std says */
-			snprintf(tmp, sizeof tmp, "\\?");
+		/* byte by byte without printf: a program of 12 MB (40,000
+		 * statements in four variants) took a quarter of vastcc's time */
+		char tmp[4] = { '\\', (char)ch };
+		size_t len = 2;
+		if (ch == '?') /* no trigraphs, whatever -std says */
+			tmp[1] = '?';
 		else if (ch == '\n')
-			snprintf(tmp, sizeof tmp, "\\n");
+			tmp[1] = 'n';
 		else if (ch == '\t')
-			snprintf(tmp, sizeof tmp, "\\t");
+			tmp[1] = 't';
 		else if (ch < 0x20 || ch >= 0x7f)
-			snprintf(tmp, sizeof tmp, "\\%03o", ch);
-		else
-			snprintf(tmp, sizeof tmp, "%c", ch);
-		rw_buf_puts(out, tmp);
+			tmp[1] = (char)('0' + (ch >> 6)), tmp[2] = (char)('0' + (ch >> 3 & 7)),
+			tmp[3] = (char)('0' + (ch & 7)), len = 4;
+		else if (ch != '\\' && ch != '"')
+			tmp[0] = (char)ch, len = 1;
+		rw_buf_put(out, tmp, len);
 		run++;
 		if ((ch == '\n' || run >= 2000) && i + 1 < n) {
 			rw_buf_printf(out, "\"\n%s\"", ind);
