@@ -14,6 +14,7 @@
 // CHECK-NEXT: "col":{{[[:space:]]+}}1,
 // CHECK-NEXT: "virtualizable":{{[[:space:]]+}}true,
 // CHECK-NEXT: "merge_exact":{{[[:space:]]+}}true,
+// CHECK-NEXT: "items_independent":{{[[:space:]]+}}true,
 // CHECK-NEXT: "params":{{[[:space:]]+}}[{
 // CHECK-NEXT: "index":{{[[:space:]]+}}0,
 // CHECK-NEXT: "name":{{[[:space:]]+}}"v",
