@@ -223,25 +223,6 @@ static void choose_local(vrt_launch *L, size_t maxwg)
 	}
 }
 
-/* The launch may run as smaller work-groups than it has: the program
- * left the local size to the implementation (OpenCL 1.2 §5.8:
- * local_work_size NULL), or the kernel's work-items depend on nothing of
- * their group (vast_kernel_info.items_independent: no barrier, no
- * __local memory, no local or group id or size but in the global id),
- * so a group's work-items compute the same run as any subsets, whose
- * global ids the paged kernel rebuilds from the smaller local size
- * (vast_init_ids). Not a kernel declared reqd_work_group_size: its
- * variants are compiled for that size (lib/rewrite/kernels.c), and not a
- * share of a launch split over devices, whose window counts groups. */
-int vrt_local_may_shrink(const vrt_launch *L)
-{
-	const vrt_kernel *k = L->k;
-	if (L->local_free)
-		return 1;
-	return vrt_cfg.wgsplit && !L->share && k->info && k->info->items_independent &&
-	       !(k->wg.reqd[0] || k->wg.reqd[1] || k->wg.reqd[2]);
-}
-
 /* The paged path; when one work-group does not fit the budget and the
  * launch may take smaller ones (vrt_local_may_shrink), halve them until
  * one fits: down to one work-item, which the refusal then names. */

@@ -579,12 +579,17 @@ static unsigned long long probe_bytes(vrt_launch *W, const paged *P, cl_int *err
  * CL_MEM_OBJECT_ALLOCATION_FAILURE: launch.c halves the groups. The
  * bound holds only for plans in pages: called where the inspector plans
  * (packed boxes, fpplan.c, are never tried after it). A probe that fails
- * proves nothing: the full inspection reports it. */
+ * proves nothing: the full inspection reports it. Not an inspector that
+ * reads buffers (an indirect kernel's index array): its data would go to
+ * the device, or the CPU inspector be set up, twice. */
 static cl_int probe_first(vrt_launch *L, paged *P)
 {
 	if (P->probed || L->share)
 		return CL_SUCCESS;
 	P->probed = 1;
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if (L->slot_inspect_reads[s])
+			return CL_SUCCESS;
 	size_t lwg = L->lsize[0] * L->lsize[1] * L->lsize[2];
 	int shrink = vrt_local_may_shrink(L) && lwg > 1;
 	vrt_launch W = *L;

@@ -992,7 +992,8 @@ typedef struct vrt_launch {
 	int no_retry;
 } vrt_launch;
 cl_int vrt_paged_run(vrt_launch *L);
-/* 1 when L may run with smaller work-groups than it has (launch.c). */
+/* 1 when L may run with smaller work-groups than it has (kernel.c):
+ * launch.c halves them, paged.c's refusals make way for that. */
 int vrt_local_may_shrink(const vrt_launch *L);
 /* A fused launch (launch.c): on each range, L's kernel and then L2's, on
  * the same frames, so what the first writes for the second never goes

@@ -10,7 +10,7 @@
 // CHECK-NEXT: "cl_options":{{[[:space:]]+}}"",
 // CHECK-NEXT: "kernels":{{[[:space:]]+}}[{
 // CHECK-NEXT: "name":{{[[:space:]]+}}"scale",
-// CHECK-NEXT: "line":{{[[:space:]]+}}[[@LINE+47]],
+// CHECK-NEXT: "line":{{[[:space:]]+}}[[@LINE+48]],
 // CHECK-NEXT: "col":{{[[:space:]]+}}1,
 // CHECK-NEXT: "virtualizable":{{[[:space:]]+}}true,
 // CHECK-NEXT: "merge_exact":{{[[:space:]]+}}true,
