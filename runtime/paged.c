@@ -179,6 +179,7 @@ typedef struct paged {
 	unsigned long long hold_bytes;  /* L->hold_bytes: the hold's size */
 	unsigned long long full_budget; /* L->budget before their bytes came off */
 	int probed;                 /* probe_first ran */
+	unsigned first_shift;       /* the largest pages planning tries */
 	cl_event last_run;          /* the latest range's kernel (the hold's H2D waits) */
 	struct res_copy {           /* a run of pages taken from kept frames */
 		unsigned set, buf, dst_buf;
@@ -543,10 +544,11 @@ static void group_name(const vrt_launch *L, size_t g, char *buf, size_t cap)
 		snprintf(buf, cap, "work-item (%zu, %zu, %zu)", id[0], id[1], id[2]);
 }
 
-/* Bytes group 0 of W (a window of one group) touches at the smallest
- * pages, from its inspector: a lower bound of what it needs at any page
- * size, as larger pages hold the same bytes and more. 0 with *err set
- * when the inspector failed. */
+/* What group 0 of W (a window of one group) needs at least, at any page
+ * size planning tries: the bytes of the smallest pages it touches, from
+ * its inspector (larger pages hold the same bytes and more), plus the
+ * least of the scratch frame and the LPT over those page sizes
+ * (vrt_range_footprint). 0 with *err set when the inspector failed. */
 static unsigned long long probe_bytes(vrt_launch *W, const paged *P, cl_int *err)
 {
 	vrt_layout lay = P->lay;
@@ -558,10 +560,17 @@ static unsigned long long probe_bytes(vrt_launch *W, const paged *P, cl_int *err
 		return 0;
 	}
 	*err = vrt_inspect_run(W, &lay, 1, row, 1);
-	unsigned long long n = 0;
+	unsigned long long n = 0, least = ~0ull;
 	if (*err == CL_SUCCESS) {
 		vrt_pas_normalize(row, lay.row_bytes);
 		n = (unsigned long long)vrt_pas_count(row, lay.row_bytes) << VRT_MIN_PAGE_SHIFT;
+		for (unsigned sh = VRT_MIN_PAGE_SHIFT; sh <= P->first_shift; sh++) {
+			lay.page_shift = sh;
+			vrt_layout_init(&lay);
+			if (vrt_range_footprint(&lay, 0) < least)
+				least = vrt_range_footprint(&lay, 0);
+		}
+		n += least;
 	}
 	vrt_free(row);
 	return n;
@@ -610,7 +619,9 @@ static cl_int probe_first(vrt_launch *L, paged *P)
 			continue;
 		L->st->inspect_ms += vrt_now_ms() - t0;
 		group_name(&W, 0, who, sizeof who);
-		if (!item && shrink) {
+		/* With buffers kept whole or a hold, vrt_paged_run pages them
+		 * all next, and probes again; smaller groups may fit (launch.c). */
+		if ((!item && shrink) || P->nres || P->hold_bytes) {
 			vrt_log(VRT_LOG_DEBUG, "kernel '%s': %s alone needs at least %llu bytes of device memory, more than the budget of %llu",
 			        L->k->name, who, need, P->full_budget);
 			return CL_MEM_OBJECT_ALLOCATION_FAILURE;
@@ -753,6 +764,7 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 	size_t G = L->groups;
 	size_t first_wpp = G > 512 ? (G + 511) / 512 : 1;
 	unsigned first_shift = P->lay.page_shift;
+	P->first_shift = first_shift;
 	int oom;
 	vrt_fp_plan_free(P->fp);
 	oom = 0;

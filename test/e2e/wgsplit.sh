@@ -16,6 +16,9 @@
 #   once, naming work-item 0, with no inspector run over the launch (its
 #   inspections at every row and page size took 105 s on PoCL for the
 #   PolyBench size); covarb, the same with a barrier, names work-group 0.
+#   rows2d under a budget of 3000 bytes, less than one work-item's rows
+#   and page table, is refused naming work-item (0, 0), from its
+#   descriptors or its inspector's first work-item.
 set -u
 vastcc=$1
 src=$(cd "$(dirname "$0")" && pwd)/wgsplit
@@ -75,7 +78,7 @@ refused() { # case, pattern of the warning, env...: fails at once, says why, no 
 		echo "FAIL: $name: succeeded, want a refusal"; fail=1; return
 	fi
 	t1=$(date +%s)
-	if ! grep -Eq "^vast: warning: kernel '[a-z]*': $why" refused.log; then
+	if ! grep -Eq "^vast: warning: kernel '[a-z0-9]*': $why" refused.log; then
 		echo "FAIL: $name: no refusal saying why"; cat refused.log; fail=1
 	elif grep -q "': inspecting " refused.log; then
 		echo "FAIL: $name: the inspector ran over the launch before the refusal"; fail=1
@@ -94,6 +97,10 @@ for mem in 50% 25%; do
 		refused covarb "work-group 0 alone needs at least [0-9]+ bytes of device memory, more than the budget of [0-9]+$" \
 			VAST_DEVICE_MEM=$mem VAST_FOOTPRINTS=$fp
 	done
+done
+for fp in 1 0; do
+	refused rows2d "work-item \\(0, 0\\) alone needs (at least )?[0-9]+ bytes of device memory, more than the budget of 3000$" \
+		VAST_DEVICE_MEM=3000 VAST_FOOTPRINTS=$fp
 done
 [ $fail = 0 ] && echo "wgsplit: PASS"
 exit $fail
