@@ -35,6 +35,9 @@
  *                  (queue.c); to measure what overlapping them saves
  * VAST_FUSE        0: never run two paged launches range by range together
  *                  (launch.c, fused); to measure what fusing saves
+ * VAST_WGSPLIT     0: never run the program's work-groups as smaller ones,
+ *                  even where its work-items are independent (launch.c);
+ *                  such a group that does not fit is refused
  * Malformed values are reported once and ignored (defaults stand): the
  * runtime is inside someone else's program and must not stop it.
  *
@@ -69,6 +72,7 @@ vrt_config vrt_cfg = {
 	.straight = 1,
 	.overlap = 1,
 	.fuse = 1,
+	.wgsplit = 1,
 };
 
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent)
@@ -216,6 +220,7 @@ void vrt_config_load(void)
 	vrt_cfg.straight = !((s = vrt_getenv("VAST_STRAIGHT")) && !strcmp(s, "0"));
 	vrt_cfg.overlap = !((s = vrt_getenv("VAST_OVERLAP")) && !strcmp(s, "0"));
 	vrt_cfg.fuse = !((s = vrt_getenv("VAST_FUSE")) && !strcmp(s, "0"));
+	vrt_cfg.wgsplit = !((s = vrt_getenv("VAST_WGSPLIT")) && !strcmp(s, "0"));
 	if ((s = vrt_getenv("VAST_DEVICES")) && *s)
 		vrt_cfg.devices = s;
 	if ((s = vrt_getenv("VAST_FOOTPRINTS")) && *s) {

@@ -334,3 +334,22 @@ cl_int vrt_kernel_variant(vrt_kernel *k, const char *what, cl_kernel *out)
 	*out = *slot;
 	return CL_SUCCESS;
 }
+
+/* The launch may run as smaller work-groups than it has: the program
+ * left the local size to the implementation (OpenCL 1.2 §5.8:
+ * local_work_size NULL), or the kernel's work-items depend on nothing of
+ * their group (vast_kernel_info.items_independent: no barrier, no
+ * __local memory, no local or group id or size but in the global id),
+ * so any subsets of a group's work-items compute what the whole group
+ * does, and the paged kernel rebuilds their global ids from the smaller
+ * local size (vast_init_ids). Not a kernel declared reqd_work_group_size: its
+ * variants are compiled for that size (lib/rewrite/kernels.c), and not a
+ * share of a launch split over devices, whose window counts groups. */
+int vrt_local_may_shrink(const vrt_launch *L)
+{
+	const vrt_kernel *k = L->k;
+	if (L->local_free)
+		return 1;
+	return vrt_cfg.wgsplit && !L->share && k->info && k->info->items_independent &&
+	       !(k->wg.reqd[0] || k->wg.reqd[1] || k->wg.reqd[2]);
+}

@@ -223,21 +223,22 @@ static void choose_local(vrt_launch *L, size_t maxwg)
 	}
 }
 
-/* The paged path; when the program left the local size to the
- * implementation and one work-group does not fit the budget, smaller
- * groups are as valid a choice (OpenCL 1.2 §5.8: local_work_size NULL),
- * so halve them until one fits. */
+/* The paged path; when one work-group does not fit the budget and the
+ * launch may take smaller ones (vrt_local_may_shrink), halve them until
+ * one fits: down to one work-item, which the refusal then names. */
 static cl_int run_paged(vrt_launch *L)
 {
 	for (;;) {
 		cl_int err = vrt_paged_run(L);
 		size_t wg = L->lsize[0] * L->lsize[1] * L->lsize[2];
-		if (err != CL_MEM_OBJECT_ALLOCATION_FAILURE || !L->local_free || wg == 1 ||
-		    L->partial)
+		if (err != CL_MEM_OBJECT_ALLOCATION_FAILURE || !vrt_local_may_shrink(L) || wg == 1 ||
+		    L->partial || L->no_retry)
 			return err;
 		choose_local(L, wg / 2);
-		vrt_log(VRT_LOG_DEBUG, "kernel '%s': retrying with work-groups of %zux%zux%zu",
-		        L->k->name, L->lsize[0], L->lsize[1], L->lsize[2]);
+		vrt_log(L->local_free ? VRT_LOG_DEBUG : VRT_LOG_INFO,
+		        "kernel '%s': one work-group of %zu work-items does not fit; retrying with work-groups of %zux%zux%zu%s",
+		        L->k->name, wg, L->lsize[0], L->lsize[1], L->lsize[2],
+		        L->local_free ? "" : " (its work-items are independent)");
 	}
 }
 

@@ -34,6 +34,7 @@
  * inspector missed a page: the launch fails rather than give a wrong
  * result.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "vrt.h"
@@ -177,6 +178,8 @@ typedef struct paged {
 	unsigned nres;
 	unsigned long long hold_bytes;  /* L->hold_bytes: the hold's size */
 	unsigned long long full_budget; /* L->budget before their bytes came off */
+	int probed;                 /* probe_first ran */
+	unsigned first_shift;       /* the largest pages planning tries */
 	cl_event last_run;          /* the latest range's kernel (the hold's H2D waits) */
 	struct res_copy {           /* a run of pages taken from kept frames */
 		unsigned set, buf, dst_buf;
@@ -520,21 +523,138 @@ static cl_int check_rows(vrt_launch *L, const paged *P)
 	return err;
 }
 
+/* Group `g` of L (its window's first group 0) as the refusals name it:
+ * a group of one work-item by its global id (OpenCL 1.2 §6.12.1). */
+static void group_name(const vrt_launch *L, size_t g, char *buf, size_t cap)
+{
+	if (L->lsize[0] * L->lsize[1] * L->lsize[2] != 1) {
+		snprintf(buf, cap, "work-group %zu", g);
+		return;
+	}
+	size_t id[3], f = L->group_base + g;
+	for (unsigned d = 0; d < 3; d++) {
+		id[d] = f % L->ngroups[d] + L->goff[d];
+		f /= L->ngroups[d];
+	}
+	if (L->dim == 1)
+		snprintf(buf, cap, "work-item %zu", id[0]);
+	else if (L->dim == 2)
+		snprintf(buf, cap, "work-item (%zu, %zu)", id[0], id[1]);
+	else
+		snprintf(buf, cap, "work-item (%zu, %zu, %zu)", id[0], id[1], id[2]);
+}
+
+/* What group 0 of W (a window of one group) needs at least, at any page
+ * size planning tries: the bytes of the smallest pages it touches, from
+ * its inspector (larger pages hold the same bytes and more), plus the
+ * least of the scratch frame and the LPT over those page sizes
+ * (vrt_range_footprint). 0 with *err set when the inspector failed. */
+static unsigned long long probe_bytes(vrt_launch *W, const paged *P, cl_int *err)
+{
+	vrt_layout lay = P->lay;
+	lay.page_shift = VRT_MIN_PAGE_SHIFT;
+	vrt_layout_init(&lay);
+	unsigned char *row = vrt_malloc(lay.row_bytes);
+	if (!row) {
+		*err = CL_OUT_OF_HOST_MEMORY;
+		return 0;
+	}
+	*err = vrt_inspect_run(W, &lay, 1, row, 1);
+	unsigned long long n = 0, least = ~0ull;
+	if (*err == CL_SUCCESS) {
+		vrt_pas_normalize(row, lay.row_bytes);
+		n = (unsigned long long)vrt_pas_count(row, lay.row_bytes) << VRT_MIN_PAGE_SHIFT;
+		for (unsigned sh = VRT_MIN_PAGE_SHIFT; sh <= P->first_shift; sh++) {
+			lay.page_shift = sh;
+			vrt_layout_init(&lay);
+			if (vrt_range_footprint(&lay, 0) < least)
+				least = vrt_range_footprint(&lay, 0);
+		}
+		n += least;
+	}
+	vrt_free(row);
+	return n;
+}
+
+/* Before the inspector runs over the whole launch, its first work-group
+ * alone (its first work-item, where the launch may take smaller groups:
+ * vrt_local_may_shrink), inspected at the smallest pages: when that
+ * passes the whole budget, no plan holds it at any page size, in any
+ * ranges, with or without buffers kept whole, and the launch is refused
+ * now instead of after inspections at every row and page size (a
+ * covariance whose first work-item reads the whole matrix: 105 s of
+ * inspecting on PoCL, then the same refusal). Where the launch may
+ * shrink and its first work-item fits but its first group does not,
+ * CL_MEM_OBJECT_ALLOCATION_FAILURE: launch.c halves the groups. The
+ * bound holds only for plans in pages: called where the inspector plans
+ * (packed boxes, fpplan.c, are never tried after it). A probe that fails
+ * proves nothing: the full inspection reports it. Not an inspector that
+ * reads buffers (an indirect kernel's index array): its data would go to
+ * the device, or the CPU inspector be set up, twice. */
+static cl_int probe_first(vrt_launch *L, paged *P)
+{
+	if (P->probed || L->share)
+		return CL_SUCCESS;
+	P->probed = 1;
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if (L->slot_inspect_reads[s])
+			return CL_SUCCESS;
+	size_t lwg = L->lsize[0] * L->lsize[1] * L->lsize[2];
+	int shrink = vrt_local_may_shrink(L) && lwg > 1;
+	vrt_launch W = *L;
+	W.groups = 1;
+	char who[96];
+	cl_int err;
+	double t0 = vrt_now_ms();
+	for (int item = shrink; item >= 0; item--) {
+		if (item)
+			for (unsigned d = 0; d < 3; d++)
+				W.lsize[d] = 1, W.ngroups[d] = L->gsize[d];
+		else
+			memcpy(W.lsize, L->lsize, sizeof W.lsize), memcpy(W.ngroups, L->ngroups, sizeof W.ngroups);
+		unsigned long long need = probe_bytes(&W, P, &err);
+		if (err == CL_OUT_OF_HOST_MEMORY)
+			return err;
+		if (err != CL_SUCCESS || need <= P->full_budget)
+			continue;
+		L->st->inspect_ms += vrt_now_ms() - t0;
+		group_name(&W, 0, who, sizeof who);
+		/* With buffers kept whole or a hold, vrt_paged_run pages them
+		 * all next, and probes again; smaller groups may fit (launch.c). */
+		if ((!item && shrink) || P->nres || P->hold_bytes) {
+			vrt_log(VRT_LOG_DEBUG, "kernel '%s': %s alone needs at least %llu bytes of device memory, more than the budget of %llu",
+			        L->k->name, who, need, P->full_budget);
+			return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+		}
+		vrt_log(VRT_LOG_WARN, "kernel '%s': %s alone needs at least %llu bytes of device memory, more than the budget of %llu",
+		        L->k->name, who, need, P->full_budget);
+		L->no_retry = 1;
+		return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+	}
+	L->st->inspect_ms += vrt_now_ms() - t0;
+	return CL_SUCCESS;
+}
+
 /* The launch's PAS rows: from the footprint descriptors when they cover
  * the kernel (*from_fp set: 1 exact, 2 a superset), else from its
  * inspector. */
 static cl_int fill_rows(vrt_launch *L, paged *P, int *from_fp)
 {
-	double t0 = vrt_now_ms();
 	int got = *from_fp ? vrt_fp_rows(P->fp, &P->lay, P->wpp, P->rows, P->nrows) : 0;
 	cl_int err = CL_SUCCESS;
 	if (got < 0)
 		return CL_OUT_OF_HOST_MEMORY;
+	if (!got && (err = probe_first(L, P)) != CL_SUCCESS)
+		return err;
+	double t0 = vrt_now_ms();
 	*from_fp = got;
-	if (got && vrt_cfg.footprints == VRT_FP_CHECK)
+	if (got && vrt_cfg.footprints == VRT_FP_CHECK) {
 		err = check_rows(L, P);
-	else if (!got)
+	} else if (!got) {
+		vrt_log(VRT_LOG_INFO, "kernel '%s': inspecting %zu work-groups, %zu a PAS row, %u-byte pages",
+		        L->k->name, L->groups, P->wpp, 1u << P->lay.page_shift);
 		err = vrt_inspect_run(L, &P->lay, P->wpp, P->rows, P->nrows);
+	}
 	double t1 = vrt_now_ms();
 	L->st->inspect_ms += t1 - t0;
 	vrt_trace_host(got ? "footprints" : "inspect", L->k->name, t0, t1, -1, 0);
@@ -564,12 +684,14 @@ static cl_int refuse_group(vrt_launch *L, paged *P, size_t bad, const unsigned c
 		boxed = 0;
 	unsigned long long need = vrt_range_footprint(lay, vrt_pas_count(row, lay->row_bytes) + boxed);
 	const char *kn = L->k->name;
+	char who[96];
+	group_name(L, bad, who, sizeof who);
 	/* With buffers kept whole, vrt_paged_run pages them all instead: no
 	 * refusal yet. */
 	int lvl = P->nres || P->hold_bytes ? VRT_LOG_DEBUG : VRT_LOG_WARN;
 	if (need > L->budget) {
-		vrt_log(lvl, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, more than the budget of %llu",
-		        kn, bad, need, L->budget);
+		vrt_log(lvl, "kernel '%s': %s alone needs %llu bytes of device memory, more than the budget of %llu",
+		        kn, who, need, L->budget);
 		return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 	}
 	unsigned big = 1;
@@ -585,11 +707,11 @@ static cl_int refuse_group(vrt_launch *L, paged *P, size_t bad, const unsigned c
 		if (L->arg_slot[i] == big && L->k->info)
 			arg = L->k->info->params[i].name;
 	if (((unsigned long long)most << lay->page_shift) > cap)
-		vrt_log(lvl, "kernel '%s': work-group %zu alone needs %llu bytes of argument '%s', more than one device buffer holds (%llu bytes: CL_DEVICE_MAX_MEM_ALLOC_SIZE or VAST_MAX_ALLOC), within the budget of %llu",
-		        kn, bad, (unsigned long long)most << lay->page_shift, arg, cap, L->budget);
+		vrt_log(lvl, "kernel '%s': %s alone needs %llu bytes of argument '%s', more than one device buffer holds (%llu bytes: CL_DEVICE_MAX_MEM_ALLOC_SIZE or VAST_MAX_ALLOC), within the budget of %llu",
+		        kn, who, (unsigned long long)most << lay->page_shift, arg, cap, L->budget);
 	else
-		vrt_log(lvl, "kernel '%s': work-group %zu alone needs %llu bytes of device memory, within the budget of %llu but not in %u device buffers of %llu bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE or VAST_MAX_ALLOC)",
-		        kn, bad, need, L->budget, vrt_set_bufs(lay), cap);
+		vrt_log(lvl, "kernel '%s': %s alone needs %llu bytes of device memory, within the budget of %llu but not in %u device buffers of %llu bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE or VAST_MAX_ALLOC)",
+		        kn, who, need, L->budget, vrt_set_bufs(lay), cap);
 	return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 }
 
@@ -642,6 +764,7 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 	size_t G = L->groups;
 	size_t first_wpp = G > 512 ? (G + 511) / 512 : 1;
 	unsigned first_shift = P->lay.page_shift;
+	P->first_shift = first_shift;
 	int oom;
 	vrt_fp_plan_free(P->fp);
 	oom = 0;
@@ -770,6 +893,16 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 				P->wpp = first_wpp;
 				P->nsets = vrt_cfg.pipeline;
 				continue;
+			}
+			/* The program's own local size, kept while pages or
+			 * boxes of any size hold a group (a column walk's packed
+			 * boxes move its bytes once, smaller groups whole pages
+			 * of them); where none does, a kernel whose work-items
+			 * are independent takes smaller groups (launch.c). */
+			if (vrt_local_may_shrink(L) && lwg > 1) {
+				vrt_log(VRT_LOG_DEBUG, "kernel '%s': work-group %zu does not fit at any page size",
+				        k->name, bad);
+				return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 			}
 			return P->rows ? refuse_group(L, P, bad, P->rows + bad * P->lay.row_bytes)
 			               : refuse_boxed_group(L, P, bad);
@@ -3354,7 +3487,7 @@ cl_int vrt_paged_run(vrt_launch *L)
 	/* What the kept buffers left was too little (a work-group's pages
 	 * do not fit it, or the device ran out of memory) before any range
 	 * changed a byte: page them all. */
-	if (err != CL_SUCCESS && kept && !L->partial) {
+	if (err != CL_SUCCESS && kept && !L->partial && !L->no_retry) {
 		vrt_log(VRT_LOG_INFO, "kernel '%s': paging every buffer after %s", L->k->name,
 		        vrt_cl_error_name(err));
 		L->k->keep_refused = (struct vrt_keep_hint){L->groups, L->budget};

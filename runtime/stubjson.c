@@ -357,6 +357,7 @@ static void get_kernel(jctx *c, const cJSON *o, vast_kernel_info *k,
 	k->reason = get_str(c, o, "reason", 1);
 	k->location = get_str(c, o, "location", 1);
 	k->merge_exact = get_bool(c, o, "merge_exact");
+	k->items_independent = get_bool(c, o, "items_independent");
 	if (!c->failed && !k->virtualizable != !!k->reason)
 		fail(c, "'reason' must be null exactly when 'virtualizable' is 1");
 	const cJSON *f = member(c, o, "footprints");

@@ -156,6 +156,7 @@ typedef struct vrt_config {
 	int straight;          /* VAST_STRAIGHT: launch straight variants */
 	int overlap;           /* VAST_OVERLAP: a launch's end overlaps the next command */
 	int fuse;              /* VAST_FUSE: paged launches back to back may be fused */
+	int wgsplit;           /* VAST_WGSPLIT: independent work-items' groups may shrink */
 } vrt_config;
 /* Devices a launch may be split over, its own included (VAST_DEVICES). */
 #define VRT_MAX_DEVICES 8
@@ -988,8 +989,14 @@ typedef struct vrt_launch {
 	 * choose_hold), 0: none. */
 	unsigned hold_slot;
 	unsigned long long hold_bytes;
+	/* Refused for good: no smaller work-group, no other try can fit it
+	 * (paged.c, probe_first). */
+	int no_retry;
 } vrt_launch;
 cl_int vrt_paged_run(vrt_launch *L);
+/* 1 when L may run with smaller work-groups than it has (kernel.c):
+ * launch.c halves them, paged.c's refusals make way for that. */
+int vrt_local_may_shrink(const vrt_launch *L);
 /* A fused launch (launch.c): on each range, L's kernel and then L2's, on
  * the same frames, so what the first writes for the second never goes
  * home between them. L holds the slots of both (modes joined), L2 the

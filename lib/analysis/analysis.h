@@ -200,6 +200,10 @@ typedef struct an_func {
 	                        vector element (v[i].y = ..), and the merge
 	                        kernel loads nothing from a buffer the kernel
 	                        writes */
+	/* Its work-items depend on nothing of their work-group (items.c):
+	 * the runtime may run part of a group. Else why not, one line. */
+	int items_independent;
+	char items_reason[160];
 	/* one per access the kernel reaches, in access order */
 	an_footprint *fps; unsigned nfps;
 	an_loc loc;

@@ -286,4 +286,7 @@ void an_slice(an_ctx *c);
 /* program.c */
 void an_finish_kernels(an_ctx *c);
 
+/* items.c: an_func.items_independent of every kernel */
+void an_items(an_ctx *c);
+
 #endif

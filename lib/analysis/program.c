@@ -372,6 +372,7 @@ an_program *an_program_create(const char *path, const an_options *opt)
 	an_patterns(&c);
 	an_slice(&c);
 	an_finish_kernels(&c);
+	an_items(&c);
 	an_footprints(&c);
 	if (c.errors)
 		goto fail;

@@ -135,6 +135,9 @@ static cJSON *kernel_json(const an_program *p, unsigned f)
 		cJSON_AddNumberToObject(k, "reason_col", fn->reason_loc.col);
 	}
 	cJSON_AddBoolToObject(k, "merge_exact", fn->merge_exact);
+	cJSON_AddBoolToObject(k, "items_independent", fn->items_independent);
+	if (!fn->items_independent)
+		cJSON_AddStringToObject(k, "items_reason", fn->items_reason);
 	cJSON *params = cJSON_AddArrayToObject(k, "params");
 	for (unsigned i = 0; i < fn->nparams; i++) {
 		const an_param *pa = &fn->params[i];

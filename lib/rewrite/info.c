@@ -147,6 +147,7 @@ rw_info *rw_info_create(const an_program *p, const char *program_text)
 			.location = virt ? NULL
 			                 : location(too_deep[f] ? k->loc : k->reason_loc, path),
 			.merge_exact = k->merge_exact ? 1u : 0u,
+			.items_independent = k->items_independent ? 1u : 0u,
 		};
 		info->nterms[n] = footprints(p, k, &fps[n]);
 		n++;

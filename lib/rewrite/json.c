@@ -165,6 +165,7 @@ static cJSON *kernel(const rw_info *info, unsigned k)
 	put(o, "reason", str(ki->reason));
 	put(o, "location", str(ki->location));
 	put(o, "merge_exact", u32(ki->merge_exact));
+	put(o, "items_independent", u32(ki->items_independent));
 	put(o, "footprints", footprints(info, k));
 	return o;
 }

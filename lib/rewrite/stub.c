@@ -278,7 +278,8 @@ char *rw_emit_stub(const an_program *p, const char *program_text)
 			put_string(&out, k->reason);
 			rw_buf_puts(&out, ", .location = ");
 			put_string(&out, k->location);
-			rw_buf_printf(&out, ",\n\t  .merge_exact = %u },\n", k->merge_exact);
+			rw_buf_printf(&out, ",\n\t  .merge_exact = %u, .items_independent = %u },\n",
+			              k->merge_exact, k->items_independent);
 		}
 		rw_buf_puts(&out, "};\n\n");
 

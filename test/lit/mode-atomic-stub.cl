@@ -17,6 +17,6 @@ __kernel void plain(__global int *hist)
 // CHECK: { .name = "hist", .kind = VAST_PARAM_GLOBAL, .mode = VAST_MODE_W | VAST_MODE_ATOMIC, .pattern = VAST_PAT_INDIRECT, .elem_size = 4, .inspect_reads = 0 },
 // CHECK: { .name = "hist", .kind = VAST_PARAM_GLOBAL, .mode = VAST_MODE_W, .pattern = VAST_PAT_AFFINE, .elem_size = 4, .inspect_reads = 0 },
 // CHECK: { .name = "counts", .nparams = 2,
-// CHECK: .merge_exact = 0 },
+// CHECK: .merge_exact = 0, .items_independent = 1 },
 // CHECK: { .name = "plain", .nparams = 1,
-// CHECK: .merge_exact = 1 },
+// CHECK: .merge_exact = 1, .items_independent = 1 },

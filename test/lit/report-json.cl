@@ -10,10 +10,11 @@
 // CHECK-NEXT: "cl_options":{{[[:space:]]+}}"",
 // CHECK-NEXT: "kernels":{{[[:space:]]+}}[{
 // CHECK-NEXT: "name":{{[[:space:]]+}}"scale",
-// CHECK-NEXT: "line":{{[[:space:]]+}}[[@LINE+47]],
+// CHECK-NEXT: "line":{{[[:space:]]+}}[[@LINE+48]],
 // CHECK-NEXT: "col":{{[[:space:]]+}}1,
 // CHECK-NEXT: "virtualizable":{{[[:space:]]+}}true,
 // CHECK-NEXT: "merge_exact":{{[[:space:]]+}}true,
+// CHECK-NEXT: "items_independent":{{[[:space:]]+}}true,
 // CHECK-NEXT: "params":{{[[:space:]]+}}[{
 // CHECK-NEXT: "index":{{[[:space:]]+}}0,
 // CHECK-NEXT: "name":{{[[:space:]]+}}"v",

@@ -1,6 +1,6 @@
 // The host stub (<base>.vast.c): per kernel a parameter table (name, kind,
 // mode, pattern, element size, inspect_reads) and a kernel table (variants,
-// virtualizable, merge_exact), all static const data of vast/stub.h.
+// virtualizable, merge_exact, items_independent), all static const data of vast/stub.h.
 // RUN: rm -rf %t && cd %S && %vastcc --emit-kernels=%t -c stub-tables.cl -o %t.o
 // RUN: FileCheck %s < %t/stub-tables.vast.c
 
@@ -30,7 +30,7 @@ __kernel void second(__global float *io, __constant int *perm)
 // CHECK-NEXT: .params = vast_stub_params_[[SFX]]_0,
 // CHECK-NEXT: .variants = VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_MERGE | VAST_HAS_STRAIGHT,
 // CHECK-NEXT: .virtualizable = 1, .reason = NULL, .location = NULL,
-// CHECK-NEXT: .merge_exact = 1 },
+// CHECK-NEXT: .merge_exact = 1, .items_independent = 1 },
 // CHECK-NEXT: { .name = "second", .nparams = 2,
 // CHECK-NEXT: .params = vast_stub_params_[[SFX]]_1,
 // CHECK: };

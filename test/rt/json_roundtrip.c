@@ -168,6 +168,7 @@ static void compare(const vast_program_info *a, const vast_program_info *b)
 		char w[96];
 #define FIELD(f) (snprintf(w, sizeof w, "kernel %u ." #f, k), num(w, x->f, y->f))
 		FIELD(nparams); FIELD(variants); FIELD(virtualizable); FIELD(merge_exact);
+		FIELD(items_independent);
 #undef FIELD
 #define STR(f) (snprintf(w, sizeof w, "kernel %u ." #f, k), str(w, x->f, y->f))
 		STR(name); STR(reason); STR(location);

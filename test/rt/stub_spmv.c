@@ -15,7 +15,7 @@ static const vast_param_info spmv_params[] = {
 	{ "nrows", VAST_PARAM_SCALAR, VAST_MODE_NONE, VAST_PAT_NONE, 0, 0 },
 };
 static const vast_kernel_info kernels[] = {
-	{ "spmv", 6, spmv_params, VAST_HAS_INSPECT | VAST_HAS_PAGED, 1, NULL, NULL, 1 },
+	{ "spmv", 6, spmv_params, VAST_HAS_INSPECT | VAST_HAS_PAGED, 1, NULL, NULL, 1, 0 },
 };
 static vast_program_info program = {
 	VAST_STUB_ABI_VERSION, "spmv.cl", 0, 0, "", NULL, 1, kernels, "vast_", 0, NULL, NULL

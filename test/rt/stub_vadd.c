@@ -21,9 +21,9 @@ static const vast_param_info copy1_params[] = {
 	{ "b", VAST_PARAM_GLOBAL, VAST_MODE_W, VAST_PAT_AFFINE, 4, 0 },
 };
 static const vast_kernel_info kernels[] = {
-	{ "vadd", 4, vadd_params, VAST_HAS_INSPECT | VAST_HAS_PAGED, 1, NULL, NULL, 1 },
-	{ "evens", 2, evens_params, VAST_HAS_INSPECT | VAST_HAS_PAGED, 1, NULL, NULL, 1 },
-	{ "copy1", 2, copy1_params, VAST_HAS_INSPECT | VAST_HAS_PAGED, 1, NULL, NULL, 1 },
+	{ "vadd", 4, vadd_params, VAST_HAS_INSPECT | VAST_HAS_PAGED, 1, NULL, NULL, 1, 0 },
+	{ "evens", 2, evens_params, VAST_HAS_INSPECT | VAST_HAS_PAGED, 1, NULL, NULL, 1, 0 },
+	{ "copy1", 2, copy1_params, VAST_HAS_INSPECT | VAST_HAS_PAGED, 1, NULL, NULL, 1, 0 },
 };
 static vast_program_info program = {
 	VAST_STUB_ABI_VERSION, "vadd.cl", 0, 0, RT_CL_OPTIONS, NULL, 3, kernels, "vast_", 0, NULL, NULL

@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-#define VAST_STUB_ABI_VERSION 5
+#define VAST_STUB_ABI_VERSION 6
 /* The format of `vastcc --emit-json` (docs/json.md), which holds one
  * vast_program_info of this ABI: its "vastcc_json" member. */
 #define VAST_JSON_VERSION 1
@@ -157,6 +157,13 @@ typedef struct vast_kernel_info {
 	/* The merge kernel copies exactly the bytes each write access writes;
 	 * 0 when the kernel uses global atomics, which no copy can merge. */
 	unsigned merge_exact;
+	/* Its work-items depend on nothing of their work-group: no barrier,
+	 * no __local memory, no work-group or sub-group function, no local
+	 * or group id or size but in the global id written out. Any subset
+	 * of a work-group runs with the same results, so the runtime may run
+	 * one that does not fit the device as smaller groups, rebuilding the
+	 * same global ids (docs/runtime.md). */
+	unsigned items_independent;
 } vast_kernel_info;
 
 /* A device-dependent predefined macro the program's source names
