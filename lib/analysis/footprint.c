@@ -10,17 +10,22 @@
  * get_global_id(d) is get_group_id(d) * get_local_size(d) +
  * get_local_id(d) + get_global_offset(d) (OpenCL C 6.15.1, uniform
  * work-groups as in OpenCL 1.2); a variable never assigned after its
- * declaration stands for its initializer; an integer scalar argument never
- * assigned is a symbol; the counter of an enclosing
- * `for (i = lo; i < hi; i += step)` whose only definitions are in that
- * header is a variable ranging over [lo, hi) (hi may be a quotient by a
- * constant, `t < wA / 16`: the hull and a guard, see loop_form). A
- * product is affine when one side has no variable. clamp(e, lo, hi),
- * min(e, hi) and max(e, lo) with fixed bounds are a new variable over
- * e's hull for a work-group, guarded by the bounds (a superset, see
- * bound_form). Anything else (division elsewhere, a value
- * loaded from memory, another call, a while loop's counter, an access in
- * a helper) leaves the access without a descriptor, with the reason.
+ * declaration stands for its initializer, one assigned once by a
+ * statement of its function's body for that value after it
+ * (assigned_once); an integer scalar argument never assigned is a symbol;
+ * the counter of an enclosing `for (i = lo; i < hi; i += step)` with no
+ * definition in that loop but in its header is, inside it, a variable
+ * ranging over [lo, hi) (hi may be a quotient by a constant, `t < wA /
+ * 16`: the hull and a guard, see loop_form). A product is affine when
+ * one side has no variable. clamp(e, lo, hi), min(e, hi) and max(e, lo)
+ * with fixed bounds are a new variable over e's hull for a work-group,
+ * guarded by the bounds (a superset, see bound_form). An access in a
+ * helper called from one place at each level is described in the
+ * kernel's terms: a parameter stands for its argument, and the
+ * statements around the calls are around the access (call_path).
+ * Anything else (division elsewhere, a value loaded from memory, another
+ * call, a while loop's counter, a helper called from several places)
+ * leaves the access without a descriptor, with the reason.
  *
  * The conditions around the access become guards where they are affine
  * comparisons: the `if`s around it (their then or else arm) and the
@@ -35,6 +40,24 @@
 #include <string.h>
 #include "internal.h"
 
+/* Helpers nested deeper than this between a kernel and an access leave
+ * it without a descriptor. */
+#define FP_MAX_CALLS 8
+
+/* Facts about the program that every access's descriptor asks for,
+ * gathered once (an_footprints) so that asking costs no walk: per
+ * function, the calls into it from the functions the kernel reaches (the
+ * count and the node of one) and whether a jump in it may skip part of it
+ * or it has a goto; per variable, the node of its one assignment (the
+ * last one seen: assigned_once reads it where ndefs is 1). */
+typedef struct fp_facts {
+	int *ncallers, *caller;
+	unsigned char *skips; /* a return, break, continue or goto other than
+	                         a return ending the function */
+	unsigned char *has_goto;
+	int *def1;
+} fp_facts;
+
 typedef struct fp_form {
 	vast_fp_term *t;
 	unsigned n, cap;
@@ -46,6 +69,12 @@ typedef struct fp_state {
 	int kern;
 	int loopvar[VAST_FP_MAX_LOOPS]; /* the loops' counters, outermost first;
 	                                 -1: a clamp()'s, min()'s or max()'s value */
+	int loopnode[VAST_FP_MAX_LOOPS]; /* their for statements' nodes */
+	/* the calls from the kernel down to the access's helper: helper
+	 * path_func[i] is entered by call node path_call[i] (call_path) */
+	int path_func[FP_MAX_CALLS], path_call[FP_MAX_CALLS];
+	unsigned npath;
+	const fp_facts *facts;
 	unsigned nloops, visible;     /* counters usable in the form being built */
 	fp_form *lo, *hi;             /* the loops' bounds (describe's fp_build) */
 	long long *step;
@@ -205,6 +234,58 @@ static int const_value(an_ctx *c, int n, long long *v)
 
 static int int_form(fp_state *s, int n, fp_form *out, int depth);
 
+/* Is node n inside the subtree of node m, below m itself? */
+static int inside(an_ctx *c, int m, int n)
+{
+	return m >= 0 && n > m && n <= c->nodes[m].last;
+}
+
+/* The body of function f, or -1. */
+static int func_body(an_ctx *c, int f)
+{
+	int fnode = c->func_node[f];
+	for (unsigned i = 0; i < c->nodes[fnode].nkids; i++)
+		if (c->nodes[c->nodes[fnode].kids[i]].kind == CXCursor_CompoundStmt)
+			return c->nodes[fnode].kids[i];
+	return -1;
+}
+
+/* The argument node the access's call path passes to parameter i of
+ * helper f, or -1: a helper's parameter that is never assigned stands
+ * for it, so the helper's offsets are the caller's (C99 6.5.2.2p4: the
+ * argument, converted to the parameter's type, is its value). */
+static int call_arg(fp_state *s, int f, int i)
+{
+	for (unsigned k = 0; k < s->npath; k++)
+		if (s->path_func[k] == f) {
+			an_node *x = &s->c->nodes[s->path_call[k]];
+			return i >= 0 && (unsigned)i + 1 < x->nkids ? x->kids[i + 1] : -1;
+		}
+	return -1;
+}
+
+/* A variable assigned once after its declaration, by a statement `v = e;`
+ * that stands in its function's body (in no loop, if or block: it runs
+ * once, before everything after it), in a function with no goto (SHOC's
+ * FFT moves its buffer parameter once, `work = work + blockIdx;`, and
+ * loads through it after). A reference after the statement reads e; one
+ * before it or inside it (e's own `work`) the variable's first value.
+ * Returns e, 0 for the first value, -1 when v is not of that kind. */
+static int assigned_once(const fp_state *s, int vi, int ref)
+{
+	an_ctx *c = s->c;
+	an_var *v = &c->vars[vi];
+	if (v->ndefs != 1 || v->addr_taken || v->is_array || v->func < 0 ||
+	    s->facts->has_goto[v->func])
+		return -1;
+	int body = func_body(c, v->func), dn = s->facts->def1[vi];
+	if (body < 0 || dn < 0 || c->nodes[dn].parent != body ||
+	    c->nodes[dn].kind != CXCursor_BinaryOperator || c->nodes[dn].op != CXBinaryOperator_Assign ||
+	    c->nodes[dn].nkids != 2)
+		return -1;
+	return ref > c->nodes[dn].last ? c->nodes[dn].kids[1] : 0;
+}
+
 /* A work-item function: its dimension must be a constant below 3. */
 static int builtin_form(fp_state *s, int n, fp_form *out)
 {
@@ -252,8 +333,11 @@ static int var_form(fp_state *s, int n, fp_form *out, int depth)
 	an_ctx *c = s->c;
 	int vi = c->nodes[n].var;
 	an_var *v = &c->vars[vi];
+	/* a counter only inside its loop: a counter of several loops one
+	 * after the other (counter_of) is another loop's, or their last
+	 * value, elsewhere */
 	for (unsigned k = 0; k < s->visible; k++)
-		if (s->loopvar[k] == vi) {
+		if (s->loopvar[k] == vi && inside(c, s->loopnode[k], n)) {
 			add_term(out, name_term(1, VAST_FP_NAME(VAST_FP_LOOP, k), VAST_FP_ONE));
 			return 1;
 		}
@@ -261,12 +345,24 @@ static int var_form(fp_state *s, int n, fp_form *out, int depth)
 		return fail(s, n, "program-scope variable '%s'", v->name);
 	if (v->addr_taken || v->is_array)
 		return fail(s, n, "'%s' lives in memory (an array, or its address is taken)", v->name);
-	if (v->ndefs)
-		return fail(s, n, "'%s' changes and is not the counter of a for loop around the access",
-		            v->name);
+	if (v->ndefs) {
+		int e = assigned_once(s, vi, n);
+		if (e < 0)
+			return fail(s, n,
+			            "'%s' changes and is not the counter of a for loop around the access",
+			            v->name);
+		if (e > 0)
+			return int_form(s, e, out, depth + 1);
+	}
+	if (v->param >= 0 && v->func != s->kern) {
+		int e = call_arg(s, v->func, v->param);
+		if (e < 0)
+			return fail(s, n, "parameter '%s' of a helper not on the call path", v->name);
+		return int_form(s, e, out, depth + 1);
+	}
 	if (v->param >= 0) {
 		an_param *pa = &c->p->funcs[v->func].params[v->param];
-		if (v->func != s->kern || pa->kind != VAST_PARAM_SCALAR || v->param > 255)
+		if (pa->kind != VAST_PARAM_SCALAR || v->param > 255)
 			return fail(s, n, "'%s' is not a scalar argument of the kernel", v->name);
 		add_term(out, name_term(1, VAST_FP_ONE, VAST_FP_NAME(VAST_FP_ARG, v->param)));
 		return 1;
@@ -280,6 +376,15 @@ static int var_form(fp_state *s, int n, fp_form *out, int depth)
 static int node_form(fp_state *s, int n, fp_form *out, int depth);
 static int bound_form(fp_state *s, int n, const char *fn, fp_form *out, int depth);
 
+/* Is f a scalar argument alone? The host takes only a value that reads
+ * the same signed and unsigned (fprows.c, arg_value): converting it
+ * between int and uint keeps it. */
+static int arg_alone(const fp_form *f)
+{
+	return f->n == 1 && f->t[0].coef == 1 && f->t[0].var == VAST_FP_ONE &&
+	       VAST_FP_KIND(f->t[0].sym[0]) == VAST_FP_ARG && f->t[0].sym[1] == VAST_FP_ONE;
+}
+
 /* The form of integer expression n, and a check where its value may
  * wrap: an unsigned operation, or a conversion, narrower than 64 bits. */
 static int int_form(fp_state *s, int n, fp_form *out, int depth)
@@ -290,9 +395,17 @@ static int int_form(fp_state *s, int n, fp_form *out, int depth)
 	an_node *x = ok ? &c->nodes[n] : NULL;
 	CXType t = ok ? an_node_type(c, n) : (CXType){0};
 	long long bits = ok ? clang_Type_getSizeOf(t) * 8 : 64;
-	int conv = x && (x->kind == CXCursor_CStyleCastExpr || x->kind == CXCursor_UnexposedExpr) &&
-	           x->nkids && clang_Type_getSizeOf(an_node_type(c, x->kids[x->nkids - 1])) * 8 >
-	                       bits;
+	/* a conversion to a narrower type, or to one of the same width and
+	 * the other signedness (an int argument to a uint parameter): both
+	 * keep the value only inside the new type's range (C99 6.3.1.3) */
+	CXType from = x && (x->kind == CXCursor_CStyleCastExpr || x->kind == CXCursor_UnexposedExpr) &&
+	                      x->nkids
+	                      ? an_node_type(c, x->kids[x->nkids - 1])
+	                      : (CXType){0};
+	long long from_bits = from.kind != CXType_Invalid ? clang_Type_getSizeOf(from) * 8 : 0;
+	int conv = from_bits > bits ||
+	           (from_bits == bits && int_type(from) && unsigned_type(from) != unsigned_type(t) &&
+	            !arg_alone(&f));
 	int arith = x && unsigned_type(t) &&
 	            (x->kind == CXCursor_BinaryOperator || x->kind == CXCursor_UnaryOperator);
 	int bits_c = ok && unsigned_type(t) ? (int)bits : -(int)bits, seen = 0;
@@ -602,6 +715,7 @@ static int bound_form(fp_state *s, int n, const char *fn, fp_form *out, int dept
 		unsigned k = s->nloops++;
 		vast_fp_term u = name_term(1, VAST_FP_NAME(VAST_FP_LOOP, k), VAST_FP_ONE);
 		s->loopvar[k] = -1;
+		s->loopnode[k] = -1;
 		add_form(&s->lo[k], elo, 1);
 		add_form(&s->hi[k], ehi, 1);
 		add_term(&s->hi[k], name_term(1, VAST_FP_ONE, VAST_FP_ONE));
@@ -657,8 +771,17 @@ static int ptr_form(fp_state *s, int n, fp_form *out, int *param, int depth)
 		if (x->var < 0)
 			return fail(s, n, "a pointer vastcc cannot follow", NULL);
 		an_var *v = &c->vars[x->var];
-		if (v->func != s->kern || v->addr_taken || v->ndefs)
-			return fail(s, n, "pointer '%s' is assigned or not the kernel's", v->name);
+		int e = v->ndefs ? assigned_once(s, x->var, n) : 0;
+		if (v->addr_taken || e < 0)
+			return fail(s, n, "pointer '%s' is assigned or its address taken", v->name);
+		if (e > 0)
+			return ptr_form(s, e, out, param, depth + 1);
+		if (v->param >= 0 && v->func != s->kern) {
+			e = call_arg(s, v->func, v->param);
+			if (e < 0)
+				return fail(s, n, "parameter '%s' of a helper not on the call path", v->name);
+			return ptr_form(s, e, out, param, depth + 1);
+		}
 		if (v->param >= 0) {
 			unsigned kind = c->p->funcs[s->kern].params[v->param].kind;
 			if (kind != VAST_PARAM_GLOBAL && kind != VAST_PARAM_CONSTANT)
@@ -666,7 +789,7 @@ static int ptr_form(fp_state *s, int n, fp_form *out, int *param, int depth)
 			*param = v->param;
 			return 1;
 		}
-		int e = v->node >= 0 && v->has_init ? an_var_init(c, v->node) : -1;
+		e = v->node >= 0 && v->has_init ? an_var_init(c, v->node) : -1;
 		if (e < 0 || v->is_array)
 			return fail(s, n, "pointer '%s' has no initializer", v->name);
 		return ptr_form(s, e, out, param, depth + 1);
@@ -787,14 +910,19 @@ static int ref_var(an_ctx *c, int n)
 	return n >= 0 && c->nodes[n].kind == CXCursor_DeclRefExpr ? c->nodes[n].var : -1;
 }
 
-/* Is every definition of v in the header of the for statement `stmt`? */
-static int counter_of(an_ctx *c, int v, int stmt)
+/* Is v the counter of for statement node f: every definition of v in
+ * f is in its header? Definitions outside f (PolyBench's `int i;` counting
+ * two loops in turn, gramschmidt_kernel3) do not run while f's body does,
+ * so there v is the counter; var_form names it only inside f. */
+static int counter_of(an_ctx *c, int v, int f)
 {
 	if (v < 0 || c->vars[v].addr_taken || c->vars[v].is_array || c->vars[v].param >= 0)
 		return 0;
+	int stmt = c->nodes[f].stmt;
 	for (unsigned d = 0; d < c->ndefs; d++) {
-		an_node *x = &c->nodes[c->defs[d].node];
-		if (c->defs[d].var == v && (!x->header || x->stmt != stmt))
+		int dn = c->defs[d].node;
+		an_node *x = &c->nodes[dn];
+		if (c->defs[d].var == v && inside(c, f, dn) && (!x->header || x->stmt != stmt))
 			return 0;
 	}
 	return 1;
@@ -863,7 +991,7 @@ static int loop_form(fp_state *s, int f, fp_form *lo, fp_form *hi, long long *st
 		v = ref_var(c, in->kids[0]);
 		loe = in->kids[1];
 	}
-	if (v < 0 || loe < 0 || !counter_of(c, v, x->stmt))
+	if (v < 0 || loe < 0 || !counter_of(c, v, f))
 		return -1;
 	/* cond: v < hi, v <= hi, hi > v, hi >= v */
 	int cn = an_strip(c, h[1]), in_ = an_strip(c, h[2]);
@@ -1042,7 +1170,7 @@ typedef struct fp_top {
 	unsigned nchecks_all;
 } fp_top;
 
-static void top_fold(an_ctx *c, int kern, fp_top *t)
+static void top_fold(an_ctx *c, int kern, const fp_facts *facts, fp_top *t)
 {
 	int fnode = c->func_node[kern], body = -1;
 	unsigned end = an_func_end(c, kern);
@@ -1068,7 +1196,7 @@ static void top_fold(an_ctx *c, int kern, fp_top *t)
 	}
 	/* the state an access starts from, as describe() had it: s with no
 	 * loop, no reason, no check */
-	fp_state s = { .c = c, .kern = kern };
+	fp_state s = { .c = c, .kern = kern, .facts = facts };
 	t->ng = an_xcalloc(t->n + 1, sizeof *t->ng);
 	t->nchecks = an_xcalloc(t->n + 1, sizeof *t->nchecks);
 	t->covered = an_xcalloc(t->n + 1, sizeof *t->covered);
@@ -1118,11 +1246,61 @@ static vast_fp_form keep_form(an_footprint *fp, unsigned *cap, const fp_form *f)
 	return r;
 }
 
-static void describe(an_ctx *c, int kern, const fp_top *top, int n, an_footprint *fp)
+/* The statements around node pos up to the top of its function,
+ * innermost first, appended to chain (the statement) and from (its child
+ * pos is in); a construct of no other kind makes the access inexact. */
+static int around(fp_state *s, int pos, int *chain, int *from, int *nchain, int *exact)
+{
+	an_ctx *c = s->c;
+	for (int m = c->nodes[pos].ctl; m >= 0; m = an_ctl_next(c, m)) {
+		int q = c->nodes[m].parent;
+		an_node *y = &c->nodes[q];
+		if (((y->kind == CXCursor_ForStmt || y->kind == CXCursor_IfStmt) &&
+		     !c->nodes[m].header) ||
+		    (y->kind == CXCursor_ConditionalOperator && y->nkids == 3 && m != y->kids[0]) ||
+		    (y->kind == CXCursor_BinaryOperator && y->nkids == 2 && m == y->kids[1] &&
+		     (y->op == CXBinaryOperator_LAnd || y->op == CXBinaryOperator_LOr))) {
+			if (*nchain == 256)
+				return fail(s, pos, "an access nested too deep", NULL);
+			chain[*nchain] = q;
+			from[(*nchain)++] = m;
+		} else if (y->kind == CXCursor_WhileStmt || y->kind == CXCursor_DoStmt ||
+		           y->kind == CXCursor_SwitchStmt || y->kind == CXCursor_ForStmt) {
+			*exact = 0;
+		}
+	}
+	return 1;
+}
+
+/* The calls from the kernel down to helper f, innermost first, into
+ * s->path_func and s->path_call: each function on the way must be called
+ * from one place the kernel reaches, else a parameter would stand for
+ * several arguments and one descriptor could not say which. */
+static int call_path(fp_state *s, int f, int n)
+{
+	an_ctx *c = s->c;
+	const fp_facts *calls = s->facts;
+	while (f != s->kern) {
+		if (calls->ncallers[f] != 1)
+			return fail(s, n, calls->ncallers[f] ? "helper '%s' called from several places"
+			                                     : "helper '%s' called through a pointer",
+			            c->p->funcs[f].name);
+		if (s->npath == FP_MAX_CALLS)
+			return fail(s, n, "helpers nested more than 8 deep", NULL);
+		int at = calls->caller[f];
+		s->path_func[s->npath] = f;
+		s->path_call[s->npath++] = at;
+		f = c->nodes[at].func;
+	}
+	return 1;
+}
+
+static void describe(an_ctx *c, int kern, const fp_top *top, const fp_facts *facts, int n,
+                     an_footprint *fp)
 {
 	an_program *p = c->p;
 	const an_access *a = &p->accesses[fp->access];
-	fp_state s = { .c = c, .kern = kern };
+	fp_state s = { .c = c, .kern = kern, .facts = facts };
 	fp_build b = {0};
 	s.lo = b.lo;
 	s.hi = b.hi;
@@ -1132,39 +1310,30 @@ static void describe(an_ctx *c, int kern, const fp_top *top, int n, an_footprint
 	s.capg = &b.capg;
 	int exact = 1, param = -1;
 	unsigned pre_checks = 0;
-	if (a->func != kern) {
-		fail(&s, n, "an access in helper function '%s'", p->funcs[a->func].name);
+	/* an access in a helper is described in the kernel's terms: its
+	 * parameters stand for the arguments of the calls down to it, and
+	 * the statements around those calls are around the access too */
+	if (a->func != kern && !call_path(&s, a->func, n))
 		goto done;
-	}
 	/* the statements around the access, innermost first; a branch of
 	 * `?:` and the right operand of `&&` or `||` are conditions like
 	 * an if's (fdtd2d's `y == 0 ? source : ... hz[(y - 1) * w + x]`) */
-	int chain[256], from[256], nchain = 0;
-	for (int m = c->nodes[n].ctl; m >= 0; m = an_ctl_next(c, m)) {
-		int q = c->nodes[m].parent;
-		an_node *y = &c->nodes[q];
-		if (((y->kind == CXCursor_ForStmt || y->kind == CXCursor_IfStmt) &&
-		     !c->nodes[m].header) ||
-		    (y->kind == CXCursor_ConditionalOperator && y->nkids == 3 && m != y->kids[0]) ||
-		    (y->kind == CXCursor_BinaryOperator && y->nkids == 2 && m == y->kids[1] &&
-		     (y->op == CXBinaryOperator_LAnd || y->op == CXBinaryOperator_LOr))) {
-			if (nchain == 256) {
-				fail(&s, n, "an access nested too deep", NULL);
-				goto done;
-			}
-			chain[nchain] = q;
-			from[nchain++] = m;
-		} else if (y->kind == CXCursor_WhileStmt || y->kind == CXCursor_DoStmt ||
-		           y->kind == CXCursor_SwitchStmt || y->kind == CXCursor_ForStmt) {
-			exact = 0;
-		}
+	int chain[256], from[256], nchain = 0, pos = n;
+	for (unsigned k = 0;; k++) {
+		if (!around(&s, pos, chain, from, &nchain, &exact))
+			goto done;
+		if (k == s.npath)
+			break;
+		exact &= !facts->skips[s.path_func[k]];
+		pos = s.path_call[k];
 	}
-	/* the early returns at the top of the kernel before the access
-	 * (top_fold): their guards and checks; any other jump may skip it */
+	/* the early returns at the top of the kernel before the access, or
+	 * the call it is in (top_fold): their guards and checks; any other
+	 * jump may skip it */
 	unsigned lo = 0, hi = top->n;
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
-		if (c->nodes[top->st[mid]].last < n)
+		if (c->nodes[top->st[mid]].last < pos)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -1218,6 +1387,7 @@ static void describe(an_ctx *c, int kern, const fp_top *top, int n, an_footprint
 			continue;
 		}
 		s.loopvar[k] = v;
+		s.loopnode[k] = chain[i];
 		s.nloops++;
 	}
 	s.visible = s.nloops;
@@ -1285,14 +1455,45 @@ done:
 void an_footprints(an_ctx *c)
 {
 	an_program *p = c->p;
+	fp_facts facts = { an_xcalloc(p->nfuncs + 1, sizeof(int)),
+	                   an_xcalloc(p->nfuncs + 1, sizeof(int)), an_xcalloc(p->nfuncs + 1, 1),
+	                   an_xcalloc(p->nfuncs + 1, 1), an_xcalloc(c->nvars + 1, sizeof(int)) };
+	for (unsigned f = 0; f < p->nfuncs; f++) {
+		int body = func_body(c, (int)f), last = -1;
+		if (body >= 0 && c->nodes[body].nkids)
+			last = c->nodes[body].kids[c->nodes[body].nkids - 1];
+		unsigned end = an_func_end(c, (int)f);
+		for (unsigned m = (unsigned)c->func_node[f]; m < end; m++) {
+			enum CXCursorKind kind = c->nodes[m].kind;
+			int jump = kind == CXCursor_GotoStmt || kind == CXCursor_IndirectGotoStmt;
+			facts.has_goto[f] |= jump;
+			if (jump || (kind == CXCursor_ReturnStmt && (int)m != last) ||
+			    kind == CXCursor_BreakStmt || kind == CXCursor_ContinueStmt)
+				facts.skips[f] = 1;
+		}
+	}
+	for (unsigned v = 0; v < c->nvars; v++)
+		facts.def1[v] = -1;
+	for (unsigned d = 0; d < c->ndefs; d++)
+		if (c->nodes[c->defs[d].node].kind != CXCursor_VarDecl)
+			facts.def1[c->defs[d].var] = c->defs[d].node;
 	for (unsigned f = 0; f < p->nfuncs; f++) {
 		an_func *fn = &p->funcs[f];
 		an_kfacts *k = &c->kf[f];
 		if (!fn->is_kernel)
 			continue;
+		memset(facts.ncallers, 0, p->nfuncs * sizeof(int));
+		for (unsigned n = 0; n < c->nnodes; n++) {
+			int ci = c->nodes[n].call;
+			if (ci < 0 || c->nodes[n].func < 0 || !k->reach[c->nodes[n].func] ||
+			    p->calls[ci].target < 0)
+				continue;
+			facts.ncallers[p->calls[ci].target]++;
+			facts.caller[p->calls[ci].target] = (int)n;
+		}
 		fn->fps = an_xcalloc(p->naccesses + 1, sizeof *fn->fps);
 		fp_top top = {0};
-		top_fold(c, (int)f, &top);
+		top_fold(c, (int)f, &facts, &top);
 		for (unsigned n = 0; n < c->nnodes; n++) {
 			int ai = c->nodes[n].access;
 			if (ai < 0 || !k->reach[c->nodes[n].func])
@@ -1300,10 +1501,15 @@ void an_footprints(an_ctx *c)
 			an_footprint *fp = &fn->fps[fn->nfps++];
 			fp->access = (unsigned)ai;
 			fp->params = k->acc_bits[ai];
-			describe(c, (int)f, &top, (int)n, fp);
+			describe(c, (int)f, &top, &facts, (int)n, fp);
 		}
 		top_free(&top);
 	}
+	free(facts.ncallers);
+	free(facts.caller);
+	free(facts.skips);
+	free(facts.has_goto);
+	free(facts.def1);
 }
 
 void an_footprints_free(an_func *fn)

@@ -1,9 +1,10 @@
 // An access whose offset is not affine has no descriptor, and says why:
-// division, a value loaded from memory, a product of ids, a helper's
-// access, the counter of a while loop.
+// division, a value loaded from memory, a product of ids, an access in a
+// helper called from two places (its parameter stands for two arguments),
+// the counter of a while loop.
 // RUN: cd %S && %vastcc --report=- -c footprint-non-affine.cl -o %t.o | %flatjson | FileCheck %s
 
-// CHECK: footprint nonaffine [[@LINE+1]]:52: affine=false reason="an access in helper function 'get' at line [[@LINE+1]]"
+// CHECK: footprint nonaffine [[@LINE+1]]:52: affine=false reason="helper 'get' called from several places at line [[@LINE+1]]"
 float get(__global const float *p, int i) { return p[i]; }
 
 __kernel void nonaffine(__global const float *a, __global const int *idx, __global float *out,
@@ -14,7 +15,8 @@ __kernel void nonaffine(__global const float *a, __global const int *idx, __glob
 // CHECK: footprint nonaffine [[@LINE+3]]:25: affine=false reason="a value loaded from memory at line [[@LINE+3]]"
 // CHECK: footprint nonaffine [[@LINE+2]]:27: affine=true
 // CHECK: footprint nonaffine [[@LINE+1]]:39: affine=false reason="a product of two values that vary at line [[@LINE+1]]"
-	float s = a[gid / 2] + a[idx[gid]] + a[gid * gid] + get(a, gid);
+	float s = a[gid / 2] + a[idx[gid]] + a[gid * gid] + get(a, gid) +
+	          get(a, gid + 1);
 	int i = 0;
 	while (i < n) {
 // CHECK: footprint nonaffine [[@LINE+1]]:8: affine=false reason="'i' changes and is not the counter of a for loop around the access at line [[@LINE+1]]"
