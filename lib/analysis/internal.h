@@ -271,5 +271,9 @@ void an_slice(an_ctx *c);
 
 /* program.c */
 void an_finish_kernels(an_ctx *c);
+/* Kernel f's inspector may load access ai although f writes its buffer
+ * (written: the parameter bits f stores to): it reads the value the
+ * work-item reads (Rodinia BFS's mask[tid]). */
+int an_load_sees_original(an_ctx *c, int f, unsigned ai, unsigned written);
 
 #endif

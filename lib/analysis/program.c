@@ -196,7 +196,7 @@ static int one_dimensional(an_ctx *c, an_kfacts *k)
  * element, runs at most once (in no loop), and every store to p is to the
  * own element of the same work-item, after the load in the kernel's text.
  * No other work-item stores there in a 1-D launch. */
-static int load_sees_original(an_ctx *c, int f, unsigned ai, unsigned written)
+int an_load_sees_original(an_ctx *c, int f, unsigned ai, unsigned written)
 {
 	an_program *p = c->p;
 	an_kfacts *k = &c->kf[f];
@@ -252,6 +252,8 @@ void an_finish_kernels(an_ctx *c)
 					pa->pattern = a->pattern;
 				if (a->role[AN_V_INSPECT] == AN_ROLE_LOAD)
 					pa->inspect_reads = 1;
+				if (a->unguarded)
+					pa->inspect_superset = 1;
 			}
 			if ((a->mode & VAST_MODE_W) && (a->role[AN_V_INSPECT] == AN_ROLE_LOAD ||
 			                                a->role[AN_V_MERGE] == AN_ROLE_LOAD))
@@ -271,7 +273,7 @@ void an_finish_kernels(an_ctx *c)
 		for (unsigned ai = 0; ai < p->naccesses; ai++) {
 			an_access *a = &p->accesses[ai];
 			if (k->reach[a->func] && a->role[AN_V_INSPECT] == AN_ROLE_LOAD &&
-			    (k->acc_bits[ai] & written) && !load_sees_original(c, (int)f, ai, written))
+			    (k->acc_bits[ai] & written) && !an_load_sees_original(c, (int)f, ai, written))
 				an_not_virtualizable(c, (int)f, a->loc, "%s",
 				                     addr_dep ? "addresses depend on data the kernel writes"
 				                              : "which accesses run depends on data the "
