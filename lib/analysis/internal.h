@@ -166,6 +166,8 @@ typedef struct an_ctx {
 	signed char *cls_memo;
 	/* pattern.c, per access: its address depends on global data */
 	unsigned char *addr_taint;
+	/* program.c, per access: its node, made when first asked */
+	int *acc_node;
 } an_ctx;
 
 /* An internal error: a bug of vastcc, never of the user's program. The

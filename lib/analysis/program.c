@@ -114,10 +114,15 @@ static unsigned char *read_file(const char *path, size_t *size)
 /* The node of access ai in its function. */
 static int access_node(an_ctx *c, unsigned ai)
 {
-	for (unsigned n = 0; n < c->nnodes; n++)
-		if (c->nodes[n].access == (int)ai)
-			return (int)n;
-	return -1;
+	if (!c->acc_node) {
+		c->acc_node = an_xmalloc((c->p->naccesses + 1) * sizeof *c->acc_node);
+		for (unsigned a = 0; a <= c->p->naccesses; a++)
+			c->acc_node[a] = -1;
+		for (unsigned n = 0; n < c->nnodes; n++)
+			if (c->nodes[n].access >= 0 && c->acc_node[c->nodes[n].access] < 0)
+				c->acc_node[c->nodes[n].access] = (int)n;
+	}
+	return ai < c->p->naccesses ? c->acc_node[ai] : -1;
 }
 
 /* The literal 0, as the dimension argument of a work-item function. */
@@ -323,6 +328,7 @@ static void free_ctx(an_ctx *c)
 		free(c->out_needed[v]);
 	free(c->cls_memo);
 	free(c->addr_taint);
+	free(c->acc_node);
 	if (c->kf) {
 		for (unsigned f = 0; f < c->p->nfuncs; f++) {
 			free(c->kf[f].pts);

@@ -245,24 +245,40 @@ static char *local_deps(an_ctx *c, int f)
 	return dep;
 }
 
-/* Data kernel f writes, for its inspector: what it stores to (*written,
+/* Data kernel f writes, for its inspector: what it stores to (written,
  * parameter bits), the loads of it the inspector may not compute (every
  * one but a load that sees the original, an_load_sees_original), and the
  * variables defined from such loads, directly or through one another.
  * Only values are followed, not the branches around definitions: a
  * variable missed keeps an `if` on it computed, whose load of written
- * data the kernel's summary then refuses, as before. */
+ * data the kernel's summary then refuses, as before. Loads and `if`s are
+ * judged when first asked, once: asking of every access made a kernel of
+ * 40,000 stores quadratic (lit/analysis-linear-time). */
 typedef struct wdeps {
+	int f;
 	unsigned written;
 	char *var;           /* per variable */
-	char *load;          /* per access */
+	signed char *load;   /* per access: 0 not asked, 1 such a load, -1 not */
+	signed char *ifw;    /* per statement: if_on_written, as load */
 } wdeps;
 
-static int reads_wdep(an_ctx *c, int n, const wdeps *w)
+static int written_load(an_ctx *c, wdeps *w, int ai)
+{
+	if (!w->load[ai]) {
+		an_access *a = &c->p->accesses[ai];
+		w->load[ai] = a->func == w->f && (c->kf[w->f].acc_bits[ai] & w->written) &&
+		                              !(a->mode & VAST_MODE_ATOMIC) &&
+		                              !an_load_sees_original(c, w->f, (unsigned)ai, w->written)
+		                      ? 1 : -1;
+	}
+	return w->load[ai] > 0;
+}
+
+static int reads_wdep(an_ctx *c, int n, wdeps *w)
 {
 	for (int m = n; m <= c->nodes[n].last; m++) {
 		an_node *x = &c->nodes[m];
-		if ((x->access >= 0 && w->load[x->access]) ||
+		if ((x->access >= 0 && written_load(c, w, x->access)) ||
 		    (x->kind == CXCursor_DeclRefExpr && x->var >= 0 && w->var[x->var]))
 			return 1;
 	}
@@ -273,17 +289,14 @@ static void written_deps(an_ctx *c, int f, wdeps *w)
 {
 	an_program *p = c->p;
 	an_kfacts *k = &c->kf[f];
+	w->f = f;
 	w->written = 0;
 	w->var = an_xcalloc(c->nvars + 1, 1);
 	w->load = an_xcalloc(p->naccesses + 1, 1);
+	w->ifw = an_xcalloc(p->nstmts + 1, 1);
 	for (unsigned ai = 0; ai < p->naccesses; ai++)
 		if (k->reach[p->accesses[ai].func] && (p->accesses[ai].mode & VAST_MODE_W))
 			w->written |= k->acc_bits[ai];
-	for (unsigned ai = 0; ai < p->naccesses; ai++)
-		if (p->accesses[ai].func == f && (k->acc_bits[ai] & w->written) &&
-		    !(p->accesses[ai].mode & VAST_MODE_ATOMIC) &&
-		    !an_load_sees_original(c, f, ai, w->written))
-			w->load[ai] = 1;
 	for (int changed = 1; changed;) {
 		changed = 0;
 		for (unsigned d = 0; d < c->ndefs; d++) {
@@ -296,15 +309,25 @@ static void written_deps(an_ctx *c, int f, wdeps *w)
 
 /* Statement t is an `if` whose condition reads data the kernel writes
  * (wd; NULL: none is dropped). */
-static int if_on_written(slicer *S, const wdeps *wd, int t)
+static int if_on_written(slicer *S, wdeps *wd, int t)
 {
 	an_ctx *c = S->c;
 	if (!wd || c->p->stmts[t].kind != AN_STMT_IF)
 		return 0;
-	for (unsigned n = (unsigned)c->func_node[S->f]; n < fend(c, S->f); n++)
-		if (c->nodes[n].stmt == t && c->nodes[n].header && reads_wdep(c, (int)n, wd))
-			return 1;
-	return 0;
+	if (!wd->ifw[t]) {
+		int sn = c->stmt_node[t], r = -1;
+		/* node by node: a subtree's walk from each header node
+		 * would be quadratic in a long condition */
+		for (int n = sn; n <= c->nodes[sn].last && r < 0; n++) {
+			an_node *x = &c->nodes[n];
+			if (x->stmt == t && x->header &&
+			    ((x->access >= 0 && written_load(c, wd, x->access)) ||
+			     (x->kind == CXCursor_DeclRefExpr && x->var >= 0 && wd->var[x->var])))
+				r = 1;
+		}
+		wd->ifw[t] = (signed char)r;
+	}
+	return wd->ifw[t] > 0;
 }
 
 /* A kernel's `return` s under an `if` on data it writes is not rendered
@@ -313,7 +336,7 @@ static int if_on_written(slicer *S, const wdeps *wd, int t)
  * it marks a superset of its pages. (Not a helper's, whose return ends
  * only the helper; nor a break or continue, after which the loop's
  * variables would take other values than the kernel's.) */
-static int return_dropped(slicer *S, const wdeps *wd, int s)
+static int return_dropped(slicer *S, wdeps *wd, int s)
 {
 	an_ctx *c = S->c;
 	if (!wd)
@@ -329,7 +352,7 @@ static int return_dropped(slicer *S, const wdeps *wd, int s)
  * local_deps(), NULL for the merge kernel) or on data the kernel writes
  * (wd) around it. *over: an `if` of the second kind holding s was
  * dropped. */
-static int seed_anchor(slicer *S, const char *dep, const wdeps *wd, int s, int *over)
+static int seed_anchor(slicer *S, const char *dep, wdeps *wd, int s, int *over)
 {
 	an_ctx *c = S->c;
 	int top = s;
@@ -472,6 +495,7 @@ static void slice_func(an_ctx *c, int v, int f)
 	free(dep);
 	free(wd.var);
 	free(wd.load);
+	free(wd.ifw);
 	/* fixed point */
 	do {
 		S.changed = 0;
