@@ -104,6 +104,9 @@ typedef struct an_access {
 	                       the union over the kernels that call them */
 	unsigned pattern;   /* enum vast_pattern */
 	unsigned role[AN_NSLICED];
+	/* The inspector marks it unguarded, outside an `if` on data the
+	 * kernel writes that may skip it (slice.c): a superset of its pages. */
+	unsigned unguarded;
 	an_loc loc;
 } an_access;
 
@@ -155,6 +158,7 @@ typedef struct an_param {
 	unsigned pattern;   /* enum vast_pattern, the worst of its accesses */
 	unsigned inspect_reads; /* some access reaching it has role LOAD in the
 	                           inspector */
+	unsigned inspect_superset; /* some access reaching it is unguarded */
 	an_loc loc;
 } an_param;
 

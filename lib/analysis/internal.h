@@ -175,6 +175,8 @@ typedef struct an_ctx {
 	signed char *cls_memo;
 	/* pattern.c, per access: its address depends on global data */
 	unsigned char *addr_taint;
+	/* program.c, per access: its node, made when first asked */
+	int *acc_node;
 } an_ctx;
 
 /* An internal error: a bug of vastcc, never of the user's program. The
@@ -285,6 +287,10 @@ void an_slice(an_ctx *c);
 
 /* program.c */
 void an_finish_kernels(an_ctx *c);
+/* Kernel f's inspector may load access ai although f writes its buffer
+ * (written: the parameter bits f stores to): it reads the value the
+ * work-item reads (Rodinia BFS's mask[tid]). */
+int an_load_sees_original(an_ctx *c, int f, unsigned ai, unsigned written);
 
 /* items.c: an_func.items_independent of every kernel */
 void an_items(an_ctx *c);

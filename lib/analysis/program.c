@@ -114,10 +114,15 @@ static unsigned char *read_file(const char *path, size_t *size)
 /* The node of access ai in its function. */
 static int access_node(an_ctx *c, unsigned ai)
 {
-	for (unsigned n = 0; n < c->nnodes; n++)
-		if (c->nodes[n].access == (int)ai)
-			return (int)n;
-	return -1;
+	if (!c->acc_node) {
+		c->acc_node = an_xmalloc((c->p->naccesses + 1) * sizeof *c->acc_node);
+		for (unsigned a = 0; a <= c->p->naccesses; a++)
+			c->acc_node[a] = -1;
+		for (unsigned n = 0; n < c->nnodes; n++)
+			if (c->nodes[n].access >= 0 && c->acc_node[c->nodes[n].access] < 0)
+				c->acc_node[c->nodes[n].access] = (int)n;
+	}
+	return ai < c->p->naccesses ? c->acc_node[ai] : -1;
 }
 
 /* The literal 0, as the dimension argument of a work-item function. */
@@ -196,7 +201,7 @@ static int one_dimensional(an_ctx *c, an_kfacts *k)
  * element, runs at most once (in no loop), and every store to p is to the
  * own element of the same work-item, after the load in the kernel's text.
  * No other work-item stores there in a 1-D launch. */
-static int load_sees_original(an_ctx *c, int f, unsigned ai, unsigned written)
+int an_load_sees_original(an_ctx *c, int f, unsigned ai, unsigned written)
 {
 	an_program *p = c->p;
 	an_kfacts *k = &c->kf[f];
@@ -252,6 +257,8 @@ void an_finish_kernels(an_ctx *c)
 					pa->pattern = a->pattern;
 				if (a->role[AN_V_INSPECT] == AN_ROLE_LOAD)
 					pa->inspect_reads = 1;
+				if (a->unguarded)
+					pa->inspect_superset = 1;
 			}
 			if ((a->mode & VAST_MODE_W) && (a->role[AN_V_INSPECT] == AN_ROLE_LOAD ||
 			                                a->role[AN_V_MERGE] == AN_ROLE_LOAD))
@@ -271,7 +278,7 @@ void an_finish_kernels(an_ctx *c)
 		for (unsigned ai = 0; ai < p->naccesses; ai++) {
 			an_access *a = &p->accesses[ai];
 			if (k->reach[a->func] && a->role[AN_V_INSPECT] == AN_ROLE_LOAD &&
-			    (k->acc_bits[ai] & written) && !load_sees_original(c, (int)f, ai, written))
+			    (k->acc_bits[ai] & written) && !an_load_sees_original(c, (int)f, ai, written))
 				an_not_virtualizable(c, (int)f, a->loc, "%s",
 				                     addr_dep ? "addresses depend on data the kernel writes"
 				                              : "which accesses run depends on data the "
@@ -321,6 +328,7 @@ static void free_ctx(an_ctx *c)
 		free(c->out_needed[v]);
 	free(c->cls_memo);
 	free(c->addr_taint);
+	free(c->acc_node);
 	if (c->kf) {
 		for (unsigned f = 0; f < c->p->nfuncs; f++) {
 			free(c->kf[f].pts);

@@ -152,6 +152,7 @@ static cJSON *kernel_json(const an_program *p, unsigned f)
 		cJSON_AddBoolToObject(o, "atomic", (pa->mode & VAST_MODE_ATOMIC) != 0);
 		cJSON_AddStringToObject(o, "pattern", pattern_name(pa->pattern));
 		cJSON_AddBoolToObject(o, "inspect_reads", pa->inspect_reads);
+		cJSON_AddBoolToObject(o, "inspect_superset", pa->inspect_superset);
 		cJSON_AddItemToArray(params, o);
 	}
 	const an_program_impl *im = (const an_program_impl *)p;
@@ -202,6 +203,8 @@ static cJSON *kernel_json(const an_program *p, unsigned f)
 		cJSON_AddStringToObject(o, "function", p->funcs[a->func].name);
 		cJSON_AddStringToObject(o, "inspect", role_name(a->role[AN_V_INSPECT]));
 		cJSON_AddStringToObject(o, "merge", role_name(a->role[AN_V_MERGE]));
+		if (a->unguarded) /* marked whether or not it runs */
+			cJSON_AddBoolToObject(o, "unguarded", 1);
 		if (a->part_size) /* where in the element the bytes written lie */
 			cJSON_AddNumberToObject(o, "offset", a->part_off);
 		if (fp_at[ai])

@@ -245,16 +245,133 @@ static char *local_deps(an_ctx *c, int f)
 	return dep;
 }
 
+/* Data kernel f writes, for its inspector: what it stores to (written,
+ * parameter bits), the loads of it the inspector may not compute (every
+ * one but a load that sees the original, an_load_sees_original), and the
+ * variables defined from such loads, directly or through one another.
+ * Only values are followed, not the branches around definitions: a
+ * variable missed keeps an `if` on it computed, whose load of written
+ * data the kernel's summary then refuses, as before. Loads and `if`s are
+ * judged when first asked, once: asking of every access made a kernel of
+ * 40,000 stores quadratic (lit/analysis-linear-time). */
+typedef struct wdeps {
+	int f;
+	unsigned written;
+	char *var;           /* per variable */
+	signed char *load;   /* per access: 0 not asked, 1 such a load, -1 not */
+	signed char *ifw;    /* per statement: if_on_written, as load */
+} wdeps;
+
+static int written_load(an_ctx *c, wdeps *w, int ai)
+{
+	if (!w->load[ai]) {
+		an_access *a = &c->p->accesses[ai];
+		w->load[ai] = a->func == w->f && (c->kf[w->f].acc_bits[ai] & w->written) &&
+		                              !(a->mode & VAST_MODE_ATOMIC) &&
+		                              !an_load_sees_original(c, w->f, (unsigned)ai, w->written)
+		                      ? 1 : -1;
+	}
+	return w->load[ai] > 0;
+}
+
+static int reads_wdep(an_ctx *c, int n, wdeps *w)
+{
+	for (int m = n; m <= c->nodes[n].last; m++) {
+		an_node *x = &c->nodes[m];
+		if ((x->access >= 0 && written_load(c, w, x->access)) ||
+		    (x->kind == CXCursor_DeclRefExpr && x->var >= 0 && w->var[x->var]))
+			return 1;
+	}
+	return 0;
+}
+
+static void written_deps(an_ctx *c, int f, wdeps *w)
+{
+	an_program *p = c->p;
+	an_kfacts *k = &c->kf[f];
+	w->f = f;
+	w->written = 0;
+	w->var = an_xcalloc(c->nvars + 1, 1);
+	w->load = an_xcalloc(p->naccesses + 1, 1);
+	w->ifw = an_xcalloc(p->nstmts + 1, 1);
+	for (unsigned ai = 0; ai < p->naccesses; ai++)
+		if (k->reach[p->accesses[ai].func] && (p->accesses[ai].mode & VAST_MODE_W))
+			w->written |= k->acc_bits[ai];
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (unsigned d = 0; d < c->ndefs; d++) {
+			int n = c->defs[d].node, v = c->defs[d].var;
+			if (!w->var[v] && c->nodes[n].func == f && reads_wdep(c, n, w))
+				w->var[v] = 1, changed = 1;
+		}
+	}
+}
+
+/* Statement t is an `if` whose condition reads data the kernel writes
+ * (wd; NULL: none is dropped). */
+static int if_on_written(slicer *S, wdeps *wd, int t)
+{
+	an_ctx *c = S->c;
+	if (!wd || c->p->stmts[t].kind != AN_STMT_IF)
+		return 0;
+	if (!wd->ifw[t]) {
+		int sn = c->stmt_node[t], r = -1;
+		/* node by node: a subtree's walk from each header node
+		 * would be quadratic in a long condition */
+		for (int n = sn; n <= c->nodes[sn].last && r < 0; n++) {
+			an_node *x = &c->nodes[n];
+			if (x->stmt == t && x->header &&
+			    ((x->access >= 0 && written_load(c, wd, x->access)) ||
+			     (x->kind == CXCursor_DeclRefExpr && x->var >= 0 && wd->var[x->var])))
+				r = 1;
+		}
+		wd->ifw[t] = (signed char)r;
+	}
+	return wd->ifw[t] > 0;
+}
+
+/* A kernel's `return` s under an `if` on data it writes is not rendered
+ * by the inspector, which goes on as if the work-item had not returned:
+ * the path it walks holds every statement the work-item's path does, so
+ * it marks a superset of its pages. (Not a helper's, whose return ends
+ * only the helper; nor a break or continue, after which the loop's
+ * variables would take other values than the kernel's.) */
+static int return_dropped(slicer *S, wdeps *wd, int s)
+{
+	an_ctx *c = S->c;
+	if (!wd)
+		return 0;
+	for (int t = c->p->stmts[s].parent; t >= 0; t = c->p->stmts[t].parent)
+		if (if_on_written(S, wd, t))
+			return 1;
+	return 0;
+}
+
 /* The statement a seed at statement s keeps: its parent, or in the
- * inspector the parent of the outermost `if` on __local data around it
- * (dep: local_deps(), NULL for the merge kernel). */
-static int seed_anchor(slicer *S, const char *dep, int s)
+ * inspector the parent of the outermost `if` on __local data (dep:
+ * local_deps(), NULL for the merge kernel) or on data the kernel writes
+ * (wd) around it. *over: an `if` of the second kind holding s was
+ * dropped. */
+static int seed_anchor(slicer *S, const char *dep, wdeps *wd, int s, int *over)
 {
 	an_ctx *c = S->c;
 	int top = s;
 	for (int t = s; dep && t >= 0; t = c->p->stmts[t].parent) {
 		if (c->p->stmts[t].kind != AN_STMT_IF)
 			continue;
+		/* An `if` on what the kernel writes cannot be computed
+		 * before the kernel runs (another work-item may store there
+		 * first); dropped, both arms are marked whether or not they
+		 * run, a superset of the pages, so the footprint stays
+		 * computable where its addresses depend on read-only data
+		 * alone. What the frames hold when the kernel runs is the
+		 * runtime's, exact whatever it stores of them (docs/runtime.md). */
+		if (if_on_written(S, wd, t)) {
+			top = t;
+			/* covered: marked by the accesses that cover it */
+			*over |= t != s && !an_guard_covered(c, S->v, t);
+			continue;
+		}
 		for (unsigned n = (unsigned)c->func_node[S->f]; n < fend(c, S->f); n++)
 			if (c->nodes[n].stmt == t && c->nodes[n].kind == CXCursor_DeclRefExpr &&
 			    c->nodes[n].var >= 0 && dep[c->nodes[n].var]) {
@@ -320,12 +437,15 @@ static void slice_func(an_ctx *c, int v, int f)
 	memset(S.crole, -1, p->ncalls + 1);
 	an_func *fn = &p->funcs[f];
 
+	wdeps wd = {0};
+	if (v == AN_V_INSPECT && fn->is_kernel)
+		written_deps(c, f, &wd);
 	for (unsigned s = 0; s < p->nstmts; s++) {
 		if (p->stmts[s].func != f)
 			continue;
 		enum an_stmt_kind k = p->stmts[s].kind;
-		if (k == AN_STMT_RETURN || k == AN_STMT_BREAK || k == AN_STMT_CONTINUE ||
-		    k == AN_STMT_GOTO)
+		if ((k == AN_STMT_RETURN && !return_dropped(&S, wd.var ? &wd : NULL, (int)s)) ||
+		    k == AN_STMT_BREAK || k == AN_STMT_CONTINUE || k == AN_STMT_GOTO)
 			mark(&S, (int)s);
 	}
 	/* a helper's stores through private or local pointers, and the calls
@@ -366,10 +486,17 @@ static void slice_func(an_ctx *c, int v, int f)
 			}
 			cond_reads(&S, (int)n);
 		}
-		if (seed && x->stmt >= 0)
-			mark(&S, seed_anchor(&S, dep, x->stmt));
+		if (seed && x->stmt >= 0) {
+			int over = 0;
+			mark(&S, seed_anchor(&S, dep, wd.var ? &wd : NULL, x->stmt, &over));
+			if (over && x->access >= 0)
+				p->accesses[x->access].unguarded = 1;
+		}
 	}
 	free(dep);
+	free(wd.var);
+	free(wd.load);
+	free(wd.ifw);
 	/* fixed point */
 	do {
 		S.changed = 0;

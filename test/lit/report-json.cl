@@ -10,7 +10,7 @@
 // CHECK-NEXT: "cl_options":{{[[:space:]]+}}"",
 // CHECK-NEXT: "kernels":{{[[:space:]]+}}[{
 // CHECK-NEXT: "name":{{[[:space:]]+}}"scale",
-// CHECK-NEXT: "line":{{[[:space:]]+}}[[@LINE+48]],
+// CHECK-NEXT: "line":{{[[:space:]]+}}[[@LINE+49]],
 // CHECK-NEXT: "col":{{[[:space:]]+}}1,
 // CHECK-NEXT: "virtualizable":{{[[:space:]]+}}true,
 // CHECK-NEXT: "merge_exact":{{[[:space:]]+}}true,
@@ -25,7 +25,8 @@
 // CHECK-NEXT: "mode":{{[[:space:]]+}}"RW",
 // CHECK-NEXT: "atomic":{{[[:space:]]+}}false,
 // CHECK-NEXT: "pattern":{{[[:space:]]+}}"affine",
-// CHECK-NEXT: "inspect_reads":{{[[:space:]]+}}false
+// CHECK-NEXT: "inspect_reads":{{[[:space:]]+}}false,
+// CHECK-NEXT: "inspect_superset":{{[[:space:]]+}}false
 // CHECK-NEXT: }, {
 // CHECK-NEXT: "index":{{[[:space:]]+}}1,
 // CHECK-NEXT: "name":{{[[:space:]]+}}"k",

@@ -6,7 +6,8 @@
 // virtualizable, planned from descriptors (nothing loaded, no inspect_reads),
 // and its merge stays exact. A guarded access at another address is not
 // covered, nor is one covered only by a loop that may run zero times (for
-// the merge kernel): the reason says the condition decides which accesses run.
+// the merge kernel). A loop condition on written data is refused: the reason
+// says the condition decides which accesses run.
 // RUN: rm -rf %t && cd %S && %vastcc --emit-kernels=%t --report=- -c virt-guard-covered.cl -o %t.o 2>%t.err | %flatjson | FileCheck %s
 // RUN: FileCheck --check-prefix=WARN %s < %t.err
 // RUN: FileCheck --check-prefix=GEN %s < %t/virt-guard-covered.vast.cl
@@ -26,11 +27,11 @@ __kernel void colstd(__global const float *data, __global const float *mean,
 }
 
 // CHECK-LABEL: kernel colstd: {{.*}} virtualizable=true merge_exact=true
-// CHECK: param colstd.std: {{.*}} mode=RW {{.*}} inspect_reads=false
-// CHECK: access colstd 24:6: form=subscript mode=R size=4 params=std {{.*}} inspect=touch merge=drop
-// CHECK-NEXT: footprint colstd 24:6: affine=true
-// CHECK: access colstd 25:3: form=subscript mode=W size=4 params=std {{.*}} inspect=touch merge=copy
-// CHECK-NEXT: footprint colstd 25:3: affine=true {{.*}} exact=false must_write=false
+// CHECK: param colstd.std: {{.*}} mode=RW {{.*}} inspect_reads=false inspect_superset=false
+// CHECK: access colstd 25:6: form=subscript mode=R size=4 params=std {{.*}} inspect=touch merge=drop
+// CHECK-NEXT: footprint colstd 25:6: affine=true
+// CHECK: access colstd 26:3: form=subscript mode=W size=4 params=std {{.*}} inspect=touch merge=copy{{$}}
+// CHECK-NEXT: footprint colstd 26:3: affine=true {{.*}} exact=false must_write=false
 
 // GEN-LABEL: {{^}}__kernel void vast_inspect_colstd(
 // GEN: {{^[[:blank:]]*}}for (int i = 0; i < n; i++)
@@ -49,15 +50,29 @@ __kernel void colstd(__global const float *data, __global const float *mean,
 // GEN-EMPTY:
 // GEN-NEXT: {{^}$}}
 
+// The `if` on written data is dropped anyway (lit/virt-guard-written): the
+// store is marked whether or not it runs.
+// CHECK-LABEL: kernel neighbour: {{.*}} virtualizable=true
+// CHECK: access neighbour [[@LINE+6]]:3: {{.*}} inspect=touch {{.*}} unguarded=true
 __kernel void neighbour(__global float *w)
 {
 	int j = get_global_id(0);
 	w[j] = 0.5f * w[j];
 	if (w[j] > 1.0f)
-// CHECK-LABEL: kernel neighbour:
-// CHECK-SAME: virtualizable=false reason="which accesses run depends on data the kernel writes" reason_line=[[@LINE-2]] reason_col=6
-// WARN: virt-guard-covered.cl:[[@LINE-3]]:6: warning: kernel 'neighbour' cannot be virtualized: which accesses run depends on data the kernel writes; it runs natively when its data fits
 		w[j + 1] = 1.0f;
+}
+
+// A loop that runs while written data says so cannot be marked whatever
+// its condition: how far it goes depends on the data.
+__kernel void halve(__global float *w)
+{
+	int j = get_global_id(0);
+	w[j] = 0.5f * w[j];
+	while (w[j] > 1.0f)
+// CHECK-LABEL: kernel halve:
+// CHECK-SAME: virtualizable=false reason="which accesses run depends on data the kernel writes" reason_line=[[@LINE-2]] reason_col=9
+// WARN: virt-guard-covered.cl:[[@LINE-3]]:9: warning: kernel 'halve' cannot be virtualized: which accesses run depends on data the kernel writes; it runs natively when its data fits
+		w[j + 1] = 0.5f * w[j + 1];
 }
 
 // The inspector's cover is the condition's own load; the merge kernel has

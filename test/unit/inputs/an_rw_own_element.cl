@@ -1,5 +1,7 @@
 /* A work-item that branches on its own element of a buffer and clears it
- * afterwards (Rodinia BFS): the inspector reads what the work-item reads. */
+ * afterwards (Rodinia BFS): the inspector reads what the work-item reads.
+ * In the other kernels it could not (each says why): it marks the `if`'s
+ * accesses whether or not they run instead. */
 __kernel void frontier(__global char *mask, __global const int *next,
                        __global int *cost, int n)
 {
