@@ -311,16 +311,34 @@ static int invariant_var(an_ctx *c, int v)
 	return x->param >= 0 || (x->node >= 0 && !an_in_loop(c, x->node));
 }
 
+/* Node n is a pointer into memory other than __global or __constant:
+ * private or __local memory, which the kernel's own stores (through any
+ * alias: `*q = ...` with q == p) or other work-items' change without a
+ * definition of the variable read. */
+static int nonglobal_ptr(an_ctx *c, int n)
+{
+	if (n < 0 || !an_node_is_ptr(c, n))
+		return 0;
+	unsigned as = an_type_as(an_node_pointee(c, n));
+	return as != AN_AS_GLOBAL && as != AN_AS_CONSTANT;
+}
+
 /* Access node n's address is the same wherever in the function it is
  * computed: built of invariant variables, literals and work-item ids,
- * with no load, call or assignment inside. */
+ * with no load, call or assignment inside. Invariant variables are not
+ * enough when the address reads memory through them: `a[*p]` changes
+ * with `*q = i + 1;` though p is never assigned, so no dereference,
+ * subscript or `->` through a private or __local pointer, and no __local
+ * variable (another work-item may store it), may be part of it. */
 static int invariant_address(an_ctx *c, int n)
 {
 	for (int m = n; m <= c->nodes[n].last; m++) {
 		an_node *x = &c->nodes[m];
 		if (m != n && x->access >= 0)
 			return 0;
-		if (x->kind == CXCursor_DeclRefExpr && x->var >= 0 && !invariant_var(c, x->var))
+		if (x->kind == CXCursor_DeclRefExpr && x->var >= 0 &&
+		    (!invariant_var(c, x->var) || c->vars[x->var].is_local_mem ||
+		     c->vars[x->var].as == AN_AS_LOCAL))
 			return 0;
 		if (x->kind == CXCursor_CallExpr &&
 		    (m != n || c->p->accesses[x->access].form != AN_FORM_ATOMIC) &&
@@ -331,6 +349,14 @@ static int invariant_address(an_ctx *c, int n)
 		    (x->kind == CXCursor_UnaryOperator &&
 		     (x->op == CXUnaryOperator_PostInc || x->op == CXUnaryOperator_PostDec ||
 		      x->op == CXUnaryOperator_PreInc || x->op == CXUnaryOperator_PreDec) && m != n))
+			return 0;
+		if (m == n)
+			continue; /* the access itself: through a global pointer */
+		if ((x->kind == CXCursor_UnaryOperator && x->op == CXUnaryOperator_Deref &&
+		     x->nkids && nonglobal_ptr(c, x->kids[0])) ||
+		    (x->kind == CXCursor_ArraySubscriptExpr && x->nkids == 2 &&
+		     (nonglobal_ptr(c, x->kids[0]) || nonglobal_ptr(c, x->kids[1]))) ||
+		    (x->kind == CXCursor_MemberRefExpr && x->nkids && nonglobal_ptr(c, x->kids[0])))
 			return 0;
 	}
 	return 1;
@@ -351,6 +377,40 @@ static int same_text(an_ctx *c, an_range a, an_range b)
 		if (t[i++] != t[j++])
 			return 0;
 	}
+}
+
+/* Nodes a and b compute the same address: their subtrees match node by
+ * node, the same kinds and operators, the same variables (by
+ * declaration: `int i` in an inner block shadowing the outer one is
+ * another variable though it reads the same), the same callees and
+ * members, leaves of the same text (literals). Text alone would take the
+ * shadowing `i` for the outer one. */
+static int same_address(an_ctx *c, int a, int b)
+{
+	int na = c->nodes[a].last - a;
+	if (na != c->nodes[b].last - b)
+		return 0;
+	for (int k = 0; k <= na; k++) {
+		an_node *x = &c->nodes[a + k], *y = &c->nodes[b + k];
+		if (x->kind != y->kind || x->op != y->op || x->nkids != y->nkids ||
+		    x->var != y->var || x->fn_ref != y->fn_ref)
+			return 0;
+		if (x->nkids == 0 && !same_text(c, (an_range){ x->begin, x->end },
+		                                (an_range){ y->begin, y->end }))
+			return 0;
+		if ((x->callee || y->callee) &&
+		    (!x->callee || !y->callee || strcmp(x->callee, y->callee)))
+			return 0;
+		if (x->kind == CXCursor_MemberRefExpr &&
+		    !clang_equalCursors(clang_getCursorReferenced(x->cur),
+		                        clang_getCursorReferenced(y->cur)))
+			return 0;
+		/* the tree's shape: each kid at the same place */
+		for (unsigned i = 0; i < x->nkids; i++)
+			if (x->kids[i] - (a + k) != y->kids[i] - (b + k))
+				return 0;
+	}
+	return 1;
 }
 
 /* Node n runs whenever its statement does: it is in no arm of a ?: and
@@ -417,13 +477,18 @@ static int covered(an_ctx *c, int v, int a, int t)
 		if (y->access < 0 || (int)b == a)
 			continue;
 		an_access *z = &p->accesses[y->access];
-		if (z->form != x->form || z->size != x->size || strcmp(z->ptr_type, x->ptr_type) ||
+		/* ptr_type may be NULL (render.c): unknown, not the same */
+		if (z->form != x->form || z->size != x->size || !z->ptr_type || !x->ptr_type ||
+		    strcmp(z->ptr_type, x->ptr_type) ||
 		    (z->mode & VAST_MODE_ATOMIC) || y->partial ||
 		    (v == AN_V_MERGE && !(z->mode & VAST_MODE_W)))
 			continue;
 		int in_cond = v == AN_V_INSPECT && y->header && y->stmt == t &&
 		              unconditional_in_stmt(c, (int)b);
-		if (same_text(c, x->expr, z->expr) && (in_cond || runs_before(c, (int)b, t)))
+		/* b's address must be invariant too: what it reads may
+		 * otherwise change between b and t */
+		if (same_address(c, a, (int)b) && invariant_address(c, (int)b) &&
+		    (in_cond || runs_before(c, (int)b, t)))
 			return 1;
 	}
 	return 0;

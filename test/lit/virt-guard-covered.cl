@@ -88,5 +88,61 @@ __kernel void inloop(__global float *w, int n)
 		w[j] = 1.0f;
 }
 
+// Not covered: the earlier store reads the same text, but not the same
+// address. a[*p] reads i through p, and `*q = i + 1;` changes it though p
+// is never assigned; the inner `i` is another variable than the outer one.
+// The merge kernel keeps the `if` (it would copy a[i + 1], which the kernel
+// never wrote, over the output) and the inspector marks the store only
+// where it may run.
+// GEN-LABEL: {{^}}__kernel void vast_merge_alias(
+// GEN: {{^[[:blank:]]*}}*q = i + 1;
+// GEN-NEXT: {{^[[:blank:]]*}}if ({{.*}}ld[i]{{.*}} > 0)
+// GEN-NEXT: {{^[[:blank:]]*}}{ vast_copy(vast_c, (ulong)&(a[*p]), 4); }
+__kernel void alias(__global int *a, __global const int *ld)
+{
+	int i = get_global_id(0);
+	int *p = &i, *q = &i;
+	a[*p] = 0;
+	*q = i + 1;
+	if (ld[i] > 0)
+		a[*p] = 1;
+}
+
+// GEN-LABEL: {{^}}__kernel void vast_merge_shadow(
+// GEN: {{^[[:blank:]]*}}int i = gid + n;
+// GEN-NEXT: {{^[[:blank:]]*}}if ({{.*}}ld[gid]{{.*}} > 0)
+// GEN-NEXT: {{^[[:blank:]]*}}{ vast_copy(vast_c, (ulong)&(a[i]), 4); }
+__kernel void shadow(__global int *a, __global const int *ld, int n)
+{
+	int gid = get_global_id(0);
+	int i = gid;
+	a[i] = 0;
+	{
+		int i = gid + n;
+		if (ld[gid] > 0)
+			a[i] = 1;
+	}
+}
+
+// On data the kernel writes the inspector drops the `if` anyway: the
+// store is marked whether or not it runs, a superset, since the outer
+// a[i] does not cover it.
+// CHECK-LABEL: kernel shadow_written: {{.*}} virtualizable=true
+// CHECK: param shadow_written.a: {{.*}} inspect_superset=true
+// CHECK: access shadow_written [[@LINE+9]]:4: {{.*}} unguarded=true
+__kernel void shadow_written(__global int *a, int n)
+{
+	int gid = get_global_id(0);
+	int i = gid;
+	a[i] = 0;
+	{
+		int i = gid + n;
+		if (a[gid] > 0)
+			a[i] = 1;
+	}
+}
+
 // WARN-NOT: kernel 'colstd'
 // WARN-NOT: kernel 'inloop'
+// WARN-NOT: kernel 'alias'
+// WARN-NOT: kernel 'shadow
