@@ -19,11 +19,12 @@ static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
 
 /* docs/generated-kernels.md, "Inspector": per slot its first byte in a
  * row and its pages, then per slot its bytes (what vast_load checks its
- * reads against), then VAST_INSPECT_SCRATCH zero bytes (what an
- * out-of-bounds read gets). */
+ * reads against), then, from VAST_PASINFO_SCRATCH (aligned for any type
+ * read there), VAST_INSPECT_SCRATCH zero bytes (what an out-of-bounds
+ * read gets). */
 cl_mem vrt_pasinfo_new(cl_context ctx, const vrt_layout *lay, size_t wpp, cl_int *err)
 {
-	size_t n = 3 + 3 * (size_t)lay->nslots + VAST_INSPECT_SCRATCH / sizeof(cl_ulong);
+	size_t n = VAST_PASINFO_SCRATCH((size_t)lay->nslots) + VAST_INSPECT_SCRATCH / sizeof(cl_ulong);
 	cl_ulong *pi = vrt_calloc(n, sizeof *pi);
 	if (!pi) {
 		*err = CL_OUT_OF_HOST_MEMORY;

@@ -237,8 +237,10 @@ void vast_copy(vast_ctx *c, ulong v, uint n)
 
 /* Inspector: pasinfo[0] = bytes per PAS row, [1] = work-groups per row,
  * [2] = slots n; slot s (1-based): [2s+1] = its first byte in a row,
- * [2s+2] = its pages, [2n+2+s] = its bytes; from [3n+3] on,
- * VAST_INSPECT_SCRATCH zero bytes. Marks are plain stores of 1
+ * [2s+2] = its pages, [2n+2+s] = its bytes; from
+ * [VAST_PASINFO_SCRATCH(n)] on ([3n+3] rounded up to 16 ulongs: aligned
+ * for any type vast_load's caller reads there), VAST_INSPECT_SCRATCH zero
+ * bytes. Marks are plain stores of 1
  * (idempotent). Pages outside the buffer are not marked: the paged kernel
  * faults on them. */
 void vast_touch(vast_ctx *c, ulong v, uint n)
@@ -280,7 +282,7 @@ __global uchar *vast_load(vast_ctx *c, ulong v, uint n)
 			return c->data[s - 1] + off;
 	}
 	*c->fault = 1;
-	return (__global uchar *)(pi + 3 * ns + 3);
+	return (__global uchar *)(pi + VAST_PASINFO_SCRATCH(ns));
 }
 
 /* Frame buffers are set by the kernel itself, one line each: they are

@@ -20,6 +20,7 @@ __kernel void twice_all(__global const float *in, __global float *out)
 // CHECK-NEXT: {{^}}#define VAST_BOXED 0xffffffffffffffffUL
 // CHECK-NEXT: {{^}}#define VAST_FRAME_BUFS 8
 // CHECK-NEXT: {{^}}#define VAST_INSPECT_SCRATCH 128
+// CHECK-NEXT: {{^}}#define VAST_PASINFO_SCRATCH(n) ((3 * (n) + 3 + 128 / 8 - 1) / (128 / 8) * (128 / 8))
 // CHECK-NEXT: {{^}}/* vastcc prelude:
 // CHECK: {{^}}typedef struct vast_ctx {
 // CHECK: {{^}}__global uchar *vast_tr(vast_ctx *c, ulong v)

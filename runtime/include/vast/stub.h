@@ -54,6 +54,18 @@ extern "C" {
  * largest OpenCL C built-in type (long16, double16); the analysis
  * refuses an inspector that needs the value of a larger access. */
 #define VAST_INSPECT_SCRATCH 128
+/* The scratch's first ulong in the pasinfo of an inspector of n slots:
+ * after its 3n+3 ulongs of layout (docs/generated-kernels.md,
+ * "Inspector"), rounded up to a multiple of VAST_INSPECT_SCRATCH bytes.
+ * A vector is aligned to its size (OpenCL C 6.1.5) and the compiler
+ * loads it so: at byte (3n+3)*8, only 8-aligned, an out-of-bounds int4
+ * load killed PoCL's CPU (NVIDIA's sticks a misaligned-address error).
+ * The buffer itself starts at CL_DEVICE_MEM_BASE_ADDR_ALIGN, at least
+ * long16's 128 bytes. The runtime and the prelude both take it from
+ * here. */
+#define VAST_PASINFO_SCRATCH(n)                                          \
+	((3 * (n) + 3 + VAST_INSPECT_SCRATCH / 8 - 1) / (VAST_INSPECT_SCRATCH / 8) * \
+	 (VAST_INSPECT_SCRATCH / 8))
 
 /* The tail of the paged and merge kernels' arguments, after the kernel's
  * own n: argument n + VAST_TAIL_x (docs/generated-kernels.md). */
@@ -91,7 +103,8 @@ enum vast_tail {
 	"#define VAST_NO_FRAME " VAST_STR(VAST_NO_FRAME) "\n"     \
 	"#define VAST_BOXED 0xffffffffffffffffUL\n"                \
 	"#define VAST_FRAME_BUFS " VAST_STR(VAST_FRAME_BUFS) "\n"   \
-	"#define VAST_INSPECT_SCRATCH " VAST_STR(VAST_INSPECT_SCRATCH) "\n"
+	"#define VAST_INSPECT_SCRATCH " VAST_STR(VAST_INSPECT_SCRATCH) "\n" \
+	"#define VAST_PASINFO_SCRATCH(n) " VAST_STR(VAST_PASINFO_SCRATCH(n)) "\n"
 
 enum vast_param_kind {
 	VAST_PARAM_GLOBAL,   /* __global T *    : a buffer */
