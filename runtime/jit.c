@@ -158,25 +158,40 @@ static char *compiler_identity(const char *path)
 	return id;
 }
 
-/* Starts argv, stdout to /dev/null and stderr to errpath; its pid, or -1
- * with why. Not posix_spawn: the child must ask for SIGKILL when its
- * parent dies (PR_SET_PDEATHSIG, kept across exec), or a program killed
- * mid-compile leaves the compiler running. vfork, as glibc's posix_spawn
+/* fd moved to a descriptor >= 3 (close-on-exec), or -1. A program that
+ * closed its stdio (a daemon) gets 0-2 from open: the child's dup2 onto
+ * 0-2 would then do nothing (and keep close-on-exec) or overwrite one
+ * of ours with the other, and the compiler's diagnostics would be lost. */
+static int above_stdio(int fd)
+{
+	if (fd < 0 || fd > 2)
+		return fd;
+	int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return moved;
+}
+
+/* Starts argv, stdin and stdout on /dev/null and stderr to errpath; its
+ * pid, or -1 with why. Not posix_spawn: the child must ask for SIGKILL
+ * when its parent dies (PR_SET_PDEATHSIG, kept across exec), or a
+ * program killed mid-compile leaves the compiler running. vfork, as glibc's posix_spawn
  * does it: every signal blocked so that none runs a handler of ours in
  * the child (which shares our memory), handlers reset to the default,
  * then only system calls until exec. The death signal fires when the
  * thread that forks dies: run_compiler waits in that thread. */
 static pid_t spawn(char *const argv[], const char *errpath, char *why, size_t n)
 {
-	int out = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	int err = open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (out < 0 || err < 0) {
-		snprintf(why, n, "cannot open '%s': %s", out < 0 ? "/dev/null" : errpath,
+	int null = above_stdio(open("/dev/null", O_RDWR | O_CLOEXEC));
+	int err = -1;
+	if (null >= 0)
+		err = above_stdio(open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+	if (null < 0 || err < 0) {
+		snprintf(why, n, "cannot open '%s': %s", null < 0 ? "/dev/null" : errpath,
 		         strerror(errno));
-		if (out >= 0)
-			close(out);
-		if (err >= 0)
-			close(err);
+		if (null >= 0)
+			close(null);
 		return -1;
 	}
 	sigset_t all, old;
@@ -200,7 +215,9 @@ static pid_t spawn(char *const argv[], const char *errpath, char *why, size_t n)
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
 			_exit(127);
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		if (dup2(out, 1) < 0 || dup2(err, 2) < 0) {
+		/* stdin too: not the program's, which may be closed (then the
+		 * compiler's first open would be its stdin) or a terminal. */
+		if (dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(err, 2) < 0) {
 			exec_errno = errno;
 			_exit(127);
 		}
@@ -210,7 +227,7 @@ static pid_t spawn(char *const argv[], const char *errpath, char *why, size_t n)
 	}
 	int e = pid < 0 ? errno : exec_errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	close(out);
+	close(null);
 	close(err);
 	if (pid > 0 && e) {
 		waitpid(pid, NULL, 0);

@@ -93,6 +93,18 @@ if grep -q '^build failed: -11$' err.err && grep -Eq "^program\.cl:$line:[0-9]+:
 else
 	echo "FAIL: syntax error: want -11 and 'program.cl:$line:COL: error:'"; cat err.err; fail=1
 fi
+# 8b. The same from a program whose stdin and stdout are closed (a
+# daemon's): the compiler's descriptors must not land on 0-2 and clobber
+# each other (its /dev/null stdout on 0, its stderr file on 1, then
+# dup2(0, 1) sent the diagnostics to /dev/null and the build ran natively).
+env VAST_COMPILER="$vastcc" ./app closed.bin jit_error.cl "$opts" <&- >&- 2>closed.err
+if grep -q '^build failed: -11$' closed.err && grep -Eq "^program\.cl:$line:[0-9]+: error: " closed.err
+then
+	echo "ok: syntax error, stdin and stdout closed"
+else
+	echo "FAIL: syntax error, stdin and stdout closed: want -11 and 'program.cl:$line:COL: error:'"
+	cat closed.err; fail=1
+fi
 # 9. A generated program the driver cannot build (a compiler standing in
 # for a generator's bug): the original source, natively, one warning.
 cat >broken-vastcc <<EOF
