@@ -453,12 +453,77 @@ fail:
 	return -1;
 }
 
+/* Whether path names a file in directory dir or below it (textually, as
+ * the compiler joins a directory and an #include's name). */
+static int under(const char *path, const char *dir)
+{
+	size_t dl = strlen(dir);
+	while (dl && dir[dl - 1] == '/')
+		dl--; /* "/" becomes "", above every absolute path */
+	return !strncmp(path, dir, dl) && path[dl] == '/';
+}
+
+/* Whether file (len bytes) is one of the user's: the program, or a header
+ * the compiler found through the working directory it runs in or an -I
+ * directory of opts (quoted and escaped as vastcc splits them,
+ * lib/analysis/preprocess.c). Relative names are the working
+ * directory's. Not "<command line>", "<built-in>" (the device macros the
+ * runtime passes), nor an absolute path elsewhere (clang's headers,
+ * vastcc's): errors there are the compiler's, not the source's. */
+static int users_file(const char *file, size_t len, const char *opts)
+{
+	char *f = vrt_malloc(len + 1), *word = vrt_malloc(strlen(opts) + 1);
+	char cwd[4096];
+	int yes = 0;
+	if (!f || !word)
+		goto out;
+	memcpy(f, file, len);
+	f[len] = '\0';
+	if (f[0] != '/') {
+		yes = f[0] != '<';
+		goto out;
+	}
+	if (getcwd(cwd, sizeof cwd) && under(f, cwd)) {
+		yes = 1;
+		goto out;
+	}
+	int take = 0; /* the previous word was a lone -I */
+	for (const char *s = opts; *s && !yes;) {
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		size_t w = 0;
+		for (char q = 0; *s && (q || (*s != ' ' && *s != '\t' && *s != '\n'));) {
+			char ch = *s++;
+			if (q && ch == q)
+				q = 0;
+			else if (!q && (ch == '"' || ch == '\''))
+				q = ch;
+			else if (ch == '\\' && *s && q != '\'')
+				word[w++] = *s++;
+			else
+				word[w++] = ch;
+		}
+		word[w] = '\0';
+		const char *dir = take ? word : !strncmp(word, "-I", 2) && word[2] ? word + 2 : NULL;
+		take = !strcmp(word, "-I");
+		/* A relative -I's headers have relative names: taken above. */
+		if (dir && dir[0] == '/' && under(f, dir))
+			yes = 1;
+	}
+out:
+	vrt_free(f), vrt_free(word);
+	return yes;
+}
+
 /* Whether the compiler's stderr d locates an error in the user's files
  * ("FILE:LINE:COL: error: ..." or "fatal error:", the program or a
- * header it includes): the source does not compile. vastcc's own
- * failures ("vastcc: error: ...", "vastcc: internal error at ...") are
- * located in no file. */
-static int located_error(const char *d)
+ * header it includes, users_file): the source does not compile. vastcc's
+ * own failures ("vastcc: error: ...", "vastcc: internal error at ...")
+ * are located in no file, and an error in the command line's macros or a
+ * system header is the compiler's too: the program runs natively. */
+static int located_error(const char *d, const char *opts)
 {
 	for (const char *l = d; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
 		const char *c = l;
@@ -469,7 +534,8 @@ static int located_error(const char *d)
 		if (*c != ':' || c == l ||
 		    sscanf(c, ":%u:%u: %n", &line, &col, &at) != 2 || !at)
 			continue;
-		if (!strncmp(c + at, "error: ", 7) || !strncmp(c + at, "fatal error: ", 13))
+		if ((!strncmp(c + at, "error: ", 7) || !strncmp(c + at, "fatal error: ", 13)) &&
+		    users_file(l, (size_t)(c - l), opts))
 			return 1;
 	}
 	return 0;
@@ -561,7 +627,7 @@ static int compile(const workspace *w, const char *compiler, const char *opts,
 		res = VRT_JIT_OK;
 		if (d && *d)
 			vrt_log(VRT_LOG_INFO, "vastcc said:\n%s", d);
-	} else if (st == 1 && d && located_error(d)) {
+	} else if (st == 1 && d && located_error(d, opts)) {
 		/* Located in the program (or a header it includes): the source
 		 * does not compile; any other failure is the compiler's. */
 		*log = d;

@@ -132,4 +132,20 @@ if env VAST_COMPILER="$tmp/broken-vastcc" VAST_CACHE=0 ./app broken.bin jit.cl "
 else
 	echo "FAIL: broken: want native bytes and one warning"; cat broken.err; fail=1
 fi
+# 10. A compiler that fails with an error located in no file of the
+# user's: the command line (a device macro the runtime passed) or a
+# header of clang's own. Not the source's error: the program runs
+# natively with one warning, the build does not fail.
+for where in '<command line>:1:9' '/usr/lib/llvm/lib/clang/19/include/opencl-c-base.h:12:3'; do
+	printf '#!/bin/bash\necho "%s: error: not in the program" >&2\nexit 1\n' "$where" >sysfail-vastcc
+	chmod +x sysfail-vastcc
+	if env VAST_COMPILER="$tmp/sysfail-vastcc" VAST_CACHE=0 ./app sysfail.bin jit.cl "$opts" \
+		2>sysfail.err && cmp ref2.bin sysfail.bin &&
+		[ "$(grep -c 'could not be compiled by vastcc' sysfail.err)" = 1 ]; then
+		echo "ok: compiler error at '$where'"
+	else
+		echo "FAIL: compiler error at '$where': want native bytes and one warning"
+		cat sysfail.err; fail=1
+	fi
+done
 exit $fail
