@@ -428,12 +428,21 @@ static int workspace_open(workspace *w, const char *source, size_t len, char *wh
 		}
 		struct stat a, b;
 		int fd = open(w->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0 && flock(fd, LOCK_EX) == 0 && fstat(fd, &a) == 0 &&
-		    stat(w->dir, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+		int locked = fd >= 0 && flock(fd, LOCK_EX) == 0;
+		if (locked && fstat(fd, &a) == 0 && stat(w->dir, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino) {
 			w->fd = fd;
-		} else if (fd >= 0) {
-			close(fd);
+		} else if (!locked) {
+			/* Not opened (EMFILE) or not locked (ENOLCK): remove what
+			 * mkdtemp made, or each round leaves an empty directory.
+			 * Locked and gone, another program's remove_stale took it
+			 * (and its name may be another's by now): nothing to do. */
+			if (fd < 0 || (fstat(fd, &a) == 0 && stat(w->dir, &b) == 0 &&
+			               a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+				rmdir(w->dir);
 		}
+		if (w->fd < 0 && fd >= 0)
+			close(fd);
 		if (w->fd < 0 && round == 100) {
 			snprintf(why, n, "cannot keep a directory in '%s'", base);
 			goto fail;

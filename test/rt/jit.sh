@@ -148,4 +148,25 @@ for where in '<command line>:1:9' '/usr/lib/llvm/lib/clang/19/include/opencl-c-b
 		cat sysfail.err; fail=1
 	fi
 done
+# 11. flock fails (ENOLCK, from a preloaded shim): the runtime cannot
+# keep a private directory, so the program runs natively with one
+# warning, and the directories it made and could not lock (101 of them)
+# are removed, not left in TMPDIR. Not under ASan, whose runtime must be
+# the first library loaded.
+if ldd ./app | grep -q libasan; then
+	echo "skip: flock fails (an ASan build)"
+else
+	printf '#include <errno.h>\nint flock(int fd, int op) { (void)fd; (void)op; errno = ENOLCK; return -1; }\n' >noflock.c
+	cc -shared -fPIC -o noflock.so noflock.c || { echo "FAIL: cc noflock.c"; exit 1; }
+	mkdir flocktmp
+	if env TMPDIR="$tmp/flocktmp" LD_PRELOAD="$tmp/noflock.so" VAST_COMPILER="$vastcc" VAST_CACHE=0 \
+		./app noflock.bin jit.cl "$opts" 2>noflock.err && cmp ref2.bin noflock.bin &&
+		[ "$(grep -c 'could not be compiled by vastcc: cannot keep a directory' noflock.err)" = 1 ] &&
+		[ -z "$(ls flocktmp)" ]; then
+		echo "ok: flock fails"
+	else
+		echo "FAIL: flock fails: want native bytes, one warning, and TMPDIR empty:"
+		ls flocktmp | head -3; echo "($(ls flocktmp | wc -l) entries)"; cat noflock.err; fail=1
+	fi
+fi
 exit $fail
