@@ -158,25 +158,40 @@ static char *compiler_identity(const char *path)
 	return id;
 }
 
-/* Starts argv, stdout to /dev/null and stderr to errpath; its pid, or -1
- * with why. Not posix_spawn: the child must ask for SIGKILL when its
- * parent dies (PR_SET_PDEATHSIG, kept across exec), or a program killed
- * mid-compile leaves the compiler running. vfork, as glibc's posix_spawn
+/* fd moved to a descriptor >= 3 (close-on-exec), or -1. A program that
+ * closed its stdio (a daemon) gets 0-2 from open: the child's dup2 onto
+ * 0-2 would then do nothing (and keep close-on-exec) or overwrite one
+ * of ours with the other, and the compiler's diagnostics would be lost. */
+static int above_stdio(int fd)
+{
+	if (fd < 0 || fd > 2)
+		return fd;
+	int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return moved;
+}
+
+/* Starts argv, stdin and stdout on /dev/null and stderr to errpath; its
+ * pid, or -1 with why. Not posix_spawn: the child must ask for SIGKILL
+ * when its parent dies (PR_SET_PDEATHSIG, kept across exec), or a
+ * program killed mid-compile leaves the compiler running. vfork, as glibc's posix_spawn
  * does it: every signal blocked so that none runs a handler of ours in
  * the child (which shares our memory), handlers reset to the default,
  * then only system calls until exec. The death signal fires when the
  * thread that forks dies: run_compiler waits in that thread. */
 static pid_t spawn(char *const argv[], const char *errpath, char *why, size_t n)
 {
-	int out = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	int err = open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (out < 0 || err < 0) {
-		snprintf(why, n, "cannot open '%s': %s", out < 0 ? "/dev/null" : errpath,
+	int null = above_stdio(open("/dev/null", O_RDWR | O_CLOEXEC));
+	int err = -1;
+	if (null >= 0)
+		err = above_stdio(open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+	if (null < 0 || err < 0) {
+		snprintf(why, n, "cannot open '%s': %s", null < 0 ? "/dev/null" : errpath,
 		         strerror(errno));
-		if (out >= 0)
-			close(out);
-		if (err >= 0)
-			close(err);
+		if (null >= 0)
+			close(null);
 		return -1;
 	}
 	sigset_t all, old;
@@ -200,7 +215,9 @@ static pid_t spawn(char *const argv[], const char *errpath, char *why, size_t n)
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
 			_exit(127);
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		if (dup2(out, 1) < 0 || dup2(err, 2) < 0) {
+		/* stdin too: not the program's, which may be closed (then the
+		 * compiler's first open would be its stdin) or a terminal. */
+		if (dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(err, 2) < 0) {
 			exec_errno = errno;
 			_exit(127);
 		}
@@ -210,7 +227,7 @@ static pid_t spawn(char *const argv[], const char *errpath, char *why, size_t n)
 	}
 	int e = pid < 0 ? errno : exec_errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	close(out);
+	close(null);
 	close(err);
 	if (pid > 0 && e) {
 		waitpid(pid, NULL, 0);
@@ -411,12 +428,21 @@ static int workspace_open(workspace *w, const char *source, size_t len, char *wh
 		}
 		struct stat a, b;
 		int fd = open(w->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0 && flock(fd, LOCK_EX) == 0 && fstat(fd, &a) == 0 &&
-		    stat(w->dir, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+		int locked = fd >= 0 && flock(fd, LOCK_EX) == 0;
+		if (locked && fstat(fd, &a) == 0 && stat(w->dir, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino) {
 			w->fd = fd;
-		} else if (fd >= 0) {
-			close(fd);
+		} else if (!locked) {
+			/* Not opened (EMFILE) or not locked (ENOLCK): remove what
+			 * mkdtemp made, or each round leaves an empty directory.
+			 * Locked and gone, another program's remove_stale took it
+			 * (and its name may be another's by now): nothing to do. */
+			if (fd < 0 || (fstat(fd, &a) == 0 && stat(w->dir, &b) == 0 &&
+			               a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+				rmdir(w->dir);
 		}
+		if (w->fd < 0 && fd >= 0)
+			close(fd);
 		if (w->fd < 0 && round == 100) {
 			snprintf(why, n, "cannot keep a directory in '%s'", base);
 			goto fail;
@@ -436,12 +462,77 @@ fail:
 	return -1;
 }
 
+/* Whether path names a file in directory dir or below it (textually, as
+ * the compiler joins a directory and an #include's name). */
+static int under(const char *path, const char *dir)
+{
+	size_t dl = strlen(dir);
+	while (dl && dir[dl - 1] == '/')
+		dl--; /* "/" becomes "", above every absolute path */
+	return !strncmp(path, dir, dl) && path[dl] == '/';
+}
+
+/* Whether file (len bytes) is one of the user's: the program, or a header
+ * the compiler found through the working directory it runs in or an -I
+ * directory of opts (quoted and escaped as vastcc splits them,
+ * lib/analysis/preprocess.c). Relative names are the working
+ * directory's. Not "<command line>", "<built-in>" (the device macros the
+ * runtime passes), nor an absolute path elsewhere (clang's headers,
+ * vastcc's): errors there are the compiler's, not the source's. */
+static int users_file(const char *file, size_t len, const char *opts)
+{
+	char *f = vrt_malloc(len + 1), *word = vrt_malloc(strlen(opts) + 1);
+	char cwd[4096];
+	int yes = 0;
+	if (!f || !word)
+		goto out;
+	memcpy(f, file, len);
+	f[len] = '\0';
+	if (f[0] != '/') {
+		yes = f[0] != '<';
+		goto out;
+	}
+	if (getcwd(cwd, sizeof cwd) && under(f, cwd)) {
+		yes = 1;
+		goto out;
+	}
+	int take = 0; /* the previous word was a lone -I */
+	for (const char *s = opts; *s && !yes;) {
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		size_t w = 0;
+		for (char q = 0; *s && (q || (*s != ' ' && *s != '\t' && *s != '\n'));) {
+			char ch = *s++;
+			if (q && ch == q)
+				q = 0;
+			else if (!q && (ch == '"' || ch == '\''))
+				q = ch;
+			else if (ch == '\\' && *s && q != '\'')
+				word[w++] = *s++;
+			else
+				word[w++] = ch;
+		}
+		word[w] = '\0';
+		const char *dir = take ? word : !strncmp(word, "-I", 2) && word[2] ? word + 2 : NULL;
+		take = !strcmp(word, "-I");
+		/* A relative -I's headers have relative names: taken above. */
+		if (dir && dir[0] == '/' && under(f, dir))
+			yes = 1;
+	}
+out:
+	vrt_free(f), vrt_free(word);
+	return yes;
+}
+
 /* Whether the compiler's stderr d locates an error in the user's files
  * ("FILE:LINE:COL: error: ..." or "fatal error:", the program or a
- * header it includes): the source does not compile. vastcc's own
- * failures ("vastcc: error: ...", "vastcc: internal error at ...") are
- * located in no file. */
-static int located_error(const char *d)
+ * header it includes, users_file): the source does not compile. vastcc's
+ * own failures ("vastcc: error: ...", "vastcc: internal error at ...")
+ * are located in no file, and an error in the command line's macros or a
+ * system header is the compiler's too: the program runs natively. */
+static int located_error(const char *d, const char *opts)
 {
 	for (const char *l = d; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
 		const char *c = l;
@@ -452,7 +543,8 @@ static int located_error(const char *d)
 		if (*c != ':' || c == l ||
 		    sscanf(c, ":%u:%u: %n", &line, &col, &at) != 2 || !at)
 			continue;
-		if (!strncmp(c + at, "error: ", 7) || !strncmp(c + at, "fatal error: ", 13))
+		if ((!strncmp(c + at, "error: ", 7) || !strncmp(c + at, "fatal error: ", 13)) &&
+		    users_file(l, (size_t)(c - l), opts))
 			return 1;
 	}
 	return 0;
@@ -544,7 +636,7 @@ static int compile(const workspace *w, const char *compiler, const char *opts,
 		res = VRT_JIT_OK;
 		if (d && *d)
 			vrt_log(VRT_LOG_INFO, "vastcc said:\n%s", d);
-	} else if (st == 1 && d && located_error(d)) {
+	} else if (st == 1 && d && located_error(d, opts)) {
 		/* Located in the program (or a header it includes): the source
 		 * does not compile; any other failure is the compiler's. */
 		*log = d;

@@ -93,6 +93,18 @@ if grep -q '^build failed: -11$' err.err && grep -Eq "^program\.cl:$line:[0-9]+:
 else
 	echo "FAIL: syntax error: want -11 and 'program.cl:$line:COL: error:'"; cat err.err; fail=1
 fi
+# 8b. The same from a program whose stdin and stdout are closed (a
+# daemon's): the compiler's descriptors must not land on 0-2 and clobber
+# each other (its /dev/null stdout on 0, its stderr file on 1, then
+# dup2(0, 1) sent the diagnostics to /dev/null and the build ran natively).
+env VAST_COMPILER="$vastcc" ./app closed.bin jit_error.cl "$opts" <&- >&- 2>closed.err
+if grep -q '^build failed: -11$' closed.err && grep -Eq "^program\.cl:$line:[0-9]+: error: " closed.err
+then
+	echo "ok: syntax error, stdin and stdout closed"
+else
+	echo "FAIL: syntax error, stdin and stdout closed: want -11 and 'program.cl:$line:COL: error:'"
+	cat closed.err; fail=1
+fi
 # 9. A generated program the driver cannot build (a compiler standing in
 # for a generator's bug): the original source, natively, one warning.
 cat >broken-vastcc <<EOF
@@ -119,5 +131,42 @@ if env VAST_COMPILER="$tmp/broken-vastcc" VAST_CACHE=0 ./app broken.bin jit.cl "
 	echo "ok: broken"
 else
 	echo "FAIL: broken: want native bytes and one warning"; cat broken.err; fail=1
+fi
+# 10. A compiler that fails with an error located in no file of the
+# user's: the command line (a device macro the runtime passed) or a
+# header of clang's own. Not the source's error: the program runs
+# natively with one warning, the build does not fail.
+for where in '<command line>:1:9' '/usr/lib/llvm/lib/clang/19/include/opencl-c-base.h:12:3'; do
+	printf '#!/bin/bash\necho "%s: error: not in the program" >&2\nexit 1\n' "$where" >sysfail-vastcc
+	chmod +x sysfail-vastcc
+	if env VAST_COMPILER="$tmp/sysfail-vastcc" VAST_CACHE=0 ./app sysfail.bin jit.cl "$opts" \
+		2>sysfail.err && cmp ref2.bin sysfail.bin &&
+		[ "$(grep -c 'could not be compiled by vastcc' sysfail.err)" = 1 ]; then
+		echo "ok: compiler error at '$where'"
+	else
+		echo "FAIL: compiler error at '$where': want native bytes and one warning"
+		cat sysfail.err; fail=1
+	fi
+done
+# 11. flock fails (ENOLCK, from a preloaded shim): the runtime cannot
+# keep a private directory, so the program runs natively with one
+# warning, and the directories it made and could not lock (101 of them)
+# are removed, not left in TMPDIR. Not under ASan, whose runtime must be
+# the first library loaded.
+if ldd ./app | grep -q libasan; then
+	echo "skip: flock fails (an ASan build)"
+else
+	printf '#include <errno.h>\nint flock(int fd, int op) { (void)fd; (void)op; errno = ENOLCK; return -1; }\n' >noflock.c
+	cc -shared -fPIC -o noflock.so noflock.c || { echo "FAIL: cc noflock.c"; exit 1; }
+	mkdir flocktmp
+	if env TMPDIR="$tmp/flocktmp" LD_PRELOAD="$tmp/noflock.so" VAST_COMPILER="$vastcc" VAST_CACHE=0 \
+		./app noflock.bin jit.cl "$opts" 2>noflock.err && cmp ref2.bin noflock.bin &&
+		[ "$(grep -c 'could not be compiled by vastcc: cannot keep a directory' noflock.err)" = 1 ] &&
+		[ -z "$(ls flocktmp)" ]; then
+		echo "ok: flock fails"
+	else
+		echo "FAIL: flock fails: want native bytes, one warning, and TMPDIR empty:"
+		ls flocktmp | head -3; echo "($(ls flocktmp | wc -l) entries)"; cat noflock.err; fail=1
+	fi
 fi
 exit $fail

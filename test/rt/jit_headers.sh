@@ -80,4 +80,20 @@ else
 	echo "FAIL: header error: want -11 and 'scale.h:2:COL: error:' in the build log"
 	cat bad.err; fail=1
 fi
+# 5. The same header error in a header found through an absolute -I
+# directory outside the working directory: still the source's error
+# (-11, the header's diagnostic), though its path is absolute, as clang's
+# own headers' are (whose errors are the compiler's: rt/jit step 10).
+rm scale.h
+printf '#define SCALE 2.0f\nfloat broken(float x) { return x +; }\n' >inc/scale.h
+mkdir work && cp jit_header.cl work/
+(cd work && env VAST_STATS=1 "$app" ../badinc.bin jit_header.cl "-I $tmp/inc") 2>badinc.err
+# vastcc's diagnostic, not the driver's after a fall back to native.
+if grep -q '^build failed: -11$' badinc.err && grep -Eq "^$tmp/inc/scale\.h:2:[0-9]+: error: " badinc.err &&
+	! grep -q 'vastcc-jit-\|could not be compiled' badinc.err; then
+	echo "ok: header error through an absolute -I"
+else
+	echo "FAIL: header error through an absolute -I: want -11 and '$tmp/inc/scale.h:2:COL: error:'"
+	cat badinc.err; fail=1
+fi
 exit $fail
