@@ -102,13 +102,15 @@ cl_command_queue vrt_queue_create(cl_context ctx, cl_device_id dev,
 	/* clCreateCommandQueueWithProperties is OpenCL 2.0: the ICD loader
 	 * finds it in the platform's dispatch table, which a 1.x platform's
 	 * ends before (ocl-icd spun for ever on Oclgrind, OpenCL 1.2).
-	 * clCreateCommandQueue, deprecated by 2.0, serves every version. */
+	 * clCreateCommandQueue, deprecated by 2.0, serves every version,
+	 * and an OpenCL 1.2 loader has nothing else (icd.c). */
 	char pv[256] = "", dv[256] = "";
 	cl_platform_id p = NULL;
 	if (vrt_real.clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) != CL_SUCCESS ||
 	    clGetPlatformInfo(p, CL_PLATFORM_VERSION, sizeof pv - 1, pv, NULL) != CL_SUCCESS ||
 	    vrt_real.clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof dv - 1, dv, NULL) !=
-	    CL_SUCCESS || api_version(pv) < 20 || api_version(dv) < 20)
+	    CL_SUCCESS || api_version(pv) < 20 || api_version(dv) < 20 ||
+	    !vrt_real.clCreateCommandQueueWithProperties)
 		return vrt_real.clCreateCommandQueue(ctx, dev, props, err);
 	cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, props, 0};
 	return vrt_real.clCreateCommandQueueWithProperties(ctx, dev, props ? list : NULL, err);
@@ -682,8 +684,21 @@ cl_command_queue vrt_api_clCreateCommandQueueWithProperties(cl_context ctx, cl_d
 		SET_ERR(CL_OUT_OF_RESOURCES);
 		return NULL;
 	}
-	return made(vrt_real.clCreateCommandQueueWithProperties(ctx, dev, props, errcode_ret),
-	            ctx, dev);
+	if (vrt_real.clCreateCommandQueueWithProperties)
+		return made(vrt_real.clCreateCommandQueueWithProperties(ctx, dev, props, errcode_ret),
+		            ctx, dev);
+	/* An OpenCL 1.2 loader, which lacks it (icd.c): CL_QUEUE_PROPERTIES
+	 * alone is what clCreateCommandQueue takes; anything else has no
+	 * 1.2 equivalent. */
+	cl_command_queue_properties qp = 0;
+	for (size_t i = 0; props && props[i]; i += 2) {
+		if (props[i] != CL_QUEUE_PROPERTIES) {
+			SET_ERR(CL_INVALID_OPERATION);
+			return NULL;
+		}
+		qp = props[i + 1];
+	}
+	return made(vrt_real.clCreateCommandQueue(ctx, dev, qp, errcode_ret), ctx, dev);
 }
 
 cl_int vrt_api_clRetainCommandQueue(cl_command_queue q)
