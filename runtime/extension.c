@@ -10,6 +10,8 @@
  * copies nothing where it does not) and runs commands on the program's
  * queues that the runtime never sees. So the runtime decides, by name,
  * what a program gets:
+ * - NULL where the driver's lookup (the loader's) gave NULL: a program
+ *   may probe a name to learn what the platform has;
  * - a core function, which OpenCL 1.2 §9.2 does not promise by name: the
  *   runtime's entry point where it defines one (entrypoints.def,
  *   foreign.def), else the loader's, which dispatches through the first
@@ -17,8 +19,7 @@
  * - an extension's function the driver has and extensions.def lists: the
  *   driver's where it takes none of the runtime's objects, else one of
  *   the runtime's that fails with CL_INVALID_OPERATION and warns once;
- * - any other: NULL, "not supported" (§9.2), with a warning where the
- *   driver had one.
+ * - any other: NULL, "not supported" (§9.2), with a warning.
  * No extension's enqueue reaches the driver unseen, so the runtime keeps
  * leaving out the queue markers it needs only after the program's own
  * commands (queue.c). Thread-safe: the tables are constant.
@@ -81,13 +82,18 @@ static const struct {
 #undef VRT_EXT_REFUSE
 };
 
-/* A name of the core API: an extension's ends with its vendor's
- * uppercase suffix (KHR, EXT, INTEL, ...). */
+/* A name of the core API: an extension's ends with its vendor's suffix,
+ * a run of two or more capitals (KHR, EXT, INTEL, NV, PoCL's CL, ...).
+ * The last letter alone is no guide: the core clCreateFromGLTexture2D
+ * (OpenCL 1.1, deprecated by 1.2) ends with one capital after a digit. */
 static int core_name(const char *name)
 {
-	size_t n = strlen(name);
-	return n > 3 && !strncmp(name, "cl", 2) && isupper((unsigned char)name[2]) &&
-	       islower((unsigned char)name[n - 1]);
+	size_t n = strlen(name), caps = 0;
+	if (n <= 3 || strncmp(name, "cl", 2) || !isupper((unsigned char)name[2]))
+		return 0;
+	while (caps < n - 2 && isupper((unsigned char)name[n - 1 - caps]))
+		caps++;
+	return caps < 2;
 }
 
 /* What the program gets for `name`, of which the driver's lookup gave f. */
@@ -95,17 +101,22 @@ static void *extension(const char *name, void *f)
 {
 	if (!name)
 		return NULL;
+	/* What the platform lacks, the program does not get either: one
+	 * that asks for clCreateCommandQueueWithProperties to tell a 2.0
+	 * platform from a 1.2 one gets NULL on the 1.2 one, as without the
+	 * runtime (ocl-icd hands out no core function by name at all). */
+	if (!f)
+		return NULL;
 	for (size_t i = 0; i < sizeof entries / sizeof *entries; i++)
 		if (!strcmp(name, entries[i].name))
 			return entries[i].fn;
 	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
 		if (!strcmp(name, known[i].name))
-			return f && known[i].fn ? known[i].fn : f;
+			return known[i].fn ? known[i].fn : f;
 	if (core_name(name))
 		return vrt_loader_symbol(name);
-	if (f)
-		vrt_log(VRT_LOG_WARN, "extension function '%s' is not known to the vastcc runtime, which cannot tell whether it takes the runtime's objects; not handed out (NULL)",
-		        name);
+	vrt_log(VRT_LOG_WARN, "extension function '%s' is not known to the vastcc runtime, which cannot tell whether it takes the runtime's objects; not handed out (NULL)",
+	        name);
 	return NULL;
 }
 

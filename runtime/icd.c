@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
+#include <string.h>
 
 #include "vrt.h"
 
@@ -64,6 +65,16 @@ int vrt_entries_interposed(void)
 	return interposed;
 }
 
+/* The entry points of entrypoints.def newer than OpenCL 1.2, which a
+ * 1.2 loader lacks: the runtime starts without them, and its side of
+ * each copes with a NULL vrt_real member (queue.c). Any other one
+ * missing leaves the runtime unable to start (CL_OUT_OF_RESOURCES from
+ * every call). */
+static int optional(const char *name)
+{
+	return !strcmp(name, "clCreateCommandQueueWithProperties");
+}
+
 static void load(void)
 {
 	vrt_config_load();
@@ -79,7 +90,7 @@ static void load(void)
 	loader = h;
 #define VRT_ENTRY(ret, name, params, args)                                 \
 	*(void **)&vrt_real.name = dlsym(h, #name);                        \
-	if (!vrt_real.name) {                                              \
+	if (!vrt_real.name && !optional(#name)) {                          \
 		vrt_log(VRT_LOG_WARN, "libOpenCL.so.1 lacks %s", #name);   \
 		return;                                                    \
 	}

@@ -39,7 +39,13 @@
  * create, retain and release calls are its entry points), and the
  * release of the last one retires the executor, which runs what is
  * still queued and then ends, while the release returns at once (OpenCL
- * 1.2 §5.1: the commands complete, then the queue goes). The executor
+ * 1.2 §5.1: the commands complete, then the queue goes). The process's
+ * exit waits for such executors (vrt_queue_wait_retired) before the
+ * runtime's reports and the driver's teardown, which they would race:
+ * a program may release its queue and context and return from main with
+ * commands still queued. The driver keeps the context alive meanwhile
+ * (the queues and events retain it); the runtime keeps no record of its
+ * own that a context's release ends. The executor
  * needs nothing of the program's queue by then: its work goes to its own
  * queue, and the markers it waits for and completes are events, which
  * hold the program's queue in the driver as long as they live. The
@@ -57,7 +63,9 @@
  * too, which may have read what it wrote.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "vrt.h"
 
@@ -86,6 +94,15 @@ struct vrt_exec {
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static vrt_exec *execs;
 
+/* The retired executors whose threads still run the commands of a
+ * released queue, and how many commands they ran: the process's exit
+ * waits for them (vrt_queue_wait_retired). */
+static pthread_mutex_t retired_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t retired_cv = PTHREAD_COND_INITIALIZER;
+static unsigned retired_live;
+static unsigned long retired_steps;
+static int retired_abandoned; /* a wait gave up: the next ones do not wait */
+
 /* "OpenCL 2.1 ..." (CL_PLATFORM_VERSION, CL_DEVICE_VERSION) as 21; 0 if
  * unreadable. */
 static unsigned api_version(const char *s)
@@ -102,13 +119,15 @@ cl_command_queue vrt_queue_create(cl_context ctx, cl_device_id dev,
 	/* clCreateCommandQueueWithProperties is OpenCL 2.0: the ICD loader
 	 * finds it in the platform's dispatch table, which a 1.x platform's
 	 * ends before (ocl-icd spun for ever on Oclgrind, OpenCL 1.2).
-	 * clCreateCommandQueue, deprecated by 2.0, serves every version. */
+	 * clCreateCommandQueue, deprecated by 2.0, serves every version,
+	 * and an OpenCL 1.2 loader has nothing else (icd.c). */
 	char pv[256] = "", dv[256] = "";
 	cl_platform_id p = NULL;
 	if (vrt_real.clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) != CL_SUCCESS ||
 	    clGetPlatformInfo(p, CL_PLATFORM_VERSION, sizeof pv - 1, pv, NULL) != CL_SUCCESS ||
 	    vrt_real.clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof dv - 1, dv, NULL) !=
-	    CL_SUCCESS || api_version(pv) < 20 || api_version(dv) < 20)
+	    CL_SUCCESS || api_version(pv) < 20 || api_version(dv) < 20 ||
+	    !vrt_real.clCreateCommandQueueWithProperties)
 		return vrt_real.clCreateCommandQueue(ctx, dev, props, err);
 	cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, props, 0};
 	return vrt_real.clCreateCommandQueueWithProperties(ctx, dev, props ? list : NULL, err);
@@ -427,12 +446,56 @@ static void *executor(void *p)
 		pthread_mutex_unlock(&x->mu);
 		step(x, c);
 		pthread_mutex_lock(&x->mu);
+		if (x->retired) {
+			pthread_mutex_lock(&retired_mu);
+			retired_steps++;
+			pthread_cond_broadcast(&retired_cv);
+			pthread_mutex_unlock(&retired_mu);
+		}
 	}
 	pthread_mutex_unlock(&x->mu);
 	/* Retired and drained: nothing else knows x any more. */
 	pthread_detach(pthread_self());
 	exec_free(x);
+	pthread_mutex_lock(&retired_mu);
+	retired_live--;
+	pthread_cond_broadcast(&retired_cv);
+	pthread_mutex_unlock(&retired_mu);
 	return NULL;
+}
+
+/* How long the exit waits for retired executors that run nothing: their
+ * next command waits for an event nobody will complete (a user event the
+ * program never set), and the process must still end. */
+#define VRT_EXIT_STALL_S 10
+
+void vrt_queue_wait_retired(void)
+{
+	pthread_mutex_lock(&retired_mu);
+	while (retired_live && !retired_abandoned) {
+		unsigned long steps = retired_steps;
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += VRT_EXIT_STALL_S;
+		int timed_out = 0;
+		while (retired_live && retired_steps == steps && !timed_out)
+			timed_out = pthread_cond_timedwait(&retired_cv, &retired_mu, &until) != 0;
+		if (retired_live && retired_steps == steps) {
+			vrt_log(VRT_LOG_WARN, "%u released queue(s) still hold commands that ran nothing for %d s; exiting without them",
+			        retired_live, VRT_EXIT_STALL_S);
+			retired_abandoned = 1;
+		}
+	}
+	pthread_mutex_unlock(&retired_mu);
+}
+
+/* At exit, before the handlers registered earlier: the driver's (it made
+ * the program's queue before its first executor starts, which registers
+ * this) and, where registered earlier, the runtime's report and trace,
+ * which wait first themselves (stats.c, trace.c). */
+static void register_wait_at_exit(void)
+{
+	atexit(vrt_queue_wait_retired);
 }
 
 /* The marker on the program's queue, with the wait list `w`, flushed:
@@ -549,6 +612,8 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
 	}
 	pthread_mutex_lock(&x->mu);
 	if (!x->thread_live) {
+		static pthread_once_t at_exit = PTHREAD_ONCE_INIT;
+		pthread_once(&at_exit, register_wait_at_exit);
 		if (pthread_create(&x->thread, NULL, executor, x) != 0) {
 			pthread_mutex_unlock(&x->mu);
 			/* Run it here instead: the queue stays in order. */
@@ -638,12 +703,19 @@ cl_int vrt_forwarded(cl_command_queue q, cl_int err)
 
 /* x, out of the list, ends once what is queued on it ran: its thread
  * frees it then, or the caller at once where it has none. Waits for
- * nothing. */
+ * nothing; the process's exit waits for the thread
+ * (vrt_queue_wait_retired). */
 static void retire(vrt_exec *x)
 {
 	pthread_mutex_lock(&x->mu);
 	x->retired = 1;
 	int live = x->thread_live;
+	if (live) {
+		/* Counted before the thread can see `retired` and end. */
+		pthread_mutex_lock(&retired_mu);
+		retired_live++;
+		pthread_mutex_unlock(&retired_mu);
+	}
 	pthread_cond_broadcast(&x->cv);
 	pthread_mutex_unlock(&x->mu);
 	if (!live)
@@ -682,8 +754,21 @@ cl_command_queue vrt_api_clCreateCommandQueueWithProperties(cl_context ctx, cl_d
 		SET_ERR(CL_OUT_OF_RESOURCES);
 		return NULL;
 	}
-	return made(vrt_real.clCreateCommandQueueWithProperties(ctx, dev, props, errcode_ret),
-	            ctx, dev);
+	if (vrt_real.clCreateCommandQueueWithProperties)
+		return made(vrt_real.clCreateCommandQueueWithProperties(ctx, dev, props, errcode_ret),
+		            ctx, dev);
+	/* An OpenCL 1.2 loader, which lacks it (icd.c): CL_QUEUE_PROPERTIES
+	 * alone is what clCreateCommandQueue takes; anything else has no
+	 * 1.2 equivalent. */
+	cl_command_queue_properties qp = 0;
+	for (size_t i = 0; props && props[i]; i += 2) {
+		if (props[i] != CL_QUEUE_PROPERTIES) {
+			SET_ERR(CL_INVALID_OPERATION);
+			return NULL;
+		}
+		qp = props[i + 1];
+	}
+	return made(vrt_real.clCreateCommandQueue(ctx, dev, qp, errcode_ret), ctx, dev);
 }
 
 cl_int vrt_api_clRetainCommandQueue(cl_command_queue q)

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # ext.sh PLAIN VAST vadd.cl: functions found by name (host_ext.c). With the
-# runtime, natively and paged: the facts of OUT as without it; core names
-# are the functions a direct call reaches, and a buffer made through one
-# works; a vendor extension the runtime does not know is not handed out,
+# runtime, natively and paged: the facts of OUT as without it (among them
+# which core names the platform hands out); core names the loader has are
+# the functions a direct call reaches, and a buffer made through one
+# works, those it lacks are not handed out; a vendor extension the runtime does not know is not handed out,
 # with a warning naming it; a cl_khr_command_buffer copy of the runtime's
 # buffers fails with CL_INVALID_OPERATION, each function refused with one
 # warning naming it however often it is called, and never succeeds
@@ -32,12 +33,21 @@ for mode in auto paged; do
 	fi
 	cmp -s "$tmp/ref.txt" "$tmp/$mode.txt" ||
 		{ bad $mode "facts differ"; diff "$tmp/ref.txt" "$tmp/$mode.txt"; }
+	# What the loader has by name, the function a direct call reaches;
+	# what it lacks, none (ocl-icd hands out no core function by name).
 	for f in clCreateBuffer clEnqueueReadImage clGetPlatformInfo; do
-		grep -qx "$f by name: direct" "$tmp/$mode.out" ||
-			bad $mode "$f by name is not the function a direct call reaches"
+		if grep -qx "$f by name: none" "$tmp/plain.out"; then
+			grep -qx "$f by name: none" "$tmp/$mode.out" ||
+				bad $mode "$f by name was handed out, the loader has none"
+		else
+			grep -qx "$f by name: direct" "$tmp/$mode.out" ||
+				bad $mode "$f by name is not the function a direct call reaches"
+		fi
 	done
-	grep -qx "clCreateBuffer by name: holds 42" "$tmp/$mode.out" ||
-		bad $mode "a buffer made through clCreateBuffer by name does not hold its bytes"
+	if grep -q "clCreateBuffer by name: holds" "$tmp/plain.out"; then
+		grep -qx "clCreateBuffer by name: holds 42" "$tmp/$mode.out" ||
+			bad $mode "a buffer made through clCreateBuffer by name does not hold its bytes"
+	fi
 	if grep -qx "clSetContentSizeBufferPoCL: found" "$tmp/plain.out"; then
 		grep -qx "clSetContentSizeBufferPoCL: none" "$tmp/$mode.out" ||
 			bad $mode "clSetContentSizeBufferPoCL, unknown to the runtime, was handed out"

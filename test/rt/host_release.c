@@ -16,12 +16,21 @@
  * WHICH is "kept" (round 0) or "last" (rounds 1-4). Writes every read's
  * bytes to argv[1], so a run through the runtime must match a plain run
  * byte for byte.
+ *   "exit": the queue's commands (a write after a user event, EXIT_LAUNCHES
+ *            launches, a read) are all still to run when main returns:
+ *            the program releases the queue, every object and both
+ *            contexts, then sets the user event and returns. The
+ *            runtime's executor, still running them, must end before
+ *            the process's exit handlers (the VAST_STATS report) and the
+ *            driver's teardown run (release.sh counts the launches the
+ *            report shows). Writes the input bytes only.
  * Usage: host_release OUT vadd.cl WHICH
  */
 #include "rt_host.h"
 
 #define N (1u << 16) /* 256 KiB per buffer */
 #define ROUNDS 5
+#define EXIT_LAUNCHES 20
 
 static float in[ROUNDS][N], out[ROUNDS][N], again[N];
 
@@ -47,12 +56,55 @@ static cl_event enqueue_round(cl_context ctx, cl_command_queue q, cl_kernel k, c
 	return read;
 }
 
+/* Everything still queued at the return from main. */
+static int exit_pending(const char *path, const char *src)
+{
+	rt_cl c[2];
+	rt_setup(&c[0], src, NULL);
+	rt_setup(&c[1], src, NULL);
+	FILE *f = fopen(path, "wb");
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	rt_write(f, in[0], sizeof in[0]);
+	if (fclose(f) != 0) {
+		perror(path);
+		return 1;
+	}
+	cl_int err;
+	cl_command_queue q = clCreateCommandQueue(c[0].ctx, c[0].dev, 0, &err);
+	CHECK(err);
+	cl_kernel k = clCreateKernel(c[0].prog, "vadd", &err);
+	CHECK(err);
+	cl_event user = clCreateUserEvent(c[0].ctx, &err);
+	CHECK(err);
+	cl_mem a, b;
+	cl_event read = enqueue_round(c[0].ctx, q, k, user, in[0], out[0], &a, &b);
+	size_t g = N, l = 64;
+	for (int i = 1; i < EXIT_LAUNCHES; i++)
+		CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+	CHECK(clReleaseCommandQueue(q));
+	CHECK(clReleaseEvent(read));
+	CHECK(clReleaseMemObject(a));
+	CHECK(clReleaseMemObject(b));
+	CHECK(clReleaseKernel(k));
+	rt_teardown(&c[0]);
+	rt_teardown(&c[1]);
+	CHECK(clSetUserEventStatus(user, CL_COMPLETE));
+	CHECK(clReleaseEvent(user));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 4 || (strcmp(argv[3], "kept") && strcmp(argv[3], "last"))) {
-		fprintf(stderr, "usage: host_release OUT vadd.cl kept|last\n");
+	if (argc < 4 || (strcmp(argv[3], "kept") && strcmp(argv[3], "last") &&
+	                 strcmp(argv[3], "exit"))) {
+		fprintf(stderr, "usage: host_release OUT vadd.cl kept|last|exit\n");
 		return 2;
 	}
+	if (!strcmp(argv[3], "exit"))
+		return exit_pending(argv[1], argv[2]);
 	int first = strcmp(argv[3], "kept") ? 1 : 0, end = first ? ROUNDS : 1;
 	rt_cl c[2];
 	rt_setup(&c[0], argv[2], NULL);

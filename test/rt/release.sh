@@ -5,7 +5,9 @@
 # Each run must finish (a clReleaseCommandQueue that waits for
 # the queue's commands waits for ever: they wait for a user event the
 # program sets after the release) and write the plain run's bytes, at the
-# full budget and paged in several ranges.
+# full budget and paged in several ranges. And (exit) a released queue
+# whose commands all still wait when main returns: the run exits 0 and
+# its VAST_STATS report, printed once at exit, counts every launch.
 set -u
 plain=$1 vast=$2 src=$3
 tmp=$(mktemp -d)
@@ -31,7 +33,7 @@ run() { # name, env...
 	fi
 	echo "ok: $name"
 }
-for which in kept last; do
+for which in kept last exit; do
 	timeout $limit "$plain" "$tmp/ref-$which.bin" "$src" $which ||
 		{ echo "FAIL: plain run ($which)"; exit 1; }
 	run "$which-auto" VAST_MODE=auto
@@ -42,5 +44,17 @@ for which in kept last; do
 			echo "FAIL: $which-paged: kernel vadd ranges='$r', want >= 2"; fail=1
 		fi
 	fi
+	[ $which = exit ] || continue
+	# Everything was still queued when main returned: the report, printed
+	# at exit, comes once and counts every launch only if the runtime
+	# waited for the released queue's executor first.
+	for mode in auto paged; do
+		n=$(grep -c '^vast: kernel vadd ' "$tmp/exit-$mode.err")
+		l=$(sed -n 's/^vast: kernel vadd launches=\([0-9]*\) .*/\1/p' "$tmp/exit-$mode.err")
+		if [ "$n" != 1 ] || [ "$l" != 20 ]; then
+			echo "FAIL: exit-$mode: $n report lines for vadd, launches='$l', want 1 and 20"
+			cat "$tmp/exit-$mode.err"; fail=1
+		fi
+	done
 done
 exit $fail

@@ -5,7 +5,9 @@
  */
 #ifndef RT_HOST_H
 #define RT_HOST_H
+#ifndef CL_TARGET_OPENCL_VERSION /* host_cl12.c asks for 2.0 */
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
 #include <CL/cl.h>
 #include <stdio.h>
 #include <stdlib.h>
