@@ -40,7 +40,7 @@
  * release of the last one retires the executor, which runs what is
  * still queued and then ends, while the release returns at once (OpenCL
  * 1.2 §5.1: the commands complete, then the queue goes). The process's
- * exit waits for such executors (vrt_queue_wait_retired) before the
+ * exit waits for such executors (vrt_retired_wait) before the
  * runtime's reports and the driver's teardown, which they would race:
  * a program may release its queue and context and return from main with
  * commands still queued. The driver keeps the context alive meanwhile
@@ -94,14 +94,6 @@ struct vrt_exec {
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static vrt_exec *execs;
 
-/* The retired executors whose threads still run the commands of a
- * released queue, and how many commands they ran: the process's exit
- * waits for them (vrt_queue_wait_retired). */
-static pthread_mutex_t retired_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t retired_cv = PTHREAD_COND_INITIALIZER;
-static unsigned retired_live;
-static unsigned long retired_steps;
-static int retired_abandoned; /* a wait gave up: the next ones do not wait */
 
 /* "OpenCL 2.1 ..." (CL_PLATFORM_VERSION, CL_DEVICE_VERSION) as 21; 0 if
  * unreadable. */
@@ -446,48 +438,17 @@ static void *executor(void *p)
 		pthread_mutex_unlock(&x->mu);
 		step(x, c);
 		pthread_mutex_lock(&x->mu);
-		if (x->retired) {
-			pthread_mutex_lock(&retired_mu);
-			retired_steps++;
-			pthread_cond_broadcast(&retired_cv);
-			pthread_mutex_unlock(&retired_mu);
-		}
+		if (x->retired)
+			vrt_retired_step();
 	}
 	pthread_mutex_unlock(&x->mu);
 	/* Retired and drained: nothing else knows x any more. */
 	pthread_detach(pthread_self());
 	exec_free(x);
-	pthread_mutex_lock(&retired_mu);
-	retired_live--;
-	pthread_cond_broadcast(&retired_cv);
-	pthread_mutex_unlock(&retired_mu);
+	vrt_retired_end();
 	return NULL;
 }
 
-/* How long the exit waits for retired executors that run nothing: their
- * next command waits for an event nobody will complete (a user event the
- * program never set), and the process must still end. */
-#define VRT_EXIT_STALL_S 10
-
-void vrt_queue_wait_retired(void)
-{
-	pthread_mutex_lock(&retired_mu);
-	while (retired_live && !retired_abandoned) {
-		unsigned long steps = retired_steps;
-		struct timespec until;
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += VRT_EXIT_STALL_S;
-		int timed_out = 0;
-		while (retired_live && retired_steps == steps && !timed_out)
-			timed_out = pthread_cond_timedwait(&retired_cv, &retired_mu, &until) != 0;
-		if (retired_live && retired_steps == steps) {
-			vrt_log(VRT_LOG_WARN, "%u released queue(s) still hold commands that ran nothing for %d s; exiting without them",
-			        retired_live, VRT_EXIT_STALL_S);
-			retired_abandoned = 1;
-		}
-	}
-	pthread_mutex_unlock(&retired_mu);
-}
 
 /* At exit, before the handlers registered earlier: the driver's (it made
  * the program's queue before its first executor starts, which registers
@@ -495,7 +456,7 @@ void vrt_queue_wait_retired(void)
  * which wait first themselves (stats.c, trace.c). */
 static void register_wait_at_exit(void)
 {
-	atexit(vrt_queue_wait_retired);
+	atexit(vrt_retired_wait);
 }
 
 /* The marker on the program's queue, with the wait list `w`, flushed:
@@ -704,7 +665,7 @@ cl_int vrt_forwarded(cl_command_queue q, cl_int err)
 /* x, out of the list, ends once what is queued on it ran: its thread
  * frees it then, or the caller at once where it has none. Waits for
  * nothing; the process's exit waits for the thread
- * (vrt_queue_wait_retired). */
+ * (vrt_retired_wait). */
 static void retire(vrt_exec *x)
 {
 	pthread_mutex_lock(&x->mu);
@@ -712,9 +673,7 @@ static void retire(vrt_exec *x)
 	int live = x->thread_live;
 	if (live) {
 		/* Counted before the thread can see `retired` and end. */
-		pthread_mutex_lock(&retired_mu);
-		retired_live++;
-		pthread_mutex_unlock(&retired_mu);
+		vrt_retired_start();
 	}
 	pthread_cond_broadcast(&x->cv);
 	pthread_mutex_unlock(&x->mu);

@@ -47,7 +47,7 @@ double vrt_now_ms(void)
 static void print_stats(void)
 {
 	/* The executors of released queues update the stats until they end. */
-	vrt_queue_wait_retired();
+	vrt_retired_wait();
 	/* VAST_STATS=1: the documented line; =2 adds the kernels' own time. */
 	for (vrt_kstats *s = all_stats; s; s = s->next) {
 		fprintf(stderr, "vast: kernel %s launches=%llu native=%llu ranges=%llu "

@@ -229,7 +229,7 @@ static void put_str(FILE *f, const char *s)
 
 static void write_trace(void)
 {
-	vrt_queue_wait_retired(); /* their commands are traced too */
+	vrt_retired_wait(); /* their commands are traced too */
 	pthread_mutex_lock(&mu);
 	size_t n = strlen(vrt_cfg.trace);
 	char *tmp = vrt_malloc(n + 5);

@@ -305,10 +305,15 @@ cl_int vrt_submit(vrt_cmd *c, cl_command_queue q, cl_command_type type, cl_bool 
                   cl_uint nw, const cl_event *w, cl_event *event);
 /* Waits until every command submitted on q has run. */
 void vrt_queue_drain(cl_command_queue q);
-/* Waits for the executors of released queues to run what is queued on
- * them (not for ever: see queue.c); the process's exit calls it before
- * its reports and the driver's teardown. */
-void vrt_queue_wait_retired(void);
+/* The executors of released queues (retired.c): one started running
+ * what its queue still holds, ran a command, ended. vrt_retired_wait
+ * waits for them to end (not for ever: a run of VRT_EXIT_STALL_S seconds
+ * in which none ran a command ends the wait); the process's exit calls it
+ * before its reports and the driver's teardown. */
+void vrt_retired_start(void);
+void vrt_retired_step(void);
+void vrt_retired_end(void);
+void vrt_retired_wait(void);
 /* The place among the commands queued behind the one running (lock
  * held) of the first that uses m (uses; 1: the next one): VRT_NEVER
  * where none does, 0 where nothing is queued or no command is running
