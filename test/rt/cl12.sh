@@ -13,11 +13,14 @@ plain=$1 vast=$2 hide=$3 src=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
+# A sanitizer build's runtime must come first in the preload list.
+asan=$(ldd "$vast" 2>/dev/null | awk '/libasan/ { print $3 }')
+preload=${asan:+$asan:}$hide
 "$plain" "$tmp/ref.bin" "$src" >"$tmp/plain.out" || { echo "FAIL: plain run"; exit 1; }
 for mode in auto paged; do
 	extra=VAST_MODE=auto
 	[ $mode = paged ] && extra=VAST_DEVICE_MEM=50%
-	if ! env LD_PRELOAD="$hide" $extra VAST_STATS=1 \
+	if ! env LD_PRELOAD="$preload" $extra VAST_STATS=1 \
 		"$vast" "$tmp/$mode.bin" "$src" >"$tmp/$mode.out" 2>"$tmp/$mode.err"; then
 		echo "FAIL: $mode: exit status"; cat "$tmp/$mode.err"; fail=1; continue
 	fi
