@@ -38,6 +38,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Internal to the runtime (test/rt/exports.sh). */
+#pragma GCC visibility push(hidden)
+
 /* A set of locations, bit l for location l. */
 typedef uint32_t vrt_locs;
 #define VRT_DIR_MAX_LOCS 32
@@ -107,5 +110,7 @@ int vrt_dir_bring(vrt_dir *d, int to, size_t off, size_t n, vrt_dir_mover mv, vo
  * home (to the host), then l drops the range. The mover's error is
  * returned with l still holding what did not go home. */
 int vrt_dir_evict(vrt_dir *d, int l, size_t off, size_t n, vrt_dir_mover mv, void *u);
+
+#pragma GCC visibility pop
 
 #endif
