@@ -31,5 +31,6 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/vast DESTINATION include
 install(FILES ${VAST_PACKAGE_DIR}/vastccConfig.cmake
   ${VAST_PACKAGE_DIR}/vastccConfigVersion.cmake DESTINATION lib/cmake/vastcc)
 install(FILES ${CMAKE_BINARY_DIR}/lib/pkgconfig/vastrt.pc DESTINATION lib/pkgconfig)
-install(FILES ${PROJECT_SOURCE_DIR}/docs/man/vastcc.1 ${PROJECT_SOURCE_DIR}/docs/man/vastrun.1
-  DESTINATION share/man/man1)
+include(${CMAKE_CURRENT_LIST_DIR}/manpages.cmake)
+install(FILES ${CMAKE_BINARY_DIR}/share/man/man1/vastcc.1
+  ${CMAKE_BINARY_DIR}/share/man/man1/vastrun.1 DESTINATION share/man/man1)
