@@ -5,16 +5,18 @@
 # (`cmake --install BUILD --prefix P`) and builds and runs an example
 # through each ROUTE with P's tools only (issue 11 item 5):
 #   layout     P holds bin/{vastcc,vastc++,vastrun}, lib/{libvastrt.a,
-#              libvastrt.so}, include/vast, the CMake package, vastrt.pc and
+#              libvastrt.so}, include/vast, the CMake package, vastrt.pc,
 #              the man pages, which render without warnings
 #   aot        P/bin/vastcc host.c vadd.cl (examples/vadd)
 #   cxx        P/bin/vastc++ host.cpp saxpy.cl (test/rt/cxx, a C++ host)
 #   cmake      a project using find_package(vastcc) and vastcc_add_kernels,
-#              configured with CMAKE_PREFIX_PATH=P (test/install/cmake):
+#              configured with CMAKE_PREFIX_PATH=P (test/install/cmake, at
+#              cmake_minimum_required 3.16; it checks the imported targets):
 #              vadd, and test/rt/foreign/rebuild with CL_OPTIONS (its
 #              clBuildProgram passes -D options)
 #   pkgconfig  `pkg-config --variable=vastcc vastrt` -c vadd.cl, then
-#              cc host.c vadd.o $(pkg-config --cflags --libs vastrt)
+#              cc host.c vadd.o $(pkg-config --cflags --libs vastrt); cJSON
+#              comes as Requires.private: libcjson, not as a file's path
 #   vastrun    P/bin/vastrun on examples/vadd built with plain cc
 #   jit        P/bin/vastcc host.c, no .cl: the runtime compiles vadd.cl
 #              when the program builds it
@@ -77,8 +79,8 @@ route_layout() {
 	local f
 	for f in bin/vastcc bin/vastc++ bin/vastrun lib/libvastrt.a lib/libvastrt.so \
 		include/vast/stub.h lib/cmake/vastcc/vastccConfig.cmake \
-		lib/cmake/vastcc/vastccConfigVersion.cmake lib/pkgconfig/vastrt.pc \
-		share/man/man1/vastcc.1 share/man/man1/vastrun.1; do
+		lib/cmake/vastcc/vastccConfigVersion.cmake lib/cmake/vastcc/vastccTargets.cmake \
+		lib/pkgconfig/vastrt.pc share/man/man1/vastcc.1 share/man/man1/vastrun.1; do
 		[ -e "$P/$f" ] || fail "P/$f is missing" || return 1
 	done
 	[ -L "$P/bin/vastc++" ] || fail "P/bin/vastc++ is not a link to vastcc" || return 1
@@ -127,6 +129,11 @@ route_pkgconfig() {
 	export PKG_CONFIG_PATH=$P/lib/pkgconfig
 	vastcc=$(pkg-config --variable=vastcc vastrt) && flags=$(pkg-config --cflags --libs vastrt) ||
 		fail "pkg-config vastrt" || return 1
+	# cJSON by its package, not by a path on the machine that built vastcc.
+	pkg-config --print-requires-private vastrt | grep -qx libcjson ||
+		fail "vastrt.pc: no Requires.private: libcjson" || return 1
+	! grep -n 'libcjson\.so' "$P/lib/pkgconfig/vastrt.pc" ||
+		fail "vastrt.pc names a libcjson file" || return 1
 	(cd "$w/vadd" && "$vastcc" -c vadd.cl -o "$w/pc-vadd.o" &&
 		cc -O2 -I../common -o "$w/pc" host.c "$w/pc-vadd.o" $flags -lm) ||
 		fail "cc host.c vadd.o \$(pkg-config --cflags --libs vastrt)" || return 1
