@@ -4,12 +4,13 @@
 #   P/bin/{vastcc,vastc++,vastrun}     P/lib/{libvastrt.a,libvastrt.so,vastrt.dynlist}
 #   P/include/vast/                    P/lib/cmake/vastcc/  (find_package)
 #   P/lib/pkgconfig/vastrt.pc          P/share/man/man1/{vastcc.1,vastrun.1}
+#   P/share/doc/vastcc/  (README.md, LICENSE, docs/*.md)
 # The CMake package and the pkg-config file find the prefix from where they
 # lie, so the build tree's copies work as well as the installed ones.
 #
 # Each file belongs to one component, which is one Debian package
 # (cmake/package.cmake): runtime (libvastrt.so), compiler (the tools, what
-# they link into a program, the man pages), dev (the CMake package
+# they link into a program, the man pages and docs), dev (the CMake package
 # and the pkg-config file).
 include(CMakePackageConfigHelpers)
 set(VAST_PACKAGE_DIR ${CMAKE_BINARY_DIR}/lib/cmake/vastcc)
@@ -49,3 +50,6 @@ install(FILES ${CMAKE_BINARY_DIR}/lib/pkgconfig/vastrt.pc DESTINATION lib/pkgcon
 include(${CMAKE_CURRENT_LIST_DIR}/manpages.cmake)
 install(FILES ${CMAKE_BINARY_DIR}/share/man/man1/vastcc.1
   ${CMAKE_BINARY_DIR}/share/man/man1/vastrun.1 DESTINATION share/man/man1 COMPONENT compiler)
+file(GLOB VAST_DOCS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE ${VAST_DOCS}
+  DESTINATION share/doc/vastcc COMPONENT compiler)

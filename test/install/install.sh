@@ -6,7 +6,8 @@
 # through each ROUTE with P's tools only (issue 11 item 5):
 #   layout     P holds bin/{vastcc,vastc++,vastrun}, lib/{libvastrt.a,
 #              libvastrt.so}, include/vast, the CMake package, vastrt.pc,
-#              the man pages, which render without warnings
+#              the man pages, which render without warnings, and
+#              share/doc/vastcc (README.md, LICENSE, docs/*.md)
 #   aot        P/bin/vastcc host.c vadd.cl (examples/vadd)
 #   cxx        P/bin/vastc++ host.cpp saxpy.cl (test/rt/cxx, a C++ host)
 #   cmake      a project using find_package(vastcc) and vastcc_add_kernels,
@@ -80,8 +81,12 @@ route_layout() {
 	for f in bin/vastcc bin/vastc++ bin/vastrun lib/libvastrt.a lib/libvastrt.so \
 		include/vast/stub.h lib/cmake/vastcc/vastccConfig.cmake \
 		lib/cmake/vastcc/vastccConfigVersion.cmake lib/cmake/vastcc/vastccTargets.cmake \
-		lib/pkgconfig/vastrt.pc share/man/man1/vastcc.1 share/man/man1/vastrun.1; do
+		lib/pkgconfig/vastrt.pc share/man/man1/vastcc.1 share/man/man1/vastrun.1 \
+		share/doc/vastcc/README.md share/doc/vastcc/LICENSE; do
 		[ -e "$P/$f" ] || fail "P/$f is missing" || return 1
+	done
+	for f in "$root"/docs/*.md; do
+		[ -e "$P/share/doc/vastcc/${f##*/}" ] || fail "P/share/doc/vastcc/${f##*/} is missing" || return 1
 	done
 	[ -L "$P/bin/vastc++" ] || fail "P/bin/vastc++ is not a link to vastcc" || return 1
 	"$P/bin/vastrun" --version | grep -q '^vastrun version' || fail "vastrun --version" || return 1
