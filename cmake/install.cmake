@@ -53,3 +53,4 @@ install(FILES ${CMAKE_BINARY_DIR}/share/man/man1/vastcc.1
 file(GLOB VAST_DOCS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE ${VAST_DOCS}
   DESTINATION share/doc/vastcc COMPONENT compiler)
+include(${CMAKE_CURRENT_LIST_DIR}/package.cmake)

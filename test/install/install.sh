@@ -21,6 +21,10 @@
 #   vastrun    P/bin/vastrun on examples/vadd built with plain cc
 #   jit        P/bin/vastcc host.c, no .cl: the runtime compiles vadd.cl
 #              when the program builds it
+#   deb        `cpack -G DEB` makes libvastrt, vastcc and vastcc-dev, whose
+#              Depends name the Debian packages they need and which share no
+#              file; unpacked with `dpkg -x` into an empty tree, their vastcc
+#              builds vadd and their vastrun runs the native build
 # Every program runs at a 50% budget (VAST_DEVICE_MEM=50%, VAST_STATS=1):
 # its output must equal the plain cc (or c++) build's byte for byte and
 # every kernel must page (ranges >= 2). vastrun and jit NEED
@@ -153,6 +157,49 @@ route_jit() {
 	(cd "$w/vadd" && "$P/bin/vastcc" -O2 -I../common -o "$w/jit" host.c -lm) ||
 		fail "P/bin/vastcc host.c (no .cl)" || return 1
 	vadd_run jit "$w/jit"
+}
+
+# deb_depends DEB PACKAGE...: DEB's Depends names every PACKAGE.
+deb_depends() {
+	local deb=$1 depends p
+	shift
+	depends=$(dpkg-deb -f "$deb" Depends) || return 1
+	for p in "$@"; do
+		# A name is a whole word of the list: "libvastrt (= 0.1.0), clang-19, ...".
+		grep -qE "(^|[ ,|])$p([ ,]|\$)" <<< "$depends" ||
+			fail "${deb##*/}: Depends has no $p: $depends" || return 1
+	done
+}
+
+route_deb() {
+	local d=$tmp/deb R=$tmp/root bin f
+	cpack -G DEB --config "$build/CPackConfig.cmake" -B "$d" > "$tmp/cpack.log" 2>&1 ||
+		{ cat "$tmp/cpack.log"; fail "cpack -G DEB"; return 1; }
+	local rt=("$d"/libvastrt_*.deb) cc=("$d"/vastcc_*.deb) dev=("$d"/vastcc-dev_*.deb)
+	for f in "$rt" "$cc" "$dev"; do
+		[ -f "$f" ] || fail "cpack made no ${f##*/}" || return 1
+	done
+	deb_depends "$rt" libc6 libcjson1 ocl-icd-libopencl1 || return 1
+	deb_depends "$cc" libvastrt libclang1-19 clang-19 libclang-common-19-dev libcjson1 \
+		ocl-icd-opencl-dev || return 1
+	deb_depends "$dev" vastcc libcjson-dev ocl-icd-opencl-dev || return 1
+	# dpkg refuses two packages that hold the same file.
+	f=$(for deb in "$rt" "$cc" "$dev"; do dpkg-deb -c "$deb"; done |
+		awk '$1 !~ /^d/ { print $6 }' | sort | uniq -d)
+	[ -z "$f" ] || fail "files in two packages: $f" || return 1
+	# The packages unpacked into an empty tree, as dpkg would install them.
+	for f in "$rt" "$cc" "$dev"; do
+		dpkg -x "$f" "$R" || fail "dpkg -x ${f##*/}" || return 1
+	done
+	bin=$(find "$R" -path '*/bin/vastcc' -printf '%h\n')
+	[ -n "$bin" ] && [ -f "$bin/../lib/libvastrt.so" ] && [ -f "$bin/../lib/libvastrt.a" ] &&
+		[ -f "$bin/../lib/cmake/vastcc/vastccConfig.cmake" ] ||
+		fail "the unpacked tree lacks bin/vastcc or what it finds beside it" || return 1
+	(cd "$w/vadd" && "$bin/vastcc" -O2 -I../common -o "$w/deb" host.c vadd.cl -lm) ||
+		fail "the package's vastcc host.c vadd.cl" || return 1
+	vadd_run deb "$w/deb" || return 1
+	# vastrun (package vastcc) preloads libvastrt.so (package libvastrt).
+	vadd_run deb-vastrun "$w/native" "$bin/vastrun"
 }
 
 failed=0
