@@ -39,8 +39,8 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Depends of one component on another: "libvastrt (= VERSION)".
 set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS ON)
-# Each description's first line is the package's summary.
 
+# Each description's first line is the package's summary.
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "vastcc's runtime, libvastrt.so
 The OpenCL runtime that pages a program's buffers through the device memory
 in ranges that fit, preloaded into a program built without vastcc by vastrun.")
