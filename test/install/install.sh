@@ -5,19 +5,26 @@
 # (`cmake --install BUILD --prefix P`) and builds and runs an example
 # through each ROUTE with P's tools only (issue 11 item 5):
 #   layout     P holds bin/{vastcc,vastc++,vastrun}, lib/{libvastrt.a,
-#              libvastrt.so}, include/vast, the CMake package, vastrt.pc and
-#              the man pages, which render without warnings
+#              libvastrt.so}, include/vast, the CMake package, vastrt.pc,
+#              the man pages, which render without warnings, and
+#              share/doc/vastcc (README.md, LICENSE, docs/*.md)
 #   aot        P/bin/vastcc host.c vadd.cl (examples/vadd)
 #   cxx        P/bin/vastc++ host.cpp saxpy.cl (test/rt/cxx, a C++ host)
 #   cmake      a project using find_package(vastcc) and vastcc_add_kernels,
-#              configured with CMAKE_PREFIX_PATH=P (test/install/cmake):
+#              configured with CMAKE_PREFIX_PATH=P (test/install/cmake, at
+#              cmake_minimum_required 3.16; it checks the imported targets):
 #              vadd, and test/rt/foreign/rebuild with CL_OPTIONS (its
 #              clBuildProgram passes -D options)
 #   pkgconfig  `pkg-config --variable=vastcc vastrt` -c vadd.cl, then
-#              cc host.c vadd.o $(pkg-config --cflags --libs vastrt)
+#              cc host.c vadd.o $(pkg-config --cflags --libs vastrt); cJSON
+#              comes as Requires.private: libcjson, not as a file's path
 #   vastrun    P/bin/vastrun on examples/vadd built with plain cc
 #   jit        P/bin/vastcc host.c, no .cl: the runtime compiles vadd.cl
 #              when the program builds it
+#   deb        `cpack -G DEB` makes libvastrt, vastcc and vastcc-dev, whose
+#              Depends name the Debian packages they need and which share no
+#              file; unpacked with `dpkg -x` into an empty tree, their vastcc
+#              builds vadd and their vastrun runs the native build
 # Every program runs at a 50% budget (VAST_DEVICE_MEM=50%, VAST_STATS=1):
 # its output must equal the plain cc (or c++) build's byte for byte and
 # every kernel must page (ranges >= 2). vastrun and jit NEED
@@ -36,6 +43,9 @@ cxxdir=$root/test/rt/cxx
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-install.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_LOG VAST_PAGE_SIZE VAST_PIPELINE VAST_CC VAST_CXX
+# Programs compiled at clBuildProgram (vastrun, jit, deb) cache them here,
+# not in the user's ~/.cache.
+export VAST_CACHE_DIR=$tmp/cache
 P=$tmp/prefix
 cmake --install "$build" --prefix "$P" > "$tmp/install.log" 2>&1 ||
 	{ cat "$tmp/install.log"; echo "FAIL: cmake --install $build --prefix P"; exit 1; }
@@ -77,9 +87,13 @@ route_layout() {
 	local f
 	for f in bin/vastcc bin/vastc++ bin/vastrun lib/libvastrt.a lib/libvastrt.so \
 		include/vast/stub.h lib/cmake/vastcc/vastccConfig.cmake \
-		lib/cmake/vastcc/vastccConfigVersion.cmake lib/pkgconfig/vastrt.pc \
-		share/man/man1/vastcc.1 share/man/man1/vastrun.1; do
+		lib/cmake/vastcc/vastccConfigVersion.cmake lib/cmake/vastcc/vastccTargets.cmake \
+		lib/pkgconfig/vastrt.pc share/man/man1/vastcc.1 share/man/man1/vastrun.1 \
+		share/doc/vastcc/README.md share/doc/vastcc/LICENSE; do
 		[ -e "$P/$f" ] || fail "P/$f is missing" || return 1
+	done
+	for f in "$root"/docs/*.md; do
+		[ -e "$P/share/doc/vastcc/${f##*/}" ] || fail "P/share/doc/vastcc/${f##*/} is missing" || return 1
 	done
 	[ -L "$P/bin/vastc++" ] || fail "P/bin/vastc++ is not a link to vastcc" || return 1
 	"$P/bin/vastrun" --version | grep -q '^vastrun version' || fail "vastrun --version" || return 1
@@ -127,6 +141,11 @@ route_pkgconfig() {
 	export PKG_CONFIG_PATH=$P/lib/pkgconfig
 	vastcc=$(pkg-config --variable=vastcc vastrt) && flags=$(pkg-config --cflags --libs vastrt) ||
 		fail "pkg-config vastrt" || return 1
+	# cJSON by its package, not by a path on the machine that built vastcc.
+	pkg-config --print-requires-private vastrt | grep -qx libcjson ||
+		fail "vastrt.pc: no Requires.private: libcjson" || return 1
+	! grep -n 'libcjson\.so' "$P/lib/pkgconfig/vastrt.pc" ||
+		fail "vastrt.pc names a libcjson file" || return 1
 	(cd "$w/vadd" && "$vastcc" -c vadd.cl -o "$w/pc-vadd.o" &&
 		cc -O2 -I../common -o "$w/pc" host.c "$w/pc-vadd.o" $flags -lm) ||
 		fail "cc host.c vadd.o \$(pkg-config --cflags --libs vastrt)" || return 1
@@ -141,6 +160,49 @@ route_jit() {
 	(cd "$w/vadd" && "$P/bin/vastcc" -O2 -I../common -o "$w/jit" host.c -lm) ||
 		fail "P/bin/vastcc host.c (no .cl)" || return 1
 	vadd_run jit "$w/jit"
+}
+
+# deb_depends DEB PACKAGE...: DEB's Depends names every PACKAGE.
+deb_depends() {
+	local deb=$1 depends p
+	shift
+	depends=$(dpkg-deb -f "$deb" Depends) || return 1
+	for p in "$@"; do
+		# A name is a whole word of the list: "libvastrt (= 0.1.0), clang-19, ...".
+		grep -qE "(^|[ ,|])$p([ ,]|\$)" <<< "$depends" ||
+			fail "${deb##*/}: Depends has no $p: $depends" || return 1
+	done
+}
+
+route_deb() {
+	local d=$tmp/deb R=$tmp/root bin f
+	cpack -G DEB --config "$build/CPackConfig.cmake" -B "$d" > "$tmp/cpack.log" 2>&1 ||
+		{ cat "$tmp/cpack.log"; fail "cpack -G DEB"; return 1; }
+	local rt=("$d"/libvastrt_*.deb) cc=("$d"/vastcc_*.deb) dev=("$d"/vastcc-dev_*.deb)
+	for f in "$rt" "$cc" "$dev"; do
+		[ -f "$f" ] || fail "cpack made no ${f##*/}" || return 1
+	done
+	deb_depends "$rt" libc6 libcjson1 ocl-icd-libopencl1 || return 1
+	deb_depends "$cc" libvastrt libclang1-19 clang-19 libclang-common-19-dev libcjson1 \
+		ocl-icd-opencl-dev || return 1
+	deb_depends "$dev" vastcc libcjson-dev ocl-icd-opencl-dev || return 1
+	# dpkg refuses two packages that hold the same file.
+	f=$(for deb in "$rt" "$cc" "$dev"; do dpkg-deb -c "$deb"; done |
+		awk '$1 !~ /^d/ { print $6 }' | sort | uniq -d)
+	[ -z "$f" ] || fail "files in two packages: $f" || return 1
+	# The packages unpacked into an empty tree, as dpkg would install them.
+	for f in "$rt" "$cc" "$dev"; do
+		dpkg -x "$f" "$R" || fail "dpkg -x ${f##*/}" || return 1
+	done
+	bin=$(find "$R" -path '*/bin/vastcc' -printf '%h\n')
+	[ -n "$bin" ] && [ -f "$bin/../lib/libvastrt.so" ] && [ -f "$bin/../lib/libvastrt.a" ] &&
+		[ -f "$bin/../lib/cmake/vastcc/vastccConfig.cmake" ] ||
+		fail "the unpacked tree lacks bin/vastcc or what it finds beside it" || return 1
+	(cd "$w/vadd" && "$bin/vastcc" -O2 -I../common -o "$w/deb" host.c vadd.cl -lm) ||
+		fail "the package's vastcc host.c vadd.cl" || return 1
+	vadd_run deb "$w/deb" || return 1
+	# vastrun (package vastcc) preloads libvastrt.so (package libvastrt).
+	vadd_run deb-vastrun "$w/native" "$bin/vastrun"
 }
 
 failed=0
