@@ -136,6 +136,7 @@ enum { VRT_RUN_AUTO, VRT_RUN_PAGED, VRT_RUN_NATIVE };
 typedef struct vrt_config {
 	int mode;              /* VRT_RUN_* */
 	int stats;             /* VAST_STATS: 0, 1, or 2 (adds kernel_ms) */
+	int stats_kv;          /* VAST_STATS=kv, kv2: key=value lines, not a table */
 	unsigned long long mem_bytes; /* VAST_DEVICE_MEM as bytes, 0: unset */
 	unsigned mem_percent;  /* VAST_DEVICE_MEM as N%, 0: unset */
 	unsigned page_shift;   /* VAST_PAGE_SIZE, 0: choose per launch */
@@ -752,12 +753,21 @@ struct vrt_kstats {
 	/* launches run range by range with the launch before them (launch.c,
 	 * paged.c: fused), their ranges counted in ranges */
 	unsigned long long fused;
+	/* launches that took the paged path, and those split over the
+	 * devices of VAST_DEVICES (launch.c); native ones are `native` */
+	unsigned long long paged, split;
 };
 vrt_kstats *vrt_stats_for(const char *kernel_name);
 /* A program compiled at clBuildProgram (jit.c), from the cache or not;
  * printed at exit with the kernels'. Lock held. */
 void vrt_stats_jit(int cache_hit);
 double vrt_now_ms(void);
+/* The statistics so far, from the thread that handles a signal which
+ * ends the process (signals.c), naming it ("SIGTERM"); nothing when they
+ * were printed before, or VAST_STATS is off. */
+void vrt_stats_signal(const char *signame);
+/* The program's name as it was started (argv[0]). */
+const char *vrt_program_name(void);
 
 /* --- trace.c: VAST_TRACE, Chrome trace events ---------------------------- */
 /* Every function is a no-op unless VAST_TRACE is set; all are thread-safe.
