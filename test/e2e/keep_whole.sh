@@ -28,7 +28,7 @@ VAST_E2E_BUILD_ONLY=$tmp bash "$here/diff.sh" fdtd2d >/dev/null 2>&1 || fail "bu
 "$tmp/native/fdtd2d/fdtd2d" -q -o "$tmp/native.out" $args >/dev/null 2>&1 ||
 	fail "the native run failed"
 moved() { # MEM RESIDENT: h2d + d2h of a run whose output is the native one
-	env VAST_DEVICE_MEM=$1 VAST_RESIDENT=$2 VAST_STATS=1 VAST_LOG=info \
+	env VAST_DEVICE_MEM=$1 VAST_RESIDENT=$2 VAST_STATS=kv VAST_LOG=info \
 		"$tmp/vast/fdtd2d/fdtd2d" -q -o "$tmp/vast.out" $args >"$tmp/log.$2" 2>&1 ||
 		{ tail -5 "$tmp/log.$2" >&2; fail "$1 VAST_RESIDENT=$2: the run failed"; }
 	cmp -s "$tmp/native.out" "$tmp/vast.out" ||
@@ -73,7 +73,7 @@ sargs="262144 16"
 "$tmp/native/spmv-ell/spmv-ell" -q -o "$tmp/native.out" $sargs >/dev/null 2>&1 ||
 	fail "spmv-ell: the native run failed"
 for res in 1 0; do
-	VAST_DEVICE_MEM=25% VAST_RESIDENT=$res VAST_STATS=1 VAST_LOG=info \
+	VAST_DEVICE_MEM=25% VAST_RESIDENT=$res VAST_STATS=kv VAST_LOG=info \
 		"$tmp/vast/spmv-ell/spmv-ell" -q -o "$tmp/vast.out" $sargs >"$tmp/log" 2>&1 ||
 		{ tail -5 "$tmp/log" >&2; fail "spmv-ell VAST_RESIDENT=$res: the run failed"; }
 	cmp -s "$tmp/native.out" "$tmp/vast.out" ||
