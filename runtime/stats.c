@@ -108,7 +108,7 @@ static void print_kv(double run_ms, const char *signame)
 }
 
 /* "512 B", "4.00 MiB": three significant digits or so. */
-static const char *human_bytes(char *buf, size_t n, unsigned long long b)
+const char *vrt_human_bytes(char *buf, size_t n, unsigned long long b)
 {
 	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
 	double v = (double)b;
@@ -164,9 +164,9 @@ static void print_table(double run_ms, const char *signame)
 		char h2d[24], d2h[24], comp[24];
 		fprintf(stderr, "vast: %8.1f %11.3f %9llu %7llu %7llu %6llu %8llu %10s %10s %11s %9.3f",
 		        run_ms > 0 ? 100 * s->total_ms / run_ms : 0.0, s->total_ms, s->launches,
-		        s->native, s->paged, s->split, s->ranges, human_bytes(h2d, sizeof h2d, s->h2d),
-		        human_bytes(d2h, sizeof d2h, s->d2h),
-		        human_bytes(comp, sizeof comp, s->compulsory), s->inspect_ms);
+		        s->native, s->paged, s->split, s->ranges, vrt_human_bytes(h2d, sizeof h2d, s->h2d),
+		        vrt_human_bytes(d2h, sizeof d2h, s->d2h),
+		        vrt_human_bytes(comp, sizeof comp, s->compulsory), s->inspect_ms);
 		if (vrt_cfg.stats > 1)
 			fprintf(stderr, " %11.3f", s->kernel_ms);
 		if (vrt_cfg.devices) {
@@ -215,6 +215,11 @@ static void print_stats(void)
 		vrt_free(s);
 	}
 	last_used = NULL;
+}
+
+void vrt_stats_rearm(void)
+{
+	__atomic_store_n(&reported, 0, __ATOMIC_SEQ_CST);
 }
 
 void vrt_stats_signal(const char *signame)
