@@ -203,8 +203,8 @@ log)
 	fi
 	n=$(grep -c "kernel 'vadd': .* bytes of buffers, budget .*: paged" "$tmp/log")
 	[ "$n" = 1 ] || bad "log: the paged line $n times for 100 launches, want once"
-	grep -Eq "^vast: info: [0-9]+\.[0-9]{3}: kernel 'vadd'" "$tmp/log" || bad "log: no timestamp"
-	grep -Ev "^vast: info: [0-9]+\.[0-9]{3}: " "$tmp/log" | grep -q . &&
+	grep -Eq "^vast: info: \[[0-9]+\.[0-9]{3}\] kernel 'vadd'" "$tmp/log" || bad "log: no timestamp"
+	grep -Ev "^vast: info: \[[0-9]+\.[0-9]{3}\] " "$tmp/log" | grep -q . &&
 		bad "log: lines without a timestamp"
 	[ $fail = 0 ] && echo "ok: log: $(wc -l <"$tmp/log") lines: $(head -n 3 "$tmp/log")"
 	[ $fail = 0 ] || cat "$tmp/log"
