@@ -104,7 +104,7 @@ for mem in 25% 10%; do
 	done
 done
 rects() { # slot: the last run moved some of its spans as rectangles
-	grep -Eq "^vast: debug: slot $1: [0-9]+ spans in [0-9]+ rectangular copies$" "$log" ||
+	grep -Eq "^vast: debug: \[[0-9.]*\] slot $1: [0-9]+ spans in [0-9]+ rectangular copies$" "$log" ||
 		{ echo "FAIL: $name: no rectangular copies of slot $1"; fail=1; }
 }
 run atx "atx/10%/max_alloc=140K" VAST_DEVICE_MEM=10% VAST_MAX_ALLOC=140K VAST_PINNED=0 \
