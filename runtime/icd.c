@@ -78,9 +78,6 @@ static int optional(const char *name)
 static void load(void)
 {
 	vrt_config_load();
-	/* Before the driver loads (signals.c), and a bad trace path said now. */
-	vrt_trace_start();
-	vrt_signals_install();
 	void *h = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_GLOBAL);
 	if (!h)
 		h = dlopen("libOpenCL.so", RTLD_NOW | RTLD_GLOBAL);

@@ -791,6 +791,12 @@ void vrt_progress_end(vrt_progress *p);
 /* Erases a line showing (before a report written meanwhile). */
 void vrt_progress_clear(void);
 
+/* --- start.c: the program's first call ---------------------------------- */
+/* Once, at the program's first call of an entry point (entry.c): the
+ * runtime loaded (vrt_init), the trace's path checked, the signals that
+ * end a run caught; later calls return vrt_init's result at once. */
+cl_int vrt_start(void);
+
 /* --- signals.c: the report and trace of a run SIGINT or SIGTERM ends ---- */
 /* At start, with VAST_STATS or VAST_TRACE set: catches the signals the
  * program does not ignore, chaining to the handlers found. */
