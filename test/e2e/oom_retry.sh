@@ -32,7 +32,7 @@ oom=$(grep -c "the device is out of memory" "$tmp/log")
 [ "$oom" -ge 1 ] || { cat "$tmp/log" >&2; fail "no launch ran out of memory: the knob did nothing"; }
 # Every retry happens before the first launch's ranges run; later
 # launches plan once.
-plans=$(grep -c "frame sets of" "$tmp/log")
+plans=$(grep -c "^vast: info: .* frame sets of [0-9]* buffers" "$tmp/log")
 launches=$(grep -E "^vast: kernel " "$tmp/log" | sed -n 's/.* launches=\([0-9]*\).*/\1/p' |
 	awk '{ n += $1 } END { print n + 0 }')
 [ "$plans" -eq $((launches + oom)) ] ||
