@@ -20,8 +20,9 @@
 #             driver's handler run too); with neither VAST_STATS nor
 #             VAST_TRACE set the runtime has no thread waiting for them.
 #   trace     VAST_TRACE with %p: one file per process, named and marked
-#             with its pid (two processes of one shell, and, given VASTRUN
-#             and PLAIN, two under vastrun); a path that cannot be written
+#             with its pid, holding its 2,000 queued launches (two
+#             processes of one shell, and, given VASTRUN and PLAIN, two
+#             under vastrun); a path that cannot be written
 #             is reported at the start of the run, and the run goes on.
 #   log       VAST_LOG=info: each line carries the seconds since start,
 #             and a line that 100 launches would repeat comes once.
@@ -158,7 +159,7 @@ trace)
 		shift
 		mkdir -p "$dir"
 		if ! env VAST_TRACE="$dir/t-%p.json" "$@" sh -c \
-			'"$1" "$2" queue 50 && "$1" "$2" queue 50' sh "$vast" "$src" 2>"$dir/err"; then
+			'"$1" "$2" queue 2000 && "$1" "$2" queue 2000' sh "$vast" "$src" 2>"$dir/err"; then
 			bad "$dir: exit status"; cat "$dir/err"; return 1
 		fi
 		for f in "$dir"/t-*.json; do
@@ -170,7 +171,8 @@ trace)
 d = json.load(open(sys.argv[1]))
 pids = {e.get("pid") for e in d["traceEvents"]}
 assert pids == {int(sys.argv[2])}, pids
-assert any(e.get("ph") == "X" for e in d["traceEvents"])' "$f" "$pid" ||
+n = sum(e.get("ph") == "X" and e["name"] == "submit" for e in d["traceEvents"])
+assert n == 2000, "%d submit events, want 2000" % n' "$f" "$pid" ||
 				{ bad "$dir: $f: events not of pid $pid"; return 1; }
 		done
 		[ $n = 2 ] || { bad "$dir: $n trace files, want 2: $(ls "$dir")"; return 1; }
