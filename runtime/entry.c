@@ -5,9 +5,10 @@
  * mem.c, transfer.c, launch.c, ...).
  *
  * The program's calls, and the ICD dispatch table of the runtime's
- * objects (object.c), land here; the first starts the runtime (start.c). The runtime itself calls the vrt_api_
- * functions or, for the driver's objects, vrt_real: never these, so the
- * path a program's call takes (its lock, its records) is taken once.
+ * objects (object.c), land here; the first starts the runtime (start.c).
+ * The runtime itself calls the vrt_api_ functions or, for the driver's
+ * objects, vrt_real: never these, so the path a program's call takes
+ * (its lock, its records) is taken once.
  */
 #include "vrt.h"
 
