@@ -7,17 +7,33 @@
  *             the queue behind the others;
  *   loop      launches vadd and waits for it, for ever, saying "ready" on
  *             stdout after the first (a run to kill);
+ *   graceful  the same, with a SIGTERM handler of its own, installed
+ *             before its first OpenCL call, that makes it stop, read c
+ *             back and exit 0;
  *   big       one launch of vadd on 16 MiB buffers (paged in many ranges
  *             at a small budget: the progress line).
  * Usage: host_stats vadd.cl MODE [N]
  */
+#include <signal.h>
+
 #include "rt_host.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
 
 int main(int argc, char **argv)
 {
 	if (argc < 3)
 		return 2;
 	const char *mode = argv[2];
+	int graceful = !strcmp(mode, "graceful");
+	if (graceful)
+		signal(SIGTERM, on_term);
 	rt_cl c;
 	rt_setup(&c, argv[1], "-D UNUSED=1");
 	cl_uint n = !strcmp(mode, "big") ? 1u << 22 : 1u << 14;
@@ -45,8 +61,8 @@ int main(int argc, char **argv)
 		long launches = argc > 3 ? atol(argv[3]) : 2000;
 		for (long i = 0; i < launches; i++)
 			CHECK(clEnqueueNDRangeKernel(c.q, k, 1, NULL, &g, &l, 0, NULL, NULL));
-	} else if (!strcmp(mode, "loop")) {
-		for (int first = 1;; first = 0) {
+	} else if (!strcmp(mode, "loop") || graceful) {
+		for (int first = 1; !stop; first = 0) {
 			CHECK(clEnqueueNDRangeKernel(c.q, k, 1, NULL, &g, &l, 0, NULL, NULL));
 			CHECK(clFinish(c.q));
 			if (first) {

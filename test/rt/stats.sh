@@ -17,7 +17,9 @@
 #             file, none.
 #   signal    a run killed by SIGTERM or SIGINT writes its statistics and
 #             its trace, then dies of the signal (exit status 128+N, the
-#             driver's handler run too); with neither VAST_STATS nor
+#             driver's handler run too); a program's own handler runs
+#             after the report, and when it stops cleanly the report at
+#             exit comes too; with neither VAST_STATS nor
 #             VAST_TRACE set the runtime has no thread waiting for them.
 #   trace     VAST_TRACE with %p: one file per process, named and marked
 #             with its pid, holding its 2,000 queued launches (two
@@ -112,10 +114,10 @@ signal)
 	# Job control: a background job keeps SIGINT (a shell without it
 	# starts one ignoring it).
 	set -m
-	sigrun() { # NAME SIGNAL WANT-STATUS ENV...
+	sigrun() { # NAME SIGNAL WANT-STATUS ENV... (MODE: loop)
 		local name=$1 sig=$2 want=$3 pid rc
 		shift 3
-		env "$@" "$vast" "$src" loop >"$tmp/$name.out" 2>"$tmp/$name.err" &
+		env "$@" "$vast" "$src" "${MODE:-loop}" >"$tmp/$name.out" 2>"$tmp/$name.err" &
 		pid=$!
 		for _ in $(seq 600); do
 			grep -q ready "$tmp/$name.out" && break
@@ -142,6 +144,17 @@ assert any(e.get("ph") == "X" and e["name"] == "kernel" for e in d["traceEvents"
 			{ bad "SIG$sig: no trace, or one without a kernel"; continue; }
 		echo "ok: SIG$sig: exit status $want, $line; trace written"
 	done
+	# The program's own handler, there before the runtime's start, runs
+	# after the report, and the program stops cleanly: the report at exit
+	# comes too, whole.
+	if MODE=graceful sigrun graceful TERM 0 VAST_STATS=kv VAST_DEVICE_MEM=50%; then
+		n=$(grep -c '^vast: process ' "$tmp/graceful.err")
+		if [ "$n" != 2 ] || ! grep -q '^vast: process .* signal=SIGTERM' "$tmp/graceful.err"; then
+			bad "graceful: $n reports, want the signal's and the exit's"; cat "$tmp/graceful.err"
+		else
+			echo "ok: graceful: exit status 0, a report at SIGTERM and one at exit"
+		fi
+	fi
 	# Nothing asked: the signals are the program's (and its driver's): the
 	# runtime has no thread waiting for them.
 	sigrun plain TERM 143 VAST_DEVICE_MEM=50% &&
