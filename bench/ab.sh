@@ -10,7 +10,7 @@
 # A_DIR and B_DIR are bench/run.sh --build-only output folders (their
 # build/vast/W/W programs); each WORKLOAD:ARGS (arguments space-separated)
 # runs REPS times from each, A then B, with VAST_DEVICE_MEM=BUDGET and
-# VAST_STATS=1. Prints one line per run (wall seconds, the runtime's
+# VAST_STATS=kv. Prints one line per run (wall seconds, the runtime's
 # total_ms summed over kernels, the program's own seconds= where it prints
 # one) and per workload the median of each and their ratio B/A.
 set -u
@@ -26,7 +26,7 @@ for spec in "$@"; do
 			dir=$A
 			[ $side = B ] && dir=$B
 			t0=$(date +%s.%N)
-			out=$(VAST_DEVICE_MEM=$BUDGET VAST_STATS=1 "$dir/build/vast/$w/$w" -q $args 2>&1) ||
+			out=$(VAST_DEVICE_MEM=$BUDGET VAST_STATS=kv "$dir/build/vast/$w/$w" -q $args 2>&1) ||
 				{ echo "ab: $w ($side) failed: $out" >&2; exit 1; }
 			t1=$(date +%s.%N)
 			total=$(echo "$out" | sed -nE 's/.* total_ms=([0-9.]+).*/\1/p' | awk '{s += $1} END {print s + 0}')

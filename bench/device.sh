@@ -65,7 +65,7 @@ h100-workloads)
 	bench/run.sh --no-build --out bench/out/h100 --size 4G \
 		--modes resident,vast,paged,resident-vast --timeout 100
 	cp bench/out/h100/results.csv bench/out/h100/summary.txt "$OUT"/
-	VAST_DEVICE_MEM=1073741824 VAST_STATS=2 VAST_TRACE="$OUT/trace-blackscholes-4G.json" \
+	VAST_DEVICE_MEM=1073741824 VAST_STATS=kv2 VAST_TRACE="$OUT/trace-blackscholes-4G.json" \
 		bench/out/h100/build/vast/blackscholes/blackscholes 214748364 > "$OUT/trace-run.log" 2>&1
 	;;
 h100-native)
@@ -76,7 +76,7 @@ h100-native)
 	;;
 h100-triad)
 	device_env
-	VAST_STATS=1 VAST_LOG=info bench/run.sh --no-build --out bench/out/h100-triad --only triad \
+	VAST_STATS=kv VAST_LOG=info bench/run.sh --no-build --out bench/out/h100-triad --only triad \
 		--size 96G --modes resident-vast --timeout 500
 	cp bench/out/h100-triad/results.csv "$OUT/triad-results.csv"
 	cp -r bench/out/h100-triad/logs "$OUT/triad-logs"
@@ -88,7 +88,7 @@ h100-small)
 	cp bench/out/iterative/summary.txt "$OUT/iterative.txt"
 	bench/overhead/run.sh --no-build --out bench/out/iterative/overhead
 	cp bench/out/iterative/overhead/summary.txt "$OUT/overhead.txt"
-	VAST_MODE=paged VAST_STATS=2 VAST_TRACE="$OUT/trace-repeat-paged.json" \
+	VAST_MODE=paged VAST_STATS=kv2 VAST_TRACE="$OUT/trace-repeat-paged.json" \
 		bench/out/iterative/overhead/build/vast/repeat/repeat 262144 200 \
 		> "$OUT/trace-repeat-paged.log" 2>&1
 	;;

@@ -22,7 +22,7 @@ trap 'rm -f "$tmp"' EXIT
 for r in $(seq 1 "$REPS"); do
 	for m in "" -m; do
 		for f in 1 0; do
-			VAST_FUSE=$f VAST_DEVICE_MEM=$((data / 4)) VAST_STATS=1 "$bin" $m "$n" 4096 >"$tmp" 2>&1 ||
+			VAST_FUSE=$f VAST_DEVICE_MEM=$((data / 4)) VAST_STATS=kv "$bin" $m "$n" 4096 >"$tmp" 2>&1 ||
 				{ cat "$tmp"; echo "fuse.sh: run failed" >&2; exit 1; }
 			awk -v f=$f -v m="${m:-copy}" '
 				/ seconds=/ { for (i = 1; i <= NF; i++) { split($i, kv, "=")

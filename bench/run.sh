@@ -251,7 +251,7 @@ run_one() {
 	cp "$bestlog" "$log"
 	rm -f "$log".[0-9]*
 	[ $status != ok ] && { FAILED=1; echo "run.sh: $w $mode: $status (see $log)" >&2; }
-	# One line per kernel from VAST_STATS=1: the program's totals are the sums.
+	# One line per kernel from VAST_STATS=kv: the program's totals are the sums.
 	awk -v w="$w" -v size="$size" -v data="${DATA:-$size}" -v mode="$mode" -v st="$status" -v args="$*" '
 		/^device: / { sub(/^device: /, ""); gsub(/,/, ";"); dev = $0 }
 		/ seconds=/ { for (i = 1; i <= NF; i++) {
@@ -293,7 +293,7 @@ if [ $RUN = 1 ]; then
 			DATA=$(data_bytes "$w" resident "$b")
 			data=${DATA:-$b}
 			if has_mode vast; then
-				VAST_DEVICE_MEM=$((data / 4)) VAST_STATS=2 run_one "$w" vast "$b" "$vb" $args
+				VAST_DEVICE_MEM=$((data / 4)) VAST_STATS=kv2 run_one "$w" vast "$b" "$vb" $args
 			fi
 			if has_mode pocl; then
 				VAST_EXAMPLE_DEVICE=cpu run_one "$w" pocl "$b" "$nat" $args
@@ -305,20 +305,20 @@ if [ $RUN = 1 ]; then
 					"$1" "$2" "$3" $((data / 4))
 			fi
 			if has_mode paged; then
-				VAST_MODE=paged VAST_STATS=2 run_one "$w" paged "$b" "$vb" $args
+				VAST_MODE=paged VAST_STATS=kv2 run_one "$w" paged "$b" "$vb" $args
 			fi
 			if has_mode resident-vast; then
-				VAST_STATS=2 run_one "$w" resident-vast "$b" "$vb" $args
+				VAST_STATS=kv2 run_one "$w" resident-vast "$b" "$vb" $args
 			fi
 			if has_mode paged-checked; then
-				VAST_MODE=paged VAST_STRAIGHT=0 VAST_STATS=2 run_one "$w" paged-checked "$b" "$vb" $args
+				VAST_MODE=paged VAST_STRAIGHT=0 VAST_STATS=kv2 run_one "$w" paged-checked "$b" "$vb" $args
 			fi
 			if is_streaming "$w"; then
 				if has_mode mapped; then
 					run_one "$w" mapped "$b" "$nat" -m $args
 				fi
 				if has_mode vast-mapped; then
-					VAST_DEVICE_MEM=$((data / 4)) VAST_STATS=2 run_one "$w" vast-mapped "$b" "$vb" -m $args
+					VAST_DEVICE_MEM=$((data / 4)) VAST_STATS=kv2 run_one "$w" vast-mapped "$b" "$vb" -m $args
 				fi
 			fi
 			}

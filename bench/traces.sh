@@ -20,7 +20,7 @@ while read -r w bytes; do
 	[ -x "$bin" ] || { echo "traces: no $bin" >&2; continue; }
 	echo "== $w $args"
 	# shellcheck disable=SC2086 # the arguments are words
-	VAST_DEVICE_MEM=$((bytes / 4)) VAST_STATS=2 VAST_TRACE="$out/trace-$w.json" \
+	VAST_DEVICE_MEM=$((bytes / 4)) VAST_STATS=kv2 VAST_TRACE="$out/trace-$w.json" \
 		timeout 120 "$bin" $args > "$out/trace-$w.log" 2>&1 || echo "traces: $w failed" >&2
 	tail -3 "$out/trace-$w.log"
 done

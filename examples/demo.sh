@@ -9,7 +9,7 @@
 # Builds examples/matmul with cc and with vastcc (from the existing build
 # tree ${VAST_BUILD:-build}; this script does not build vastcc), runs the
 # native program, then the vastcc program on the default device with
-# VAST_DEVICE_MEM set to a quarter of the matrices' bytes and VAST_STATS=1,
+# VAST_DEVICE_MEM set to a quarter of the matrices' bytes and VAST_STATS=kv,
 # and compares the two results byte for byte.
 set -u
 src=$(cd "$(dirname "$0")" && pwd)
@@ -42,8 +42,8 @@ echo "== native run: C = A * B, A ${M}x${K}, B ${K}x${N}: $((data / 1048576)) Mi
 "$work/native/matmul/matmul" -o "$work/native.out" "$M" "$N" "$K" ||
 	die "the native run failed"
 
-echo "== vastcc run: VAST_DEVICE_MEM=${budget_k}K (a quarter of the data) VAST_STATS=1"
-VAST_DEVICE_MEM=${budget_k}K VAST_STATS=1 \
+echo "== vastcc run: VAST_DEVICE_MEM=${budget_k}K (a quarter of the data) VAST_STATS=kv"
+VAST_DEVICE_MEM=${budget_k}K VAST_STATS=kv \
 	"$work/vast/matmul/matmul" -o "$work/vast.out" "$M" "$N" "$K" 2>"$work/vast.err"
 rc=$?
 cat "$work/vast.err" >&2

@@ -7,7 +7,8 @@
  * VAST_PAGE_SIZE   page size, a power of two from 256 bytes to 1G
  * VAST_MODE        auto | paged | native
  * VAST_LOG         warn | info | debug
- * VAST_STATS       1: one line per kernel at exit
+ * VAST_STATS       1: a table of the kernels at exit; kv: key=value lines;
+ *                  2, kv2: with the kernels' own time
  * VAST_PIPELINE    frame sets in flight in a paged launch, 1 to VRT_MAX_SETS
  * VAST_TRACE       FILE.json: a Chrome trace of every phase, written at exit
  * VAST_JIT         0: no compiling at clBuildProgram (jit.c)
@@ -176,8 +177,11 @@ void vrt_config_load(void)
 			vrt_log(VRT_LOG_WARN, "ignoring VAST_MODE='%s' (want auto, paged or native)", s);
 	}
 	vrt_cfg.pinned = !((s = vrt_getenv("VAST_PINNED")) && !strcmp(s, "0"));
-	if ((s = vrt_getenv("VAST_STATS")) && *s && strcmp(s, "0"))
-		vrt_cfg.stats = !strcmp(s, "2") ? 2 : 1;
+	if ((s = vrt_getenv("VAST_STATS")) && *s && strcmp(s, "0")) {
+		/* kv, kv2: the key=value lines of 1, 2 (stats.c) */
+		vrt_cfg.stats_kv = !strncmp(s, "kv", 2);
+		vrt_cfg.stats = !strcmp(s + (vrt_cfg.stats_kv ? 2 : 0), "2") ? 2 : 1;
+	}
 	if ((s = vrt_getenv("VAST_DEVICE_MEM")) && *s) {
 		if (vrt_parse_size(s, &vrt_cfg.mem_bytes, &vrt_cfg.mem_percent))
 			vrt_log(VRT_LOG_WARN, "ignoring VAST_DEVICE_MEM='%s' (want a size like 64M or a percentage like 50%%)", s);

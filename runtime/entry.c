@@ -5,16 +5,17 @@
  * mem.c, transfer.c, launch.c, ...).
  *
  * The program's calls, and the ICD dispatch table of the runtime's
- * objects (object.c), land here. The runtime itself calls the vrt_api_
- * functions or, for the driver's objects, vrt_real: never these, so the
- * path a program's call takes (its lock, its records) is taken once.
+ * objects (object.c), land here; the first starts the runtime (start.c).
+ * The runtime itself calls the vrt_api_ functions or, for the driver's
+ * objects, vrt_real: never these, so the path a program's call takes
+ * (its lock, its records) is taken once.
  */
 #include "vrt.h"
 
 #include <CL/cl_gl.h> /* the prototypes of clEnqueueAcquire/ReleaseGLObjects */
 
 #define VRT_ENTRY(ret, name, params, args) \
-	CL_API_ENTRY ret CL_API_CALL name params { return vrt_api_##name args; }
+	CL_API_ENTRY ret CL_API_CALL name params { vrt_start(); return vrt_api_##name args; }
 #include "entrypoints.def"
 #undef VRT_ENTRY
 
@@ -23,7 +24,7 @@
 #define VRT_FOREIGN(ret, name, params, args, absent)                      \
 	CL_API_ENTRY ret CL_API_CALL name params                          \
 	{                                                                 \
-		if (vrt_init() != CL_SUCCESS || !vrt_real.name)           \
+		if (vrt_start() != CL_SUCCESS || !vrt_real.name)          \
 			return absent;                                    \
 		ret result_ = vrt_real.name args;                         \
 		vrt_queue_foreign(q);                                     \

@@ -262,7 +262,7 @@ typedef struct launch_cmd {
 	vrt_cmd cmd;
 	vrt_launch *L;
 	int paged;  /* takes the paged path */
-	double t0;  /* the enqueue, for VAST_STATS total_ms */
+	double await_t0; /* when the executor began waiting for its tail */
 } launch_cmd;
 
 /* Slots, footprint and path, decided at the enqueue from the captured
@@ -440,9 +440,15 @@ static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
 {
 	launch_cmd *c = (launch_cmd *)cmd;
 	vrt_launch *L = c->L;
-	/* Run with the launch before it (run_fused). */
-	if (cmd->absorbed)
+	/* Run with the launch before it (run_fused): its time is that one's. */
+	if (cmd->absorbed) {
+		L->st->paged++;
 		return cmd->absorbed_err;
+	}
+	/* VAST_STATS total_ms: the time the launch ran, from here, and its
+	 * tail's wait (finish_launch), never the time it waited in the queue
+	 * behind others: those overlap, and their sum passed the run's. */
+	double t0 = vrt_now_ms();
 	L->q = q;
 	L->may_defer = cmd->may_defer;
 	cl_int err = CL_SUCCESS;
@@ -456,7 +462,9 @@ static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
 	int split = 0;
 	if (err == CL_SUCCESS && (split = vrt_multi_run(L, &err))) {
 		/* split over the devices of VAST_DEVICES (multi.c) */
+		L->st->split++;
 	} else if (err == CL_SUCCESS && c->paged) {
+		L->st->paged++;
 		vrt_log(VRT_LOG_INFO, "kernel '%s': %llu bytes of buffers, budget %llu: paged",
 		        L->k->name, L->footprint, L->budget);
 		launch_cmd *d = fusable_next(c);
@@ -474,7 +482,7 @@ static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
 		if (L->slot_mode[s] & VAST_MODE_W)
 			vrt_mem_changed(L->slot_mem[s]);
 	cmd->deferred = L->tail != NULL;
-	L->st->total_ms += vrt_now_ms() - c->t0;
+	L->st->total_ms += vrt_now_ms() - t0;
 	return err;
 }
 
@@ -509,14 +517,20 @@ static int uses(const vrt_cmd *cmd, const vrt_mem *m)
 /* Its device work's end, waited for without the lock (queue.c). */
 static void await_launch(vrt_cmd *cmd)
 {
-	vrt_tail_wait(((launch_cmd *)cmd)->L->tail);
+	launch_cmd *c = (launch_cmd *)cmd;
+	c->await_t0 = vrt_now_ms();
+	vrt_tail_wait(c->L->tail);
 }
 
 /* What the launch left in flight (run_launch), after the next command. */
 static cl_int finish_launch(vrt_cmd *cmd)
 {
-	vrt_launch *L = ((launch_cmd *)cmd)->L;
-	double t0 = vrt_now_ms();
+	launch_cmd *c = (launch_cmd *)cmd;
+	vrt_launch *L = c->L;
+	/* From the wait for its device work (await_launch), which is the
+	 * launch's running: the executor ran the next command meanwhile,
+	 * which counts its own time. */
+	double t0 = c->await_t0 ? c->await_t0 : vrt_now_ms();
 	cl_int err = vrt_tail_finish(L->tail, L->k->name, L->st, L->group_base);
 	L->tail = NULL;
 	L->st->total_ms += vrt_now_ms() - t0;
@@ -606,7 +620,6 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 		}
 	}
 	c->L = L;
-	c->t0 = vrt_now_ms();
 	c->cmd.run = run_launch;
 	c->cmd.fail = fail_launch;
 	c->cmd.drop = drop_launch;

@@ -3283,9 +3283,15 @@ static cl_int set_launch_args(vrt_launch *L, paged *P, cl_kernel kv)
 static cl_int run_ranges(vrt_launch *L, paged *P)
 {
 	cl_int err = CL_SUCCESS;
+	/* A long launch's line on a terminal (progress.c); not of a split
+	 * launch's shares, which run side by side. */
+	vrt_progress pr;
+	vrt_progress_begin(&pr, L->k->name, P->nranges, L->share ? NULL : L->st);
 	for (size_t i = 0; i < P->nranges && !err; i++) {
-		while (!err && P->done + P->nsets <= i)
+		while (!err && P->done + P->nsets <= i) {
 			err = finish_range(L, P, P->done);
+			vrt_progress_step(&pr, P->done);
+		}
 		if (!err)
 			err = start_range(L, P, i);
 	}
@@ -3295,10 +3301,14 @@ static cl_int run_ranges(vrt_launch *L, paged *P)
 		vrt_trace_host("remember", L->k->name, t0, vrt_now_ms(), -1, 0);
 	}
 	while (!err && P->done < P->nranges) {
-		if (may_defer(L, P))
-			return defer_ranges(L, P);
+		if (may_defer(L, P)) {
+			err = defer_ranges(L, P);
+			break;
+		}
 		err = finish_range(L, P, P->done);
+		vrt_progress_step(&pr, P->done);
 	}
+	vrt_progress_end(&pr);
 	return err;
 }
 

@@ -19,12 +19,20 @@
  * order and never overlap.
  *
  * Events are kept in memory under a mutex and written by an atexit
- * handler to FILE.json.tmp, then renamed over FILE.json.
+ * handler to FILE.json.tmp, then renamed over FILE.json; or, when
+ * SIGINT or SIGTERM ends the run, by the thread that handles it
+ * (signals.c). Every process writes its own: "%p" in the name stands for
+ * its pid (as in LLVM_PROFILE_FILE), and its events carry its pid, so
+ * traces of the programs of one script can be opened together. The path
+ * is checked at start: one that cannot be written is reported then, and
+ * nothing is traced.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "vrt.h"
 
@@ -54,8 +62,10 @@ static track tracks[MAX_TRACKS];
 static unsigned ntracks, nthreads;
 static char **kernels; /* interned kernel names */
 static size_t nkernels;
-static int registered;
+static int registered, written;
 static __thread unsigned my_tid; /* 0: this thread has no track yet */
+static char *path;      /* vrt_cfg.trace with %p expanded, for path_pid */
+static long path_pid;
 
 static void write_trace(void);
 
@@ -227,35 +237,123 @@ static void put_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void write_trace(void)
+/* VAST_TRACE with every "%p" replaced by pid (vrt_malloc'd), or NULL. */
+static char *expand(const char *pattern, long pid)
 {
-	vrt_retired_wait(); /* their commands are traced too */
+	char num[24];
+	int nn = snprintf(num, sizeof num, "%ld", pid);
+	size_t n = 1;
+	for (const char *p = pattern; *p; p++)
+		n += p[0] == '%' && p[1] == 'p' ? (p++, (size_t)nn) : 1;
+	char *out = vrt_malloc(n), *o = out;
+	if (!out)
+		return NULL;
+	for (const char *p = pattern; *p; p++) {
+		if (p[0] == '%' && p[1] == 'p') {
+			memcpy(o, num, (size_t)nn);
+			o += nn;
+			p++;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* The trace's path for this process (a child forked after the start
+ * writes its own); called with mu held. */
+static const char *trace_path(void)
+{
+	long pid = (long)getpid();
+	if (!path || path_pid != pid) {
+		char *p = expand(vrt_cfg.trace, pid);
+		if (!p)
+			return NULL;
+		vrt_free(path);
+		path = p;
+		path_pid = pid;
+	}
+	return path;
+}
+
+/* Why p cannot be written as the trace is (write_events): NULL when it
+ * can. A regular file, or none yet, is written beside and renamed over,
+ * so its directory must be writable too. */
+static const char *unwritable(const char *p)
+{
+	struct stat st;
+	if (stat(p, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return "it is a directory";
+		if (access(p, W_OK))
+			return strerror(errno);
+		if (!S_ISREG(st.st_mode))
+			return NULL; /* written through (/dev/stdout, a FIFO) */
+	} else if (errno != ENOENT) {
+		return strerror(errno);
+	}
+	const char *slash = strrchr(p, '/');
+	char *dir = slash ? vrt_strdup(p) : NULL;
+	if (slash && !dir)
+		return NULL; /* unknown: found out at exit */
+	if (dir)
+		dir[slash - p + (slash == p)] = '\0';
+	int bad = access(dir ? dir : ".", W_OK | X_OK);
+	const char *why = bad ? strerror(errno) : NULL;
+	vrt_free(dir);
+	return why;
+}
+
+void vrt_trace_start(void)
+{
+	if (!vrt_cfg.trace)
+		return;
 	pthread_mutex_lock(&mu);
-	size_t n = strlen(vrt_cfg.trace);
+	const char *p = trace_path();
+	const char *why = p ? unwritable(p) : NULL;
+	if (why) {
+		vrt_log(VRT_LOG_WARN, "cannot write the trace '%s': %s; tracing nothing", p, why);
+		vrt_cfg.trace = NULL;
+	}
+	pthread_mutex_unlock(&mu);
+}
+
+/* Writes the events kept so far; called with mu held. */
+static void write_events(void)
+{
+	const char *p = trace_path();
+	if (!p) {
+		vrt_log(VRT_LOG_WARN, "cannot write the trace '%s': out of memory", vrt_cfg.trace);
+		return;
+	}
+	size_t n = strlen(p);
 	char *tmp = vrt_malloc(n + 5);
 	FILE *f = NULL;
 	/* A trace that is not a regular file (/dev/stdout, a FIFO) is written
 	 * through: renamed over, it would be replaced by a file. */
 	struct stat st;
-	int through = lstat(vrt_cfg.trace, &st) == 0 && !S_ISREG(st.st_mode);
+	int through = lstat(p, &st) == 0 && !S_ISREG(st.st_mode);
 	if (tmp) {
-		memcpy(tmp, vrt_cfg.trace, n);
+		memcpy(tmp, p, n);
 		memcpy(tmp + n, ".tmp", 5);
-		f = fopen(through ? vrt_cfg.trace : tmp, "w");
+		f = fopen(through ? p : tmp, "w");
 	}
 	if (!f) {
-		vrt_log(VRT_LOG_WARN, "cannot write the trace '%s'", vrt_cfg.trace);
-		goto out;
+		vrt_log(VRT_LOG_WARN, "cannot write the trace '%s'", p);
+		vrt_free(tmp);
+		return;
 	}
+	long pid = (long)getpid();
 	fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n", f);
 	for (unsigned i = 0; i < ntracks; i++)
-		fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_name\","
-		        "\"args\":{\"name\":\"%s\",\"clock_error_us\":%.3f}},\n", tracks[i].tid,
+		fprintf(f, "{\"ph\":\"M\",\"pid\":%ld,\"tid\":%u,\"name\":\"thread_name\","
+		        "\"args\":{\"name\":\"%s\",\"clock_error_us\":%.3f}},\n", pid, tracks[i].tid,
 		        tracks[i].name, tracks[i].error_us);
 	for (size_t i = 0; i < nevents; i++) {
 		const tevent *e = &events[i];
-		fprintf(f, "{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"name\":\"%s\",\"cat\":\"%s\","
-		        "\"ts\":%.3f,\"dur\":%.3f,\"args\":{", e->tid, e->name,
+		fprintf(f, "{\"ph\":\"X\",\"pid\":%ld,\"tid\":%u,\"name\":\"%s\",\"cat\":\"%s\","
+		        "\"ts\":%.3f,\"dur\":%.3f,\"args\":{", pid, e->tid, e->name,
 		        e->range >= 0 ? "range" : "launch", e->ts, e->dur);
 		fprintf(f, "\"range\":%ld,\"bytes\":%llu", e->range, e->bytes);
 		if (e->sets)
@@ -267,16 +365,26 @@ static void write_trace(void)
 		fputs("}},\n", f);
 	}
 	/* The metadata event closes the list without a trailing comma. */
-	fputs("{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"vastrt\"}}\n]}\n", f);
+	fprintf(f, "{\"ph\":\"M\",\"pid\":%ld,\"name\":\"process_name\",\"args\":{\"name\":", pid);
+	put_str(f, vrt_program_name());
+	fputs("}}\n]}\n", f);
 	int bad = ferror(f);
 	bad |= fclose(f) != 0;
-	if (bad || (!through && rename(tmp, vrt_cfg.trace) != 0)) {
-		vrt_log(VRT_LOG_WARN, "cannot write the trace '%s'", vrt_cfg.trace);
+	if (bad || (!through && rename(tmp, p) != 0)) {
+		vrt_log(VRT_LOG_WARN, "cannot write the trace '%s'", p);
 		if (!through)
 			remove(tmp);
 	}
-out:
 	vrt_free(tmp);
+}
+
+static void write_trace(void)
+{
+	vrt_retired_wait(); /* their commands are traced too */
+	pthread_mutex_lock(&mu);
+	if (!written && vrt_cfg.trace)
+		write_events();
+	written = 1;
 	vrt_free(events);
 	events = NULL;
 	nevents = cap = 0;
@@ -285,5 +393,25 @@ out:
 	vrt_free(kernels);
 	kernels = NULL;
 	nkernels = 0;
+	vrt_free(path);
+	path = NULL;
+	pthread_mutex_unlock(&mu);
+}
+
+void vrt_trace_rearm(void)
+{
+	pthread_mutex_lock(&mu);
+	written = 0;
+	pthread_mutex_unlock(&mu);
+}
+
+void vrt_trace_signal(void)
+{
+	/* The executors may still be running: what they traced so far. The
+	 * process ends next, with the events. */
+	pthread_mutex_lock(&mu);
+	if (!written && vrt_cfg.trace && ntracks)
+		write_events();
+	written = 1;
 	pthread_mutex_unlock(&mu);
 }

@@ -136,6 +136,7 @@ enum { VRT_RUN_AUTO, VRT_RUN_PAGED, VRT_RUN_NATIVE };
 typedef struct vrt_config {
 	int mode;              /* VRT_RUN_* */
 	int stats;             /* VAST_STATS: 0, 1, or 2 (adds kernel_ms) */
+	int stats_kv;          /* VAST_STATS=kv, kv2: key=value lines, not a table */
 	unsigned long long mem_bytes; /* VAST_DEVICE_MEM as bytes, 0: unset */
 	unsigned mem_percent;  /* VAST_DEVICE_MEM as N%, 0: unset */
 	unsigned page_shift;   /* VAST_PAGE_SIZE, 0: choose per launch */
@@ -752,12 +753,54 @@ struct vrt_kstats {
 	/* launches run range by range with the launch before them (launch.c,
 	 * paged.c: fused), their ranges counted in ranges */
 	unsigned long long fused;
+	/* launches that took the paged path, and those split over the
+	 * devices of VAST_DEVICES (launch.c); native ones are `native` */
+	unsigned long long paged, split;
 };
 vrt_kstats *vrt_stats_for(const char *kernel_name);
 /* A program compiled at clBuildProgram (jit.c), from the cache or not;
  * printed at exit with the kernels'. Lock held. */
 void vrt_stats_jit(int cache_hit);
 double vrt_now_ms(void);
+/* The statistics so far, from the thread that handles a signal which
+ * ends the process (signals.c), naming it ("SIGTERM"); nothing when they
+ * were printed before, or VAST_STATS is off. */
+void vrt_stats_signal(const char *signame);
+/* The process went on after such a signal: the report at exit comes too. */
+void vrt_stats_rearm(void);
+/* The program's name as it was started (argv[0]). */
+const char *vrt_program_name(void);
+/* b as "512 B", "4.00 MiB" in buf (returned). */
+const char *vrt_human_bytes(char *buf, size_t n, unsigned long long b);
+
+/* --- progress.c: a long paged launch's line on a terminal --------------- */
+/* A launch's progress; the executor running it owns it, on its stack. */
+typedef struct vrt_progress {
+	const char *kernel;
+	size_t nranges;
+	double t0, shown;          /* the start; the last line's time, 0: none yet */
+	unsigned long long bytes0; /* st's h2d + d2h at the start */
+	vrt_kstats *st;            /* NULL: nothing to show */
+} vrt_progress;
+/* A paged launch of nranges ranges starts; st counts its bytes. */
+void vrt_progress_begin(vrt_progress *p, const char *kernel, size_t nranges, vrt_kstats *st);
+/* `done` ranges finished: the line, when due (VAST_PROGRESS, a terminal). */
+void vrt_progress_step(vrt_progress *p, size_t done);
+/* The launch ended: its line, if shown, erased. */
+void vrt_progress_end(vrt_progress *p);
+/* Erases a line showing (before a report written meanwhile). */
+void vrt_progress_clear(void);
+
+/* --- start.c: the program's first call ---------------------------------- */
+/* Once, at the program's first call of an entry point (entry.c): the
+ * runtime loaded (vrt_init), the trace's path checked, the signals that
+ * end a run caught; later calls return vrt_init's result at once. */
+cl_int vrt_start(void);
+
+/* --- signals.c: the report and trace of a run SIGINT or SIGTERM ends ---- */
+/* At start, with VAST_STATS or VAST_TRACE set: catches the signals the
+ * program does not ignore, chaining to the handlers found. */
+void vrt_signals_install(void);
 
 /* --- trace.c: VAST_TRACE, Chrome trace events ---------------------------- */
 /* Every function is a no-op unless VAST_TRACE is set; all are thread-safe.
@@ -779,6 +822,14 @@ void vrt_trace_queue(cl_command_queue q, const char *track);
  * queue, in order, complete) on that queue's track. */
 void vrt_trace_device(const char *name, const char *kernel, cl_command_queue q,
                       cl_event first, cl_event last, long range, unsigned long long bytes);
+/* At start: the trace's path for this process ("%p": its pid), checked;
+ * one that cannot be written is reported, and nothing is traced. */
+void vrt_trace_start(void);
+/* The events so far, written from the thread that handles a signal which
+ * ends the process (signals.c); nothing when written before. */
+void vrt_trace_signal(void);
+/* The process went on after such a signal: the trace is written at exit. */
+void vrt_trace_rearm(void);
 
 /* --- pas.c: Page Accessed Sets and their reduction (Algorithm 1) -------- */
 /* Layout shared by the PAS rows, the LPT and the frames of one launch.

@@ -92,9 +92,9 @@ run_one() { # name args kernels...
 	local name=$1 args=$2
 	shift 2
 	local exe=$BUILDDIR/vast/$name/$name log=$OUT/$name
-	VAST_STATS=2 "$exe" -o "$log.resident.out" $args >"$log.resident.log" 2>&1 ||
+	VAST_STATS=kv2 "$exe" -o "$log.resident.out" $args >"$log.resident.log" 2>&1 ||
 		{ cat "$log.resident.log" >&2; die "$name: the resident run failed"; }
-	VAST_STATS=2 VAST_DEVICE_MEM=$bytes "$exe" -o "$log.paged.out" $args >"$log.paged.log" 2>&1 ||
+	VAST_STATS=kv2 VAST_DEVICE_MEM=$bytes "$exe" -o "$log.paged.out" $args >"$log.paged.log" 2>&1 ||
 		{ cat "$log.paged.log" >&2; die "$name: the paged run failed"; }
 	cmp -s "$log.resident.out" "$log.paged.out" || die "$name: the paged run's output differs"
 	python3 - "$name" "$bytes" "$bw" "$log.resident.log" "$log.paged.log" "$@" <<'PY'

@@ -8,7 +8,7 @@
 #   bench/multi/run.sh [--quick] [--out DIR] [--size BYTES] [--only W,W]
 #                      [--reps N] [--timeout S] [--no-build]
 #
-# Configurations, each the vastcc build of the workload with VAST_STATS=1:
+# Configurations, each the vastcc build of the workload with VAST_STATS=kv:
 #   one     VAST_EXAMPLE_DEVICE=gpu, no VAST_DEVICES: the first GPU alone
 #   cpu     VAST_EXAMPLE_DEVICE=cpu: the CPU (PoCL) alone
 #   two     the first GPU's program, VAST_DEVICES=gpu0,gpu1
@@ -88,7 +88,7 @@ run() {
 	local exe=$OUT/build/vast/$w/$w log=$OUT/logs/$w.$cfg.$rep
 	local args
 	args=$(args_for "$w" "$B")
-	env "$@" VAST_STATS=1 timeout "$TIMEOUT" "$exe" -o "$log.out" $args >"$log.log" 2>"$log.err"
+	env "$@" VAST_STATS=kv timeout "$TIMEOUT" "$exe" -o "$log.out" $args >"$log.log" 2>"$log.err"
 	local rc=$? status=ok
 	[ $rc -eq 124 ] && status=timeout
 	[ $rc -ne 0 ] && [ $rc -ne 124 ] && status=fail

@@ -25,7 +25,7 @@
 # the first launch (planning, first transfers) and the process's set-up
 # cancel: over the L extra launches, with wall the program's time,
 # kernel the kernels' own time (the events' on the plain driver,
-# VAST_STATS=2 kernel_ms under the runtime) and xfer the bytes moved
+# VAST_STATS=kv2 kernel_ms under the runtime) and xfer the bytes moved
 # (VAST_STATS h2d + d2h) over the pinned bandwidth of bench/bw.c:
 #   overhead_us  (wall - kernel - xfer) / L: the host-side time per
 #                launch when nothing overlaps; a lower bound when
@@ -82,7 +82,7 @@ bw=$(awk '/^bw: mode=pinned/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); v
 data=$((2 * N * 4))
 run_mode() { # mode, rep: two runs, L and 2L launches
 	local mode=$1 r=$2 exe=$B/vast/repeat/repeat
-	local -a env=(VAST_STATS=2)
+	local -a env=(VAST_STATS=kv2)
 	case $mode in
 	native) exe=$B/native/repeat/repeat env=(REPEAT_PROFILE=1) ;;
 	resident) ;;

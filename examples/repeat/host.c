@@ -13,7 +13,7 @@
  * the environment every timed launch asks for an event and K is the sum
  * of their END - START (OpenCL 1.2 §5.12), the kernels' own time on a
  * plain driver (under vastcc's runtime an event spans its whole command:
- * bench/overhead/run.sh takes the kernels' time from VAST_STATS=2 there,
+ * bench/overhead/run.sh takes the kernels' time from VAST_STATS=kv2 there,
  * and asks for no events, as an iterative program does not); else 0.
  * OUT receives `out`.
  */

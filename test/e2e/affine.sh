@@ -41,7 +41,7 @@ run() { # kernel, env...: the native run's bytes in >= 2 ranges, from descriptor
 	name="$k/$*"
 	log=$(echo "$name" | tr -c "a-z0-9=\n" _).log
 	rm -f out.bin
-	if ! env "$@" VAST_STATS=1 ./app "$k" out.bin >"$log" 2>&1; then
+	if ! env "$@" VAST_STATS=kv ./app "$k" out.bin >"$log" 2>&1; then
 		echo "FAIL: $name: exit status"; cat "$log"; fail=1; return
 	fi
 	if ! cmp -s "ref.$k" out.bin; then

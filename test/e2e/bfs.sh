@@ -44,7 +44,7 @@ run() { # name, kernel, env...: the native run's bytes in >= 2 ranges a launch
 	shift 2
 	log=$(echo "$name/$*" | tr -c "a-z0-9=\n" _).log
 	rm -f out.bin
-	if ! env "$@" VAST_STATS=1 ./app "$name" out.bin >"$log" 2>&1; then
+	if ! env "$@" VAST_STATS=kv ./app "$name" out.bin >"$log" 2>&1; then
 		echo "FAIL: $name/$*: exit status"; tail -20 "$log"; fail=1; return
 	fi
 	if ! cmp -s "ref.$name" out.bin; then

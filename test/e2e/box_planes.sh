@@ -24,7 +24,7 @@ stat() { echo "$1" | sed -E "s/.* $2=([0-9]+).*/\\1/"; }
 run() { # NAME ENV...: the h2d bytes of a run whose output is the native one
 	local name=$1 line
 	shift
-	env VAST_LOG=debug VAST_STATS=1 "$@" "$tmp/vast/fdtd3d/fdtd3d" -q -o "$tmp/vast.out" $args \
+	env VAST_LOG=debug VAST_STATS=kv "$@" "$tmp/vast/fdtd3d/fdtd3d" -q -o "$tmp/vast.out" $args \
 		>"$tmp/log" 2>&1 || { tail -5 "$tmp/log" >&2; fail "$name: the run failed"; }
 	cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "$name: output differs from the native run"
 	line=$(grep "^vast: kernel fdtd3d " "$tmp/log") || fail "$name: no stats"

@@ -29,7 +29,7 @@ for mode in VAST_MODE=paged VAST_DEVICE_MEM=$((n * 8 * 3 / 4)); do
 	for k in $l $((2 * l)); do
 		"$tmp/native/repeat/repeat" -q -o "$tmp/native.out" $n $k >/dev/null 2>&1 ||
 			fail "the native run failed"
-		env $mode VAST_STATS=1 VAST_LOG=info "$tmp/vast/repeat/repeat" -q -o "$tmp/vast.out" \
+		env $mode VAST_STATS=kv VAST_LOG=info "$tmp/vast/repeat/repeat" -q -o "$tmp/vast.out" \
 			$n $k >"$tmp/log" 2>&1 || { cat "$tmp/log" >&2; fail "$mode $k launches: the run failed"; }
 		cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "$mode $k launches: output differs"
 		want=$k

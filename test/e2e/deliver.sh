@@ -35,7 +35,7 @@ for c in fresh:3 inplace:1 usehost:0 overlap:1 planes:1 blocking:; do
 	./plain $mode ref.bin || fail "$mode: the native run failed"
 	for mem in 30% 10%; do
 		for overlap in 1 0; do
-			VAST_DEVICE_MEM=$mem VAST_OVERLAP=$overlap VAST_LOG=debug VAST_STATS=1 \
+			VAST_DEVICE_MEM=$mem VAST_OVERLAP=$overlap VAST_LOG=debug VAST_STATS=kv \
 				./app $mode out.bin >log 2>&1 || { tail -5 log; fail "$mode at $mem: the run failed"; }
 			cmp -s ref.bin out.bin || fail "$mode at $mem (VAST_OVERLAP=$overlap): output differs"
 			grep -q "ranges=[2-9]\|ranges=[1-9][0-9]" log || fail "$mode at $mem: want several ranges"

@@ -10,7 +10,7 @@
 # vastcc build with VAST_DEVICE_MEM=50% and 10% (of each launch's buffer
 # footprint, so every launch is paged) and with VAST_MODE=native, each
 # writing its output buffers with -o. Every output must equal the native
-# run's byte for byte, and under the two budgets the VAST_STATS=1 line of
+# run's byte for byte, and under the two budgets the VAST_STATS=kv line of
 # every kernel in EXAMPLE.cl must show ranges >= 2: a run that quietly fell
 # back to native execution does not count as a pass. Each budget runs a
 # second time with a deep pipeline of tiny ranges (VAST_PIPELINE=4 frame
@@ -147,10 +147,10 @@ for mem in $mems; do
 	label="mem_${mem//%/pct}"
 	# The runtime must not leak: under the sanitizers, leak checks are on.
 	if [ "$sanitize" = 1 ]; then
-		run "$label" "$bin/vast/$name/$name" VAST_DEVICE_MEM="$mem" VAST_STATS=1 \
+		run "$label" "$bin/vast/$name/$name" VAST_DEVICE_MEM="$mem" VAST_STATS=kv \
 			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1"
 	else
-		run "$label" "$bin/vast/$name/$name" VAST_DEVICE_MEM="$mem" VAST_STATS=1
+		run "$label" "$bin/vast/$name/$name" VAST_DEVICE_MEM="$mem" VAST_STATS=kv
 	fi
 	same "$label"
 	for k in $kernels; do

@@ -30,7 +30,7 @@ for size in "1000 300" "999 301"; do
 	for mem in 50% 25%; do
 		name="$size/$mem"
 		rm -f out.bin
-		VAST_DEVICE_MEM=$mem VAST_STATS=1 ./app out.bin $size >log 2>&1
+		VAST_DEVICE_MEM=$mem VAST_STATS=kv ./app out.bin $size >log 2>&1
 		rc=$?
 		if [ $rc != 0 ]; then
 			echo "FAIL: $name: exit status $rc"; cat log; fail=1; continue

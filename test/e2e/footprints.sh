@@ -54,7 +54,7 @@ for c in "${cases[@]}"; do
 		fail "$name: the native run failed"
 	for fp in check 1 0; do
 		log=$tmp/$name/log.$fp
-		VAST_FOOTPRINTS=$fp VAST_STATS=1 VAST_DEVICE_MEM=25% \
+		VAST_FOOTPRINTS=$fp VAST_STATS=kv VAST_DEVICE_MEM=25% \
 			"$tmp/$name/vast/$name/$name" -q -o "$tmp/$name/vast.out" "$@" >"$log" 2>&1 ||
 			{ cat "$log" >&2; fail "$name: VAST_FOOTPRINTS=$fp: the run failed"; }
 		cmp -s "$tmp/$name/native.out" "$tmp/$name/vast.out" ||

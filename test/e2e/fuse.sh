@@ -41,7 +41,7 @@ for mode in chain sparse extra mirror war event; do
 		extra=""
 		[ "$run" != "$mem" ] && extra=${run#* }
 		# shellcheck disable=SC2086
-		env VAST_DEVICE_MEM=$mem VAST_STATS=1 VAST_LOG=debug $extra ./app $mode out.bin >log 2>&1 ||
+		env VAST_DEVICE_MEM=$mem VAST_STATS=kv VAST_LOG=debug $extra ./app $mode out.bin >log 2>&1 ||
 			{ tail -5 log; fail "$mode at $run: the run failed"; }
 		cmp -s ref.bin out.bin || fail "$mode at $run: output differs"
 		grep -q "^vast: kernel $k2 .*ranges=\([2-9]\|[1-9][0-9]\)" log ||
@@ -59,9 +59,9 @@ done
 # it all back (4 MiB).
 ./plain chain ref.bin || fail "chain: the native run failed"
 h2d() { awk '/^vast: kernel / { for (i = 1; i <= NF; i++) if ($i ~ /^h2d=/) { sub(/h2d=/, "", $i); s += $i } } END { print s + 0 }' "$1"; }
-VAST_DEVICE_MEM=25% VAST_STATS=1 ./app chain out.bin >log 2>&1 || fail "chain: the fused run failed"
+VAST_DEVICE_MEM=25% VAST_STATS=kv ./app chain out.bin >log 2>&1 || fail "chain: the fused run failed"
 fused_h2d=$(h2d log)
-VAST_DEVICE_MEM=25% VAST_STATS=1 VAST_FUSE=0 ./app chain out.bin >log 2>&1 ||
+VAST_DEVICE_MEM=25% VAST_STATS=kv VAST_FUSE=0 ./app chain out.bin >log 2>&1 ||
 	fail "chain, VAST_FUSE=0: the run failed"
 cmp -s ref.bin out.bin || fail "chain, VAST_FUSE=0: output differs"
 [ "$(fused_of transform log)" = 0 ] || fail "chain, VAST_FUSE=0: fused anyway"

@@ -35,7 +35,7 @@ for run in "auto 1 gaps" "auto 0 gaps" "1K 1 any"; do
 	read -r page resident want <<<"$run"
 	at="pages '$page', resident $resident"
 	[ "$page" = auto ] && page=
-	VAST_DEVICE_MEM=25% VAST_PAGE_SIZE=$page VAST_RESIDENT=$resident VAST_LOG=debug VAST_STATS=1 \
+	VAST_DEVICE_MEM=25% VAST_PAGE_SIZE=$page VAST_RESIDENT=$resident VAST_LOG=debug VAST_STATS=kv \
 		"$tmp/j/vast/jacobi2d/jacobi2d" -q -o "$tmp/vast.out" $n $steps >"$tmp/log" 2>&1 ||
 		{ grep -v "^vast: debug" "$tmp/log" >&2; fail "$at: the vastcc run failed"; }
 	cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "$at: output differs from the native run"

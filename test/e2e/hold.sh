@@ -45,7 +45,7 @@ check() { # fewer|any, example, budget, args...
 		local with without
 		for hold in 1 0; do
 			env VAST_HOLD=$hold VAST_PIPELINE=$depth VAST_DEVICE_MEM=$mem VAST_PAGE_SIZE=4096 \
-				VAST_STATS=1 VAST_LOG=info "$tmp/vast/$ex/$ex" -q -o "$tmp/vast.out" "$@" \
+				VAST_STATS=kv VAST_LOG=debug "$tmp/vast/$ex/$ex" -q -o "$tmp/vast.out" "$@" \
 				>"$tmp/log.$hold" 2>&1 ||
 				{ tail -5 "$tmp/log.$hold" >&2; fail "$ex $mem depth $depth VAST_HOLD=$hold: the run failed"; }
 			cmp -s "$tmp/native.out" "$tmp/vast.out" ||

@@ -54,7 +54,7 @@ for c in "${cases[@]}"; do
 		# Nothing kept whole: spmv's and spmv-ell's x, read only through
 		# their column indices, would be, and then need no inspector
 		# (keep_whole.sh).
-		env $r VAST_RESIDENT=0 VAST_STATS=1 VAST_TRACE="$tmp/trace.json" "$tmp/$ex/vast/$ex/$ex" -q \
+		env $r VAST_RESIDENT=0 VAST_STATS=kv VAST_TRACE="$tmp/trace.json" "$tmp/$ex/vast/$ex/$ex" -q \
 			-o "$tmp/vast.out" "$@" >"$log" 2>&1 || { cat "$log" >&2; fail "$ex $r: the run failed"; }
 		cmp -s "$tmp/$ex.native" "$tmp/vast.out" || fail "$ex $r: output differs from the native run"
 		line=$(grep "^vast: kernel $kernel " "$log") || { cat "$log" >&2; fail "$ex $r: no stats"; }

@@ -28,7 +28,7 @@ VAST_E2E_BUILD_ONLY=$tmp bash "$here/diff.sh" fdtd2d >/dev/null 2>&1 || fail "bu
 "$tmp/native/fdtd2d/fdtd2d" -q -o "$tmp/native.out" $args >/dev/null 2>&1 ||
 	fail "the native run failed"
 moved() { # MEM RESIDENT: h2d + d2h of a run whose output is the native one
-	env VAST_DEVICE_MEM=$1 VAST_RESIDENT=$2 VAST_STATS=1 VAST_LOG=info \
+	env VAST_DEVICE_MEM=$1 VAST_RESIDENT=$2 VAST_STATS=kv VAST_LOG=debug \
 		"$tmp/vast/fdtd2d/fdtd2d" -q -o "$tmp/vast.out" $args >"$tmp/log.$2" 2>&1 ||
 		{ tail -5 "$tmp/log.$2" >&2; fail "$1 VAST_RESIDENT=$2: the run failed"; }
 	cmp -s "$tmp/native.out" "$tmp/vast.out" ||
@@ -42,7 +42,7 @@ for c in "384K fdtd_ey fdtd_ex fdtd_hz" "600K fdtd_hz"; do
 	shift
 	kept=$(moved "$mem" 1) || exit 1
 	for k in "$@"; do
-		grep -q "^vast: info: kernel '$k': 1 buffers .* kept whole on the device" "$tmp/log.1" ||
+		grep -q "^vast: info: \[[0-9.]*\] kernel '$k': 1 buffers .* kept whole on the device" "$tmp/log.1" ||
 			fail "$mem: kernel $k kept no buffer whole"
 	done
 	alone=$(moved "$mem" 0) || exit 1
@@ -54,7 +54,7 @@ done
 VAST_E2E_BUILD_ONLY=$tmp bash "$here/diff.sh" nbody >/dev/null 2>&1 || fail "building nbody failed"
 "$tmp/native/nbody/nbody" -q -o "$tmp/native.out" 16384 4 >/dev/null 2>&1 ||
 	fail "nbody: the native run failed"
-VAST_DEVICE_MEM=40% VAST_LOG=info "$tmp/vast/nbody/nbody" -q -o "$tmp/vast.out" 16384 4 \
+VAST_DEVICE_MEM=40% VAST_LOG=debug "$tmp/vast/nbody/nbody" -q -o "$tmp/vast.out" 16384 4 \
 	>"$tmp/log" 2>&1 || { tail -5 "$tmp/log" >&2; fail "nbody 40%: the run failed"; }
 cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "nbody 40%: output differs from the native run"
 [ "$(grep -c "kernel 'nbody': paging every buffer after" "$tmp/log")" = 1 ] ||
@@ -73,14 +73,14 @@ sargs="262144 16"
 "$tmp/native/spmv-ell/spmv-ell" -q -o "$tmp/native.out" $sargs >/dev/null 2>&1 ||
 	fail "spmv-ell: the native run failed"
 for res in 1 0; do
-	VAST_DEVICE_MEM=25% VAST_RESIDENT=$res VAST_STATS=1 VAST_LOG=info \
+	VAST_DEVICE_MEM=25% VAST_RESIDENT=$res VAST_STATS=kv VAST_LOG=debug \
 		"$tmp/vast/spmv-ell/spmv-ell" -q -o "$tmp/vast.out" $sargs >"$tmp/log" 2>&1 ||
 		{ tail -5 "$tmp/log" >&2; fail "spmv-ell VAST_RESIDENT=$res: the run failed"; }
 	cmp -s "$tmp/native.out" "$tmp/vast.out" ||
 		fail "spmv-ell VAST_RESIDENT=$res: output differs from the native run"
 	stats=$(grep "^vast: kernel spmv_ell " "$tmp/log")
 	if [ $res = 1 ]; then
-		grep -q "^vast: info: kernel 'spmv_ell': 1 buffers (1048576 bytes) kept whole" "$tmp/log" ||
+		grep -q "^vast: info: \[[0-9.]*\] kernel 'spmv_ell': 1 buffers (1048576 bytes) kept whole" "$tmp/log" ||
 			fail "spmv-ell: x not kept whole"
 		case $stats in *" fp_plans=1 "*" inspect_paged=0 "*) ;;
 		*) fail "spmv-ell: planned with an inspector although x is whole: $stats" ;; esac

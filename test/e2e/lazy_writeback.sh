@@ -38,7 +38,7 @@ check() { # -lt|-le|any, example, budget (or paged), args...
 	local how=VAST_DEVICE_MEM=$mem
 	[ "$mem" = paged ] && how=VAST_MODE=paged
 	for r in 1 0; do
-		env $how VAST_RESIDENT=$r VAST_STATS=1 "$bin" -q -o "$tmp/vast.out" "$@" \
+		env $how VAST_RESIDENT=$r VAST_STATS=kv "$bin" -q -o "$tmp/vast.out" "$@" \
 			>"$tmp/log" 2>&1 || { cat "$tmp/log" >&2; fail "$ex $mem VAST_RESIDENT=$r: the run failed"; }
 		cmp -s "$tmp/$ex.native" "$tmp/vast.out" ||
 			fail "$ex $mem VAST_RESIDENT=$r: output differs from the native run"

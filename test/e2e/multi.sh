@@ -66,7 +66,7 @@ for mem in 50% 10% 100%; do
 	fpcheck=()
 	[ "${VAST_E2E_SHARES_FP:-0}" = 1 ] && fpcheck=(VAST_FOOTPRINTS=check VAST_TRACE="$tmp/$label.json")
 	run "$label" "$tmp/vast/$name/$name" POCL_DEVICES="pthread pthread" VAST_DEVICES=all \
-		VAST_DEVICE_MEM="$mem" VAST_STATS=1 VAST_LOG=info ${fpcheck[@]+"${fpcheck[@]}"}
+		VAST_DEVICE_MEM="$mem" VAST_STATS=kv VAST_LOG=info ${fpcheck[@]+"${fpcheck[@]}"}
 	d=$(cd "$tmp" && cmp native.out "$label.out" 2>&1) ||
 		{ cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: output differs from the native run: $d"; }
 	for k in $kernels; do
@@ -120,7 +120,7 @@ done
 # launch runs on its own device, exactly.
 if [ "${VAST_E2E_BAD_NAME:-0}" = 1 ]; then
 	run bad_name "$tmp/vast/$name/$name" POCL_DEVICES="pthread pthread" VAST_DEVICES=cpu0,gpu7 \
-		VAST_DEVICE_MEM=50% VAST_STATS=1
+		VAST_DEVICE_MEM=50% VAST_STATS=kv
 	cmp -s "$tmp/native.out" "$tmp/bad_name.out" || fail "VAST_DEVICES=cpu0,gpu7: output differs"
 	grep -q "warning: ignoring VAST_DEVICES: unknown device 'gpu7' in VAST_DEVICES: this machine has 0 gpu devices" \
 		"$tmp/bad_name.err" || { cat "$tmp/bad_name.err" >&2; fail "VAST_DEVICES=cpu0,gpu7: no warning"; }

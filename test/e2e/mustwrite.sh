@@ -61,7 +61,7 @@ for c in "${cases[@]}"; do
 		declare -A h2d=()
 		for fp in 0 1; do
 			log=$tmp/log
-			VAST_PINNED=$pinned VAST_PAGE_SIZE=$page VAST_FOOTPRINTS=$fp VAST_STATS=1 \
+			VAST_PINNED=$pinned VAST_PAGE_SIZE=$page VAST_FOOTPRINTS=$fp VAST_STATS=kv \
 				VAST_DEVICE_MEM=$mem "$tmp/$name/vast/$name/$name" -q -o "$tmp/vast.out" "$@" \
 				>"$log" 2>&1 ||
 				{ cat "$log" >&2; fail "$at, VAST_FOOTPRINTS=$fp: the run failed"; }
@@ -101,7 +101,7 @@ for run in "paged auto" "25% 1K"; do
 	for fp in 0 1; do
 		log=$tmp/log
 		if [ "$mem" = paged ]; then m=VAST_MODE=paged; else m=VAST_DEVICE_MEM=$mem; fi
-		env $m VAST_PAGE_SIZE=$page VAST_FOOTPRINTS=$fp VAST_STATS=1 \
+		env $m VAST_PAGE_SIZE=$page VAST_FOOTPRINTS=$fp VAST_STATS=kv \
 			"$tmp/$name/vast/$name/$name" -q -o "$tmp/vast.out" 120 100 50 1 >"$log" 2>&1 ||
 			{ cat "$log" >&2; fail "$name at $mem, VAST_FOOTPRINTS=$fp: the run failed"; }
 		cmp -s "$tmp/native.out" "$tmp/vast.out" ||

@@ -28,7 +28,7 @@ size="4096 65536"
 for mem in 50% 25%; do
 	name="$size/$mem"
 	rm -f out.bin
-	VAST_DEVICE_MEM=$mem VAST_STATS=1 ./app out.bin $size 0 >log 2>&1
+	VAST_DEVICE_MEM=$mem VAST_STATS=kv ./app out.bin $size 0 >log 2>&1
 	rc=$?
 	if [ $rc != 0 ]; then
 		echo "FAIL: $name: exit status $rc"; cat log; fail=1; continue

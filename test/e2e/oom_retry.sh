@@ -24,7 +24,7 @@ VAST_E2E_BUILD_ONLY=$tmp bash "$here/diff.sh" "$name" >/dev/null 2>&1 || fail "b
 # Nothing kept whole (VAST_RESIDENT=0): smooth's `a` (read at a[i + 1 < n
 # ? i + 1 : i], no descriptor the host evaluates) would be, and the frames
 # left beside it stay under the 2M.
-VAST_RESIDENT=0 VAST_LOG=info VAST_STATS=1 VAST_DEVICE_MEM=6M VAST_FAIL_DEVICE_MEM=2M \
+VAST_RESIDENT=0 VAST_LOG=debug VAST_STATS=kv VAST_DEVICE_MEM=6M VAST_FAIL_DEVICE_MEM=2M \
 	"$tmp/vast/$name/$name" -q -o "$tmp/vast.out" $args >"$tmp/log" 2>&1 ||
 	{ cat "$tmp/log" >&2; fail "$name: the run failed under VAST_FAIL_DEVICE_MEM=2M"; }
 cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "$name: output differs from the native run"
@@ -32,7 +32,7 @@ oom=$(grep -c "the device is out of memory" "$tmp/log")
 [ "$oom" -ge 1 ] || { cat "$tmp/log" >&2; fail "no launch ran out of memory: the knob did nothing"; }
 # Every retry happens before the first launch's ranges run; later
 # launches plan once.
-plans=$(grep -c "frame sets of" "$tmp/log")
+plans=$(grep -c "^vast: info: .* frame sets of [0-9]* buffers" "$tmp/log")
 launches=$(grep -E "^vast: kernel " "$tmp/log" | sed -n 's/.* launches=\([0-9]*\).*/\1/p' |
 	awk '{ n += $1 } END { print n + 0 }')
 [ "$plans" -eq $((launches + oom)) ] ||

@@ -31,7 +31,7 @@ chain() { # name, overlapped wanted, env...
 	local name=$1 want=$2
 	shift 2
 	rm -f out.bin
-	if ! env "$@" VAST_STATS=1 ./app smooth $steps out.bin >log 2>&1; then
+	if ! env "$@" VAST_STATS=kv ./app smooth $steps out.bin >log 2>&1; then
 		echo "FAIL: $name: exit status"; cat log; fail=1; return
 	fi
 	local o

@@ -21,7 +21,7 @@ unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELI
 VAST_E2E_BUILD_ONLY=$tmp/vadd bash "$here/diff.sh" vadd >/dev/null 2>&1 || fail "building vadd failed"
 n=$((56 << 20)) buf=$((224 << 20))
 "$tmp/vadd/native/vadd/vadd" -q -o "$tmp/native.out" $n >/dev/null 2>&1 || fail "the native run failed"
-POCL_MEMORY_LIMIT=1 VAST_LOG=debug VAST_STATS=1 "$tmp/vadd/vast/vadd/vadd" -q -o "$tmp/vast.out" $n \
+POCL_MEMORY_LIMIT=1 VAST_LOG=debug VAST_STATS=kv "$tmp/vadd/vast/vadd/vadd" -q -o "$tmp/vast.out" $n \
 	>"$tmp/log" 2>&1 || { cat "$tmp/log" >&2; fail "the vastcc run failed"; }
 cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "output differs from the native run"
 grep -q "no pinned host copy of $buf bytes ($((2 * buf)) pinned already" "$tmp/log" ||

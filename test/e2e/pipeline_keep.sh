@@ -36,7 +36,7 @@ VAST_E2E_BUILD_ONLY=$tmp/f bash "$here/diff.sh" fdtd2d >/dev/null 2>&1 || fail "
 args=(1024 1024 4)
 "$tmp/f/native/fdtd2d/fdtd2d" -q -o "$tmp/native.out" "${args[@]}" >/dev/null 2>&1 ||
 	fail "the native run failed"
-VAST_FUSE=0 VAST_DEVICE_MEM=3M VAST_STATS=1 VAST_LOG=info "$tmp/f/vast/fdtd2d/fdtd2d" -q -o "$tmp/vast.out" \
+VAST_FUSE=0 VAST_DEVICE_MEM=3M VAST_STATS=kv VAST_LOG=debug "$tmp/f/vast/fdtd2d/fdtd2d" -q -o "$tmp/vast.out" \
 	"${args[@]}" >"$tmp/log" 2>&1 || { cat "$tmp/log" >&2; fail "the vastcc run failed"; }
 cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "output differs from the native run"
 for k in fdtd_ey fdtd_ex fdtd_hz; do

@@ -38,7 +38,7 @@ field() { echo "$1" | sed -E "s/.* $2=([0-9]+).*/\\1/"; }
 for run in "VAST_DEVICE_MEM=50%" "VAST_DEVICE_MEM=25%" "VAST_DEVICE_MEM=25% VAST_PIPELINE=1" \
 	"VAST_DEVICE_MEM=25% VAST_PIPELINE=4 VAST_PAGE_SIZE=4K VAST_MAX_ALLOC=16K"; do
 	log=$tmp/log
-	env $run VAST_STATS=1 VAST_LOG=info "$tmp/vast/iterate/iterate" -q -o "$tmp/vast.out" "${args[@]}" \
+	env $run VAST_STATS=kv VAST_LOG=debug "$tmp/vast/iterate/iterate" -q -o "$tmp/vast.out" "${args[@]}" \
 		>"$log" 2>&1 || { cat "$log" >&2; fail "$run: the run failed"; }
 	cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "$run: output differs from the native run"
 	for k in jacobi relax gather; do

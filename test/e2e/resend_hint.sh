@@ -19,7 +19,7 @@ cp "$src"/* "$src/../../rt/rt_host.h" "$tmp/" && cd "$tmp" || exit 1
 cc -O1 -w -o plain host.c -lOpenCL || { echo "FAIL: cc"; exit 1; }
 "$vastcc" -O1 -w -o app host.c overlap.cl || { echo "FAIL: vastcc"; exit 1; }
 ./plain smooth 3 ref.bin || { echo "FAIL: the native run failed"; exit 1; }
-VAST_DEVICE_MEM=64K VAST_PAGE_SIZE=4K VAST_LOG=info VAST_TRACE=trace.json \
+VAST_DEVICE_MEM=64K VAST_PAGE_SIZE=4K VAST_LOG=debug VAST_TRACE=trace.json \
 	./app smooth 3 out.bin >log 2>&1 || { echo "FAIL: exit status"; cat log; exit 1; }
 cmp -s ref.bin out.bin || { echo "FAIL: output differs from the native run"; exit 1; }
 sets=$(grep -c "kernel 'smooth': [0-9]* ranges, 1 frame sets" log)

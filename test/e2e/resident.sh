@@ -28,7 +28,7 @@ check() { # example, budget, args...
 	shift 2
 	local bin=$tmp/vast/$ex/$ex h2d=() saved=()
 	for r in 1 0; do
-		env VAST_DEVICE_MEM=$mem VAST_RESIDENT=$r VAST_STATS=1 "$bin" -q -o "$tmp/vast.out" "$@" \
+		env VAST_DEVICE_MEM=$mem VAST_RESIDENT=$r VAST_STATS=kv "$bin" -q -o "$tmp/vast.out" "$@" \
 			>"$tmp/log" 2>&1 || { cat "$tmp/log" >&2; fail "$ex $mem VAST_RESIDENT=$r: the run failed"; }
 		cmp -s "$tmp/$ex.native" "$tmp/vast.out" ||
 			fail "$ex $mem VAST_RESIDENT=$r: output differs from the native run"

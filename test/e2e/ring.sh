@@ -29,7 +29,7 @@ unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELI
 VAST_E2E_BUILD_ONLY=$tmp/triad bash "$here/diff.sh" triad >/dev/null 2>&1 || fail "building triad failed"
 n=$((80 << 20))
 "$tmp/triad/native/triad/triad" -q -o "$tmp/native.out" $n >/dev/null 2>&1 || fail "the native run failed"
-POCL_MEMORY_LIMIT=1 VAST_LOG=debug VAST_STATS=1 "$tmp/triad/vast/triad/triad" -q -o "$tmp/vast.out" $n \
+POCL_MEMORY_LIMIT=1 VAST_LOG=debug VAST_STATS=kv "$tmp/triad/vast/triad/triad" -q -o "$tmp/vast.out" $n \
 	>"$tmp/log" 2>&1 || { grep -v "^vast: debug" "$tmp/log" >&2; fail "the vastcc run failed"; }
 cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "output differs from the native run"
 for s in 2 3; do
@@ -42,7 +42,7 @@ r=$(echo "$line" | sed -E 's/.* ranges=([0-9]+).*/\1/')
 
 n=65536000
 "$tmp/triad/native/triad/triad" -q -o "$tmp/native2.out" $n >/dev/null 2>&1 || fail "the native run failed"
-POCL_MEMORY_LIMIT=1 VAST_MAX_ALLOC=64M VAST_LOG=debug VAST_STATS=1 "$tmp/triad/vast/triad/triad" -q \
+POCL_MEMORY_LIMIT=1 VAST_MAX_ALLOC=64M VAST_LOG=debug VAST_STATS=kv "$tmp/triad/vast/triad/triad" -q \
 	-o "$tmp/vast2.out" $n >"$tmp/log2" 2>&1 ||
 	{ grep -v "^vast: debug" "$tmp/log2" >&2; fail "the vastcc run with a pinned input failed"; }
 cmp -s "$tmp/native2.out" "$tmp/vast2.out" || fail "output with a pinned input differs from the native run"

@@ -20,7 +20,7 @@ stat() { echo "$1" | sed -E "s/.* $2=([0-9]+).*/\\1/"; }
 
 h2d() { # NAME ARGS MEM RESIDENT: the h2d bytes of the paged launch
 	local name=$1 args=$2 mem=$3 res=$4 line
-	VAST_PIPELINE=3 VAST_DEVICE_MEM=$mem VAST_RESIDENT=$res VAST_STATS=1 \
+	VAST_PIPELINE=3 VAST_DEVICE_MEM=$mem VAST_RESIDENT=$res VAST_STATS=kv \
 		"$tmp/$name/vast/$name/$name" -q -o "$tmp/vast.out" $args >"$tmp/log" 2>&1 ||
 		{ cat "$tmp/log" >&2; fail "$name $args at $mem: the run failed"; }
 	cmp -s "$tmp/native.out" "$tmp/vast.out" ||

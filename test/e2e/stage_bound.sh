@@ -19,7 +19,7 @@ unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELI
 name=vadd
 VAST_E2E_BUILD_ONLY=$tmp bash "$here/diff.sh" "$name" >/dev/null 2>&1 || fail "building $name failed"
 "$tmp/native/$name/$name" -q -o "$tmp/native.out" >/dev/null 2>&1 || fail "the native run failed"
-VAST_LOG=info VAST_PINNED=0 VAST_DEVICE_MEM=50% VAST_MAX_ALLOC=256K \
+VAST_LOG=debug VAST_PINNED=0 VAST_DEVICE_MEM=50% VAST_MAX_ALLOC=256K \
 	"$tmp/vast/$name/$name" -q -o "$tmp/vast.out" >"$tmp/log" 2>&1 ||
 	{ cat "$tmp/log" >&2; fail "the run failed"; }
 cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "output differs from the native run"

@@ -26,7 +26,7 @@ sum() { # field, log: the field summed over the kernels' lines
 }
 run() { # example, budget, VAST_STRAIGHT, [ENV...]; sets ranges and straight
 	local ex=$1 mem=$2
-	env VAST_DEVICE_MEM=$mem VAST_STRAIGHT=$3 VAST_STATS=1 "${@:4}" "$tmp/vast/$ex/$ex" -q \
+	env VAST_DEVICE_MEM=$mem VAST_STRAIGHT=$3 VAST_STATS=kv "${@:4}" "$tmp/vast/$ex/$ex" -q \
 		-o "$tmp/vast.out" >"$tmp/log" 2>&1 ||
 		{ cat "$tmp/log" >&2; fail "$ex $mem VAST_STRAIGHT=$3: the run failed"; }
 	cmp -s "$tmp/$ex.native" "$tmp/vast.out" ||

@@ -24,7 +24,7 @@ check() { # name, VAST_STRAIGHT, env...
 	local name=$1 st=$2
 	shift 2
 	rm -f out.bin
-	if ! env "$@" VAST_STRAIGHT=$st VAST_STATS=1 ./app out.bin >log 2>&1; then
+	if ! env "$@" VAST_STRAIGHT=$st VAST_STATS=kv ./app out.bin >log 2>&1; then
 		echo "FAIL: $name: exit status"; cat log; fail=1; return
 	fi
 	local ranges straight

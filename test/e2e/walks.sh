@@ -57,7 +57,7 @@ run() { # kernel, name, env...: the same bytes as natively, in >= 2 ranges
 	log=$(echo "$2" | tr -c "a-z0-9=\n" _).log
 	shift 2
 	rm -f out.bin
-	if ! env "$@" VAST_STATS=1 ./app "$k" out.bin >"$log" 2>&1; then
+	if ! env "$@" VAST_STATS=kv ./app "$k" out.bin >"$log" 2>&1; then
 		echo "FAIL: $name: exit status"; cat "$log"; fail=1; return
 	fi
 	if ! cmp -s "ref.$k" out.bin; then
@@ -104,7 +104,7 @@ for mem in 25% 10%; do
 	done
 done
 rects() { # slot: the last run moved some of its spans as rectangles
-	grep -Eq "^vast: debug: slot $1: [0-9]+ spans in [0-9]+ rectangular copies$" "$log" ||
+	grep -Eq "^vast: debug: \[[0-9.]*\] slot $1: [0-9]+ spans in [0-9]+ rectangular copies$" "$log" ||
 		{ echo "FAIL: $name: no rectangular copies of slot $1"; fail=1; }
 }
 run atx "atx/10%/max_alloc=140K" VAST_DEVICE_MEM=10% VAST_MAX_ALLOC=140K VAST_PINNED=0 \
@@ -132,7 +132,7 @@ refused() { # kernel, name, pattern of the warning, env...: fails, says why, wri
 # its pages left dirty in the kept frames: the box must see them.
 ./plain bumpsum ref.bumpsum >/dev/null 2>&1 || { echo "FAIL: bumpsum: the native run failed"; exit 1; }
 rm -f out.bin
-if ! VAST_DEVICE_MEM=10% VAST_STATS=1 VAST_LOG=debug ./app bumpsum out.bin >bumpsum.log 2>&1; then
+if ! VAST_DEVICE_MEM=10% VAST_STATS=kv VAST_LOG=debug ./app bumpsum out.bin >bumpsum.log 2>&1; then
 	echo "FAIL: bumpsum/10%: exit status"; cat bumpsum.log; fail=1
 elif ! cmp -s ref.bumpsum out.bin; then
 	echo "FAIL: bumpsum/10%: output differs from the native run"; fail=1

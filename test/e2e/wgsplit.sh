@@ -36,7 +36,7 @@ run() { # case, kernel, env...: the native bytes, in >= 2 ranges, groups split
 	name="$c: ${*:3}"
 	shift 2
 	rm -f out.bin
-	if ! env "$@" VAST_STATS=1 VAST_LOG=info ./app "$c" out.bin >run.log 2>&1; then
+	if ! env "$@" VAST_STATS=kv VAST_LOG=info ./app "$c" out.bin >run.log 2>&1; then
 		echo "FAIL: $name: exit status"; cat run.log; fail=1; return
 	fi
 	if ! cmp -s "ref.$c" out.bin; then

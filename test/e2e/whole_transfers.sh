@@ -37,7 +37,7 @@ PY
 }
 for mem in none 50%; do
 	if [ $mem = none ]; then env=(); else env=(VAST_DEVICE_MEM=$mem); fi
-	env "${env[@]}" VAST_STATS=1 VAST_TRACE="$tmp/trace.json" \
+	env "${env[@]}" VAST_STATS=kv VAST_TRACE="$tmp/trace.json" \
 		"$tmp/bs/vast/blackscholes/blackscholes" -q -o "$tmp/vast.out" $n >"$tmp/log" 2>&1 ||
 		{ cat "$tmp/log" >&2; fail "$mem: the vastcc run failed"; }
 	cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "$mem: output differs from the native run"

@@ -25,7 +25,7 @@
 #              Depends name the Debian packages they need and which share no
 #              file; unpacked with `dpkg -x` into an empty tree, their vastcc
 #              builds vadd and their vastrun runs the native build
-# Every program runs at a 50% budget (VAST_DEVICE_MEM=50%, VAST_STATS=1):
+# Every program runs at a 50% budget (VAST_DEVICE_MEM=50%, VAST_STATS=kv):
 # its output must equal the plain cc (or c++) build's byte for byte and
 # every kernel must page (ranges >= 2). vastrun and jit NEED
 # compile-at-clBuildProgram (issue 11 item 1, branch s4/jit): until it is
@@ -57,7 +57,7 @@ fail() { echo "FAIL: install/$route: $*"; return 1; }
 paged_run() {
 	local label=$1 ref=$2 kernels=$3 k r
 	shift 3
-	if ! env VAST_DEVICE_MEM=50% VAST_STATS=1 "$@" > "$tmp/$label.log" 2>&1; then
+	if ! env VAST_DEVICE_MEM=50% VAST_STATS=kv "$@" > "$tmp/$label.log" 2>&1; then
 		cat "$tmp/$label.log"; fail "exit status of $*"; return 1
 	fi
 	cmp "$ref" "$tmp/$label.bin" || { cat "$tmp/$label.log"; fail "output differs from the native run"; return 1; }

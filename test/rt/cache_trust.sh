@@ -46,7 +46,7 @@ as_other() { setpriv --reuid="$other" --regid="$other" --clear-groups env HOME="
 run() {
 	local who=$1 name=$2 cache=$3 home=o
 	[ "$who" = owner ] || home=x
-	"as_$who" timeout 120 env VAST_COMPILER="$vastcc" VAST_CACHE_DIR="$cache" VAST_STATS=1 \
+	"as_$who" timeout 120 env VAST_COMPILER="$vastcc" VAST_CACHE_DIR="$cache" VAST_STATS=kv \
 		VAST_DEVICE_MEM=50% ./app "$tmp/$home/$name.bin" jit.cl "$opts" \
 		2>"$tmp/$home/$name.err"
 }

@@ -20,7 +20,7 @@ preload=${asan:+$asan:}$hide
 for mode in auto paged; do
 	extra=VAST_MODE=auto
 	[ $mode = paged ] && extra=VAST_DEVICE_MEM=50%
-	if ! env LD_PRELOAD="$preload" $extra VAST_STATS=1 \
+	if ! env LD_PRELOAD="$preload" $extra VAST_STATS=kv \
 		"$vast" "$tmp/$mode.bin" "$src" >"$tmp/$mode.out" 2>"$tmp/$mode.err"; then
 		echo "FAIL: $mode: exit status"; cat "$tmp/$mode.err"; fail=1; continue
 	fi

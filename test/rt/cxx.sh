@@ -25,7 +25,7 @@ make -C "$tmp/make" CXX="$vastcxx" > "$tmp/make.log" 2>&1 ||
 (cd "$tmp/plain" && ./app "$tmp/ref.bin" saxpy.cl) > "$tmp/ref.log" 2>&1 ||
 	{ echo "FAIL: plain run"; cat "$tmp/ref.log"; exit 1; }
 for b in direct make; do
-	if ! (cd "$tmp/$b" && VAST_DEVICE_MEM=50% VAST_STATS=1 ./app "$tmp/$b.bin" saxpy.cl) \
+	if ! (cd "$tmp/$b" && VAST_DEVICE_MEM=50% VAST_STATS=kv ./app "$tmp/$b.bin" saxpy.cl) \
 		> "$tmp/$b.run" 2>&1; then
 		echo "FAIL: $b: exit status"; cat "$tmp/$b.run"; fail=1; continue
 	fi

@@ -25,7 +25,7 @@ for k in match mismatch; do
 		{ cat "$k.native.err"; fail "native $k"; }
 done
 
-VAST_DEVICE_MEM=50% VAST_STATS=1 ./match-vast -q -k match.cl -o match.out 2>match.err ||
+VAST_DEVICE_MEM=50% VAST_STATS=kv ./match-vast -q -k match.cl -o match.out 2>match.err ||
 	{ cat match.err; fail "match: the vastcc run failed"; }
 cmp match.native match.out || fail "match: output differs from native"
 if grep -q warning match.err; then cat match.err; fail "match: a warning"; fi

@@ -14,7 +14,7 @@ fail=0
 "$plain" "$tmp/ref.bin" "$src" || { echo "FAIL: plain run"; exit 1; }
 run() { # name, env...
 	local name=$1; shift
-	if ! env "$@" VAST_STATS=1 "$vast" "$tmp/$name.bin" "$src" 2>"$tmp/$name.err"; then
+	if ! env "$@" VAST_STATS=kv "$vast" "$tmp/$name.bin" "$src" 2>"$tmp/$name.err"; then
 		echo "FAIL: $name: exit status"; cat "$tmp/$name.err"; fail=1; return 1
 	fi
 	if ! cmp "$tmp/ref.bin" "$tmp/$name.bin"; then

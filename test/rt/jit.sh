@@ -30,7 +30,7 @@ cc -o plain host_vadd.c -lOpenCL || { echo "FAIL: cc"; exit 1; }
 # budget; same bytes as REF, the vadd kernel paged, VAST_STATS's jit line.
 check() {
 	local name=$1 ref=$2 want=$3 prog=$4 o=$5; shift 5
-	if ! env "$@" VAST_STATS=1 VAST_DEVICE_MEM=50% "./$prog" "$name.bin" jit.cl "$o" \
+	if ! env "$@" VAST_STATS=kv VAST_DEVICE_MEM=50% "./$prog" "$name.bin" jit.cl "$o" \
 		2>"$name.err"; then
 		echo "FAIL: $name: exit status"; cat "$name.err"; fail=1; return
 	fi
@@ -55,7 +55,7 @@ ls cache/*.vc >/dev/null 2>&1 || { echo "FAIL: first: nothing in the cache"; fai
 # build tree's, compiled into libvastrt.a).
 check second ref2.bin "jit=1 cache_hits=1" app "$opts"
 # 3. The options of the AOT stub: the stub serves, nothing compiled.
-if env VAST_STATS=1 VAST_DEVICE_MEM=50% ./aot stub.bin jit.cl "$opts" 2>stub.err &&
+if env VAST_STATS=kv VAST_DEVICE_MEM=50% ./aot stub.bin jit.cl "$opts" 2>stub.err &&
 	cmp ref2.bin stub.bin && ! grep -q '^vast: programs' stub.err &&
 	grep -q '^vast: kernel vadd .* ranges=[2-9]' stub.err; then
 	echo "ok: stub"
@@ -70,7 +70,7 @@ check nocache ref3.bin "jit=1 cache_hits=0" app "-D SCALE=3.0f" VAST_CACHE=0 \
 [ -e nocache ] && { echo "FAIL: nocache: VAST_CACHE=0 wrote '$tmp/nocache'"; fail=1; }
 # 6. VAST_JIT=0: no compiling at build, so no paging (as before): the
 # launch at half its data's size fails or runs natively, never paged.
-env VAST_JIT=0 VAST_STATS=1 VAST_DEVICE_MEM=50% ./app nojit.bin jit.cl "$opts" 2>nojit.err
+env VAST_JIT=0 VAST_STATS=kv VAST_DEVICE_MEM=50% ./app nojit.bin jit.cl "$opts" 2>nojit.err
 if grep -q '^vast: programs' nojit.err || grep -q '^vast: kernel vadd .* ranges=[1-9]' nojit.err; then
 	echo "FAIL: nojit: compiled or paged with VAST_JIT=0"; cat nojit.err; fail=1
 else

@@ -26,7 +26,7 @@ check() {
 	if ! "$plain" "$name.ref" jit_header.cl "$o" 2>"$name.plain.err"; then
 		echo "FAIL: $name: the plain build"; cat "$name.plain.err"; fail=1; return
 	fi
-	if ! env VAST_STATS=1 VAST_DEVICE_MEM=50% "$app" "$name.bin" jit_header.cl "$o" \
+	if ! env VAST_STATS=kv VAST_DEVICE_MEM=50% "$app" "$name.bin" jit_header.cl "$o" \
 		2>"$name.err"; then
 		echo "FAIL: $name: exit status"; cat "$name.err"; fail=1; return
 	fi
@@ -72,7 +72,7 @@ check shadowed "-I inc" "jit=1 cache_hits=0"
 # (-11), and the build log holds the header's own diagnostic at its line,
 # not "file not found" nor a private path.
 printf '#define SCALE 2.0f\nfloat broken(float x) { return x +; }\n' >scale.h
-env VAST_STATS=1 "$app" bad.bin jit_header.cl "" 2>bad.err
+env VAST_STATS=kv "$app" bad.bin jit_header.cl "" 2>bad.err
 if grep -q '^build failed: -11$' bad.err && grep -Eq '^(\./)?scale\.h:2:[0-9]+: error: ' bad.err &&
 	! grep -q 'not found' bad.err && ! grep -q 'vastcc-jit-' bad.err; then
 	echo "ok: header error"
@@ -87,7 +87,7 @@ fi
 rm scale.h
 printf '#define SCALE 2.0f\nfloat broken(float x) { return x +; }\n' >inc/scale.h
 mkdir work && cp jit_header.cl work/
-(cd work && env VAST_STATS=1 "$app" ../badinc.bin jit_header.cl "-I $tmp/inc") 2>badinc.err
+(cd work && env VAST_STATS=kv "$app" ../badinc.bin jit_header.cl "-I $tmp/inc") 2>badinc.err
 # vastcc's diagnostic, not the driver's after a fall back to native.
 if grep -q '^build failed: -11$' badinc.err && grep -Eq "^$tmp/inc/scale\.h:2:[0-9]+: error: " badinc.err &&
 	! grep -q 'vastcc-jit-\|could not be compiled' badinc.err; then

@@ -59,7 +59,7 @@ vastcc-jit-*) ;;
 esac
 # The next program that compiles removes it (its owner is dead), and
 # leaves nothing of its own.
-if env VAST_COMPILER="$vastcc" VAST_STATS=1 "$app" next.bin jit.cl "-D SCALE=2.0f" 2>next.err &&
+if env VAST_COMPILER="$vastcc" VAST_STATS=kv "$app" next.bin jit.cl "-D SCALE=2.0f" 2>next.err &&
 	grep -qx 'vast: programs jit=1 cache_hits=0' next.err; then
 	if [ -z "$(ls tmpdir)" ]; then
 		echo "ok: the next compile removed '$left'"

@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$plain" "$tmp/ref.bin" "$src" || { echo "FAIL: plain run"; exit 1; }
 for pinned in 1 0; do
-	VAST_PINNED=$pinned VAST_DEVICE_MEM=4300K VAST_STATS=1 "$vast" "$tmp/out.bin" "$src" \
+	VAST_PINNED=$pinned VAST_DEVICE_MEM=4300K VAST_STATS=kv "$vast" "$tmp/out.bin" "$src" \
 		2>"$tmp/err" || { echo "FAIL: VAST_PINNED=$pinned: exit status"; cat "$tmp/err"; exit 1; }
 	cmp -s "$tmp/ref.bin" "$tmp/out.bin" || { echo "FAIL: VAST_PINNED=$pinned: output differs"; exit 1; }
 	h2d=$(sed -n 's/^vast: kernel vadd .* native=3 .* h2d=\([0-9]*\) .*/\1/p' "$tmp/err")

@@ -18,7 +18,7 @@ limit=30
 run() { # name, env...
 	local name=$1 rc
 	shift
-	env "$@" VAST_STATS=1 timeout $limit "$vast" "$tmp/$name.bin" "$src" $which \
+	env "$@" VAST_STATS=kv timeout $limit "$vast" "$tmp/$name.bin" "$src" $which \
 		2>"$tmp/$name.err"
 	rc=$?
 	if [ $rc -eq 124 ]; then

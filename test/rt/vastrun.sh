@@ -4,7 +4,7 @@
 # cc (-lOpenCL only; host_*.c's usage: PLAIN OUT SOURCE.cl) run through
 # vastrun, which preloads libvastrt.so (issue 11 item 2).
 #   MODE=forward: at full budget the runtime must be in the path (its
-#     VAST_STATS=1 lines, which the plain run never prints) and the output
+#     VAST_STATS=kv lines, which the plain run never prints) and the output
 #     identical to the plain run's; the same for the program started as a
 #     child of a shell started by vastrun (the environment carries the
 #     preload); VAST_MODE=native (the runtime only forwards) identical;
@@ -38,7 +38,7 @@ check() { # NAME: output identical and the runtime's stats line for KERNEL
 }
 run() { # NAME ENV...: vastrun PLAIN
 	local name=$1; shift
-	env "$@" VAST_STATS=1 "$vastrun" "$plain" "$tmp/$name.bin" "$src" 2>"$tmp/$name.err" && return 0
+	env "$@" VAST_STATS=kv "$vastrun" "$plain" "$tmp/$name.bin" "$src" 2>"$tmp/$name.err" && return 0
 	echo "FAIL: $name: exit status"; cat "$tmp/$name.err"; fail=1; return 1
 }
 case $mode in
@@ -47,7 +47,7 @@ forward)
 	# Native mode only forwards: no stats, the same bytes.
 	run native VAST_MODE=native && same native && echo "ok: native: identical"
 	# The shell is the parent: it forks and execs the program, twice.
-	if ! VAST_STATS=1 "$vastrun" sh -c '"$1" "$2.bin" "$3" && "$1" "$2.again.bin" "$3"' \
+	if ! VAST_STATS=kv "$vastrun" sh -c '"$1" "$2.bin" "$3" && "$1" "$2.again.bin" "$3"' \
 		sh "$plain" "$tmp/child" "$src" 2>"$tmp/child.err"; then
 		echo "FAIL: child: exit status"; cat "$tmp/child.err"; fail=1
 	else

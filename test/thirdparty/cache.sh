@@ -19,7 +19,7 @@
 # names a wrapper of the build tree's vastcc that logs each compile (each
 # call with --emit-json=FILE); the runtime's own count must agree (the
 # VAST_STATS line "vast: programs jit=N cache_hits=H", docs/jit.md). Every run is at VAST_DEVICE_MEM=50% with
-# VAST_STATS=1; the cache is $XDG_CACHE_HOME/vastcc, XDG_CACHE_HOME a fresh
+# VAST_STATS=kv; the cache is $XDG_CACHE_HOME/vastcc, XDG_CACHE_HOME a fresh
 # directory per case (VAST_CACHE_DIR names the same directory, for a
 # runtime that takes it).
 set -u
@@ -50,12 +50,12 @@ ncompiles() { wc -l <"$compiles"; }
 
 use_cache() { # CACHE: $with, the launcher of a run that uses cache directory CACHE
 	with=(env XDG_CACHE_HOME="$1" VAST_CACHE_DIR="$1/vastcc" VAST_COMPILER="$tmp/vastcc-logged"
-		VAST_DEVICE_MEM=50% VAST_STATS=1)
+		VAST_DEVICE_MEM=50% VAST_STATS=kv)
 }
 entries() { # CACHE: how many files vastcc's cache holds (not the driver's)
 	find "$1/vastcc" -type f 2>/dev/null | wc -l
 }
-# The runtime's own account, docs/jit.md: VAST_STATS=1 prints
+# The runtime's own account, docs/jit.md: VAST_STATS=kv prints
 # "vast: programs jit=N cache_hits=H" when anything was compiled at build.
 hits() { # LABEL: H of that line
 	local h

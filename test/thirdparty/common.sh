@@ -101,7 +101,7 @@ wait_run() { # LABEL PID
 
 # LABEL's output must be the native run's ($tmp/native.out), and every
 # kernel must have run in two ranges or more: a quiet native run is no
-# pass (VAST_STATS=1 prints one line per kernel at exit).
+# pass (VAST_STATS=kv prints one line per kernel at exit).
 exact_and_paged() { # LABEL
 	local d k line ranges
 	# The harness's own test (corrupt.sh): a difference must be caught.

@@ -21,7 +21,7 @@
 #           through a variable the Makefile already uses (LDLIBS, LDFLAGS);
 #           run with VAST_JIT=0, so only the ahead-of-time stub can page it
 #
-# Every route but native runs at VAST_DEVICE_MEM=50% with VAST_STATS=1: the
+# Every route but native runs at VAST_DEVICE_MEM=50% with VAST_STATS=kv: the
 # output must equal the native one (cmp), and every kernel of the program
 # must have run in two ranges or more (a quiet native run is no pass). The
 # compile-at-build cache lives in the temporary directory (XDG_CACHE_HOME),
@@ -89,7 +89,7 @@ if [ "$route" = native ]; then
 fi
 
 # --- the route -----------------------------------------------------------------
-env=(VAST_DEVICE_MEM=50% VAST_STATS=1)
+env=(VAST_DEVICE_MEM=50% VAST_STATS=kv)
 launcher=()
 case $route in
 vastrun)

@@ -6,7 +6,7 @@
 # place, run from its own directory (it opens its kernel file by a
 # relative name) with its output file as argument.
 #   EXPECT=same (default): natively, VAST_MODE=native, VAST_DEVICE_MEM=1G
-#     (everything fits: resident device copies), 50% and 10% (VAST_STATS=1)
+#     (everything fits: resident device copies), 50% and 10% (VAST_STATS=kv)
 #     write the same bytes; every kernel named in
 #     PAGED-KERNELS runs paged at 50% (ranges >= 1: a strided kernel whose
 #     strips go in as packed boxes, runtime/boxframes.c, may need a quarter
@@ -28,7 +28,7 @@ cc -O1 -w -o plain host.c -lOpenCL -lm || { echo "FAIL: cc"; exit 1; }
 fail=0
 run() { # name, env...
 	local name=$1; shift
-	if ! env "$@" VAST_STATS=1 ./app "$name.bin" > "$name.log" 2>&1; then
+	if ! env "$@" VAST_STATS=kv ./app "$name.bin" > "$name.log" 2>&1; then
 		echo "FAIL: $name: exit status"; cat "$name.log"; fail=1; return 1
 	fi
 	if ! cmp ref.bin "$name.bin"; then
@@ -51,7 +51,7 @@ ranges() { # name, least: every kernel of PAGED-KERNELS ran paged, in that many 
 run native VAST_MODE=native
 if [ "$expect" = refuse ]; then
 	run resident VAST_DEVICE_MEM=1G
-	if env VAST_DEVICE_MEM=10% VAST_STATS=1 ./app tenth.bin > tenth.log 2>&1; then
+	if env VAST_DEVICE_MEM=10% VAST_STATS=kv ./app tenth.bin > tenth.log 2>&1; then
 		echo "FAIL: tenth: succeeded, want a refusal"; cat tenth.log; fail=1
 	elif ! grep -q '^vast: warning' tenth.log; then
 		echo "FAIL: tenth: no warning saying why"; cat tenth.log; fail=1
