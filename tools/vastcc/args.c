@@ -45,7 +45,7 @@ void strv_free(strv *s)
 static const char *const separate_arg_flags[] = {
 	"-I", "-D", "-U", "-L", "-l", "-include", "-imacros", "-isystem",
 	"-idirafter", "-iquote", "-MF", "-MT", "-MQ", "-Xlinker",
-	"-Xassembler", "-Xpreprocessor", "-x", "-aux-info", "-T", "-z", "-u",
+	"-Xassembler", "-Xpreprocessor", "-aux-info", "-T", "-z", "-u",
 	NULL,
 };
 
@@ -91,10 +91,44 @@ static void add_input_kind(options *opt, const char *path, enum input_kind kind)
 	in->kind = kind;
 }
 
-static void add_input(options *opt, const char *path)
+/* A file is of the language of the last -x before it, as in gcc, or
+ * without one (or after -x none) of its suffix's. */
+static void add_input(options *opt, const char *path, const char *lang)
 {
-	add_input_kind(opt, path, has_suffix(path, ".cl") ? IN_CL
-	               : has_suffix(path, ".c") ? IN_C : IN_OTHER);
+	if (lang)
+		add_input_kind(opt, path, !strcmp(lang, "cl") ? IN_CL
+		               : !strcmp(lang, "c") ? IN_C : IN_OTHER);
+	else
+		add_input_kind(opt, path, has_suffix(path, ".cl") ? IN_CL
+		               : has_suffix(path, ".c") ? IN_C : IN_OTHER);
+}
+
+/* -x LANG: OpenCL C ("cl") is vastcc's, so it never reaches cc, whose
+ * -x stays where the user put it among the files. */
+static void set_language(options *opt, const char *lang, const char **cur)
+{
+	*cur = strcmp(lang, "none") ? lang : NULL;
+	if (strcmp(lang, "cl"))
+		add_input_kind(opt, lang, IN_LANG);
+}
+
+void push_input(strv *cmd, const input *in, const char **lang)
+{
+	if (in->kind == IN_LANG) {
+		strv_push(cmd, "-x");
+		*lang = strcmp(in->path, "none") ? in->path : NULL;
+	}
+	strv_push(cmd, in->path);
+}
+
+void push_own_file(strv *cmd, const char *path, const char **lang)
+{
+	if (*lang) {
+		strv_push(cmd, "-x");
+		strv_push(cmd, "none");
+		*lang = NULL;
+	}
+	strv_push(cmd, path);
 }
 
 static bool missing_value(const char *flag)
@@ -128,11 +162,18 @@ bool parse_args(int argc, char **argv, options *opt)
 	/* vastc++, or any name ending in "++" (as g++, clang++). */
 	size_t len = strlen(argv[0]);
 	opt->cxx = len >= 2 && !strcmp(argv[0] + len - 2, "++");
+	const char *lang = NULL; /* the -x in force */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *val;
 		if (a[0] != '-' || !strcmp(a, "-")) {
-			add_input(opt, a);
+			add_input(opt, a, lang);
+		} else if (!strcmp(a, "-x")) {
+			if (i + 1 >= argc)
+				return missing_value(a);
+			set_language(opt, argv[++i], &lang);
+		} else if (!strncmp(a, "-x", 2)) {
+			set_language(opt, a + 2, &lang);
 		} else if (!strcmp(a, "-c")) {
 			opt->compile_only = true;
 		} else if (!strcmp(a, "-o")) {

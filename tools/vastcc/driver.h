@@ -25,8 +25,16 @@ void strv_free(strv *s);
 /* --- args.c: the gcc-compatible command line --- */
 
 /* IN_LINK is a linker flag (-lfoo, -Wl,..., -Xlinker x): kept among the
- * inputs so the link sees libraries in the order the user gave them. */
-enum input_kind { IN_C, IN_CL, IN_OTHER, IN_LINK };
+ * inputs so the link sees libraries in the order the user gave them.
+ * IN_LANG is `-x LANG` (path holds LANG, never "cl"): kept among the
+ * inputs too, since it applies to the files after it. */
+enum input_kind { IN_C, IN_CL, IN_OTHER, IN_LINK, IN_LANG };
+
+/* A file among the inputs, not a flag kept in their order. */
+static inline bool is_file_input(enum input_kind kind)
+{
+	return kind != IN_LINK && kind != IN_LANG;
+}
 
 typedef struct input {
 	const char *path;
@@ -62,6 +70,12 @@ void free_args(options *opt);
 void print_help(void);
 /* gcc flags whose argument may come as the next word ("-I dir"). */
 bool takes_separate_arg(const char *flag);
+/* Appends input `in` to a real compiler's command, an IN_LANG as
+ * "-x LANG"; *lang tracks the language in force there (NULL: none). */
+void push_input(strv *cmd, const input *in, const char **lang);
+/* Appends a file vastcc made (an object, the runtime archive), after a
+ * "-x none" when a language is in force, so cc takes it by its suffix. */
+void push_own_file(strv *cmd, const char *path, const char **lang);
 
 /* --- run.c: running the real tools --- */
 
