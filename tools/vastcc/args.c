@@ -44,8 +44,11 @@ void strv_free(strv *s)
 /* gcc flags whose argument may come as the next word. */
 static const char *const separate_arg_flags[] = {
 	"-I", "-D", "-U", "-L", "-l", "-include", "-imacros", "-isystem",
-	"-idirafter", "-iquote", "-MF", "-MT", "-MQ", "-Xlinker",
-	"-Xassembler", "-Xpreprocessor", "-aux-info", "-T", "-z", "-u",
+	"-idirafter", "-iquote", "-isysroot", "-iprefix", "-iwithprefix",
+	"-iwithprefixbefore", "-imultilib", "-MF", "-MT", "-MQ", "-Xlinker",
+	"-Xassembler", "-Xpreprocessor", "-Xclang", "-mllvm", "-aux-info",
+	"-T", "-z", "-u", "-B", "-dumpbase", "-dumpdir", "-target",
+	"--param", "--sysroot", "--specs",
 	NULL,
 };
 
@@ -63,7 +66,7 @@ static bool gcc_long_option(const char *a)
 {
 	static const char *const ok[] = {
 		"--sysroot", "--param", "--coverage", "--specs", "--save-temps",
-		"--no-sysroot-suffix", "--verbose", NULL,
+		"--no-sysroot-suffix", "--verbose", "--target", NULL,
 	};
 	for (int i = 0; ok[i]; i++) {
 		size_t n = strlen(ok[i]);
@@ -71,6 +74,16 @@ static bool gcc_long_option(const char *a)
 			return true;
 	}
 	return false;
+}
+
+/* What a build system asks of the compiler itself (gcc's -dumpversion,
+ * -print-search-dirs, clang's -print-resource-dir): the real compiler
+ * answers, and nothing is compiled. */
+static bool is_query(const char *a)
+{
+	return !strcmp(a, "-dumpversion") || !strcmp(a, "-dumpfullversion") ||
+	       !strcmp(a, "-dumpmachine") || !strcmp(a, "-dumpspecs") ||
+	       !strncmp(a, "-print-", 7);
 }
 
 static bool has_suffix(const char *s, const char *suf)
@@ -159,6 +172,10 @@ static bool own_option(const char *name, int argc, char **argv, int *i,
 bool parse_args(int argc, char **argv, options *opt)
 {
 	memset(opt, 0, sizeof *opt);
+	if (!expand_response_files(argc, argv, &opt->args, &opt->arg_texts))
+		return false;
+	argc = (int)opt->args.n;
+	argv = opt->args.v;
 	/* vastc++, or any name ending in "++" (as g++, clang++). */
 	size_t len = strlen(argv[0]);
 	opt->cxx = len >= 2 && !strcmp(argv[0] + len - 2, "++");
@@ -232,6 +249,8 @@ bool parse_args(int argc, char **argv, options *opt)
 			if (!strcmp(a, "-E") || !strcmp(a, "-S") ||
 			    !strcmp(a, "-M") || !strcmp(a, "-MM"))
 				opt->preprocess_only = true;
+			if (is_query(a))
+				opt->query = true;
 			strv_push(&opt->cc_flags, a);
 			if (takes_separate_arg(a)) {
 				if (i + 1 >= argc)
@@ -248,6 +267,10 @@ void free_args(options *opt)
 	free(opt->inputs);
 	strv_free(&opt->cc_flags);
 	strv_free(&opt->device_macros);
+	for (size_t i = 0; i < opt->arg_texts.n; i++)
+		free(opt->arg_texts.v[i]);
+	strv_free(&opt->arg_texts);
+	strv_free(&opt->args);
 }
 
 void print_help(void)

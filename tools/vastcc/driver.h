@@ -49,6 +49,7 @@ typedef struct options {
 	bool compile_only;      /* -c */
 	bool preprocess_only;   /* -E, -S, -M...: pass .c through, refuse .cl */
 	bool verbose;           /* -v */
+	bool query;             /* -dumpversion, -print-...: cc answers */
 	bool dry_run;           /* -### */
 	bool help, version;
 	bool cxx;               /* invoked as vastc++: the C++ compiler links */
@@ -60,6 +61,8 @@ typedef struct options {
 	const char *include_dir;      /* --include-dir=DIR: before the -I's */
 	const char *device_extensions; /* --device-extensions=LIST */
 	strv device_macros;           /* --device-macro=NAME=VALUE|-NAME, in order */
+	strv args;             /* argv with @FILEs expanded; points into argv and texts */
+	strv arg_texts;        /* the response files' texts, owned */
 } options;
 
 /* Parses argv; on a bad argument prints "vastcc: error: ..." and returns
@@ -76,6 +79,14 @@ void push_input(strv *cmd, const input *in, const char **lang);
 /* Appends a file vastcc made (an object, the runtime archive), after a
  * "-x none" when a language is in force, so cc takes it by its suffix. */
 void push_own_file(strv *cmd, const char *path, const char **lang);
+
+/* --- response.c: @FILE arguments --- */
+
+/* Appends argv[0..argc) to *out with every readable @FILE replaced by the
+ * arguments it holds (gcc's rules); *out points into argv and into the
+ * texts read, which go to *owned (the caller frees them). False after an
+ * error. */
+bool expand_response_files(int argc, char **argv, strv *out, strv *owned);
 
 /* --- run.c: running the real tools --- */
 

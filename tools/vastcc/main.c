@@ -140,6 +140,21 @@ done:
 	return rc;
 }
 
+/* The real compiler answers a question (-dumpversion, -print-..., a bare
+ * -v) with the user's flags, which may change the answer (-m32); the
+ * inputs are left out, as the question leaves them uncompiled. */
+static int ask_compiler(const options *opt)
+{
+	strv cmd = {0};
+	strv_push(&cmd, real_compiler(opt));
+	strv_append(&cmd, &opt->cc_flags);
+	if (opt->verbose)
+		strv_push(&cmd, "-v");
+	int rc = run_command(&cmd, opt) ? 1 : 0;
+	strv_free(&cmd);
+	return rc;
+}
+
 /* The driver's work once the command line is parsed; the exit status. */
 static int drive(const options *opt)
 {
@@ -150,6 +165,13 @@ static int drive(const options *opt)
 	if (opt->version) {
 		printf("vastcc version %s (libclang 19)\n", VAST_VERSION);
 		return 0;
+	}
+	if (opt->query)
+		return ask_compiler(opt);
+	if (opt->verbose && count_files(opt) == 0) {
+		/* A bare -v, as in cc: the versions, on standard error. */
+		fprintf(stderr, "vastcc version %s (libclang 19)\n", VAST_VERSION);
+		return ask_compiler(opt);
 	}
 	if (count_files(opt) == 0) {
 		fprintf(stderr, "vastcc: error: no input files\n");
