@@ -246,6 +246,13 @@ typedef struct an_devmacro {
 	char *value;
 } an_devmacro;
 
+/* A file the preprocessor read for the program other than the .cl file
+ * itself: what a dependency file lists (vastcc -MD). */
+typedef struct an_include {
+	char *path;  /* as the preprocessor names it ("inc/a.h") */
+	int system;  /* a system header: clang's own, or under -isystem */
+} an_include;
+
 typedef struct an_program {
 	char *path;            /* the .cl file as given */
 	unsigned char *source; /* its bytes, as the host will read them */
@@ -266,6 +273,9 @@ typedef struct an_program {
 	an_access *accesses; unsigned naccesses;
 	an_call *calls;      unsigned ncalls;
 	an_devmacro *devmacros; unsigned ndevmacros;
+	/* every file included, directly or not, in the order first read;
+	 * none when the file needed no preprocessor (it includes nothing) */
+	an_include *includes; unsigned nincludes;
 } an_program;
 
 /* Preprocess, parse and analyse `path`. On errors (unreadable file,

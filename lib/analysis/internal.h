@@ -43,7 +43,7 @@ typedef struct an_program_impl {
 	an_program pub;
 	char **names;   /* interned file names that an_loc.file points to */
 	unsigned nnames, capnames;
-	unsigned capdevmacros;
+	unsigned capdevmacros, capincludes;
 	/* Per kernel f and access a, the kernel's buffer parameters the
 	 * access may reach: kacc[f * naccesses + a] (0 for non-kernels).
 	 * an_access.params is the union over kernels, whose bits name

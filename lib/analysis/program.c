@@ -428,6 +428,9 @@ void an_program_destroy(an_program *p)
 		free(p->devmacros[i].value);
 	}
 	free(p->devmacros);
+	for (unsigned i = 0; i < p->nincludes; i++)
+		free(p->includes[i].path);
+	free(p->includes);
 	free(p->path);
 	free(p->source);
 	free(p->cl_options);

@@ -150,6 +150,39 @@ static bool missing_value(const char *flag)
 	return false;
 }
 
+/* -MD, -MMD, -MF, -MT, -MQ, -MP (gcc's), recorded for .cl inputs; `next`
+ * is the following argument, an argument given apart. */
+static bool dependency_option(options *opt, const char *a, const char *next)
+{
+	if (strncmp(a, "-M", 2))
+		return true;
+	const char *val = a[3] ? a + 3 : next;
+	if (!strcmp(a, "-MD"))
+		opt->deps = DEP_MD;
+	else if (!strcmp(a, "-MMD"))
+		opt->deps = DEP_MMD;
+	else if (!strcmp(a, "-MP"))
+		opt->dep_phony = true;
+	else if (!strncmp(a, "-MF", 3) || !strncmp(a, "-MT", 3) || !strncmp(a, "-MQ", 3)) {
+		if (!val)
+			return missing_value(a);
+		if (a[2] == 'F') {
+			opt->dep_file = val;
+		} else {
+			size_t n = strlen(val) + 2;
+			char *t = malloc(n);
+			if (!t) {
+				fprintf(stderr, "vastcc: error: out of memory\n");
+				exit(1);
+			}
+			snprintf(t, n, "%c%s", a[2], val);
+			strv_push(&opt->arg_texts, t);
+			strv_push(&opt->dep_targets, t);
+		}
+	}
+	return true;
+}
+
 /* Our own long options: "--name=value" or "--name value". */
 static bool own_option(const char *name, int argc, char **argv, int *i,
                        const char **value)
@@ -251,6 +284,8 @@ bool parse_args(int argc, char **argv, options *opt)
 				opt->preprocess_only = true;
 			if (is_query(a))
 				opt->query = true;
+			if (!dependency_option(opt, a, i + 1 < argc ? argv[i + 1] : NULL))
+				return false;
 			strv_push(&opt->cc_flags, a);
 			if (takes_separate_arg(a)) {
 				if (i + 1 >= argc)
@@ -271,6 +306,7 @@ void free_args(options *opt)
 		free(opt->arg_texts.v[i]);
 	strv_free(&opt->arg_texts);
 	strv_free(&opt->args);
+	strv_free(&opt->dep_targets);
 }
 
 void print_help(void)

@@ -216,7 +216,8 @@ bool compile_cl(const input *in, const char *obj, const options *opt)
 	} else {
 		an_options ao = analysis_options(opt);
 		an_program *p = an_program_create(in->path, &ao);
-		ok = p && write_outputs(p, base, stub_c, obj, opt);
+		ok = p && write_outputs(p, base, stub_c, obj, opt) &&
+		     write_depfile(in, p, opt);
 		an_program_destroy(p);
 	}
 	free(base);

@@ -61,6 +61,15 @@ typedef struct options {
 	const char *include_dir;      /* --include-dir=DIR: before the -I's */
 	const char *device_extensions; /* --device-extensions=LIST */
 	strv device_macros;           /* --device-macro=NAME=VALUE|-NAME, in order */
+	/* Dependency output for .cl inputs (cc gets these flags too, for
+	 * its own inputs): -MD lists every file read, -MMD no system
+	 * header; -MF the file, -MT/-MQ the targets (-MQ's quoted for make:
+	 * kept as "Q" + target, -MT's as "T" + target), -MP a rule per
+	 * header. */
+	enum { DEP_NONE, DEP_MD, DEP_MMD } deps;
+	const char *dep_file;
+	strv dep_targets;
+	bool dep_phony;
 	strv args;             /* argv with @FILEs expanded; points into argv and texts */
 	strv arg_texts;        /* the response files' texts, owned */
 } options;
@@ -79,6 +88,18 @@ void push_input(strv *cmd, const input *in, const char **lang);
 /* Appends a file vastcc made (an object, the runtime archive), after a
  * "-x none" when a language is in force, so cc takes it by its suffix. */
 void push_own_file(strv *cmd, const char *path, const char **lang);
+
+/* --- depfile.c: -MD and -MMD for .cl inputs --- */
+
+typedef struct an_program an_program;
+/* Writes the dependency file of `in`, compiled as `p` (when opt asks for
+ * one: -MD, -MMD). False after printing an error. */
+bool write_depfile(const input *in, const an_program *p, const options *opt);
+
+/* --- main.c: the pipeline --- */
+
+/* "dir/k.cl" -> "k.o" (malloc'd): the object -c makes without -o. */
+char *object_name(const char *path);
 
 /* --- response.c: @FILE arguments --- */
 

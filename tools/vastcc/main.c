@@ -18,7 +18,7 @@
 #include <string.h>
 #include "driver.h"
 
-static char *object_name(const char *path)
+char *object_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	const char *b = slash ? slash + 1 : path;
