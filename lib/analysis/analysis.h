@@ -232,6 +232,9 @@ typedef struct an_options {
 	/* Stop after preprocessing: the program then holds path, source,
 	 * cl_options, text and cpp, and no analysis. */
 	int preprocess_only;
+	/* Follow each diagnostic located in a file by its source line and a
+	 * caret under the column, as clang does on a terminal. */
+	int caret_diagnostics;
 } an_options;
 
 /* 1 when opt's device options are well-formed; else prints

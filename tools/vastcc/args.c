@@ -9,6 +9,10 @@
  * --emit-preprocessed=, --include-dir=, --device-extensions=,
  * --device-macro=; every other flag is passed to the
  * real compiler unchanged, with its argument when it takes a separate one.
+ * Of those, vastcc reads -x (a language for the inputs after it, "cl"
+ * being vastcc's own), -M... (a .cl's dependency file), the caret flags
+ * and the queries (-dumpversion, -print-...) too. @FILE arguments are
+ * expanded first (response.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +209,7 @@ static bool own_option(const char *name, int argc, char **argv, int *i,
 bool parse_args(int argc, char **argv, options *opt)
 {
 	memset(opt, 0, sizeof *opt);
+	opt->caret = -1;
 	if (!expand_response_files(argc, argv, &opt->args, &opt->arg_texts))
 		return false;
 	argc = (int)opt->args.n;
@@ -284,6 +289,12 @@ bool parse_args(int argc, char **argv, options *opt)
 				opt->preprocess_only = true;
 			if (is_query(a))
 				opt->query = true;
+			if (!strcmp(a, "-fcaret-diagnostics") ||
+			    !strcmp(a, "-fdiagnostics-show-caret"))
+				opt->caret = 1;
+			if (!strcmp(a, "-fno-caret-diagnostics") ||
+			    !strcmp(a, "-fno-diagnostics-show-caret"))
+				opt->caret = 0;
 			if (!dependency_option(opt, a, i + 1 < argc ? argv[i + 1] : NULL))
 				return false;
 			strv_push(&opt->cc_flags, a);
@@ -347,6 +358,11 @@ void print_help(void)
 "                         the device's __OPENCL_VERSION__, __OPENCL_C_VERSION__,\n"
 "                         __IMAGE_SUPPORT__, __ENDIAN_LITTLE__ or\n"
 "                         __EMBEDDED_PROFILE__ (repeatable)\n"
+"  -x <language>          the inputs after it are in <language>; -x cl: OpenCL C\n"
+"  -MD, -MMD              also write a .cl input's dependency file (-MF, -MT, -MQ, -MP)\n"
+"  -fcaret-diagnostics    show a kernel diagnostic's source line and a caret (the\n"
+"                         default on a terminal; -fno-caret-diagnostics: never)\n"
+"  @<file>                read more arguments from <file>\n"
 "  -v                     print the commands run\n"
 "  -###                   print the commands without running them\n"
 "  --help                 print this help\n"

@@ -185,6 +185,7 @@ static an_options analysis_options(const options *opt)
 		.device_macros = (const char *const *)opt->device_macros.v,
 		.ndevice_macros = (unsigned)opt->device_macros.n,
 		.include_dir = opt->include_dir,
+		.caret_diagnostics = opt->caret >= 0 ? opt->caret : isatty(2),
 	};
 }
 

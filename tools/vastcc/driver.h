@@ -50,6 +50,9 @@ typedef struct options {
 	bool preprocess_only;   /* -E, -S, -M...: pass .c through, refuse .cl */
 	bool verbose;           /* -v */
 	bool query;             /* -dumpversion, -print-...: cc answers */
+	/* -f[no-]caret-diagnostics (clang), -f[no-]diagnostics-show-caret
+	 * (gcc): 1 or 0, the last given; -1 when none: on a terminal */
+	int caret;
 	bool dry_run;           /* -### */
 	bool help, version;
 	bool cxx;               /* invoked as vastc++: the C++ compiler links */
