@@ -160,7 +160,6 @@ static bool dependency_option(options *opt, const char *a, const char *next)
 {
 	if (strncmp(a, "-M", 2))
 		return true;
-	const char *val = a[3] ? a + 3 : next;
 	if (!strcmp(a, "-MD"))
 		opt->deps = DEP_MD;
 	else if (!strcmp(a, "-MMD"))
@@ -168,6 +167,7 @@ static bool dependency_option(options *opt, const char *a, const char *next)
 	else if (!strcmp(a, "-MP"))
 		opt->dep_phony = true;
 	else if (!strncmp(a, "-MF", 3) || !strncmp(a, "-MT", 3) || !strncmp(a, "-MQ", 3)) {
+		const char *val = a[3] ? a + 3 : next;
 		if (!val)
 			return missing_value(a);
 		if (a[2] == 'F') {

@@ -37,7 +37,10 @@ static void put(text *t, const char *s, size_t n)
 	memcpy(t->s + t->n, s, n);
 	t->n += n;
 	t->s[t->n] = '\0';
-	const char *nl = memchr(s, '\n', n);
+	const char *nl = NULL; /* the last newline */
+	for (const char *c = s; c < s + n; c++)
+		if (*c == '\n')
+			nl = c;
 	t->col = nl ? (unsigned)(s + n - nl - 1) : t->col + (unsigned)n;
 }
 
