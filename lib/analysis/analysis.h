@@ -232,6 +232,9 @@ typedef struct an_options {
 	/* Stop after preprocessing: the program then holds path, source,
 	 * cl_options, text and cpp, and no analysis. */
 	int preprocess_only;
+	/* Follow each diagnostic located in a file by its source line and a
+	 * caret under the column, as clang does on a terminal. */
+	int caret_diagnostics;
 } an_options;
 
 /* 1 when opt's device options are well-formed; else prints
@@ -245,6 +248,13 @@ typedef struct an_devmacro {
 	char *name;
 	char *value;
 } an_devmacro;
+
+/* A file the preprocessor read for the program other than the .cl file
+ * itself: what a dependency file lists (vastcc -MD). */
+typedef struct an_include {
+	char *path;  /* as the preprocessor names it ("inc/a.h") */
+	int system;  /* a system header: clang's own, or under -isystem */
+} an_include;
 
 typedef struct an_program {
 	char *path;            /* the .cl file as given */
@@ -266,6 +276,9 @@ typedef struct an_program {
 	an_access *accesses; unsigned naccesses;
 	an_call *calls;      unsigned ncalls;
 	an_devmacro *devmacros; unsigned ndevmacros;
+	/* every file included, directly or not, in the order first read;
+	 * none when the file needed no preprocessor (it includes nothing) */
+	an_include *includes; unsigned nincludes;
 } an_program;
 
 /* Preprocess, parse and analyse `path`. On errors (unreadable file,

@@ -43,7 +43,7 @@ typedef struct an_program_impl {
 	an_program pub;
 	char **names;   /* interned file names that an_loc.file points to */
 	unsigned nnames, capnames;
-	unsigned capdevmacros;
+	unsigned capdevmacros, capincludes;
 	/* Per kernel f and access a, the kernel's buffer parameters the
 	 * access may reach: kacc[f * naccesses + a] (0 for non-kernels).
 	 * an_access.params is the union over kernels, whose bits name
@@ -177,7 +177,17 @@ typedef struct an_ctx {
 	unsigned char *addr_taint;
 	/* program.c, per access: its node, made when first asked */
 	int *acc_node;
+	/* diag.c: a located diagnostic shows its source line and a caret
+	 * (an_options.caret_diagnostics) */
+	int caret;
 } an_ctx;
+
+/* A diagnostic in the user's file, as an_diag_error/warning print them,
+ * then, when c->caret, the line and a caret under loc's column. */
+void an_error_at(const an_ctx *c, an_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void an_warning_at(const an_ctx *c, an_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* An internal error: a bug of vastcc, never of the user's program. The
  * analysis goes on to its end and an_program_create() fails. */

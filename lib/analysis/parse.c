@@ -77,9 +77,9 @@ int an_parse(an_ctx *c, const char *cl_std)
 		 * crash recovery returns CXError_Crashed. */
 		an_loc file = { an_intern_name(c->p, c->path), 1, 1 };
 		if (err == CXError_Crashed)
-			an_diag_error(file, "clang crashed while parsing this file; vastcc cannot compile it (clang -fsyntax-only shows its errors)");
+			an_error_at(c, file, "clang crashed while parsing this file; vastcc cannot compile it (clang -fsyntax-only shows its errors)");
 		else
-			an_diag_error(file, "cannot parse this file (libclang error %d)", (int)err);
+			an_error_at(c, file, "cannot parse this file (libclang error %d)", (int)err);
 		return 0;
 	}
 	int bad = 0;
@@ -98,7 +98,7 @@ int an_parse(an_ctx *c, const char *cl_std)
 			if (loc.col)
 				last = loc;
 			char *msg = an_cxstr(clang_getDiagnosticSpelling(d));
-			an_diag_error(loc.col ? loc : last, "%s", msg);
+			an_error_at(c, loc.col ? loc : last, "%s", msg);
 			free(msg);
 			bad = 1;
 		}

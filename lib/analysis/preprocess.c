@@ -161,6 +161,33 @@ static void scan_included(an_ctx *c, const char *name)
 	free(b.s);
 }
 
+/* A linemarker's flags, after the file name (GNU cpp's `# N "name" 1 3`):
+ * whether `flag` is among them. */
+static int has_flag(const char *flags, const char *end, char flag)
+{
+	for (const char *f = flags; f < end; f++)
+		if (*f == flag && f[-1] == ' ' && (f + 1 == end || f[1] == ' '))
+			return 1;
+	return 0;
+}
+
+/* A file entered (flag 1) other than the program's own and clang's
+ * pseudo-files: an include, recorded once. */
+static void record_include(an_ctx *c, const char *name, int sys)
+{
+	if (!strcmp(name, c->path) || !strcmp(name, "<built-in>") ||
+	    !strcmp(name, "<command line>"))
+		return;
+	an_program *p = c->p;
+	for (unsigned i = 0; i < p->nincludes; i++)
+		if (!strcmp(p->includes[i].path, name))
+			return;
+	an_program_impl *im = (an_program_impl *)p;
+	an_include *inc = AN_PUSH(p->includes, p->nincludes, im->capincludes);
+	inc->path = an_xstrdup(name);
+	inc->system = sys;
+}
+
 /* Keep the user's regions of clang -E output; linemarkers -> #line;
  * -dD's #define and #undef lines recorded and blanked. */
 static char *filter(an_ctx *c, const char *in, size_t len, size_t *outlen)
@@ -183,11 +210,9 @@ static char *filter(an_ctx *c, const char *in, size_t len, size_t *outlen)
 				q2 += (*q2 == '\\') ? 2 : 1;
 			if (q && q2 && q2 < l + ln) {
 				char *name = an_strndup(q + 1, (size_t)(q2 - q - 1));
-				int sys = 0;
-				for (const char *f = q2 + 1; f < l + ln; f++)
-					if (*f == '3' && (f[-1] == ' ') &&
-					    (f + 1 == l + ln || f[1] == ' '))
-						sys = 1;
+				int sys = has_flag(q2 + 1, l + ln, '3');
+				if (has_flag(q2 + 1, l + ln, '1'))
+					record_include(c, name, sys);
 				keep = !is_system_region(name, sys);
 				if (keep)
 					scan_included(c, name);

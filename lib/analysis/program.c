@@ -294,7 +294,7 @@ void an_finish_kernels(an_ctx *c)
 				fn->merge_exact = 0;
 		}
 		if (!fn->virtualizable)
-			an_diag_warning(fn->reason_loc,
+			an_warning_at(c, fn->reason_loc,
 			                "kernel '%s' cannot be virtualized: %s; it runs natively "
 			                "when its data fits", fn->name, fn->reason);
 	}
@@ -354,6 +354,7 @@ an_program *an_program_create(const char *path, const an_options *opt)
 	char *std = NULL;
 	c.p = p;
 	c.path = path;
+	c.caret = opt && opt->caret_diagnostics;
 	p->path = an_xstrdup(path);
 	p->source = read_file(path, &p->source_size);
 	if (!p->source) {
@@ -428,6 +429,9 @@ void an_program_destroy(an_program *p)
 		free(p->devmacros[i].value);
 	}
 	free(p->devmacros);
+	for (unsigned i = 0; i < p->nincludes; i++)
+		free(p->includes[i].path);
+	free(p->includes);
 	free(p->path);
 	free(p->source);
 	free(p->cl_options);

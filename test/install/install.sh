@@ -14,7 +14,8 @@
 #              configured with CMAKE_PREFIX_PATH=P (test/install/cmake, at
 #              cmake_minimum_required 3.16; it checks the imported targets):
 #              vadd, and test/rt/foreign/rebuild with CL_OPTIONS (its
-#              clBuildProgram passes -D options)
+#              clBuildProgram passes -D options); a kernel header edited
+#              rebuilds its kernel's object
 #   pkgconfig  `pkg-config --variable=vastcc vastrt` -c vadd.cl, then
 #              cc host.c vadd.o $(pkg-config --cflags --libs vastrt); cJSON
 #              comes as Requires.private: libcjson, not as a file's path
@@ -121,12 +122,22 @@ route_cxx() {
 }
 
 route_cmake() {
-	cmake -S "$here/cmake" -B "$w/cmake-build" -DCMAKE_PREFIX_PATH="$P" \
+	# A copy of the project, whose kernel header the route edits.
+	cp -r "$here/cmake" "$w/cmake-src" &&
+	cmake -S "$w/cmake-src" -B "$w/cmake-build" -DCMAKE_PREFIX_PATH="$P" \
 		-DVAST_EXAMPLE="$w/vadd" -DVAST_REBUILD="$w/rebuild" > "$tmp/cmake.log" 2>&1 &&
 		cmake --build "$w/cmake-build" >> "$tmp/cmake.log" 2>&1 ||
 		{ cat "$tmp/cmake.log"; fail "find_package(vastcc) project did not build"; return 1; }
 	grep -q "vastcc: compiling kernels" "$tmp/cmake.log" ||
 		{ cat "$tmp/cmake.log"; fail "vastcc_add_kernels did not compile vadd.cl"; return 1; }
+	# An edited kernel header rebuilds the kernel's object (vastcc -MD's
+	# dependency file as the custom command's DEPFILE), and only it.
+	touch -d "@$(( $(date +%s) + 2 ))" "$w/cmake-src/header/scale.h" &&
+		cmake --build "$w/cmake-build" > "$tmp/cmake-header.log" 2>&1 ||
+		{ cat "$tmp/cmake-header.log"; fail "the rebuild after editing a kernel header"; return 1; }
+	grep -q "vastcc: compiling kernels header/kernels.cl" "$tmp/cmake-header.log" &&
+		! grep -q "vastcc: compiling kernels .*vadd.cl" "$tmp/cmake-header.log" ||
+		{ cat "$tmp/cmake-header.log"; fail "editing header/scale.h did not rebuild (only) its kernel's object"; return 1; }
 	vadd_run cmake "$w/cmake-build/vadd" || return 1
 	# rebuild opens kernels.cl in its working directory.
 	cc -O1 -w -o "$w/rebuild-native" "$w/rebuild/host.c" -lOpenCL -lm &&

@@ -9,6 +9,10 @@
  * --emit-preprocessed=, --include-dir=, --device-extensions=,
  * --device-macro=; every other flag is passed to the
  * real compiler unchanged, with its argument when it takes a separate one.
+ * Of those, vastcc reads -x (a language for the inputs after it, "cl"
+ * being vastcc's own), -M... (a .cl's dependency file), the caret flags
+ * and the queries (-dumpversion, -print-...) too. @FILE arguments are
+ * expanded first (response.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,8 +48,11 @@ void strv_free(strv *s)
 /* gcc flags whose argument may come as the next word. */
 static const char *const separate_arg_flags[] = {
 	"-I", "-D", "-U", "-L", "-l", "-include", "-imacros", "-isystem",
-	"-idirafter", "-iquote", "-MF", "-MT", "-MQ", "-Xlinker",
-	"-Xassembler", "-Xpreprocessor", "-x", "-aux-info", "-T", "-z", "-u",
+	"-idirafter", "-iquote", "-isysroot", "-iprefix", "-iwithprefix",
+	"-iwithprefixbefore", "-imultilib", "-MF", "-MT", "-MQ", "-Xlinker",
+	"-Xassembler", "-Xpreprocessor", "-Xclang", "-mllvm", "-aux-info",
+	"-T", "-z", "-u", "-B", "-dumpbase", "-dumpdir", "-target",
+	"--param", "--sysroot", "--specs",
 	NULL,
 };
 
@@ -63,7 +70,7 @@ static bool gcc_long_option(const char *a)
 {
 	static const char *const ok[] = {
 		"--sysroot", "--param", "--coverage", "--specs", "--save-temps",
-		"--no-sysroot-suffix", "--verbose", NULL,
+		"--no-sysroot-suffix", "--verbose", "--target", NULL,
 	};
 	for (int i = 0; ok[i]; i++) {
 		size_t n = strlen(ok[i]);
@@ -71,6 +78,16 @@ static bool gcc_long_option(const char *a)
 			return true;
 	}
 	return false;
+}
+
+/* What a build system asks of the compiler itself (gcc's -dumpversion,
+ * -print-search-dirs, clang's -print-resource-dir): the real compiler
+ * answers, and nothing is compiled. */
+static bool is_query(const char *a)
+{
+	return !strcmp(a, "-dumpversion") || !strcmp(a, "-dumpfullversion") ||
+	       !strcmp(a, "-dumpmachine") || !strcmp(a, "-dumpspecs") ||
+	       !strncmp(a, "-print-", 7);
 }
 
 static bool has_suffix(const char *s, const char *suf)
@@ -91,16 +108,83 @@ static void add_input_kind(options *opt, const char *path, enum input_kind kind)
 	in->kind = kind;
 }
 
-static void add_input(options *opt, const char *path)
+/* A file is of the language of the last -x before it, as in gcc, or
+ * without one (or after -x none) of its suffix's. */
+static void add_input(options *opt, const char *path, const char *lang)
 {
-	add_input_kind(opt, path, has_suffix(path, ".cl") ? IN_CL
-	               : has_suffix(path, ".c") ? IN_C : IN_OTHER);
+	if (lang)
+		add_input_kind(opt, path, !strcmp(lang, "cl") ? IN_CL
+		               : !strcmp(lang, "c") ? IN_C : IN_OTHER);
+	else
+		add_input_kind(opt, path, has_suffix(path, ".cl") ? IN_CL
+		               : has_suffix(path, ".c") ? IN_C : IN_OTHER);
+}
+
+/* -x LANG: OpenCL C ("cl") is vastcc's, so it never reaches cc, whose
+ * -x stays where the user put it among the files. */
+static void set_language(options *opt, const char *lang, const char **cur)
+{
+	*cur = strcmp(lang, "none") ? lang : NULL;
+	if (strcmp(lang, "cl"))
+		add_input_kind(opt, lang, IN_LANG);
+}
+
+void push_input(strv *cmd, const input *in, const char **lang)
+{
+	if (in->kind == IN_LANG) {
+		strv_push(cmd, "-x");
+		*lang = strcmp(in->path, "none") ? in->path : NULL;
+	}
+	strv_push(cmd, in->path);
+}
+
+void push_own_file(strv *cmd, const char *path, const char **lang)
+{
+	if (*lang) {
+		strv_push(cmd, "-x");
+		strv_push(cmd, "none");
+		*lang = NULL;
+	}
+	strv_push(cmd, path);
 }
 
 static bool missing_value(const char *flag)
 {
 	fprintf(stderr, "vastcc: error: argument to '%s' is missing\n", flag);
 	return false;
+}
+
+/* -MD, -MMD, -MF, -MT, -MQ, -MP (gcc's), recorded for .cl inputs; `next`
+ * is the following argument, an argument given apart. */
+static bool dependency_option(options *opt, const char *a, const char *next)
+{
+	if (strncmp(a, "-M", 2))
+		return true;
+	if (!strcmp(a, "-MD"))
+		opt->deps = DEP_MD;
+	else if (!strcmp(a, "-MMD"))
+		opt->deps = DEP_MMD;
+	else if (!strcmp(a, "-MP"))
+		opt->dep_phony = true;
+	else if (!strncmp(a, "-MF", 3) || !strncmp(a, "-MT", 3) || !strncmp(a, "-MQ", 3)) {
+		const char *val = a[3] ? a + 3 : next;
+		if (!val)
+			return missing_value(a);
+		if (a[2] == 'F') {
+			opt->dep_file = val;
+		} else {
+			size_t n = strlen(val) + 2;
+			char *t = malloc(n);
+			if (!t) {
+				fprintf(stderr, "vastcc: error: out of memory\n");
+				exit(1);
+			}
+			snprintf(t, n, "%c%s", a[2], val);
+			strv_push(&opt->arg_texts, t);
+			strv_push(&opt->dep_targets, t);
+		}
+	}
+	return true;
 }
 
 /* Our own long options: "--name=value" or "--name value". */
@@ -125,14 +209,26 @@ static bool own_option(const char *name, int argc, char **argv, int *i,
 bool parse_args(int argc, char **argv, options *opt)
 {
 	memset(opt, 0, sizeof *opt);
+	opt->caret = -1;
+	if (!expand_response_files(argc, argv, &opt->args, &opt->arg_texts))
+		return false;
+	argc = (int)opt->args.n;
+	argv = opt->args.v;
 	/* vastc++, or any name ending in "++" (as g++, clang++). */
 	size_t len = strlen(argv[0]);
 	opt->cxx = len >= 2 && !strcmp(argv[0] + len - 2, "++");
+	const char *lang = NULL; /* the -x in force */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *val;
 		if (a[0] != '-' || !strcmp(a, "-")) {
-			add_input(opt, a);
+			add_input(opt, a, lang);
+		} else if (!strcmp(a, "-x")) {
+			if (i + 1 >= argc)
+				return missing_value(a);
+			set_language(opt, argv[++i], &lang);
+		} else if (!strncmp(a, "-x", 2)) {
+			set_language(opt, a + 2, &lang);
 		} else if (!strcmp(a, "-c")) {
 			opt->compile_only = true;
 		} else if (!strcmp(a, "-o")) {
@@ -191,6 +287,16 @@ bool parse_args(int argc, char **argv, options *opt)
 			if (!strcmp(a, "-E") || !strcmp(a, "-S") ||
 			    !strcmp(a, "-M") || !strcmp(a, "-MM"))
 				opt->preprocess_only = true;
+			if (is_query(a))
+				opt->query = true;
+			if (!strcmp(a, "-fcaret-diagnostics") ||
+			    !strcmp(a, "-fdiagnostics-show-caret"))
+				opt->caret = 1;
+			if (!strcmp(a, "-fno-caret-diagnostics") ||
+			    !strcmp(a, "-fno-diagnostics-show-caret"))
+				opt->caret = 0;
+			if (!dependency_option(opt, a, i + 1 < argc ? argv[i + 1] : NULL))
+				return false;
 			strv_push(&opt->cc_flags, a);
 			if (takes_separate_arg(a)) {
 				if (i + 1 >= argc)
@@ -207,6 +313,11 @@ void free_args(options *opt)
 	free(opt->inputs);
 	strv_free(&opt->cc_flags);
 	strv_free(&opt->device_macros);
+	for (size_t i = 0; i < opt->arg_texts.n; i++)
+		free(opt->arg_texts.v[i]);
+	strv_free(&opt->arg_texts);
+	strv_free(&opt->args);
+	strv_free(&opt->dep_targets);
 }
 
 void print_help(void)
@@ -247,6 +358,11 @@ void print_help(void)
 "                         the device's __OPENCL_VERSION__, __OPENCL_C_VERSION__,\n"
 "                         __IMAGE_SUPPORT__, __ENDIAN_LITTLE__ or\n"
 "                         __EMBEDDED_PROFILE__ (repeatable)\n"
+"  -x <language>          the inputs after it are in <language>; -x cl: OpenCL C\n"
+"  -MD, -MMD              also write a .cl input's dependency file (-MF, -MT, -MQ, -MP)\n"
+"  -fcaret-diagnostics    show a kernel diagnostic's source line and a caret (the\n"
+"                         default on a terminal; -fno-caret-diagnostics: never)\n"
+"  @<file>                read more arguments from <file>\n"
 "  -v                     print the commands run\n"
 "  -###                   print the commands without running them\n"
 "  --help                 print this help\n"

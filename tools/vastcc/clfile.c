@@ -59,15 +59,36 @@ fail:
 	return false;
 }
 
-/* The user's flags go to the stub's compilation too, so the object is
- * built like the rest of the program (-O, -g, -f..., -m...) and a flag cc
- * does not know is an error even when every input is a .cl file. Left
- * out: what selects or injects source (-std=, -x, -include, -imacros) and
- * dependency output (-M...), which would describe the stub. */
-static bool stub_skips(const char *f)
+/* The stub is generated C, compiled by $VAST_CC even under vastc++: of
+ * the user's flags it takes those that make its object fit the
+ * program's (the target, code model and ABI, position independence,
+ * optimisation and debug information) and no other. The warnings
+ * (-Wall -Werror, -pedantic-errors), the dialect (-ansi, -std=), the
+ * program's macros and header directories, C++ flags (-fno-rtti) and
+ * dependency output all describe the program's own sources, and would
+ * fail or describe the stub. */
+static bool stub_takes(const char *f)
 {
-	return !strncmp(f, "-std=", 5) || !strncmp(f, "-M", 2) ||
-	       !strcmp(f, "-x") || !strcmp(f, "-include") || !strcmp(f, "-imacros");
+	static const char *const exact[] = {
+		"-fPIC", "-fpic", "-fPIE", "-fpie", "-fno-PIC", "-fno-pic",
+		"-fno-PIE", "-fno-pie", "-fshort-enums", "-fno-short-enums",
+		"-fshort-wchar", "-fno-short-wchar", "-funsigned-char",
+		"-fsigned-char", "-fno-unsigned-char", "-fno-signed-char",
+		"-fpcc-struct-return", "-freg-struct-return", "-target",
+		"-isysroot", "--sysroot", NULL,
+	};
+	static const char *const prefix[] = {
+		"-m", "-O", "-g", "-fpack-struct", "-fdebug-prefix-map=",
+		"-ffile-prefix-map=", "--target=", "--sysroot=", NULL,
+	};
+	for (int i = 0; exact[i]; i++)
+		if (!strcmp(f, exact[i]))
+			return true;
+	for (int i = 0; prefix[i]; i++)
+		if (!strncmp(f, prefix[i], strlen(prefix[i])))
+			return true;
+	/* -B DIR, -BDIR: where cc finds its own tools */
+	return !strncmp(f, "-B", 2);
 }
 
 static void stub_flags(const options *opt, strv *cmd)
@@ -75,7 +96,7 @@ static void stub_flags(const options *opt, strv *cmd)
 	for (size_t i = 0; i < opt->cc_flags.n; i++) {
 		const char *f = opt->cc_flags.v[i];
 		bool arg = takes_separate_arg(f) && i + 1 < opt->cc_flags.n;
-		if (!stub_skips(f)) {
+		if (stub_takes(f)) {
 			strv_push(cmd, f);
 			if (arg)
 				strv_push(cmd, opt->cc_flags.v[i + 1]);
@@ -164,6 +185,7 @@ static an_options analysis_options(const options *opt)
 		.device_macros = (const char *const *)opt->device_macros.v,
 		.ndevice_macros = (unsigned)opt->device_macros.n,
 		.include_dir = opt->include_dir,
+		.caret_diagnostics = opt->caret >= 0 ? opt->caret : isatty(2),
 	};
 }
 
@@ -216,7 +238,8 @@ bool compile_cl(const input *in, const char *obj, const options *opt)
 	} else {
 		an_options ao = analysis_options(opt);
 		an_program *p = an_program_create(in->path, &ao);
-		ok = p && write_outputs(p, base, stub_c, obj, opt);
+		ok = p && write_outputs(p, base, stub_c, obj, opt) &&
+		     write_depfile(in, p, opt);
 		an_program_destroy(p);
 	}
 	free(base);

@@ -25,8 +25,16 @@ void strv_free(strv *s);
 /* --- args.c: the gcc-compatible command line --- */
 
 /* IN_LINK is a linker flag (-lfoo, -Wl,..., -Xlinker x): kept among the
- * inputs so the link sees libraries in the order the user gave them. */
-enum input_kind { IN_C, IN_CL, IN_OTHER, IN_LINK };
+ * inputs so the link sees libraries in the order the user gave them.
+ * IN_LANG is `-x LANG` (path holds LANG, never "cl"): kept among the
+ * inputs too, since it applies to the files after it. */
+enum input_kind { IN_C, IN_CL, IN_OTHER, IN_LINK, IN_LANG };
+
+/* A file among the inputs, not a flag kept in their order. */
+static inline bool is_file_input(enum input_kind kind)
+{
+	return kind != IN_LINK && kind != IN_LANG;
+}
 
 typedef struct input {
 	const char *path;
@@ -41,6 +49,10 @@ typedef struct options {
 	bool compile_only;      /* -c */
 	bool preprocess_only;   /* -E, -S, -M...: pass .c through, refuse .cl */
 	bool verbose;           /* -v */
+	bool query;             /* -dumpversion, -print-...: cc answers */
+	/* -f[no-]caret-diagnostics (clang), -f[no-]diagnostics-show-caret
+	 * (gcc): 1 or 0, the last given; -1 when none: on a terminal */
+	int caret;
 	bool dry_run;           /* -### */
 	bool help, version;
 	bool cxx;               /* invoked as vastc++: the C++ compiler links */
@@ -52,6 +64,17 @@ typedef struct options {
 	const char *include_dir;      /* --include-dir=DIR: before the -I's */
 	const char *device_extensions; /* --device-extensions=LIST */
 	strv device_macros;           /* --device-macro=NAME=VALUE|-NAME, in order */
+	/* Dependency output for .cl inputs (cc gets these flags too, for
+	 * its own inputs): -MD lists every file read, -MMD no system
+	 * header; -MF the file, -MT/-MQ the targets (-MQ's quoted for make:
+	 * kept as "Q" + target, -MT's as "T" + target), -MP a rule per
+	 * header. */
+	enum { DEP_NONE, DEP_MD, DEP_MMD } deps;
+	const char *dep_file;
+	strv dep_targets;
+	bool dep_phony;
+	strv args;             /* argv with @FILEs expanded; points into argv and texts */
+	strv arg_texts;        /* the response files' texts, owned */
 } options;
 
 /* Parses argv; on a bad argument prints "vastcc: error: ..." and returns
@@ -62,6 +85,32 @@ void free_args(options *opt);
 void print_help(void);
 /* gcc flags whose argument may come as the next word ("-I dir"). */
 bool takes_separate_arg(const char *flag);
+/* Appends input `in` to a real compiler's command, an IN_LANG as
+ * "-x LANG"; *lang tracks the language in force there (NULL: none). */
+void push_input(strv *cmd, const input *in, const char **lang);
+/* Appends a file vastcc made (an object, the runtime archive), after a
+ * "-x none" when a language is in force, so cc takes it by its suffix. */
+void push_own_file(strv *cmd, const char *path, const char **lang);
+
+/* --- depfile.c: -MD and -MMD for .cl inputs --- */
+
+typedef struct an_program an_program;
+/* Writes the dependency file of `in`, compiled as `p` (when opt asks for
+ * one: -MD, -MMD). False after printing an error. */
+bool write_depfile(const input *in, const an_program *p, const options *opt);
+
+/* --- main.c: the pipeline --- */
+
+/* "dir/k.cl" -> "k.o" (malloc'd): the object -c makes without -o. */
+char *object_name(const char *path);
+
+/* --- response.c: @FILE arguments --- */
+
+/* Appends argv[0..argc) to *out with every readable @FILE replaced by the
+ * arguments it holds (gcc's rules); *out points into argv and into the
+ * texts read, which go to *owned (the caller frees them). False after an
+ * error. */
+bool expand_response_files(int argc, char **argv, strv *out, strv *owned);
 
 /* --- run.c: running the real tools --- */
 

@@ -18,7 +18,7 @@
 #include <string.h>
 #include "driver.h"
 
-static char *object_name(const char *path)
+char *object_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	const char *b = slash ? slash + 1 : path;
@@ -37,7 +37,7 @@ static size_t count_files(const options *opt)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < opt->ninputs; i++)
-		n += opt->inputs[i].kind != IN_LINK;
+		n += is_file_input(opt->inputs[i].kind);
 	return n;
 }
 
@@ -49,6 +49,14 @@ static size_t count_kind(const options *opt, enum input_kind kind)
 	return n;
 }
 
+static const input *first_of_kind(const options *opt, enum input_kind kind)
+{
+	for (size_t i = 0; i < opt->ninputs; i++)
+		if (opt->inputs[i].kind == kind)
+			return &opt->inputs[i];
+	return NULL;
+}
+
 /* -c: each .cl becomes its stub object; everything else goes to cc -c. */
 static int compile_only(const options *opt)
 {
@@ -58,6 +66,7 @@ static int compile_only(const options *opt)
 	strv_push(&cmd, "-c");
 	size_t others = 0;
 	int rc = 0;
+	const char *lang = NULL;
 	for (size_t i = 0; i < opt->ninputs && !rc; i++) {
 		const input *in = &opt->inputs[i];
 		if (in->kind == IN_LINK)
@@ -67,8 +76,8 @@ static int compile_only(const options *opt)
 			rc = !compile_cl(in, opt->output ? opt->output : obj, opt);
 			free(obj);
 		} else {
-			strv_push(&cmd, in->path);
-			others++;
+			push_input(&cmd, in, &lang);
+			others += in->kind != IN_LANG;
 		}
 	}
 	if (!rc && others) {
@@ -89,10 +98,11 @@ static int compile_and_link(const options *opt)
 	strv_push(&cmd, real_compiler(opt));
 	strv_append(&cmd, &opt->cc_flags);
 	int rc = 0;
+	const char *lang = NULL;
 	for (size_t i = 0; i < opt->ninputs && !rc; i++) {
 		const input *in = &opt->inputs[i];
 		if (in->kind != IN_CL) {
-			strv_push(&cmd, in->path);
+			push_input(&cmd, in, &lang);
 			continue;
 		}
 		char name[64];
@@ -102,7 +112,7 @@ static int compile_and_link(const options *opt)
 		snprintf(obj, n, "%s%s", temp_dir(), name);
 		strv_push(&objs, obj);
 		rc = !compile_cl(in, obj, opt);
-		strv_push(&cmd, obj);
+		push_own_file(&cmd, obj, &lang);
 	}
 	if (rc)
 		goto done;
@@ -114,7 +124,7 @@ static int compile_and_link(const options *opt)
 	strv_push(&cmd, VAST_LINK_FLAGS);
 #endif
 	strv_push(&cmd, "-Wl,--whole-archive");
-	strv_push(&cmd, runtime_lib());
+	push_own_file(&cmd, runtime_lib(), &lang);
 	strv_push(&cmd, "-Wl,--no-whole-archive");
 	strv_push(&cmd, runtime_dynlist_flag());
 	/* What libvastrt needs (runtime/CMakeLists.txt). */
@@ -130,6 +140,21 @@ done:
 	return rc;
 }
 
+/* The real compiler answers a question (-dumpversion, -print-..., a bare
+ * -v) with the user's flags, which may change the answer (-m32); the
+ * inputs are left out, as the question leaves them uncompiled. */
+static int ask_compiler(const options *opt)
+{
+	strv cmd = {0};
+	strv_push(&cmd, real_compiler(opt));
+	strv_append(&cmd, &opt->cc_flags);
+	if (opt->verbose)
+		strv_push(&cmd, "-v");
+	int rc = run_command(&cmd, opt) ? 1 : 0;
+	strv_free(&cmd);
+	return rc;
+}
+
 /* The driver's work once the command line is parsed; the exit status. */
 static int drive(const options *opt)
 {
@@ -141,6 +166,13 @@ static int drive(const options *opt)
 		printf("vastcc version %s (libclang 19)\n", VAST_VERSION);
 		return 0;
 	}
+	if (opt->query)
+		return ask_compiler(opt);
+	if (opt->verbose && count_files(opt) == 0) {
+		/* A bare -v, as in cc: the versions, on standard error. */
+		fprintf(stderr, "vastcc version %s (libclang 19)\n", VAST_VERSION);
+		return ask_compiler(opt);
+	}
 	if (count_files(opt) == 0) {
 		fprintf(stderr, "vastcc: error: no input files\n");
 		return 1;
@@ -148,7 +180,7 @@ static int drive(const options *opt)
 	size_t ncl = count_kind(opt, IN_CL);
 	if (ncl && opt->preprocess_only) {
 		fprintf(stderr, "vastcc: error: -E, -S and -M do not apply to OpenCL input '%s'\n",
-		        opt->inputs[0].path);
+		        first_of_kind(opt, IN_CL)->path);
 		return 1;
 	}
 	if (opt->report && strcmp(opt->report, "-") && ncl > 1) {
@@ -177,9 +209,10 @@ static int drive(const options *opt)
 		strv cmd = {0};
 		strv_push(&cmd, real_compiler(opt));
 		strv_append(&cmd, &opt->cc_flags);
+		const char *lang = NULL;
 		for (size_t i = 0; i < opt->ninputs; i++)
 			if (opt->inputs[i].kind != IN_LINK)
-				strv_push(&cmd, opt->inputs[i].path);
+				push_input(&cmd, &opt->inputs[i], &lang);
 		if (opt->output) {
 			strv_push(&cmd, "-o");
 			strv_push(&cmd, opt->output);

@@ -1,0 +1,2 @@
+/* SPDX-License-Identifier: MIT */
+#define SCALE 1.0f
