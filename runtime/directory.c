@@ -95,19 +95,25 @@ static void join(vrt_dir *d, unsigned from, unsigned to)
 	}
 }
 
+int vrt_dir_reserve(vrt_dir *d, unsigned runs)
+{
+	if (runs + 2 <= d->cap)
+		return 0;
+	vrt_dir_run *r = realloc(d->run, (runs + 2) * sizeof *r);
+	if (!r)
+		return -1;
+	d->run = r;
+	d->cap = runs + 2;
+	return 0;
+}
+
 /* valid = (valid & keep) | add over [off, off + n). */
 static int update(vrt_dir *d, size_t off, size_t n, vrt_locs keep, vrt_locs add)
 {
 	if (!n)
 		return 0;
-	if (d->nrun + 2 > d->cap) {
-		unsigned cap = d->cap * 2 + 2;
-		vrt_dir_run *r = realloc(d->run, cap * sizeof *r);
-		if (!r)
-			return -1;
-		d->run = r;
-		d->cap = cap;
-	}
+	if (d->nrun + 2 > d->cap && vrt_dir_reserve(d, d->cap * 2))
+		return -1;
 	unsigned first = split_at(d, off);
 	unsigned last = off + n < d->size ? split_at(d, off + n) : d->nrun;
 	for (unsigned i = first; i < last; i++)
@@ -177,6 +183,11 @@ int vrt_dir_drop(vrt_dir *d, int l, size_t off, size_t n)
 	tally t = {l, 0, 0};
 	if (vrt_dir_walk(d, off, n, sole_run, &t))
 		return -1;
+	return update(d, off, n, ~VRT_LOC(l), 0);
+}
+
+int vrt_dir_forget(vrt_dir *d, int l, size_t off, size_t n)
+{
 	return update(d, off, n, ~VRT_LOC(l), 0);
 }
 

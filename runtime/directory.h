@@ -82,6 +82,14 @@ int vrt_dir_wrote(vrt_dir *d, int l, size_t off, size_t n);
 int vrt_dir_copied(vrt_dir *d, int l, size_t off, size_t n);
 int vrt_dir_drop(vrt_dir *d, int l, size_t off, size_t n);
 
+/* l's copy of [off, off + n) is discarded, its bytes about to be
+ * replaced whole: where l was the only holder, the range reads as zeros
+ * until the replacement is recorded. -1 only when out of memory. */
+int vrt_dir_forget(vrt_dir *d, int l, size_t off, size_t n);
+/* Room for `runs` runs, so that transitions that keep the directory within
+ * them never allocate (and never fail): 0, or -1 when out of memory. */
+int vrt_dir_reserve(vrt_dir *d, unsigned runs);
+
 /* Calls fn on each run of [off, off + n), clipped to it, in order; stops
  * at the first nonzero return and returns it. */
 typedef int (*vrt_dir_fn)(void *u, size_t off, size_t n, vrt_locs valid);

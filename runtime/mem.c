@@ -67,14 +67,100 @@ size_t vrt_mem_resident_bytes(void)
 }
 
 /* Families (a parent and its sub-buffers) share host bytes but each
- * member has its own device copy. Invariants: members whose device copy
- * is dirty (host_valid 0) never overlap; before a member's host bytes
- * are read or its device copy is filled, the others' dirty data is
- * written back (family_flush); when host bytes change, the others'
- * clean device copies are marked stale (family_stale). */
+ * member has its own device copy. One directory (directory.h) says which
+ * copies hold each byte of the family: a write through one member makes
+ * the other copies of those bytes stale, exactly over the bytes it
+ * wrote; before a member's host bytes are read or its device copy is
+ * filled, the bytes only other members' device copies hold come home
+ * (family_flush). */
 static vrt_mem *family_root(vrt_mem *m)
 {
 	return m->parent ? m->parent : m;
+}
+
+/* The locations holding all of m's window. */
+static vrt_locs holders(const vrt_mem *m)
+{
+	return vrt_dir_holders(m->dir, m->origin, m->size);
+}
+
+int vrt_mem_host_valid(const vrt_mem *m)
+{
+	return !m->dir || (holders(m) & VRT_LOC(VRT_DIR_HOST));
+}
+
+int vrt_mem_dev_valid(const vrt_mem *m)
+{
+	return m->dir && m->dev_loc >= 0 && (holders(m) & VRT_LOC(m->dev_loc));
+}
+
+/* The transitions of m's window (directory.h). The family's directory
+ * has room for every run its members' windows can cut, two for every
+ * member ever made (reserved as they are made), so these never allocate
+ * and never fail. */
+static void host_holds(vrt_mem *m)
+{
+	if (m->dir)
+		vrt_dir_copied(m->dir, VRT_DIR_HOST, m->origin, m->size);
+}
+
+static void host_wrote(vrt_mem *m)
+{
+	if (m->dir)
+		vrt_dir_wrote(m->dir, VRT_DIR_HOST, m->origin, m->size);
+}
+
+static void dev_holds(vrt_mem *m)
+{
+	if (m->dir && m->dev_loc >= 0)
+		vrt_dir_copied(m->dir, m->dev_loc, m->origin, m->size);
+}
+
+static void dev_wrote(vrt_mem *m)
+{
+	if (m->dir && m->dev_loc >= 0)
+		vrt_dir_wrote(m->dir, m->dev_loc, m->origin, m->size);
+}
+
+/* The host gives up m's window to the device copy (lent to the driver). */
+static void host_lends(vrt_mem *m)
+{
+	if (m->dir)
+		vrt_dir_drop(m->dir, VRT_DIR_HOST, m->origin, m->size);
+}
+
+/* m's device copy goes: what only it held is lost unless the caller
+ * brought it home first (or replaces it whole). */
+static void dev_gone(vrt_mem *m)
+{
+	if (m->dir && m->dev_loc >= 0) {
+		vrt_dir_forget(m->dir, m->dev_loc, 0, m->dir->size);
+		vrt_dir_remove_loc(m->dir, m->dev_loc);
+	}
+	m->dev_loc = -1;
+}
+
+/* A small number for each device and context the device copies live
+ * on: which copies are near each other (directory.h). */
+static int number_of(const void *h, const void **seen, int *n, int cap)
+{
+	for (int i = 0; i < *n; i++)
+		if (seen[i] == h)
+			return i;
+	if (*n == cap)
+		return cap; /* shared by the rest: only nearness suffers */
+	seen[*n] = h;
+	return (*n)++;
+}
+
+static int dev_location(vrt_mem *m, cl_command_queue q)
+{
+	static const void *devices[64], *contexts[64];
+	static int ndevices, ncontexts;
+	cl_device_id dev = NULL;
+	clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
+	return vrt_dir_add_loc(m->dir, number_of(dev, devices, &ndevices, 64),
+	                       number_of(m->ctx, contexts, &ncontexts, 64));
 }
 
 static int in_family(const vrt_mem *m)
@@ -99,23 +185,13 @@ static cl_int family_flush(vrt_mem *m)
 		return CL_SUCCESS;
 	vrt_mem *root = family_root(m);
 	for (vrt_mem *o = all_mems; o; o = o->next) {
-		if (o == m || family_root(o) != root || o->host_valid)
+		if (o == m || family_root(o) != root || vrt_mem_host_valid(o))
 			continue;
 		cl_int err = read_back(o);
 		if (err != CL_SUCCESS)
 			return err;
 	}
 	return CL_SUCCESS;
-}
-
-static void family_stale(vrt_mem *m)
-{
-	if (!in_family(m))
-		return;
-	vrt_mem *root = family_root(m);
-	for (vrt_mem *o = all_mems; o; o = o->next)
-		if (o != m && family_root(o) == root && o->host_valid && vrt_mem_overlap(o, m))
-			o->dev_valid = 0;
 }
 
 void vrt_mem_changed(vrt_mem *m)
@@ -136,8 +212,7 @@ void vrt_mem_dev_written(vrt_mem *m)
 {
 	vrt_mem_changed(m);
 	m->zero = 0;
-	m->host_valid = 0;
-	family_stale(m);
+	dev_wrote(m);
 }
 
 /* Pages of m that paged launches left dirty in the frames they keep
@@ -186,9 +261,9 @@ cl_int vrt_mem_host_copy(vrt_mem *m)
 		return CL_OUT_OF_HOST_MEMORY;
 	}
 	vrt_advise_huge(m->host, m->size);
-	if (!m->dev_valid) {
+	if (!holders(m)) { /* the zeros, nowhere yet */
 		vrt_fill(m->host, "", 1, m->size);
-		m->host_valid = 1;
+		host_holds(m);
 	}
 	return CL_SUCCESS;
 }
@@ -206,31 +281,57 @@ cl_int vrt_mem_to_host(vrt_mem *m)
 	return read_back(m);
 }
 
+/* Brings [off, off + n) of the family of `root` home (a vrt_dir_mover):
+ * from the device copy of the member at location `from`, or zeros. */
+static int home_from(void *u, int from, int to, size_t off, size_t n)
+{
+	(void)to;
+	vrt_mem *root = u, *o = NULL;
+	if (from < 0) {
+		vrt_fill(root->host + off, "", 1, n);
+		return CL_SUCCESS;
+	}
+	for (vrt_mem *x = all_mems; x && !o; x = x->next)
+		if (family_root(x) == root && x->dev_loc == from && x->dev)
+			o = x;
+	if (!o)
+		return CL_INVALID_MEM_OBJECT; /* a location with no copy: a bug */
+	cl_int err;
+	if (root->pin.buf)
+		err = vrt_real.clEnqueueReadBuffer(o->dev_queue, o->dev, CL_TRUE, off - o->origin,
+		                                   n, root->host + off, 0, NULL, NULL);
+	else
+		err = vrt_ring_receive(o->ctx, o->dev_queue, o->dev, off - o->origin,
+		                       root->host + off, n);
+	vrt_kstats *st = vrt_stats_for(NULL);
+	if (st && err == CL_SUCCESS)
+		st->d2h += n;
+	return err;
+}
+
+/* The bytes of m's window the host copy lacks come home from the device
+ * copies holding them. */
 static cl_int read_back(vrt_mem *m)
 {
-	if (m->host_valid)
+	if (vrt_mem_host_valid(m))
 		return CL_SUCCESS;
 	cl_int err;
 	if (lent(m)) {
 		/* Mapped back: no kernel may use it until it is lent again. */
 		err = vrt_pin_reclaim(&m->pin, m->dev_queue, 0);
-		if (err == CL_SUCCESS)
-			m->dev_valid = 0;
-	} else if (m->pin.buf) {
-		err = vrt_real.clEnqueueReadBuffer(m->dev_queue, m->dev, CL_TRUE, 0,
-		                                   m->size, m->host, 0, NULL, NULL);
+		if (err == CL_SUCCESS) {
+			host_holds(m);
+			vrt_dir_drop(m->dir, m->dev_loc, m->origin, m->size);
+		}
 	} else {
-		err = vrt_ring_receive(m->ctx, m->dev_queue, m->dev, 0, m->host, m->size);
+		err = vrt_dir_bring(m->dir, VRT_DIR_HOST, m->origin, m->size, home_from,
+		                    family_root(m));
 	}
 	if (err != CL_SUCCESS) {
 		vrt_log(VRT_LOG_WARN, "reading a buffer back from the device failed: %s",
 		        vrt_cl_error_name(err));
 		return err;
 	}
-	vrt_kstats *st = vrt_stats_for(NULL);
-	if (st)
-		st->d2h += m->size;
-	m->host_valid = 1;
 	return CL_SUCCESS;
 }
 
@@ -245,7 +346,7 @@ static cl_int read_back(vrt_mem *m)
  * (DESIGN §3); without one, making it would cost more than it saves. */
 static int dev_only(const vrt_mem *m, size_t n)
 {
-	return !m->host_valid && !in_family(m) && (n < m->size || !m->host);
+	return !vrt_mem_host_valid(m) && !in_family(m) && (n < m->size || !m->host);
 }
 
 cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
@@ -254,7 +355,7 @@ cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
 	/* The program's array is often fresh (malloc'd for the result). */
 	if (!m->host || dst != m->host + off)
 		vrt_advise_huge(dst, n);
-	if (!m->host && !m->dev_valid) { /* zeros, nowhere yet */
+	if (!m->host && !vrt_mem_dev_valid(m)) { /* zeros, nowhere yet */
 		vrt_fill(dst, "", 1, n);
 		return CL_SUCCESS;
 	}
@@ -292,7 +393,7 @@ static void drop_device_copy(vrt_mem *m)
 	vrt_real.clReleaseCommandQueue(m->dev_queue);
 	m->dev = NULL;
 	m->dev_queue = NULL;
-	m->dev_valid = 0;
+	dev_gone(m);
 }
 
 static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
@@ -319,7 +420,12 @@ static int device_target(vrt_mem *m, cl_command_queue q, size_t off, size_t n)
 	if ((!m->dev && vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size > budget) ||
 	    place_device_copy(m, q, budget, NULL, 0) != CL_SUCCESS)
 		return 0;
-	return m->dev_valid || (off == 0 && n == m->size) || zero_device_copy(m, q) == CL_SUCCESS;
+	if (vrt_mem_dev_valid(m) || (off == 0 && n == m->size))
+		return 1;
+	if (zero_device_copy(m, q) != CL_SUCCESS)
+		return 0;
+	dev_holds(m); /* the zeros nobody holds */
+	return 1;
 }
 
 /* A whole write to a buffer with no host copy, sent from the program's
@@ -338,7 +444,7 @@ static int write_to_device(vrt_mem *m, cl_command_queue q, const void *src)
 	if (st)
 		st->h2d += m->size;
 	m->failed[0] = '\0';
-	m->dev_valid = 1;
+	dev_wrote(m);
 	return 1;
 }
 
@@ -354,7 +460,7 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 	vrt_mem_changed(m);
 	if (n == m->size && write_to_device(m, q, src))
 		return CL_SUCCESS;
-	if (!m->host && !m->dev_valid && (err = vrt_mem_host_copy(m)) != CL_SUCCESS)
+	if (!m->host && !vrt_mem_dev_valid(m) && (err = vrt_mem_host_copy(m)) != CL_SUCCESS)
 		return err;
 	if (dev_only(m, n)) {
 		err = vrt_ring_send(m->ctx, m->dev_queue, m->dev, off, src, n);
@@ -369,10 +475,12 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 		return err;
 	if ((err = m->host ? host_mapped(m, 1) : vrt_mem_host_copy(m)) != CL_SUCCESS)
 		return err;
-	if (!m->host_valid && lent(m)) {
+	if (!vrt_mem_host_valid(m) && lent(m)) {
+		/* Mapped back to be written whole: its old bytes are gone. */
 		if ((err = vrt_pin_reclaim(&m->pin, m->dev_queue, 1)) != CL_SUCCESS)
 			return err;
-		m->dev_valid = 0;
+		host_wrote(m);
+		vrt_dir_drop(m->dir, m->dev_loc, m->origin, m->size);
 	}
 	/* A whole write of our own host copy the next launch pages may be
 	 * copied by it, range by range (pending.c). */
@@ -382,10 +490,10 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 	/* A current device copy outside a family takes the same bytes from
 	 * the (pinned) host copy, rather than all of them at the next
 	 * launch; should that fail, the host copy alone is current. */
-	int resident = m->dev && m->dev_valid && !in_family(m) && n < m->size;
+	int resident = m->dev && vrt_mem_dev_valid(m) && !in_family(m) && n < m->size;
 	vrt_mem_host_written(m);
 	if (resident && send_host_copy(m, m->dev_queue, off, n) == CL_SUCCESS) {
-		m->dev_valid = 1;
+		dev_holds(m);
 		if (st)
 			st->h2d += n;
 	}
@@ -397,9 +505,7 @@ void vrt_mem_host_written(vrt_mem *m)
 	vrt_mem_changed(m);
 	m->failed[0] = '\0';
 	m->zero = 0;
-	m->host_valid = 1;
-	m->dev_valid = 0;
-	family_stale(m);
+	host_wrote(m);
 }
 
 /* A launch that fails part-way has already written some ranges back,
@@ -439,7 +545,7 @@ cl_int vrt_mem_evict(vrt_mem *m)
 	vrt_real.clReleaseCommandQueue(m->dev_queue);
 	m->dev = NULL;
 	m->dev_queue = NULL;
-	m->dev_valid = 0;
+	dev_gone(m);
 	if (was_lent) {
 		/* The driver may keep device memory for its buffer as long as it
 		 * lives, and the budget must see it go: a fresh one pins again
@@ -507,7 +613,7 @@ static cl_int zero_device_copy(vrt_mem *m, cl_command_queue q)
 static cl_int device_command_failed(vrt_mem *m, const char *what, cl_int err)
 {
 	vrt_mem_fail(m, what);
-	m->dev_valid = 1;
+	dev_wrote(m);
 	return err;
 }
 
@@ -520,7 +626,7 @@ cl_int vrt_mem_fill(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const 
 		if ((err = fill_device_copy(m, q, pat, ps, off, n)) != CL_SUCCESS)
 			return device_command_failed(m, "clEnqueueFillBuffer", err);
 		vrt_log(VRT_LOG_DEBUG, "fill of %zu bytes made on the device copy", n);
-		m->dev_valid = 1;
+		dev_wrote(m);
 		return CL_SUCCESS;
 	}
 	if ((err = vrt_mem_to_host(m)) != CL_SUCCESS)
@@ -534,7 +640,7 @@ cl_int vrt_mem_copy(vrt_mem *a, vrt_mem *b, cl_command_queue q, size_t ao, size_
                     size_t n)
 {
 	cl_int err;
-	if (a->dev && a->dev_valid && a->dev_queue == q && !a->frames_dirty && !in_family(a) &&
+	if (a->dev && vrt_mem_dev_valid(a) && a->dev_queue == q && !a->frames_dirty && !in_family(a) &&
 	    device_target(b, q, bo, n)) {
 		vrt_mem_changed(b);
 		err = vrt_real.clEnqueueCopyBuffer(q, a->dev, b->dev, ao, bo, n, 0, NULL, NULL);
@@ -543,7 +649,7 @@ cl_int vrt_mem_copy(vrt_mem *a, vrt_mem *b, cl_command_queue q, size_t ao, size_
 		if (err != CL_SUCCESS)
 			return device_command_failed(b, "clEnqueueCopyBuffer", err);
 		vrt_log(VRT_LOG_DEBUG, "copy of %zu bytes made between device copies", n);
-		b->dev_valid = 1;
+		dev_wrote(b);
 		return CL_SUCCESS;
 	}
 	if ((err = vrt_mem_to_host(a)) != CL_SUCCESS || (err = vrt_mem_to_host(b)) != CL_SUCCESS)
@@ -610,7 +716,11 @@ static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
 		}
 		vrt_real.clRetainCommandQueue(q);
 		m->dev_queue = q;
-		m->dev_valid = 0;
+		m->dev_loc = dev_location(m, q);
+		if (m->dev_loc < 0) { /* every location taken, by sub-buffers */
+			drop_device_copy(m);
+			return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+		}
 	}
 	return CL_SUCCESS;
 }
@@ -625,12 +735,13 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 	if ((err = from_frames(m)) != CL_SUCCESS || (err = family_flush(m)) != CL_SUCCESS ||
 	    (err = place_device_copy(m, q, budget, keep, nkeep)) != CL_SUCCESS)
 		return err;
-	if (!m->dev_valid) {
+	if (!vrt_mem_dev_valid(m)) {
 		if (lent(m)) {
 			/* The driver owns the bytes now, to move as it likes. */
 			if ((err = vrt_pin_lend(&m->pin, q)) != CL_SUCCESS)
 				return err;
-			m->host_valid = 0;
+			dev_holds(m);
+			host_lends(m);
 		} else if (m->zero && !in_family(m)) {
 			/* Zeros made on the device: nothing crosses the link (a
 			 * driver's new buffer is undefined, OpenCL 1.2 §5.2.1; ours
@@ -645,7 +756,7 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 		vrt_kstats *st = vrt_stats_for(NULL);
 		if (st && !m->zero)
 			st->h2d += m->size;
-		m->dev_valid = 1;
+		dev_holds(m);
 	}
 	return CL_SUCCESS;
 }
@@ -653,7 +764,7 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 static void mem_free(vrt_mem *m)
 {
 	/* A sub-buffer's device data belongs to its parent's bytes. */
-	if (m->parent && !m->host_valid && read_back(m) != CL_SUCCESS)
+	if (m->parent && !vrt_mem_host_valid(m) && read_back(m) != CL_SUCCESS)
 		vrt_log(VRT_LOG_WARN, "a released sub-buffer's data could not be written back to its parent");
 	for (vrt_mem **pp = &all_mems; *pp; pp = &(*pp)->next) {
 		if (*pp == m) {
@@ -674,6 +785,11 @@ static void mem_free(vrt_mem *m)
 	if (m->dev) {
 		vrt_real.clReleaseMemObject(m->dev);
 		vrt_real.clReleaseCommandQueue(m->dev_queue);
+		dev_gone(m);
+	}
+	if (!m->parent && m->dir) { /* its sub-buffers, which hold it, are gone */
+		vrt_dir_fini(m->dir);
+		vrt_free(m->dir);
 	}
 	if (m->pin.buf) /* ours, or the program's memory pinned */
 		vrt_pinned_free(&m->pin, m->host);
@@ -780,11 +896,21 @@ cl_mem vrt_api_clCreateBuffer(cl_context ctx, cl_mem_flags flags,
 	m->ctx = ctx;
 	m->flags = flags;
 	m->size = size;
+	m->dev_loc = -1;
+	m->dir = vrt_malloc(sizeof *m->dir);
+	if (!m->dir || vrt_dir_init(m->dir, size) != 0 || vrt_dir_reserve(m->dir, 3) != 0) {
+		if (m->dir)
+			vrt_dir_fini(m->dir);
+		vrt_free(m->dir);
+		vrt_object_retire(m);
+		SET_ERR(CL_OUT_OF_HOST_MEMORY);
+		return NULL;
+	}
 	if (flags & CL_MEM_USE_HOST_PTR) {
 		m->host = host_ptr;
 		m->user_ptr = host_ptr;
 		vrt_pinned_wrap(ctx, host_ptr, size, &m->pin);
-		m->host_valid = 1;
+		host_wrote(m);
 	} else if (flags & CL_MEM_COPY_HOST_PTR) {
 		/* The program may free host_ptr on return: copied now. */
 		m->own_host = 1;
@@ -794,12 +920,14 @@ cl_mem vrt_api_clCreateBuffer(cl_context ctx, cl_mem_flags flags,
 		if (!m->host)
 			m->host = vrt_malloc(size);
 		if (!m->host) {
+			vrt_dir_fini(m->dir);
+			vrt_free(m->dir);
 			vrt_object_retire(m);
 			SET_ERR(CL_OUT_OF_HOST_MEMORY);
 			return NULL;
 		}
 		vrt_copy(m->host, host_ptr, size);
-		m->host_valid = 1;
+		host_wrote(m);
 	} else {
 		/* Zeros (a kernel reading a buffer nobody wrote sees the same
 		 * bytes on every run and in every range), in a pinned host copy
@@ -809,7 +937,7 @@ cl_mem vrt_api_clCreateBuffer(cl_context ctx, cl_mem_flags flags,
 		vrt_pin_use use;
 		if (pin_at_creation(ctx, size, &use) &&
 		    (m->host = vrt_pinned_alloc(ctx, size, use, &m->pin)))
-			m->host_valid = 1;
+			host_holds(m); /* its zeros */
 	}
 	clRetainContext(ctx);
 	vrt_lock();
@@ -890,13 +1018,18 @@ cl_mem vrt_api_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
 	m->size = r->size;
 	m->origin = r->origin;
 	m->parent = pm;
-	m->host_valid = 1;
+	m->dir = pm->dir;
+	m->dev_loc = -1;
 	/* A failed launch's partial results in the parent are in it too. */
 	memcpy(m->failed, pm->failed, sizeof m->failed);
 	clRetainContext(m->ctx);
 	vrt_lock();
 	/* The host bytes are the parent's: make them current. */
 	cl_int err = vrt_mem_to_host(pm);
+	/* Room for the two runs its window's ends may cut, for as long as
+	 * the family lives (the cuts of released members may stay). */
+	if (err == CL_SUCCESS && vrt_dir_reserve(pm->dir, pm->dir->cap) != 0)
+		err = CL_OUT_OF_HOST_MEMORY;
 	if (err != CL_SUCCESS) {
 		vrt_unlock();
 		clReleaseContext(m->ctx);

@@ -151,6 +151,9 @@ static cl_int make_share(vrt_launch *L, share *sh, unsigned j, cl_device_id dev)
 		memset(&m->pin, 0, sizeof m->pin);
 		m->dev = NULL;
 		m->dev_queue = NULL;
+		/* Its host bytes are current for the share: no directory. */
+		m->dir = NULL;
+		m->dev_loc = -1;
 		if ((L->slot_mode[s] & VAST_MODE_W) && !sh->home[s]) {
 			if (!(sh->priv[s] = vrt_malloc(m->size ? m->size : 1)))
 				return CL_OUT_OF_HOST_MEMORY;

@@ -2791,7 +2791,7 @@ static void keep_resident(vrt_launch *L, paged *P)
 	for (int pass = 0; pass < 3; pass++)
 		for (unsigned s = 1; s <= L->nslots && P->nres + 1 < VAST_FRAME_BUFS; s++) {
 			vrt_mem *m = L->slot_mem[s];
-			int want = pass == 0 ? m->dev && m->dev_valid
+			int want = pass == 0 ? m->dev && vrt_mem_dev_valid(m)
 			           : pass == 1 ? L->slot_mode[s] == VAST_MODE_R && vrt_fp_slot_indirect(L, s)
 			           : m->paged_uses > 0;
 			if (L->res_buf[s] || m->parent || m->nsubs || !want || used + m->size > room)

@@ -39,6 +39,7 @@
 
 #include "vast/stub.h"
 #include "footprint.h"
+#include "directory.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -475,7 +476,7 @@ struct vrt_mem {
 	size_t size;
 	/* The host copy: ours or the user's pointer. Ours is made at first
 	 * need (vrt_mem_host_copy); until then (NULL) the bytes are the
-	 * device copy's when dev_valid, else zeros, and host_valid is 0. */
+	 * device copy's when it holds them, else zeros. */
 	unsigned char *host;
 	void *user_ptr;      /* host_ptr given at creation */
 	int own_host;
@@ -483,7 +484,15 @@ struct vrt_mem {
 	 * (outside a family): a device copy is filled, not sent. */
 	int zero;
 	vrt_pin pin;         /* own_host in pinned memory when pin.buf */
-	int host_valid, dev_valid; /* at least one set, or neither and no host copy */
+	/* Which copies hold the bytes (directory.h): the family's one
+	 * directory, made with the buffer and shared by its sub-buffers,
+	 * whose window is [origin, origin + size); the host copy is its
+	 * location VRT_DIR_HOST, the device copy dev_loc (-1 without one).
+	 * NULL in a split launch's private view of a buffer (multi.c): its
+	 * host copy is current there. vrt_mem_host_valid/vrt_mem_dev_valid
+	 * read it. */
+	vrt_dir *dir;
+	int dev_loc;
 	cl_mem dev;                /* device copy, or NULL */
 	cl_command_queue dev_queue; /* retained; where dev lives */
 	unsigned long long lru;    /* last launch that used dev */
@@ -526,6 +535,9 @@ int vrt_mem_overlap(const vrt_mem *a, const vrt_mem *b);
 /* A kernel may have written m's device copy: the other device copies of
  * its family are stale. */
 void vrt_mem_dev_written(vrt_mem *m);
+/* The host copy, the device copy, holds all of m's bytes. */
+int vrt_mem_host_valid(const vrt_mem *m);
+int vrt_mem_dev_valid(const vrt_mem *m);
 /* Make the host copy current (made if m has none yet, the device copy
  * read back if needed). */
 cl_int vrt_mem_to_host(vrt_mem *m);

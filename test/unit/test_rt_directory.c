@@ -262,6 +262,26 @@ static void test_locations(void)
 	vrt_dir_fini(&d);
 }
 
+/* forget discards even a sole copy (the range reads as zeros until
+ * rewritten); reserved room keeps transitions from allocating. */
+static void test_forget_reserve(void)
+{
+	vrt_dir d;
+	CHECK(vrt_dir_init(&d, 100) == 0);
+	int a = vrt_dir_add_loc(&d, 0, 0);
+	CHECK(vrt_dir_wrote(&d, a, 10, 20) == 0);
+	CHECK(vrt_dir_drop(&d, a, 0, 100) == -1);
+	CHECK(vrt_dir_forget(&d, a, 0, 100) == 0);
+	CHECK(d.nrun == 1 && d.run[0].valid == 0);
+	CHECK(vrt_dir_remove_loc(&d, a) == 0);
+	CHECK(vrt_dir_reserve(&d, 9) == 0 && d.cap == 11);
+	vrt_dir_run *before = d.run;
+	for (int i = 0; i < 4; i++)
+		CHECK(vrt_dir_wrote(&d, VRT_DIR_HOST, (size_t)i * 20 + 5, 10) == 0);
+	CHECK(d.nrun == 9 && d.run == before); /* no allocation */
+	vrt_dir_fini(&d);
+}
+
 /* A large buffer touched in a few places keeps a few runs. */
 static void test_large(void)
 {
@@ -282,6 +302,7 @@ static void test_large(void)
 int main(void)
 {
 	test_locations();
+	test_forget_reserve();
 	test_large();
 	for (unsigned seed = 1; seed <= 300; seed++) {
 		srand(seed);
