@@ -7,7 +7,7 @@
  * VAST_PAGE_SIZE   page size, a power of two from 256 bytes to 1G
  * VAST_MODE        auto | paged | native
  * VAST_LOG         warn | info | debug
- * VAST_STATS       1: one line per kernel at exit
+ * VAST_STATS       on: one line per kernel at exit; 2: with kernel_ms
  * VAST_PIPELINE    frame sets in flight in a paged launch, 1 to VRT_MAX_SETS
  * VAST_TRACE       FILE.json: a Chrome trace of every phase, written at exit
  * VAST_JIT         0: no compiling at clBuildProgram (jit.c)
@@ -38,6 +38,9 @@
  * VAST_WGSPLIT     0: never run the program's work-groups as smaller ones,
  *                  even where its work-items are independent (launch.c);
  *                  such a group that does not fit is refused
+ * The on/off variables (VAST_JIT, VAST_CACHE, VAST_PINNED and the testing
+ * knobs) take 0/1, no/yes, false/true, off/on in any case; VAST_STATS and
+ * VAST_FOOTPRINTS take the same besides 2 and check (vrt_parse_onoff).
  * Malformed values are reported once and ignored (defaults stand): the
  * runtime is inside someone else's program and must not stop it.
  *
@@ -54,6 +57,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/auxv.h>
 
 #include "vrt.h"
@@ -133,6 +137,31 @@ const char *vrt_getenv(const char *name)
 	return secure_getenv(name);
 }
 
+int vrt_parse_onoff(const char *s)
+{
+	static const char *const words[][2] = {
+		{ "0", "1" }, { "no", "yes" }, { "false", "true" }, { "off", "on" },
+	};
+	for (size_t i = 0; s && i < sizeof words / sizeof *words; i++)
+		for (int v = 0; v < 2; v++)
+			if (!strcasecmp(s, words[i][v]))
+				return v;
+	return -1;
+}
+
+#define ONOFF_WANT "0/1, no/yes, false/true or off/on"
+
+/* An on/off knob: *flag is `dflt` unless the variable says otherwise;
+ * a value that is neither is reported and the default stands. */
+static void config_onoff(const char *name, int *flag, int dflt)
+{
+	const char *s = vrt_getenv(name);
+	int v = s && *s ? vrt_parse_onoff(s) : dflt;
+	if (v < 0)
+		vrt_log(VRT_LOG_WARN, "ignoring %s='%s' (want " ONOFF_WANT ")", name, s);
+	*flag = v < 0 ? dflt : v;
+}
+
 /* A byte count knob; malformed or a percentage: reported, ignored. */
 static void config_size(const char *name, unsigned long long *bytes)
 {
@@ -175,9 +204,16 @@ void vrt_config_load(void)
 		else
 			vrt_log(VRT_LOG_WARN, "ignoring VAST_MODE='%s' (want auto, paged or native)", s);
 	}
-	vrt_cfg.pinned = !((s = vrt_getenv("VAST_PINNED")) && !strcmp(s, "0"));
-	if ((s = vrt_getenv("VAST_STATS")) && *s && strcmp(s, "0"))
-		vrt_cfg.stats = !strcmp(s, "2") ? 2 : 1;
+	config_onoff("VAST_PINNED", &vrt_cfg.pinned, 1);
+	vrt_cfg.stats = 0;
+	if ((s = vrt_getenv("VAST_STATS")) && *s) {
+		if (!strcmp(s, "2"))
+			vrt_cfg.stats = 2;
+		else if (vrt_parse_onoff(s) >= 0)
+			vrt_cfg.stats = vrt_parse_onoff(s);
+		else
+			vrt_log(VRT_LOG_WARN, "ignoring VAST_STATS='%s' (want " ONOFF_WANT ", or 2)", s);
+	}
 	if ((s = vrt_getenv("VAST_DEVICE_MEM")) && *s) {
 		if (vrt_parse_size(s, &vrt_cfg.mem_bytes, &vrt_cfg.mem_percent))
 			vrt_log(VRT_LOG_WARN, "ignoring VAST_DEVICE_MEM='%s' (want a size like 64M or a percentage like 50%%)", s);
@@ -193,8 +229,8 @@ void vrt_config_load(void)
 			vrt_cfg.pipeline_forced = 1;
 		}
 	}
-	vrt_cfg.jit = !((s = vrt_getenv("VAST_JIT")) && !strcmp(s, "0"));
-	vrt_cfg.cache = !((s = vrt_getenv("VAST_CACHE")) && !strcmp(s, "0"));
+	config_onoff("VAST_JIT", &vrt_cfg.jit, 1);
+	config_onoff("VAST_CACHE", &vrt_cfg.cache, 1);
 	if ((s = vrt_getenv("VAST_CACHE_MAX")) && *s) {
 		unsigned long long b;
 		unsigned pct;
@@ -215,21 +251,22 @@ void vrt_config_load(void)
 	}
 	if ((s = vrt_getenv("VAST_TRACE")) && *s)
 		vrt_cfg.trace = s;
-	vrt_cfg.resident = !((s = vrt_getenv("VAST_RESIDENT")) && !strcmp(s, "0"));
-	vrt_cfg.hold = !((s = vrt_getenv("VAST_HOLD")) && !strcmp(s, "0"));
-	vrt_cfg.straight = !((s = vrt_getenv("VAST_STRAIGHT")) && !strcmp(s, "0"));
-	vrt_cfg.overlap = !((s = vrt_getenv("VAST_OVERLAP")) && !strcmp(s, "0"));
-	vrt_cfg.fuse = !((s = vrt_getenv("VAST_FUSE")) && !strcmp(s, "0"));
-	vrt_cfg.wgsplit = !((s = vrt_getenv("VAST_WGSPLIT")) && !strcmp(s, "0"));
+	config_onoff("VAST_RESIDENT", &vrt_cfg.resident, 1);
+	config_onoff("VAST_HOLD", &vrt_cfg.hold, 1);
+	config_onoff("VAST_STRAIGHT", &vrt_cfg.straight, 1);
+	config_onoff("VAST_OVERLAP", &vrt_cfg.overlap, 1);
+	config_onoff("VAST_FUSE", &vrt_cfg.fuse, 1);
+	config_onoff("VAST_WGSPLIT", &vrt_cfg.wgsplit, 1);
 	if ((s = vrt_getenv("VAST_DEVICES")) && *s)
 		vrt_cfg.devices = s;
+	vrt_cfg.footprints = VRT_FP_ON;
 	if ((s = vrt_getenv("VAST_FOOTPRINTS")) && *s) {
-		if (!strcmp(s, "0"))
-			vrt_cfg.footprints = VRT_FP_OFF;
-		else if (!strcmp(s, "check"))
+		if (!strcmp(s, "check"))
 			vrt_cfg.footprints = VRT_FP_CHECK;
-		else if (strcmp(s, "1"))
-			vrt_log(VRT_LOG_WARN, "ignoring VAST_FOOTPRINTS='%s' (want 1, 0 or check)", s);
+		else if (vrt_parse_onoff(s) >= 0)
+			vrt_cfg.footprints = vrt_parse_onoff(s) ? VRT_FP_ON : VRT_FP_OFF;
+		else
+			vrt_log(VRT_LOG_WARN, "ignoring VAST_FOOTPRINTS='%s' (want " ONOFF_WANT ", or check)", s);
 	}
 	if ((s = vrt_getenv("VAST_PAGE_SIZE")) && *s) {
 		unsigned long long b;

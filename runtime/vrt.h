@@ -174,6 +174,9 @@ const char *vrt_getenv(const char *name);
 /* "64M", "2G", "4096", "1.5G": bytes, or a percentage "50%" (*percent
  * set, return 0). Returns -1 on malformed input. */
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent);
+/* An on/off value: 1 for 1, yes, true, on; 0 for 0, no, false, off (any
+ * case); -1 for anything else. */
+int vrt_parse_onoff(const char *s);
 /* device.c: the device budget of a launch whose buffers take `footprint` bytes. */
 unsigned long long vrt_budget(cl_device_id dev, unsigned long long footprint);
 /* The default budget on a device of `mem` bytes with `pinned` bytes of
