@@ -25,7 +25,9 @@
  * symbolic link or a FIFO planted under an entry's name is refused, and
  * cannot block) owned by the effective user and writable by nobody else.
  * A refusal is one warning per process that names the directory and why,
- * and the program is compiled as without a cache. Every operation works
+ * and the program is compiled as without a cache; so is a directory that
+ * cannot be made, opened or written (a VAST_CACHE_DIR on a read-only
+ * disk), but not one merely not made yet. Every operation works
  * on the directory's descriptor once it is checked (openat, renameat,
  * unlinkat), so the directory cannot be swapped under it.
  *
@@ -151,44 +153,56 @@ static int owned(const struct stat *st, const char *what, char *why, size_t n)
 static int make_dirs(const char *dir)
 {
 	char *d = vrt_strdup(dir);
+	int r = 0;
 	if (!d)
 		return -1;
-	for (char *p = d + 1; *p; p++)
+	for (char *p = d + 1; *p && !r; p++)
 		if (*p == '/') {
 			*p = '\0';
-			if (mkdir(d, 0700) && errno != EEXIST) {
-				vrt_free(d);
-				return -1;
-			}
+			r = mkdir(d, 0700) && errno != EEXIST ? -1 : 0;
 			*p = '/';
 		}
-	int r = mkdir(d, 0700) && errno != EEXIST ? -1 : 0;
+	if (!r)
+		r = mkdir(d, 0700) && errno != EEXIST ? -1 : 0;
+	int e = errno;
 	vrt_free(d);
+	errno = e;
 	return r;
 }
 
-/* The cache directory's descriptor, checked (made first when `make`), or
- * -1: missing, unreadable or refused (warned). */
-static int open_dir(const char *dir, int make)
+int vrt_cache_open_dir(const char *dir, int make, char *why, size_t n)
 {
-	char why[256];
 	struct stat st;
-	if (make && make_dirs(dir))
+	why[0] = '\0';
+	if (make && make_dirs(dir)) {
+		snprintf(why, n, "cannot make it: %s", strerror(errno));
 		return -1;
+	}
 	/* The path may pass through symbolic links (~/.cache on another
 	 * disk); what is checked is the directory it names. */
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0 || fstat(fd, &st)) {
+		/* Not made yet is no fault: the first put makes it. */
+		if (errno != ENOENT)
+			snprintf(why, n, "cannot open it: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
-	if (fstat(fd, &st)) {
+	}
+	if (!owned(&st, "it", why, n)) {
 		close(fd);
 		return -1;
 	}
-	if (!owned(&st, "it", why, sizeof why)) {
+	return fd;
+}
+
+/* vrt_cache_open_dir, a refusal warned. */
+static int open_dir(const char *dir, int make)
+{
+	char why[256];
+	int fd = vrt_cache_open_dir(dir, make, why, sizeof why);
+	if (fd < 0 && *why)
 		refuse(dir, why);
-		close(fd);
-		return -1;
-	}
 	return fd;
 }
 
@@ -468,8 +482,14 @@ int vrt_cache_put(const char *dir, const vrt_cache_key *k, const char *data,
 {
 	char name[HASH_DIGITS + sizeof CACHE_SUFFIX], tmp[sizeof TMP_PREFIX + TMP_RANDOM];
 	int dfd = open_dir(dir, 1), fd = -1, err = -1;
-	if (dfd < 0 || (fd = make_tmp(dfd, tmp)) < 0)
+	if (dfd < 0)
 		goto out;
+	if ((fd = make_tmp(dfd, tmp)) < 0) {
+		char why[256];
+		snprintf(why, sizeof why, "cannot write in it: %s", strerror(errno));
+		refuse(dir, why);
+		goto out;
+	}
 	entry_name(k, name);
 	const char *s[KEY_FIELDS];
 	size_t n[KEY_FIELDS];

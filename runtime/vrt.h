@@ -712,6 +712,10 @@ char *vrt_cache_get(const char *dir, const vrt_cache_key *k, size_t *len);
 int vrt_cache_put(const char *dir, const vrt_cache_key *k, const char *data,
                   size_t len, unsigned long long max);
 void vrt_cache_evict(const char *dir, unsigned long long max);
+/* The cache directory's descriptor, checked by the trust rule (made 0700
+ * first, parents included, when `make`); or -1 with why[n]: refused,
+ * cannot be made or opened; why is "" when it does not exist yet. */
+int vrt_cache_open_dir(const char *dir, int make, char *why, size_t n);
 /* $VAST_CACHE_DIR, else $XDG_CACHE_HOME/vastcc, else ~/.cache/vastcc;
  * malloc'd, NULL when none can be named. */
 char *vrt_cache_dir(void);

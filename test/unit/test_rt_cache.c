@@ -7,7 +7,8 @@
  * stale) temporaries, processes writing at once leave whole entries, and
  * the trust rule: a directory or entry another user owns or could write,
  * a symbolic link or a FIFO under an entry's name, is never used (one
- * warning). Files of another user are made by chown, so those checks
+ * warning); nor is a directory that cannot be made or written (one
+ * warning too). Files of another user are made by chown, so those checks
  * need root and are skipped with a message otherwise.
  */
 #include <dirent.h>
@@ -429,6 +430,56 @@ static void test_trust(void)
 	expect_refused("is owned by uid 4242, not by this user (uid 0)");
 }
 
+/* In the child: case_dir cannot be written; twice, so that the warning's
+ * count shows it is given once. */
+static void unwritable_case(void)
+{
+	for (int i = 0; i < 2; i++) {
+		size_t n = 0;
+		char *got = vrt_cache_get(case_dir, &case_key, &n);
+		CHECK(got == NULL);
+		vrt_free(got);
+		CHECK(vrt_cache_put(case_dir, &case_key, "p", 1, 1 << 20) != 0);
+	}
+}
+
+/* In the child: a directory not made yet is a miss, no warning. */
+static void missing_case(void)
+{
+	size_t n = 0;
+	char *got = vrt_cache_get(case_dir, &case_key, &n);
+	CHECK(got == NULL);
+	vrt_free(got);
+}
+
+/* A cache directory that cannot be made or written is a warning that
+ * names it and says why, not a silent miss; one merely not made yet is
+ * no warning. */
+static void test_unwritable(void)
+{
+	int warnings = 0;
+	char first[512], file[300];
+	snprintf(file, sizeof file, "%s/a-file", dir);
+	write_file(file, "x", 1);
+	snprintf(case_dir, sizeof case_dir, "%s/cache", file);
+	case_key = key_of("kernel void w() {}", "");
+	CHECK(in_child(unwritable_case, &warnings, first));
+	CHECK(warnings == 1 && strstr(first, case_dir) && strstr(first, "Not a directory"));
+	snprintf(case_dir, sizeof case_dir, "%s/not-yet", dir);
+	CHECK(in_child(missing_case, &warnings, first) && warnings == 0 && !exists(case_dir));
+	if (geteuid() == 0) {
+		fprintf(stderr, "test_rt_cache: skipping the check of a read-only directory: "
+		                "root writes there\n");
+		return;
+	}
+	snprintf(case_dir, sizeof case_dir, "%s/read-only", dir);
+	CHECK(mkdir(case_dir, 0500) == 0);
+	CHECK(in_child(unwritable_case, &warnings, first));
+	CHECK(warnings == 1 && strstr(first, case_dir) && strstr(first, "cannot write in it") &&
+	      strstr(first, "Permission denied"));
+	CHECK(chmod(case_dir, 0700) == 0);
+}
+
 /* Temporaries a killed writer left: counted against max while fresh,
  * removed once stale. */
 static void test_temporaries(void)
@@ -577,6 +628,7 @@ int main(void)
 	test_concurrent();
 	test_dir();
 	test_trust();
+	test_unwritable();
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd))
