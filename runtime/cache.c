@@ -130,9 +130,7 @@ static void refuse(const char *dir, const char *why)
 	vrt_log(level, "cache '%s' not used: %s; compiling without it", dir, why);
 }
 
-/* Whether st is the effective user's and writable by nobody else; if
- * not, why (naming `what`) in why[n]. */
-static int owned(const struct stat *st, const char *what, char *why, size_t n)
+int vrt_cache_owned(const struct stat *st, const char *what, char *why, size_t n)
 {
 	if (st->st_uid != geteuid()) {
 		snprintf(why, n, "%s is owned by uid %u, not by this user (uid %u)", what,
@@ -189,7 +187,7 @@ int vrt_cache_open_dir(const char *dir, int make, char *why, size_t n)
 			close(fd);
 		return -1;
 	}
-	if (!owned(&st, "it", why, n)) {
+	if (!vrt_cache_owned(&st, "it", why, n)) {
 		close(fd);
 		return -1;
 	}
@@ -228,7 +226,7 @@ static int open_entry(int dfd, const char *dir, const char *name, struct stat *s
 	}
 	if (!S_ISREG(st->st_mode))
 		snprintf(why, sizeof why, "%s is not a regular file", what);
-	if (!S_ISREG(st->st_mode) || !owned(st, what, why, sizeof why)) {
+	if (!S_ISREG(st->st_mode) || !vrt_cache_owned(st, what, why, sizeof why)) {
 		refuse(dir, why);
 		close(fd);
 		errno = EPERM;
@@ -413,18 +411,20 @@ static int is_ours(int dfd, const char *name, struct stat *st)
 	return ok;
 }
 
-static void evict_at(int dfd, unsigned long long max)
+void vrt_cache_trim(int dfd, unsigned long long max, vrt_cache_usage *left,
+                    vrt_cache_usage *removed)
 {
+	vrt_cache_usage kept = { 0, 0 }, gone = { 0, 0 };
 	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
 	entry *all = NULL;
 	size_t n = 0, cap = 0;
 	unsigned long long total = 0;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
 	time_t stale = time(NULL) - STALE_TMP_SECONDS;
 	for (struct dirent *e; (e = readdir(d));) {
 		struct stat st;
@@ -458,21 +458,31 @@ static void evict_at(int dfd, unsigned long long max)
 	}
 	if (n) /* qsort may not be passed NULL, even for no elements */
 		qsort(all, n, sizeof *all, older);
-	for (size_t i = 0; i < n && total > max; i++) {
-		if (unlinkat(dfd, all[i].name, 0) == 0 || errno == ENOENT)
+	for (size_t i = 0; i < n; i++) {
+		vrt_cache_usage *u = &kept;
+		if (total > max && (unlinkat(dfd, all[i].name, 0) == 0 || errno == ENOENT)) {
 			total -= all[i].size;
+			u = &gone;
+		}
+		u->entries++;
+		u->bytes += all[i].size;
 	}
 	for (size_t i = 0; i < n; i++)
 		vrt_free(all[i].name);
 	vrt_free(all);
 	closedir(d);
+out:
+	if (left)
+		*left = kept;
+	if (removed)
+		*removed = gone;
 }
 
 void vrt_cache_evict(const char *dir, unsigned long long max)
 {
 	int dfd = open_dir(dir, 0);
 	if (dfd >= 0) {
-		evict_at(dfd, max);
+		vrt_cache_trim(dfd, max, NULL, NULL);
 		close(dfd);
 	}
 }
@@ -505,7 +515,7 @@ int vrt_cache_put(const char *dir, const vrt_cache_key *k, const char *data,
 	if (err)
 		unlinkat(dfd, tmp, 0);
 	else
-		evict_at(dfd, max);
+		vrt_cache_trim(dfd, max, NULL, NULL);
 out:
 	if (dfd >= 0)
 		close(dfd);

@@ -12,7 +12,8 @@
  * VAST_TRACE       FILE.json: a Chrome trace of every phase, written at exit
  * VAST_JIT         0: no compiling at clBuildProgram (jit.c)
  * VAST_CACHE       0: no on-disk cache of what it compiled (cache.c)
- * VAST_CACHE_MAX   a size: the cache's bound (default 256M)
+ * VAST_CACHE_MAX   a size: the cache's bound, over the one `vastcc
+ *                  --cache-max` set (default 256M, cachestats.c)
  * VAST_CACHE_DIR, VAST_COMPILER: read where used (cache.c, jit.c)
  * VAST_DEVICES     all, or names like gpu0,gpu1,cpu: split launches over
  *                  these devices too (resolved at the first launch, devices.c)
@@ -70,7 +71,6 @@ vrt_config vrt_cfg = {
 	.footprints = VRT_FP_ON,
 	.jit = 1,
 	.cache = 1,
-	.cache_max = 256ull << 20,
 	.resident = 1,
 	.hold = 1,
 	.straight = 1,
@@ -231,6 +231,7 @@ void vrt_config_load(void)
 	}
 	config_onoff("VAST_JIT", &vrt_cfg.jit, 1);
 	config_onoff("VAST_CACHE", &vrt_cfg.cache, 1);
+	vrt_cfg.cache_max = 0;
 	if ((s = vrt_getenv("VAST_CACHE_MAX")) && *s) {
 		unsigned long long b;
 		unsigned pct;

@@ -727,13 +727,14 @@ int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_
 		}
 	}
 	vrt_cache_key key = { source, len, opts, flags, ident, pre, plen };
-	if (vrt_cfg.cache && (cache = vrt_cache_dir()) &&
-	    (text = vrt_cache_get(cache, &key, &tlen))) {
+	if (vrt_cfg.cache && (cache = vrt_cache_dir())) {
 		/* An entry this reader cannot take is as good as none. */
-		if ((prog = vrt_stub_from_json(text, tlen, &error)))
+		if ((text = vrt_cache_get(cache, &key, &tlen)) &&
+		    (prog = vrt_stub_from_json(text, tlen, &error)))
 			hit = 1;
 		free(error);
 		error = NULL;
+		vrt_cache_count(cache, hit);
 	}
 	if (!hit) {
 		vrt_free(text);
@@ -765,7 +766,7 @@ int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_
 		snprintf(why, n, "'%s' compiled other bytes than the program's source", compiler);
 		goto out;
 	}
-	if (!hit && cache && vrt_cache_put(cache, &key, text, tlen, vrt_cfg.cache_max))
+	if (!hit && cache && vrt_cache_put(cache, &key, text, tlen, vrt_cache_max(cache)))
 		vrt_log(VRT_LOG_INFO, "cache: cannot store in '%s'", cache);
 	vrt_log(VRT_LOG_INFO, "program (%zu bytes, options '%s') compiled by vastcc%s", len, opts,
 	        hit ? " (cache hit)" : "");

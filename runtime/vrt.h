@@ -149,7 +149,7 @@ typedef struct vrt_config {
 	int footprints;        /* VAST_FOOTPRINTS: VRT_FP_* */
 	int jit;               /* VAST_JIT: compile programs at clBuildProgram */
 	int cache;             /* VAST_CACHE: keep them on disk (cache.c) */
-	unsigned long long cache_max; /* VAST_CACHE_MAX: the cache's bytes */
+	unsigned long long cache_max; /* VAST_CACHE_MAX: the cache's bytes; 0: unset */
 	const char *devices;   /* VAST_DEVICES: the virtual device's devices, NULL: one */
 	int resident;          /* VAST_RESIDENT: reuse pages kept on the device */
 	int hold;              /* VAST_HOLD: keep one buffer's first pages (paged.c) */
@@ -716,9 +716,42 @@ void vrt_cache_evict(const char *dir, unsigned long long max);
  * first, parents included, when `make`); or -1 with why[n]: refused,
  * cannot be made or opened; why is "" when it does not exist yet. */
 int vrt_cache_open_dir(const char *dir, int make, char *why, size_t n);
+struct stat;
+/* Whether st is the effective user's and writable by nobody else; if
+ * not, why (naming `what`) in why[n]. */
+int vrt_cache_owned(const struct stat *st, const char *what, char *why, size_t n);
+typedef struct vrt_cache_usage {
+	unsigned long long entries, bytes;
+} vrt_cache_usage;
+/* Removes the entries of the checked directory dfd, least recently used
+ * first, until they and the temporaries being written take at most max
+ * bytes (ULLONG_MAX: none, 0: all), and stale temporaries; the entries
+ * left and removed, and their bytes, in *left and *removed (each may be
+ * NULL). Only what the cache wrote is counted or removed. */
+void vrt_cache_trim(int dfd, unsigned long long max, vrt_cache_usage *left,
+                    vrt_cache_usage *removed);
 /* $VAST_CACHE_DIR, else $XDG_CACHE_HOME/vastcc, else ~/.cache/vastcc;
  * malloc'd, NULL when none can be named. */
 char *vrt_cache_dir(void);
+
+/* --- cachestats.c: the cache's counts and size setting, in its directory - */
+/* The bound of a cache whose directory sets none, with no VAST_CACHE_MAX. */
+#define VRT_CACHE_MAX_DEFAULT (256ull << 20)
+typedef struct vrt_cache_numbers {
+	unsigned long long hits, misses; /* the runtime's lookups */
+	unsigned long long max;          /* set by vastcc --cache-max; 0: none */
+} vrt_cache_numbers;
+/* Counts a lookup in dir (made if missing): a hit or a miss. Never fails
+ * the caller; process-safe. */
+void vrt_cache_count(const char *dir, int hit);
+/* The counts and setting of the checked directory dfd (zeros where it
+ * has none); 0, or -1 with why[n]. */
+int vrt_cache_numbers_read(int dfd, vrt_cache_numbers *out, char *why, size_t n);
+/* Sets dfd's bound, kept until set again; 0, or -1 with why[n]. */
+int vrt_cache_set_max(int dfd, unsigned long long max, char *why, size_t n);
+/* The bound dir is kept to: VAST_CACHE_MAX, else its setting, else
+ * VRT_CACHE_MAX_DEFAULT. */
+unsigned long long vrt_cache_max(const char *dir);
 /* The whole file at path, malloc'd and NUL-terminated, its size in *len;
  * NULL when it cannot be read. */
 char *vrt_read_file(const char *path, size_t *len);

@@ -52,6 +52,8 @@ typedef struct options {
 	const char *include_dir;      /* --include-dir=DIR: before the -I's */
 	const char *device_extensions; /* --device-extensions=LIST */
 	strv device_macros;           /* --device-macro=NAME=VALUE|-NAME, in order */
+	bool cache_stats, clear_cache; /* --cache-stats, --clear-cache */
+	const char *cache_max;        /* --cache-max=SIZE */
 } options;
 
 /* Parses argv; on a bad argument prints "vastcc: error: ..." and returns
@@ -110,5 +112,11 @@ bool emit_json(const input *in, const options *opt);
 /* The device options as the analysis takes them, validated; false after
  * printing a driver error. */
 bool device_options_valid(const options *opt);
+
+/* --- cache.c: the runtime's cache of programs compiled at clBuildProgram --- */
+
+/* --cache-max, --clear-cache, then --cache-stats, on the runtime's cache
+ * directory; the exit status, after printing diagnostics. */
+int cache_command(const options *opt);
 
 #endif

@@ -141,6 +141,8 @@ static int drive(const options *opt)
 		printf("vastcc version %s (libclang 19)\n", VAST_VERSION);
 		return 0;
 	}
+	if (opt->cache_stats || opt->clear_cache || opt->cache_max)
+		return cache_command(opt);
 	if (count_files(opt) == 0) {
 		fprintf(stderr, "vastcc: error: no input files\n");
 		return 1;
