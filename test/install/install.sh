@@ -18,6 +18,13 @@
 #   vastrun    P/bin/vastrun on examples/vadd built with plain cc
 #   jit        P/bin/vastcc host.c, no .cl: the runtime compiles vadd.cl
 #              when the program builds it
+#   jit_found  the same with the build tree out of reach (a mount namespace
+#              with an empty file system over it, where unshare can; none of
+#              it on PATH): the runtime runs P/bin/vastcc, the compiler
+#              beside the runtime the program was linked with
+#   jit_shared the jit program, then P/bin/vastrun on the plain build, with
+#              one cache directory: the second finds the first's entry (the
+#              same source and options make the same key by either route)
 # Every program runs at a 50% budget (VAST_DEVICE_MEM=50%, VAST_STATS=1):
 # its output must equal the plain cc (or c++) build's byte for byte and
 # every kernel must page (ranges >= 2). vastrun and jit NEED
@@ -141,6 +148,56 @@ route_jit() {
 	(cd "$w/vadd" && "$P/bin/vastcc" -O2 -I../common -o "$w/jit" host.c -lm) ||
 		fail "P/bin/vastcc host.c (no .cl)" || return 1
 	vadd_run jit "$w/jit"
+}
+
+# Where unshare can mount over the build tree (and the prefix and work
+# directory lie outside it), the compile-at-build routes run without it.
+hide=0
+case "$tmp/" in
+"$build"/*) ;;
+*) unshare -Urm sh -c 'mount -t tmpfs vast-no-build "$0"' "$build" 2>/dev/null && hide=1 ;;
+esac
+# $tmp/nobuild CMD...: CMD without the build tree: none of it on PATH, and
+# hidden where unshare can.
+cat >"$tmp/nobuild" <<EOS
+#!/bin/sh
+PATH=\$(printf '%s' "\$PATH" | tr ':' '\\n' | grep -v '^$build' | paste -sd: -)
+export PATH
+[ $hide = 1 ] || exec "\$@"
+exec unshare -Urm sh -c 'mount -t tmpfs vast-no-build "\$0" && exec "\$@"' "$build" "\$@"
+EOS
+chmod +x "$tmp/nobuild"
+Preal=$(cd "$P" && pwd -P)
+
+# compiled_by LABEL WANT: LABEL's run compiled at build, by P's vastcc,
+# with the VAST_STATS line WANT ("jit=1 cache_hits=0").
+compiled_by() {
+	local label=$1 want=$2
+	grep -qx "vast: programs $want" "$tmp/$label.log" ||
+		{ cat "$tmp/$label.log"; fail "want 'vast: programs $want'"; return 1; }
+	[ "$want" != "jit=1 cache_hits=0" ] ||
+		grep -q "compiled by '$Preal/bin/vastcc'\$" "$tmp/$label.log" ||
+		{ cat "$tmp/$label.log"; fail "not compiled by P/bin/vastcc"; return 1; }
+}
+
+route_jit_found() {
+	(cd "$w/vadd" && "$P/bin/vastcc" -O2 -I../common -o "$w/jit-found" host.c -lm) ||
+		fail "P/bin/vastcc host.c (no .cl)" || return 1
+	[ $hide = 1 ] || echo "note: unshare cannot hide the build tree here; checking the compiler's path only"
+	vadd_run found "$w/jit-found" "$tmp/nobuild" env VAST_LOG=info \
+		VAST_CACHE_DIR="$tmp/found-cache" &&
+		compiled_by found "jit=1 cache_hits=0"
+}
+
+route_jit_shared() {
+	(cd "$w/vadd" && "$P/bin/vastcc" -O2 -I../common -o "$w/jit-shared" host.c -lm) ||
+		fail "P/bin/vastcc host.c (no .cl)" || return 1
+	vadd_run shared-linked "$w/jit-shared" "$tmp/nobuild" env VAST_LOG=info \
+		VAST_CACHE_DIR="$tmp/shared-cache" &&
+		compiled_by shared-linked "jit=1 cache_hits=0" || return 1
+	vadd_run shared-vastrun "$w/native" "$tmp/nobuild" env VAST_LOG=info \
+		VAST_CACHE_DIR="$tmp/shared-cache" "$P/bin/vastrun" &&
+		compiled_by shared-vastrun "jit=1 cache_hits=1"
 }
 
 failed=0

@@ -85,6 +85,10 @@ const char *runtime_lib(void);   /* <prefix>/lib/libvastrt.a */
  * (runtime/CMakeLists.txt). */
 const char *runtime_dynlist_flag(void);
 const char *include_dir(void);   /* <prefix>/include */
+/* An object for the link that names this vastcc (<prefix>/bin/vastcc) as
+ * the compiler beside the libvastrt.a it links (runtime/jit.c); NULL
+ * after printing an error. */
+const char *compiler_record(const options *opt);
 
 /* --- output.c: files written atomically --- */
 
@@ -112,6 +116,10 @@ bool emit_json(const input *in, const options *opt);
 /* The device options as the analysis takes them, validated; false after
  * printing a driver error. */
 bool device_options_valid(const options *opt);
+/* The user's flags that an object vastcc adds to the program (a stub)
+ * is compiled with, appended to cmd: -O, -g, -f..., -m..., not what
+ * selects or injects source or writes dependencies. */
+void object_flags(const options *opt, strv *cmd);
 
 /* --- cache.c: the runtime's cache of programs compiled at clBuildProgram --- */
 

@@ -8,7 +8,8 @@
  *      the stub into an object (clfile.c); or, under --emit-json, the
  *      one .cl input's program as JSON and nothing else
  *   -> C inputs and the objects: the real compiler (run.c), adding
- *      libvastrt and -lOpenCL when linking.
+ *      libvastrt, -lOpenCL and an object naming this vastcc, the
+ *      runtime's compiler (paths.c), when linking.
  * libvastrt is linked whole (--whole-archive) so that its definitions of
  * the OpenCL entry points take precedence over libOpenCL's wherever
  * -lOpenCL appears on the user's command line.
@@ -113,6 +114,12 @@ static int compile_and_link(const options *opt)
 #ifdef VAST_LINK_FLAGS
 	strv_push(&cmd, VAST_LINK_FLAGS);
 #endif
+	const char *record = compiler_record(opt);
+	if (!record) {
+		rc = 1;
+		goto done;
+	}
+	strv_push(&cmd, record);
 	strv_push(&cmd, "-Wl,--whole-archive");
 	strv_push(&cmd, runtime_lib());
 	strv_push(&cmd, "-Wl,--no-whole-archive");
