@@ -22,6 +22,10 @@
 #              with an empty file system over it, where unshare can; none of
 #              it on PATH): the runtime runs P/bin/vastcc, the compiler
 #              beside the runtime the program was linked with
+#   jit_path   examples/vadd linked through pkg-config (nothing says which
+#              vastcc linked it), no .cl, the build tree out of reach as
+#              above and P/bin first on PATH: the runtime runs P/bin/vastcc
+#              (unless the configured install prefix has a vastcc: skipped)
 #   jit_shared the jit program, then P/bin/vastrun on the plain build, with
 #              one cache directory: the second finds the first's entry (the
 #              same source and options make the same key by either route)
@@ -187,6 +191,21 @@ route_jit_found() {
 	vadd_run found "$w/jit-found" "$tmp/nobuild" env VAST_LOG=info \
 		VAST_CACHE_DIR="$tmp/found-cache" &&
 		compiled_by found "jit=1 cache_hits=0"
+}
+
+route_jit_path() {
+	local flags prefix
+	prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$build/CMakeCache.txt")
+	if [ -x "$prefix/bin/vastcc" ]; then
+		echo "note: skipped: '$prefix/bin/vastcc' comes before PATH"; return 0
+	fi
+	flags=$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags --libs vastrt) ||
+		fail "pkg-config vastrt" || return 1
+	cc -O2 -I"$w/common" -o "$w/jit-path" "$w/vadd/host.c" $flags -lm ||
+		fail "cc host.c \$(pkg-config --cflags --libs vastrt)" || return 1
+	vadd_run path "$w/jit-path" env PATH="$P/bin:$PATH" "$tmp/nobuild" env VAST_LOG=info \
+		VAST_CACHE_DIR="$tmp/path-cache" &&
+		compiled_by path "jit=1 cache_hits=0"
 }
 
 route_jit_shared() {
