@@ -138,8 +138,8 @@ static int read_numbers(int dfd, const number_file *f, numbers *ns, char *why, s
 	return 0;
 }
 
-/* Adds `add` to, or with `set` sets to v, the number `name` of file f
- * of dfd; 0, or -1 with why. */
+/* Adds v to the number `name` of file f of dfd, or with `set` makes it
+ * v; 0, or -1 with why. */
 static int change_number(int dfd, const number_file *f, const char *name, int set,
                          unsigned long long v, char *why, size_t n)
 {
