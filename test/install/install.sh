@@ -47,6 +47,9 @@ cxxdir=$root/test/rt/cxx
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-install.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_LOG VAST_PAGE_SIZE VAST_PIPELINE VAST_CC VAST_CXX
+# What the routes compile at build is cached here, never in ~/.cache/vastcc,
+# also when the script runs outside ctest.
+export VAST_CACHE_DIR=$tmp/cache
 P=$tmp/prefix
 cmake --install "$build" --prefix "$P" > "$tmp/install.log" 2>&1 ||
 	{ cat "$tmp/install.log"; echo "FAIL: cmake --install $build --prefix P"; exit 1; }
