@@ -25,7 +25,9 @@
  * symbolic link or a FIFO planted under an entry's name is refused, and
  * cannot block) owned by the effective user and writable by nobody else.
  * A refusal is one warning per process that names the directory and why,
- * and the program is compiled as without a cache. Every operation works
+ * and the program is compiled as without a cache; so is a directory that
+ * cannot be made, opened or written (a VAST_CACHE_DIR on a read-only
+ * disk), but not one merely not made yet. Every operation works
  * on the directory's descriptor once it is checked (openat, renameat,
  * unlinkat), so the directory cannot be swapped under it.
  *
@@ -128,9 +130,7 @@ static void refuse(const char *dir, const char *why)
 	vrt_log(level, "cache '%s' not used: %s; compiling without it", dir, why);
 }
 
-/* Whether st is the effective user's and writable by nobody else; if
- * not, why (naming `what`) in why[n]. */
-static int owned(const struct stat *st, const char *what, char *why, size_t n)
+int vrt_cache_owned(const struct stat *st, const char *what, char *why, size_t n)
 {
 	if (st->st_uid != geteuid()) {
 		snprintf(why, n, "%s is owned by uid %u, not by this user (uid %u)", what,
@@ -151,44 +151,56 @@ static int owned(const struct stat *st, const char *what, char *why, size_t n)
 static int make_dirs(const char *dir)
 {
 	char *d = vrt_strdup(dir);
+	int r = 0;
 	if (!d)
 		return -1;
-	for (char *p = d + 1; *p; p++)
+	for (char *p = d + 1; *p && !r; p++)
 		if (*p == '/') {
 			*p = '\0';
-			if (mkdir(d, 0700) && errno != EEXIST) {
-				vrt_free(d);
-				return -1;
-			}
+			r = mkdir(d, 0700) && errno != EEXIST ? -1 : 0;
 			*p = '/';
 		}
-	int r = mkdir(d, 0700) && errno != EEXIST ? -1 : 0;
+	if (!r)
+		r = mkdir(d, 0700) && errno != EEXIST ? -1 : 0;
+	int e = errno;
 	vrt_free(d);
+	errno = e;
 	return r;
 }
 
-/* The cache directory's descriptor, checked (made first when `make`), or
- * -1: missing, unreadable or refused (warned). */
-static int open_dir(const char *dir, int make)
+int vrt_cache_open_dir(const char *dir, int make, char *why, size_t n)
 {
-	char why[256];
 	struct stat st;
-	if (make && make_dirs(dir))
+	why[0] = '\0';
+	if (make && make_dirs(dir)) {
+		snprintf(why, n, "cannot make it: %s", strerror(errno));
 		return -1;
+	}
 	/* The path may pass through symbolic links (~/.cache on another
 	 * disk); what is checked is the directory it names. */
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0 || fstat(fd, &st)) {
+		/* Not made yet is no fault: the first put makes it. */
+		if (errno != ENOENT)
+			snprintf(why, n, "cannot open it: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
-	if (fstat(fd, &st)) {
+	}
+	if (!vrt_cache_owned(&st, "it", why, n)) {
 		close(fd);
 		return -1;
 	}
-	if (!owned(&st, "it", why, sizeof why)) {
+	return fd;
+}
+
+/* vrt_cache_open_dir, a refusal warned. */
+static int open_dir(const char *dir, int make)
+{
+	char why[256];
+	int fd = vrt_cache_open_dir(dir, make, why, sizeof why);
+	if (fd < 0 && *why)
 		refuse(dir, why);
-		close(fd);
-		return -1;
-	}
 	return fd;
 }
 
@@ -214,7 +226,7 @@ static int open_entry(int dfd, const char *dir, const char *name, struct stat *s
 	}
 	if (!S_ISREG(st->st_mode))
 		snprintf(why, sizeof why, "%s is not a regular file", what);
-	if (!S_ISREG(st->st_mode) || !owned(st, what, why, sizeof why)) {
+	if (!S_ISREG(st->st_mode) || !vrt_cache_owned(st, what, why, sizeof why)) {
 		refuse(dir, why);
 		close(fd);
 		errno = EPERM;
@@ -399,18 +411,20 @@ static int is_ours(int dfd, const char *name, struct stat *st)
 	return ok;
 }
 
-static void evict_at(int dfd, unsigned long long max)
+void vrt_cache_trim(int dfd, unsigned long long max, vrt_cache_usage *left,
+                    vrt_cache_usage *removed)
 {
+	vrt_cache_usage kept = { 0, 0 }, gone = { 0, 0 };
 	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
 	entry *all = NULL;
 	size_t n = 0, cap = 0;
 	unsigned long long total = 0;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
 	time_t stale = time(NULL) - STALE_TMP_SECONDS;
 	for (struct dirent *e; (e = readdir(d));) {
 		struct stat st;
@@ -444,21 +458,31 @@ static void evict_at(int dfd, unsigned long long max)
 	}
 	if (n) /* qsort may not be passed NULL, even for no elements */
 		qsort(all, n, sizeof *all, older);
-	for (size_t i = 0; i < n && total > max; i++) {
-		if (unlinkat(dfd, all[i].name, 0) == 0 || errno == ENOENT)
+	for (size_t i = 0; i < n; i++) {
+		vrt_cache_usage *u = &kept;
+		if (total > max && (unlinkat(dfd, all[i].name, 0) == 0 || errno == ENOENT)) {
 			total -= all[i].size;
+			u = &gone;
+		}
+		u->entries++;
+		u->bytes += all[i].size;
 	}
 	for (size_t i = 0; i < n; i++)
 		vrt_free(all[i].name);
 	vrt_free(all);
 	closedir(d);
+out:
+	if (left)
+		*left = kept;
+	if (removed)
+		*removed = gone;
 }
 
 void vrt_cache_evict(const char *dir, unsigned long long max)
 {
 	int dfd = open_dir(dir, 0);
 	if (dfd >= 0) {
-		evict_at(dfd, max);
+		vrt_cache_trim(dfd, max, NULL, NULL);
 		close(dfd);
 	}
 }
@@ -468,8 +492,14 @@ int vrt_cache_put(const char *dir, const vrt_cache_key *k, const char *data,
 {
 	char name[HASH_DIGITS + sizeof CACHE_SUFFIX], tmp[sizeof TMP_PREFIX + TMP_RANDOM];
 	int dfd = open_dir(dir, 1), fd = -1, err = -1;
-	if (dfd < 0 || (fd = make_tmp(dfd, tmp)) < 0)
+	if (dfd < 0)
 		goto out;
+	if ((fd = make_tmp(dfd, tmp)) < 0) {
+		char why[256];
+		snprintf(why, sizeof why, "cannot write in it: %s", strerror(errno));
+		refuse(dir, why);
+		goto out;
+	}
 	entry_name(k, name);
 	const char *s[KEY_FIELDS];
 	size_t n[KEY_FIELDS];
@@ -485,7 +515,7 @@ int vrt_cache_put(const char *dir, const vrt_cache_key *k, const char *data,
 	if (err)
 		unlinkat(dfd, tmp, 0);
 	else
-		evict_at(dfd, max);
+		vrt_cache_trim(dfd, max, NULL, NULL);
 out:
 	if (dfd >= 0)
 		close(dfd);

@@ -7,13 +7,14 @@
  * VAST_PAGE_SIZE   page size, a power of two from 256 bytes to 1G
  * VAST_MODE        auto | paged | native
  * VAST_LOG         warn | info | debug
- * VAST_STATS       1: a table of the kernels at exit; kv: key=value lines;
- *                  2, kv2: with the kernels' own time
+ * VAST_STATS       1 (on, yes, true): a table of the kernels at exit;
+ *                  kv: key=value lines; 2, kv2: with the kernels' own time
  * VAST_PIPELINE    frame sets in flight in a paged launch, 1 to VRT_MAX_SETS
  * VAST_TRACE       FILE.json: a Chrome trace of every phase, written at exit
  * VAST_JIT         0: no compiling at clBuildProgram (jit.c)
  * VAST_CACHE       0: no on-disk cache of what it compiled (cache.c)
- * VAST_CACHE_MAX   a size: the cache's bound (default 256M)
+ * VAST_CACHE_MAX   a size: the cache's bound, over the one `vastcc
+ *                  --cache-max` set (default 256M, cachestats.c)
  * VAST_CACHE_DIR, VAST_COMPILER: read where used (cache.c, jit.c)
  * VAST_DEVICES     all, or names like gpu0,gpu1,cpu: split launches over
  *                  these devices too (resolved at the first launch, devices.c)
@@ -39,6 +40,9 @@
  * VAST_WGSPLIT     0: never run the program's work-groups as smaller ones,
  *                  even where its work-items are independent (launch.c);
  *                  such a group that does not fit is refused
+ * The on/off variables (VAST_JIT, VAST_CACHE, VAST_PINNED and the testing
+ * knobs) take 0/1, no/yes, false/true, off/on in any case; VAST_STATS and
+ * VAST_FOOTPRINTS take the same besides 2 and check (vrt_parse_onoff).
  * Malformed values are reported once and ignored (defaults stand): the
  * runtime is inside someone else's program and must not stop it.
  *
@@ -55,6 +59,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/auxv.h>
 
 #include "vrt.h"
@@ -67,7 +72,6 @@ vrt_config vrt_cfg = {
 	.footprints = VRT_FP_ON,
 	.jit = 1,
 	.cache = 1,
-	.cache_max = 256ull << 20,
 	.resident = 1,
 	.hold = 1,
 	.straight = 1,
@@ -134,6 +138,31 @@ const char *vrt_getenv(const char *name)
 	return secure_getenv(name);
 }
 
+int vrt_parse_onoff(const char *s)
+{
+	static const char *const words[][2] = {
+		{ "0", "1" }, { "no", "yes" }, { "false", "true" }, { "off", "on" },
+	};
+	for (size_t i = 0; s && i < sizeof words / sizeof *words; i++)
+		for (int v = 0; v < 2; v++)
+			if (!strcasecmp(s, words[i][v]))
+				return v;
+	return -1;
+}
+
+#define ONOFF_WANT "0/1, no/yes, false/true or off/on"
+
+/* An on/off knob: *flag is `dflt` unless the variable says otherwise;
+ * a value that is neither is reported and the default stands. */
+static void config_onoff(const char *name, int *flag, int dflt)
+{
+	const char *s = vrt_getenv(name);
+	int v = s && *s ? vrt_parse_onoff(s) : dflt;
+	if (v < 0)
+		vrt_log(VRT_LOG_WARN, "ignoring %s='%s' (want " ONOFF_WANT ")", name, s);
+	*flag = v < 0 ? dflt : v;
+}
+
 /* A byte count knob; malformed or a percentage: reported, ignored. */
 static void config_size(const char *name, unsigned long long *bytes)
 {
@@ -176,11 +205,21 @@ void vrt_config_load(void)
 		else
 			vrt_log(VRT_LOG_WARN, "ignoring VAST_MODE='%s' (want auto, paged or native)", s);
 	}
-	vrt_cfg.pinned = !((s = vrt_getenv("VAST_PINNED")) && !strcmp(s, "0"));
-	if ((s = vrt_getenv("VAST_STATS")) && *s && strcmp(s, "0")) {
+	config_onoff("VAST_PINNED", &vrt_cfg.pinned, 1);
+	vrt_cfg.stats = 0;
+	if ((s = vrt_getenv("VAST_STATS")) && *s) {
 		/* kv, kv2: the key=value lines of 1, 2 (stats.c) */
-		vrt_cfg.stats_kv = !strncmp(s, "kv", 2);
-		vrt_cfg.stats = !strcmp(s + (vrt_cfg.stats_kv ? 2 : 0), "2") ? 2 : 1;
+		int kv = !strncmp(s, "kv", 2);
+		const char *level = kv ? s + 2 : s;
+		if (kv && !*level)
+			vrt_cfg.stats = 1;
+		else if (!strcmp(level, "2"))
+			vrt_cfg.stats = 2;
+		else if (!kv && vrt_parse_onoff(s) >= 0)
+			vrt_cfg.stats = vrt_parse_onoff(s);
+		else
+			vrt_log(VRT_LOG_WARN, "ignoring VAST_STATS='%s' (want " ONOFF_WANT ", 2, kv or kv2)", s);
+		vrt_cfg.stats_kv = vrt_cfg.stats && kv;
 	}
 	if ((s = vrt_getenv("VAST_DEVICE_MEM")) && *s) {
 		if (vrt_parse_size(s, &vrt_cfg.mem_bytes, &vrt_cfg.mem_percent))
@@ -197,8 +236,9 @@ void vrt_config_load(void)
 			vrt_cfg.pipeline_forced = 1;
 		}
 	}
-	vrt_cfg.jit = !((s = vrt_getenv("VAST_JIT")) && !strcmp(s, "0"));
-	vrt_cfg.cache = !((s = vrt_getenv("VAST_CACHE")) && !strcmp(s, "0"));
+	config_onoff("VAST_JIT", &vrt_cfg.jit, 1);
+	config_onoff("VAST_CACHE", &vrt_cfg.cache, 1);
+	vrt_cfg.cache_max = 0;
 	if ((s = vrt_getenv("VAST_CACHE_MAX")) && *s) {
 		unsigned long long b;
 		unsigned pct;
@@ -219,21 +259,22 @@ void vrt_config_load(void)
 	}
 	if ((s = vrt_getenv("VAST_TRACE")) && *s)
 		vrt_cfg.trace = s;
-	vrt_cfg.resident = !((s = vrt_getenv("VAST_RESIDENT")) && !strcmp(s, "0"));
-	vrt_cfg.hold = !((s = vrt_getenv("VAST_HOLD")) && !strcmp(s, "0"));
-	vrt_cfg.straight = !((s = vrt_getenv("VAST_STRAIGHT")) && !strcmp(s, "0"));
-	vrt_cfg.overlap = !((s = vrt_getenv("VAST_OVERLAP")) && !strcmp(s, "0"));
-	vrt_cfg.fuse = !((s = vrt_getenv("VAST_FUSE")) && !strcmp(s, "0"));
-	vrt_cfg.wgsplit = !((s = vrt_getenv("VAST_WGSPLIT")) && !strcmp(s, "0"));
+	config_onoff("VAST_RESIDENT", &vrt_cfg.resident, 1);
+	config_onoff("VAST_HOLD", &vrt_cfg.hold, 1);
+	config_onoff("VAST_STRAIGHT", &vrt_cfg.straight, 1);
+	config_onoff("VAST_OVERLAP", &vrt_cfg.overlap, 1);
+	config_onoff("VAST_FUSE", &vrt_cfg.fuse, 1);
+	config_onoff("VAST_WGSPLIT", &vrt_cfg.wgsplit, 1);
 	if ((s = vrt_getenv("VAST_DEVICES")) && *s)
 		vrt_cfg.devices = s;
+	vrt_cfg.footprints = VRT_FP_ON;
 	if ((s = vrt_getenv("VAST_FOOTPRINTS")) && *s) {
-		if (!strcmp(s, "0"))
-			vrt_cfg.footprints = VRT_FP_OFF;
-		else if (!strcmp(s, "check"))
+		if (!strcmp(s, "check"))
 			vrt_cfg.footprints = VRT_FP_CHECK;
-		else if (strcmp(s, "1"))
-			vrt_log(VRT_LOG_WARN, "ignoring VAST_FOOTPRINTS='%s' (want 1, 0 or check)", s);
+		else if (vrt_parse_onoff(s) >= 0)
+			vrt_cfg.footprints = vrt_parse_onoff(s) ? VRT_FP_ON : VRT_FP_OFF;
+		else
+			vrt_log(VRT_LOG_WARN, "ignoring VAST_FOOTPRINTS='%s' (want " ONOFF_WANT ", or check)", s);
 	}
 	if ((s = vrt_getenv("VAST_PAGE_SIZE")) && *s) {
 		unsigned long long b;

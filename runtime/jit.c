@@ -19,11 +19,14 @@
  * vastcc, told --include-dir=. (the private copy of the source is alone
  * in DIR/src, where a quoted #include looks first and finds nothing).
  *
- * The compiler is $VAST_COMPILER, else bin/vastcc beside the lib/ that
- * holds libvastrt.so (when the runtime is a shared library), else the
- * install prefix's bin/vastcc, else the build tree's. Its output is
- * cached on disk (cache.c) under the source, the options, the device
- * flags, the compiler's version and identity (path, size, time), and,
+ * The compiler is $VAST_COMPILER, else the one beside the runtime that
+ * is loaded (bin/vastcc beside the lib/ that holds libvastrt.so; for
+ * libvastrt.a, the vastcc that linked it into the program, which the link
+ * records), else the install prefix's bin/vastcc, else vastcc on PATH.
+ * Its output is cached on disk (cache.c; each lookup counted, and the
+ * cache bounded, by cachestats.c) under the source, the options, the
+ * device flags, the compiler's version and identity (its resolved path,
+ * size, time: vastrun's and a linked program's are one), and,
  * for a source that may include files, the preprocessor's whole output
  * (vastcc --emit-preprocessed): every header as it was read, so an
  * edited header, or another found first, makes another entry.
@@ -109,10 +112,51 @@ static int executable(const char *path)
 /* Any object of libvastrt, to ask dladdr where it was loaded from. */
 static const char where_am_i;
 
-/* The compiler's path (malloc'd), or NULL with why. */
+/* The vastcc that linked the program with libvastrt.a, which it took
+ * from its own prefix: vastcc adds an object defining it to the link
+ * (tools/vastcc/paths.c). NULL in a program linked otherwise (pkg-config,
+ * CMake) and in libvastrt.so. */
+extern const char vast_linked_compiler[] __attribute__((weak));
+
+/* path, when an executable file, with symbolic links and "..", "."
+ * resolved (malloc'd): one compiler is one name in the cache key,
+ * whichever way it was found. */
+static char *usable(const char *path)
+{
+	char *real = executable(path) ? realpath(path, NULL) : NULL;
+	char *out = real ? vrt_strdup(real) : NULL;
+	free(real); /* malloc'd by realpath */
+	return out;
+}
+
+/* vastcc in a directory of $PATH, as a shell would find it. */
+static char *on_path(void)
+{
+	const char *p = vrt_getenv("PATH");
+	char *found = NULL;
+	while (p && !found) {
+		const char *colon = strchr(p, ':');
+		int len = colon ? (int)(colon - p) : (int)strlen(p);
+		char *path = vrt_malloc((size_t)len + 16);
+		if (path) {
+			/* An empty entry is the working directory. */
+			snprintf(path, (size_t)len + 16, "%.*s/vastcc", len ? len : 1, len ? p : ".");
+			found = usable(path);
+			vrt_free(path);
+		}
+		p = colon ? colon + 1 : NULL;
+	}
+	return found;
+}
+
+/* The compiler's path (malloc'd), or NULL with why. Beside the runtime
+ * that is loaded, then in the install prefix, then on PATH: a program
+ * linked from an installed prefix finds that prefix's compiler when the
+ * build tree it came from is gone. */
 static char *find_compiler(char *why, size_t n)
 {
 	const char *env = vrt_getenv("VAST_COMPILER");
+	char *found = NULL;
 	if (env && *env) {
 		if (executable(env))
 			return vrt_strdup(env);
@@ -120,7 +164,8 @@ static char *find_compiler(char *why, size_t n)
 		return NULL;
 	}
 	/* A shared libvastrt in PREFIX/lib: its compiler is PREFIX/bin. A
-	 * static one is inside the program, whose bin/ is not ours. */
+	 * static one is inside the program, whose bin/ is not ours: the link
+	 * says which vastcc took it from its PREFIX/lib. */
 	Dl_info info;
 	if (dladdr(&where_am_i, &info) && info.dli_fname && strstr(info.dli_fname, ".so")) {
 		const char *slash = strrchr(info.dli_fname, '/');
@@ -129,17 +174,20 @@ static char *find_compiler(char *why, size_t n)
 		char *path = vrt_malloc(len);
 		if (path) {
 			snprintf(path, len, "%.*s/../bin/vastcc", dir, slash ? info.dli_fname : ".");
-			if (executable(path))
-				return path;
+			found = usable(path);
 			vrt_free(path);
 		}
+	} else if (vast_linked_compiler && *vast_linked_compiler) {
+		found = usable(vast_linked_compiler);
 	}
-	static const char *const builtin[] = { VAST_INSTALL_COMPILER, VAST_BUILD_COMPILER };
-	for (size_t i = 0; i < sizeof builtin / sizeof *builtin; i++)
-		if (*builtin[i] && executable(builtin[i]))
-			return vrt_strdup(builtin[i]);
-	snprintf(why, n, "no vastcc found to compile it (set VAST_COMPILER)");
-	return NULL;
+	if (!found)
+		found = usable(VAST_INSTALL_COMPILER);
+	if (!found)
+		found = on_path();
+	if (!found)
+		snprintf(why, n, "no vastcc found to compile it beside the runtime, as '%s' or on "
+		         "PATH (set VAST_COMPILER)", VAST_INSTALL_COMPILER);
+	return found;
 }
 
 /* What the cache key says of the compiler: its version and stub ABI, and
@@ -727,13 +775,14 @@ int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_
 		}
 	}
 	vrt_cache_key key = { source, len, opts, flags, ident, pre, plen };
-	if (vrt_cfg.cache && (cache = vrt_cache_dir()) &&
-	    (text = vrt_cache_get(cache, &key, &tlen))) {
+	if (vrt_cfg.cache && (cache = vrt_cache_dir())) {
 		/* An entry this reader cannot take is as good as none. */
-		if ((prog = vrt_stub_from_json(text, tlen, &error)))
+		if ((text = vrt_cache_get(cache, &key, &tlen)) &&
+		    (prog = vrt_stub_from_json(text, tlen, &error)))
 			hit = 1;
 		free(error);
 		error = NULL;
+		vrt_cache_count(cache, hit);
 	}
 	if (!hit) {
 		vrt_free(text);
@@ -765,10 +814,10 @@ int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_
 		snprintf(why, n, "'%s' compiled other bytes than the program's source", compiler);
 		goto out;
 	}
-	if (!hit && cache && vrt_cache_put(cache, &key, text, tlen, vrt_cfg.cache_max))
+	if (!hit && cache && vrt_cache_put(cache, &key, text, tlen, vrt_cache_max(cache)))
 		vrt_log(VRT_LOG_INFO, "cache: cannot store in '%s'", cache);
-	vrt_log(VRT_LOG_INFO, "program (%zu bytes, options '%s') compiled by vastcc%s", len, opts,
-	        hit ? " (cache hit)" : "");
+	vrt_log(VRT_LOG_INFO, "program (%zu bytes, options '%s') compiled by '%s'%s", len, opts,
+	        compiler, hit ? " (cache hit)" : "");
 	vrt_lock();
 	/* Another thread may have compiled the same meanwhile: one copy. */
 	if ((*out = vrt_registry_find_compiled(opts, regdev, h, len)) == NULL &&

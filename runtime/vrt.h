@@ -151,7 +151,7 @@ typedef struct vrt_config {
 	int footprints;        /* VAST_FOOTPRINTS: VRT_FP_* */
 	int jit;               /* VAST_JIT: compile programs at clBuildProgram */
 	int cache;             /* VAST_CACHE: keep them on disk (cache.c) */
-	unsigned long long cache_max; /* VAST_CACHE_MAX: the cache's bytes */
+	unsigned long long cache_max; /* VAST_CACHE_MAX: the cache's bytes; 0: unset */
 	const char *devices;   /* VAST_DEVICES: the virtual device's devices, NULL: one */
 	int resident;          /* VAST_RESIDENT: reuse pages kept on the device */
 	int hold;              /* VAST_HOLD: keep one buffer's first pages (paged.c) */
@@ -176,6 +176,9 @@ const char *vrt_getenv(const char *name);
 /* "64M", "2G", "4096", "1.5G": bytes, or a percentage "50%" (*percent
  * set, return 0). Returns -1 on malformed input. */
 int vrt_parse_size(const char *s, unsigned long long *bytes, unsigned *percent);
+/* An on/off value: 1 for 1, yes, true, on; 0 for 0, no, false, off (any
+ * case); -1 for anything else. */
+int vrt_parse_onoff(const char *s);
 /* device.c: the device budget of a launch whose buffers take `footprint` bytes. */
 unsigned long long vrt_budget(cl_device_id dev, unsigned long long footprint);
 /* The default budget on a device of `mem` bytes with `pinned` bytes of
@@ -722,9 +725,46 @@ char *vrt_cache_get(const char *dir, const vrt_cache_key *k, size_t *len);
 int vrt_cache_put(const char *dir, const vrt_cache_key *k, const char *data,
                   size_t len, unsigned long long max);
 void vrt_cache_evict(const char *dir, unsigned long long max);
+/* The cache directory's descriptor, checked by the trust rule (made 0700
+ * first, parents included, when `make`); or -1 with why[n]: refused,
+ * cannot be made or opened; why is "" when it does not exist yet. */
+int vrt_cache_open_dir(const char *dir, int make, char *why, size_t n);
+struct stat;
+/* Whether st is the effective user's and writable by nobody else; if
+ * not, why (naming `what`) in why[n]. */
+int vrt_cache_owned(const struct stat *st, const char *what, char *why, size_t n);
+typedef struct vrt_cache_usage {
+	unsigned long long entries, bytes;
+} vrt_cache_usage;
+/* Removes the entries of the checked directory dfd, least recently used
+ * first, until they and the temporaries being written take at most max
+ * bytes (ULLONG_MAX: none, 0: all), and stale temporaries; the entries
+ * left and removed, and their bytes, in *left and *removed (each may be
+ * NULL). Only what the cache wrote is counted or removed. */
+void vrt_cache_trim(int dfd, unsigned long long max, vrt_cache_usage *left,
+                    vrt_cache_usage *removed);
 /* $VAST_CACHE_DIR, else $XDG_CACHE_HOME/vastcc, else ~/.cache/vastcc;
  * malloc'd, NULL when none can be named. */
 char *vrt_cache_dir(void);
+
+/* --- cachestats.c: the cache's counts and size setting, in its directory - */
+/* The bound of a cache whose directory sets none, with no VAST_CACHE_MAX. */
+#define VRT_CACHE_MAX_DEFAULT (256ull << 20)
+typedef struct vrt_cache_numbers {
+	unsigned long long hits, misses; /* the runtime's lookups */
+	unsigned long long max;          /* set by vastcc --cache-max; 0: none */
+} vrt_cache_numbers;
+/* Counts a lookup in dir (made if missing): a hit or a miss. Never fails
+ * the caller; process-safe. */
+void vrt_cache_count(const char *dir, int hit);
+/* The counts and setting of the checked directory dfd (zeros where it
+ * has none); 0, or -1 with why[n]. */
+int vrt_cache_numbers_read(int dfd, vrt_cache_numbers *out, char *why, size_t n);
+/* Sets dfd's bound, kept until set again; 0, or -1 with why[n]. */
+int vrt_cache_set_max(int dfd, unsigned long long max, char *why, size_t n);
+/* The bound dir is kept to: VAST_CACHE_MAX, else its setting, else
+ * VRT_CACHE_MAX_DEFAULT. */
+unsigned long long vrt_cache_max(const char *dir);
 /* The whole file at path, malloc'd and NUL-terminated, its size in *len;
  * NULL when it cannot be read. */
 char *vrt_read_file(const char *path, size_t *len);

@@ -26,6 +26,17 @@
 #              Depends name the Debian packages they need and which share no
 #              file; unpacked with `dpkg -x` into an empty tree, their vastcc
 #              builds vadd and their vastrun runs the native build
+#   jit_found  the same with the build tree out of reach (a mount namespace
+#              with an empty file system over it, where unshare can; none of
+#              it on PATH): the runtime runs P/bin/vastcc, the compiler
+#              beside the runtime the program was linked with
+#   jit_path   examples/vadd linked through pkg-config (nothing says which
+#              vastcc linked it), no .cl, the build tree out of reach as
+#              above and P/bin first on PATH: the runtime runs P/bin/vastcc
+#              (unless the configured install prefix has a vastcc: skipped)
+#   jit_shared the jit program, then P/bin/vastrun on the plain build, with
+#              one cache directory: the second finds the first's entry (the
+#              same source and options make the same key by either route)
 # Every program runs at a 50% budget (VAST_DEVICE_MEM=50%, VAST_STATS=kv):
 # its output must equal the plain cc (or c++) build's byte for byte and
 # every kernel must page (ranges >= 2). vastrun and jit NEED
@@ -44,8 +55,8 @@ cxxdir=$root/test/rt/cxx
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-install.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_LOG VAST_PAGE_SIZE VAST_PIPELINE VAST_CC VAST_CXX
-# Programs compiled at clBuildProgram (vastrun, jit, deb) cache them here,
-# not in the user's ~/.cache.
+# What the routes compile at build is cached here, never in ~/.cache/vastcc,
+# also when the script runs outside ctest.
 export VAST_CACHE_DIR=$tmp/cache
 P=$tmp/prefix
 cmake --install "$build" --prefix "$P" > "$tmp/install.log" 2>&1 ||
@@ -214,6 +225,71 @@ route_deb() {
 	vadd_run deb "$w/deb" || return 1
 	# vastrun (package vastcc) preloads libvastrt.so (package libvastrt).
 	vadd_run deb-vastrun "$w/native" "$bin/vastrun"
+}
+
+# Where unshare can mount over the build tree (and the prefix and work
+# directory lie outside it), the compile-at-build routes run without it.
+hide=0
+case "$tmp/" in
+"$build"/*) ;;
+*) unshare -Urm sh -c 'mount -t tmpfs vast-no-build "$0"' "$build" 2>/dev/null && hide=1 ;;
+esac
+# $tmp/nobuild CMD...: CMD without the build tree: none of it on PATH, and
+# hidden where unshare can.
+cat >"$tmp/nobuild" <<EOS
+#!/bin/sh
+PATH=\$(printf '%s' "\$PATH" | tr ':' '\\n' | grep -v '^$build' | paste -sd: -)
+export PATH
+[ $hide = 1 ] || exec "\$@"
+exec unshare -Urm sh -c 'mount -t tmpfs vast-no-build "\$0" && exec "\$@"' "$build" "\$@"
+EOS
+chmod +x "$tmp/nobuild"
+Preal=$(cd "$P" && pwd -P)
+
+# compiled_by LABEL WANT: LABEL's run compiled at build, by P's vastcc,
+# with the VAST_STATS line WANT ("jit=1 cache_hits=0").
+compiled_by() {
+	local label=$1 want=$2
+	grep -qx "vast: programs $want" "$tmp/$label.log" ||
+		{ cat "$tmp/$label.log"; fail "want 'vast: programs $want'"; return 1; }
+	[ "$want" != "jit=1 cache_hits=0" ] ||
+		grep -q "compiled by '$Preal/bin/vastcc'\$" "$tmp/$label.log" ||
+		{ cat "$tmp/$label.log"; fail "not compiled by P/bin/vastcc"; return 1; }
+}
+
+route_jit_found() {
+	(cd "$w/vadd" && "$P/bin/vastcc" -O2 -I../common -o "$w/jit-found" host.c -lm) ||
+		fail "P/bin/vastcc host.c (no .cl)" || return 1
+	[ $hide = 1 ] || echo "note: unshare cannot hide the build tree here; checking the compiler's path only"
+	vadd_run found "$w/jit-found" "$tmp/nobuild" env VAST_LOG=info \
+		VAST_CACHE_DIR="$tmp/found-cache" &&
+		compiled_by found "jit=1 cache_hits=0"
+}
+
+route_jit_path() {
+	local flags prefix
+	prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$build/CMakeCache.txt")
+	if [ -x "$prefix/bin/vastcc" ]; then
+		echo "note: skipped: '$prefix/bin/vastcc' comes before PATH"; return 0
+	fi
+	flags=$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags --libs vastrt) ||
+		fail "pkg-config vastrt" || return 1
+	cc -O2 -I"$w/common" -o "$w/jit-path" "$w/vadd/host.c" $flags -lm ||
+		fail "cc host.c \$(pkg-config --cflags --libs vastrt)" || return 1
+	vadd_run path "$w/jit-path" env PATH="$P/bin:$PATH" "$tmp/nobuild" env VAST_LOG=info \
+		VAST_CACHE_DIR="$tmp/path-cache" &&
+		compiled_by path "jit=1 cache_hits=0"
+}
+
+route_jit_shared() {
+	(cd "$w/vadd" && "$P/bin/vastcc" -O2 -I../common -o "$w/jit-shared" host.c -lm) ||
+		fail "P/bin/vastcc host.c (no .cl)" || return 1
+	vadd_run shared-linked "$w/jit-shared" "$tmp/nobuild" env VAST_LOG=info \
+		VAST_CACHE_DIR="$tmp/shared-cache" &&
+		compiled_by shared-linked "jit=1 cache_hits=0" || return 1
+	vadd_run shared-vastrun "$w/native" "$tmp/nobuild" env VAST_LOG=info \
+		VAST_CACHE_DIR="$tmp/shared-cache" "$P/bin/vastrun" &&
+		compiled_by shared-vastrun "jit=1 cache_hits=1"
 }
 
 failed=0

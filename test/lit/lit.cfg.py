@@ -31,6 +31,9 @@ config.substitutions.append(("%flatjson", "%s %s" % (
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))
 config.environment["PATH"] = os.pathsep.join([llvm_bin, os.environ.get("PATH", "")])
+# Never the user's cache of programs compiled at run time (~/.cache/vastcc):
+# the one ctest's tests use (test/CMakeLists.txt).
+config.environment["VAST_CACHE_DIR"] = os.path.join(build, "test-cache")
 for var in ("VAST_CC", "VAST_CXX", "VAST_CLANG", "TMPDIR", "HOME"):
     if var in os.environ:
         config.environment[var] = os.environ[var]

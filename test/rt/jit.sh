@@ -52,7 +52,7 @@ check() {
 check first ref2.bin "jit=1 cache_hits=0" app "$opts" VAST_COMPILER="$vastcc"
 ls cache/*.vc >/dev/null 2>&1 || { echo "FAIL: first: nothing in the cache"; fail=1; }
 # 2. Again: from the cache; the compiler found without VAST_COMPILER (the
-# build tree's, compiled into libvastrt.a).
+# vastcc that linked the program, which the link records).
 check second ref2.bin "jit=1 cache_hits=1" app "$opts"
 # 3. The options of the AOT stub: the stub serves, nothing compiled.
 if env VAST_STATS=kv VAST_DEVICE_MEM=50% ./aot stub.bin jit.cl "$opts" 2>stub.err &&

@@ -7,7 +7,9 @@
  * stale) temporaries, processes writing at once leave whole entries, and
  * the trust rule: a directory or entry another user owns or could write,
  * a symbolic link or a FIFO under an entry's name, is never used (one
- * warning). Files of another user are made by chown, so those checks
+ * warning); nor is a directory that cannot be made or written (one
+ * warning too); the counts of hits and misses and the size setting beside
+ * the entries (cachestats.c). Files of another user are made by chown, so those checks
  * need root and are skipped with a message otherwise.
  */
 #include <dirent.h>
@@ -429,6 +431,56 @@ static void test_trust(void)
 	expect_refused("is owned by uid 4242, not by this user (uid 0)");
 }
 
+/* In the child: case_dir cannot be written; twice, so that the warning's
+ * count shows it is given once. */
+static void unwritable_case(void)
+{
+	for (int i = 0; i < 2; i++) {
+		size_t n = 0;
+		char *got = vrt_cache_get(case_dir, &case_key, &n);
+		CHECK(got == NULL);
+		vrt_free(got);
+		CHECK(vrt_cache_put(case_dir, &case_key, "p", 1, 1 << 20) != 0);
+	}
+}
+
+/* In the child: a directory not made yet is a miss, no warning. */
+static void missing_case(void)
+{
+	size_t n = 0;
+	char *got = vrt_cache_get(case_dir, &case_key, &n);
+	CHECK(got == NULL);
+	vrt_free(got);
+}
+
+/* A cache directory that cannot be made or written is a warning that
+ * names it and says why, not a silent miss; one merely not made yet is
+ * no warning. */
+static void test_unwritable(void)
+{
+	int warnings = 0;
+	char first[512], file[300];
+	snprintf(file, sizeof file, "%s/a-file", dir);
+	write_file(file, "x", 1);
+	snprintf(case_dir, sizeof case_dir, "%s/cache", file);
+	case_key = key_of("kernel void w() {}", "");
+	CHECK(in_child(unwritable_case, &warnings, first));
+	CHECK(warnings == 1 && strstr(first, case_dir) && strstr(first, "Not a directory"));
+	snprintf(case_dir, sizeof case_dir, "%s/not-yet", dir);
+	CHECK(in_child(missing_case, &warnings, first) && warnings == 0 && !exists(case_dir));
+	if (geteuid() == 0) {
+		fprintf(stderr, "test_rt_cache: skipping the check of a read-only directory: "
+		                "root writes there\n");
+		return;
+	}
+	snprintf(case_dir, sizeof case_dir, "%s/read-only", dir);
+	CHECK(mkdir(case_dir, 0500) == 0);
+	CHECK(in_child(unwritable_case, &warnings, first));
+	CHECK(warnings == 1 && strstr(first, case_dir) && strstr(first, "cannot write in it") &&
+	      strstr(first, "Permission denied"));
+	CHECK(chmod(case_dir, 0700) == 0);
+}
+
 /* Temporaries a killed writer left: counted against max while fresh,
  * removed once stale. */
 static void test_temporaries(void)
@@ -530,6 +582,88 @@ static void test_concurrent(void)
 	CHECK(temps == 0);
 }
 
+/* The numbers of directory d: 0, or -1 with why in why[]. */
+static int numbers_of(const char *d, vrt_cache_numbers *out, char why[256])
+{
+	int dfd = vrt_cache_open_dir(d, 0, why, 256);
+	if (dfd < 0)
+		return -1;
+	int r = vrt_cache_numbers_read(dfd, out, why, 256);
+	close(dfd);
+	return r;
+}
+
+/* The counts of hits and misses and the size setting (cachestats.c):
+ * kept beside the entries, none lost by processes counting at once, a
+ * damaged file read as zeros and rewritten, a symbolic link or another
+ * user's file never followed or used. */
+static void test_numbers(void)
+{
+	char d[512], why[256], p[600];
+	vrt_cache_numbers nums;
+	snprintf(d, sizeof d, "%s/numbers", dir);
+	/* None yet, not even the directory: zeros. */
+	CHECK(numbers_of(d, &nums, why) == -1 && !*why);
+	vrt_cache_count(d, 1);
+	vrt_cache_count(d, 1);
+	vrt_cache_count(d, 0);
+	CHECK(numbers_of(d, &nums, why) == 0 && nums.hits == 2 && nums.misses == 1 && !nums.max);
+	/* The setting: kept apart from the counts, set again at will. */
+	int dfd = vrt_cache_open_dir(d, 0, why, sizeof why);
+	CHECK(dfd >= 0 && vrt_cache_set_max(dfd, 4096, why, sizeof why) == 0);
+	CHECK(vrt_cache_set_max(dfd, 1 << 20, why, sizeof why) == 0);
+	close(dfd);
+	CHECK(numbers_of(d, &nums, why) == 0 && nums.hits == 2 && nums.misses == 1 &&
+	      nums.max == 1 << 20);
+	CHECK(vrt_cache_max(d) == 1 << 20);
+	vrt_cfg.cache_max = 12345; /* VAST_CACHE_MAX */
+	CHECK(vrt_cache_max(d) == 12345);
+	vrt_cfg.cache_max = 0;
+	/* Processes counting at once: every count kept. */
+	enum { PROCS = 4, COUNTS = 100 };
+	for (int i = 0; i < PROCS; i++)
+		if (fork() == 0) {
+			for (int c = 0; c < COUNTS; c++)
+				vrt_cache_count(d, c & 1);
+			_exit(0);
+		}
+	for (int i = 0; i < PROCS; i++)
+		wait(NULL);
+	CHECK(numbers_of(d, &nums, why) == 0 && nums.hits == 2 + PROCS * COUNTS / 2 &&
+	      nums.misses == 1 + PROCS * COUNTS / 2 && nums.max == 1 << 20);
+	/* Damaged (a writer killed mid-write): zeros, then whole again. */
+	snprintf(p, sizeof p, "%s/stats", d);
+	write_file(p, "vastcc-cache-stats 1\nhits 1x", 27);
+	CHECK(numbers_of(d, &nums, why) == 0 && nums.hits == 0 && nums.misses == 0);
+	vrt_cache_count(d, 1);
+	CHECK(numbers_of(d, &nums, why) == 0 && nums.hits == 1 && nums.misses == 0);
+	/* A symbolic link under the name: refused, its target untouched. */
+	char target[600];
+	snprintf(target, sizeof target, "%s/elsewhere", dir);
+	write_file(target, "x", 1);
+	CHECK(unlink(p) == 0 && symlink(target, p) == 0);
+	CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'stats' is a symbolic link"));
+	vrt_cache_count(d, 1);
+	CHECK(file_size(target) == 1);
+	CHECK(unlink(p) == 0);
+	/* Writable by the group, or another user's: refused. */
+	vrt_cache_count(d, 1);
+	CHECK(chmod(p, 0660) == 0);
+	CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'stats' is writable by its group"));
+	CHECK(chmod(p, 0600) == 0);
+	if (geteuid() == 0) {
+		CHECK(chown(p, OTHER_UID, OTHER_UID) == 0);
+		CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'stats' is owned by uid 4242"));
+	}
+	/* Neither file is an entry: eviction leaves them be. */
+	vrt_cache_usage left;
+	dfd = vrt_cache_open_dir(d, 0, why, sizeof why);
+	CHECK(dfd >= 0);
+	vrt_cache_trim(dfd, 0, &left, NULL);
+	close(dfd);
+	CHECK(left.entries == 0 && exists(p));
+}
+
 static void test_dir(void)
 {
 	setenv("VAST_CACHE_DIR", "/x/y", 1);
@@ -577,6 +711,8 @@ int main(void)
 	test_concurrent();
 	test_dir();
 	test_trust();
+	test_unwritable();
+	test_numbers();
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd))

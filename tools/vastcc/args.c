@@ -7,7 +7,9 @@
  * .cpp, .o, .a, .so) is handed to the real compiler. vastcc's own flags
  * are --emit-kernels=, --report=, --cl-options=, --emit-json=,
  * --emit-preprocessed=, --include-dir=, --device-extensions=,
- * --device-macro=; every other flag is passed to the
+ * --device-macro=, and --cache-stats, --clear-cache, --cache-max= (which
+ * act on the runtime's cache and compile nothing: cache.c); every other
+ * flag is passed to the
  * real compiler unchanged, with its argument when it takes a separate one.
  * Of those, vastcc reads -x (a language for the inputs after it, "cl"
  * being vastcc's own), -M... (a .cl's dependency file), the caret flags
@@ -245,6 +247,14 @@ bool parse_args(int argc, char **argv, options *opt)
 			opt->help = true;
 		} else if (!strcmp(a, "--version")) {
 			opt->version = true;
+		} else if (!strcmp(a, "--cache-stats")) {
+			opt->cache_stats = true;
+		} else if (!strcmp(a, "--clear-cache")) {
+			opt->clear_cache = true;
+		} else if (own_option("--cache-max", argc, argv, &i, &val)) {
+			if (!*val)
+				return missing_value("--cache-max");
+			opt->cache_max = val;
 		} else if (own_option("--emit-kernels", argc, argv, &i, &val)) {
 			if (!*val)
 				return missing_value("--emit-kernels");
@@ -363,6 +373,12 @@ void print_help(void)
 "  -fcaret-diagnostics    show a kernel diagnostic's source line and a caret (the\n"
 "                         default on a terminal; -fno-caret-diagnostics: never)\n"
 "  @<file>                read more arguments from <file>\n"
+"  --cache-stats          print the runtime's cache of programs compiled at\n"
+"                         clBuildProgram: its directory, entries, size, bound,\n"
+"                         hits and misses\n"
+"  --clear-cache          remove every entry of that cache\n"
+"  --cache-max=<size>     bound that cache to <size> (256M, 1G), kept in its\n"
+"                         directory; VAST_CACHE_MAX overrides it while set\n"
 "  -v                     print the commands run\n"
 "  -###                   print the commands without running them\n"
 "  --help                 print this help\n"
@@ -373,6 +389,10 @@ void print_help(void)
 "ENVIRONMENT:\n"
 "  VAST_CC     the real C compiler (default: cc)\n"
 "  VAST_CXX    the real C++ compiler of vastc++ (default: c++)\n"
-"  VAST_CLANG  the clang used to preprocess kernels (default: clang 19)\n",
+"  VAST_CLANG  the clang used to preprocess kernels (default: clang 19)\n"
+"  VAST_CACHE_DIR\n"
+"              the cache directory of --cache-stats, --clear-cache and\n"
+"              --cache-max, the runtime's (default: $XDG_CACHE_HOME/vastcc,\n"
+"              else ~/.cache/vastcc)\n",
 		stdout);
 }

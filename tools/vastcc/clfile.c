@@ -91,7 +91,7 @@ static bool stub_takes(const char *f)
 	return !strncmp(f, "-B", 2);
 }
 
-static void stub_flags(const options *opt, strv *cmd)
+void object_flags(const options *opt, strv *cmd)
 {
 	for (size_t i = 0; i < opt->cc_flags.n; i++) {
 		const char *f = opt->cc_flags.v[i];
@@ -123,7 +123,7 @@ static bool compile_stub(const char *stub_c, const char *obj, const options *opt
 	}
 	strv cmd = {0};
 	strv_push(&cmd, real_cc());
-	stub_flags(opt, &cmd);
+	object_flags(opt, &cmd);
 	strv_push(&cmd, "-I");
 	strv_push(&cmd, include_dir());
 	strv_push(&cmd, "-c");

@@ -75,6 +75,8 @@ typedef struct options {
 	bool dep_phony;
 	strv args;             /* argv with @FILEs expanded; points into argv and texts */
 	strv arg_texts;        /* the response files' texts, owned */
+	bool cache_stats, clear_cache; /* --cache-stats, --clear-cache */
+	const char *cache_max;        /* --cache-max=SIZE */
 } options;
 
 /* Parses argv; on a bad argument prints "vastcc: error: ..." and returns
@@ -132,6 +134,10 @@ const char *runtime_lib(void);   /* <prefix>/lib/libvastrt.a */
  * (runtime/CMakeLists.txt). */
 const char *runtime_dynlist_flag(void);
 const char *include_dir(void);   /* <prefix>/include */
+/* An object for the link that names this vastcc (<prefix>/bin/vastcc) as
+ * the compiler beside the libvastrt.a it links (runtime/jit.c); NULL
+ * after printing an error. */
+const char *compiler_record(const options *opt);
 
 /* --- output.c: files written atomically --- */
 
@@ -159,5 +165,15 @@ bool emit_json(const input *in, const options *opt);
 /* The device options as the analysis takes them, validated; false after
  * printing a driver error. */
 bool device_options_valid(const options *opt);
+/* The user's flags that an object vastcc adds to the program (a stub)
+ * is compiled with, appended to cmd: -O, -g, -f..., -m..., not what
+ * selects or injects source or writes dependencies. */
+void object_flags(const options *opt, strv *cmd);
+
+/* --- cache.c: the runtime's cache of programs compiled at clBuildProgram --- */
+
+/* --cache-max, --clear-cache, then --cache-stats, on the runtime's cache
+ * directory; the exit status, after printing diagnostics. */
+int cache_command(const options *opt);
 
 #endif

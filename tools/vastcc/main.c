@@ -8,7 +8,8 @@
  *      the stub into an object (clfile.c); or, under --emit-json, the
  *      one .cl input's program as JSON and nothing else
  *   -> C inputs and the objects: the real compiler (run.c), adding
- *      libvastrt and -lOpenCL when linking.
+ *      libvastrt, -lOpenCL and an object naming this vastcc, the
+ *      runtime's compiler (paths.c), when linking.
  * libvastrt is linked whole (--whole-archive) so that its definitions of
  * the OpenCL entry points take precedence over libOpenCL's wherever
  * -lOpenCL appears on the user's command line.
@@ -123,6 +124,12 @@ static int compile_and_link(const options *opt)
 #ifdef VAST_LINK_FLAGS
 	strv_push(&cmd, VAST_LINK_FLAGS);
 #endif
+	const char *record = compiler_record(opt);
+	if (!record) {
+		rc = 1;
+		goto done;
+	}
+	push_own_file(&cmd, record, &lang);
 	strv_push(&cmd, "-Wl,--whole-archive");
 	push_own_file(&cmd, runtime_lib(), &lang);
 	strv_push(&cmd, "-Wl,--no-whole-archive");
@@ -166,6 +173,8 @@ static int drive(const options *opt)
 		printf("vastcc version %s (libclang 19)\n", VAST_VERSION);
 		return 0;
 	}
+	if (opt->cache_stats || opt->clear_cache || opt->cache_max)
+		return cache_command(opt);
 	if (opt->query)
 		return ask_compiler(opt);
 	if (opt->verbose && count_files(opt) == 0) {

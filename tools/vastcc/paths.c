@@ -7,11 +7,18 @@
  * <prefix>/include/vast/stub.h; tools/common/prefix.c), which holds both
  * in the build tree and after `cmake --install`.
  *
+ * A program it links learns where this vastcc is (compiler_record): its
+ * runtime compiles the kernels it builds from source with the compiler
+ * beside the libvastrt.a it was linked with, wherever that prefix is, and
+ * never with one in a build tree the program no longer needs.
+ *
  * Invoked as vastc++ (any name ending in "++", usually a link to vastcc),
  * the driver compiles and links with the C++ compiler ($VAST_CXX, default
  * c++), so a C++ host links with the C++ runtime library; the stubs of
  * .cl files are C and still go to $VAST_CC.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,4 +77,44 @@ const char *include_dir(void)
 {
 	static char path[PATH_MAX + 32];
 	return under_prefix(path, sizeof path, "include");
+}
+
+const char *compiler_record(const options *opt)
+{
+	static char src[PATH_MAX + 32], obj[PATH_MAX + 32];
+	char self[PATH_MAX + 32];
+	snprintf(self, sizeof self, "%s/bin/vastcc", prefix());
+	snprintf(src, sizeof src, "%s/vast_linked_compiler.c", temp_dir());
+	snprintf(obj, sizeof obj, "%s/vast_linked_compiler.o", temp_dir());
+	FILE *f = fopen(src, "w");
+	if (!f) {
+		fprintf(stderr, "vastcc: error: cannot write '%s': %s\n", src, strerror(errno));
+		return NULL;
+	}
+	/* The path as a C string, every byte that could mean something
+	 * else in octal. Declared first: -Wmissing-variable-declarations. */
+	fputs("/* vastcc: the compiler beside the runtime linked in (runtime/jit.c) */\n"
+	      "extern const char vast_linked_compiler[];\n"
+	      "const char vast_linked_compiler[] = \"", f);
+	for (const unsigned char *c = (const unsigned char *)self; *c; c++) {
+		if (isalnum(*c) || strchr("/._-+", *c))
+			fputc(*c, f);
+		else
+			fprintf(f, "\\%03o", *c);
+	}
+	fputs("\";\n", f);
+	if (fclose(f)) {
+		fprintf(stderr, "vastcc: error: cannot write '%s': %s\n", src, strerror(errno));
+		return NULL;
+	}
+	strv cmd = {0};
+	strv_push(&cmd, real_cc());
+	object_flags(opt, &cmd);
+	strv_push(&cmd, "-c");
+	strv_push(&cmd, src);
+	strv_push(&cmd, "-o");
+	strv_push(&cmd, obj);
+	int rc = run_command(&cmd, opt);
+	strv_free(&cmd);
+	return rc ? NULL : obj;
 }
