@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "vrt.h"
@@ -67,7 +68,7 @@ int vrt_entries_interposed(void)
 
 /* The entry points of entrypoints.def newer than OpenCL 1.2, which a
  * 1.2 loader lacks: the runtime starts without them, and its side of
- * each copes with a NULL vrt_real member (queue.c). Any other one
+ * each copes with a NULL vrt_real member (queue.c, vrt_queue_create). Any other one
  * missing leaves the runtime unable to start (CL_OUT_OF_RESOURCES from
  * every call). */
 static int optional(const char *name)
@@ -115,6 +116,36 @@ cl_int vrt_init(void)
 void *vrt_loader_symbol(const char *name)
 {
 	return loader ? dlsym(loader, name) : NULL;
+}
+
+/* "OpenCL 2.1 ..." (CL_PLATFORM_VERSION, CL_DEVICE_VERSION) as 21; 0 if
+ * unreadable. */
+static unsigned api_version(const char *s)
+{
+	unsigned major, minor;
+	if (strncmp(s, "OpenCL ", 7) || sscanf(s + 7, "%u.%u", &major, &minor) != 2)
+		return 0;
+	return major * 10 + minor;
+}
+
+cl_command_queue vrt_queue_create(cl_context ctx, cl_device_id dev,
+                                  cl_command_queue_properties props, cl_int *err)
+{
+	/* clCreateCommandQueueWithProperties is OpenCL 2.0: the ICD loader
+	 * finds it in the platform's dispatch table, which a 1.x platform's
+	 * ends before (ocl-icd spun for ever on Oclgrind, OpenCL 1.2).
+	 * clCreateCommandQueue, deprecated by 2.0, serves every version,
+	 * and an OpenCL 1.2 loader has nothing else (icd.c). */
+	char pv[256] = "", dv[256] = "";
+	cl_platform_id p = NULL;
+	if (vrt_real.clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) != CL_SUCCESS ||
+	    clGetPlatformInfo(p, CL_PLATFORM_VERSION, sizeof pv - 1, pv, NULL) != CL_SUCCESS ||
+	    vrt_real.clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof dv - 1, dv, NULL) !=
+	    CL_SUCCESS || api_version(pv) < 20 || api_version(dv) < 20 ||
+	    !vrt_real.clCreateCommandQueueWithProperties)
+		return vrt_real.clCreateCommandQueue(ctx, dev, props, err);
+	cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, props, 0};
+	return vrt_real.clCreateCommandQueueWithProperties(ctx, dev, props ? list : NULL, err);
 }
 
 static int my_turn(unsigned long mine)

@@ -95,36 +95,6 @@ static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static vrt_exec *execs;
 
 
-/* "OpenCL 2.1 ..." (CL_PLATFORM_VERSION, CL_DEVICE_VERSION) as 21; 0 if
- * unreadable. */
-static unsigned api_version(const char *s)
-{
-	unsigned major, minor;
-	if (strncmp(s, "OpenCL ", 7) || sscanf(s + 7, "%u.%u", &major, &minor) != 2)
-		return 0;
-	return major * 10 + minor;
-}
-
-cl_command_queue vrt_queue_create(cl_context ctx, cl_device_id dev,
-                                  cl_command_queue_properties props, cl_int *err)
-{
-	/* clCreateCommandQueueWithProperties is OpenCL 2.0: the ICD loader
-	 * finds it in the platform's dispatch table, which a 1.x platform's
-	 * ends before (ocl-icd spun for ever on Oclgrind, OpenCL 1.2).
-	 * clCreateCommandQueue, deprecated by 2.0, serves every version,
-	 * and an OpenCL 1.2 loader has nothing else (icd.c). */
-	char pv[256] = "", dv[256] = "";
-	cl_platform_id p = NULL;
-	if (vrt_real.clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) != CL_SUCCESS ||
-	    clGetPlatformInfo(p, CL_PLATFORM_VERSION, sizeof pv - 1, pv, NULL) != CL_SUCCESS ||
-	    vrt_real.clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof dv - 1, dv, NULL) !=
-	    CL_SUCCESS || api_version(pv) < 20 || api_version(dv) < 20 ||
-	    !vrt_real.clCreateCommandQueueWithProperties)
-		return vrt_real.clCreateCommandQueue(ctx, dev, props, err);
-	cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, props, 0};
-	return vrt_real.clCreateCommandQueueWithProperties(ctx, dev, props ? list : NULL, err);
-}
-
 /* A record of q, without a queue or thread of its own yet; NULL without
  * memory. */
 static vrt_exec *exec_new(cl_command_queue q, cl_context ctx, cl_device_id dev)

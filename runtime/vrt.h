@@ -83,6 +83,10 @@ typedef struct vrt_later {
 void vrt_run_after_unlock(vrt_later *first, vrt_later *last);
 /* A function of the loader (libOpenCL.so.1) by name, or NULL. */
 void *vrt_loader_symbol(const char *name);
+/* A queue of the runtime's own on dev, made with the call the device's
+ * platform has (clCreateCommandQueue before OpenCL 2.0). */
+cl_command_queue vrt_queue_create(cl_context ctx, cl_device_id dev,
+                                  cl_command_queue_properties props, cl_int *err);
 
 /* --- object.c: the objects handed to the program ------------------------- */
 enum { VRT_OBJ_MEM = 1, VRT_OBJ_PROGRAM, VRT_OBJ_KERNEL, VRT_OBJ_KINDS };
@@ -330,10 +334,6 @@ size_t vrt_evict_pick(size_t n, const unsigned long *next_use, const unsigned lo
 /* q's context and device (remembered with its executor, else asked of
  * the driver); CL_INVALID_COMMAND_QUEUE when q is not a queue. */
 cl_int vrt_queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev);
-/* A queue of the runtime's own on dev, made with the call the device's
- * platform has (clCreateCommandQueue before OpenCL 2.0). */
-cl_command_queue vrt_queue_create(cl_context ctx, cl_device_id dev,
-                                  cl_command_queue_properties props, cl_int *err);
 /* The program put a command of its own (one the runtime forwards whole)
  * on q: the runtime's next command there waits for it (queue.c). */
 void vrt_queue_foreign(cl_command_queue q);
