@@ -38,6 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#pragma GCC visibility push(hidden)
+
 /* A set of locations, bit l for location l. */
 typedef uint32_t vrt_locs;
 #define VRT_DIR_MAX_LOCS 32
@@ -108,4 +110,5 @@ int vrt_dir_bring(vrt_dir *d, int to, size_t off, size_t n, vrt_dir_mover mv, vo
  * returned with l still holding what did not go home. */
 int vrt_dir_evict(vrt_dir *d, int l, size_t off, size_t n, vrt_dir_mover mv, void *u);
 
+#pragma GCC visibility pop
 #endif
