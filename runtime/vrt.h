@@ -38,18 +38,18 @@
 #include <pthread.h>
 
 #include "vast/stub.h"
-#include "footprint.h"
+#include "plan/footprint.h"
 
 #pragma GCC visibility push(hidden)
 
 /* --- icd.c: the loader's functions, found once with dlopen/dlsym ------ */
 typedef struct vrt_icd {
 #define VRT_ENTRY(ret, name, params, args) ret (CL_API_CALL *name) params;
-#include "entrypoints.def"
+#include "base/entrypoints.def"
 #undef VRT_ENTRY
 	/* NULL where the loader lacks one (an OpenCL 1.2 loader: no SVM). */
 #define VRT_FOREIGN(ret, name, params, args, absent) ret (CL_API_CALL *name) params;
-#include "foreign.def"
+#include "base/foreign.def"
 #undef VRT_FOREIGN
 } vrt_icd;
 extern vrt_icd vrt_real;
@@ -57,7 +57,7 @@ extern vrt_icd vrt_real;
  * a thin wrapper that calls vrt_api_clNAME, and the runtime, which never
  * calls its exported symbols (test rt/no_self_calls), calls these. */
 #define VRT_ENTRY(ret, name, params, args) ret vrt_api_##name params;
-#include "entrypoints.def"
+#include "base/entrypoints.def"
 #undef VRT_ENTRY
 /* Loads the table and the configuration; CL_SUCCESS or
  * CL_OUT_OF_RESOURCES when libOpenCL.so.1 cannot be loaded. Idempotent,

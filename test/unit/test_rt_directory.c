@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "directory.h"
+#include "mem/directory.h"
 
 #include "check.h"
 

@@ -37,10 +37,10 @@ static const struct {
 	void *fn;
 } entries[] = {
 #define VRT_ENTRY(ret, name, params, args) {#name, (void *)name},
-#include "entrypoints.def"
+#include "base/entrypoints.def"
 #undef VRT_ENTRY
 #define VRT_FOREIGN(ret, name, params, args, absent) {#name, (void *)name},
-#include "foreign.def"
+#include "base/foreign.def"
 #undef VRT_FOREIGN
 };
 

@@ -15,7 +15,7 @@
 
 #define VRT_ENTRY(ret, name, params, args) \
 	CL_API_ENTRY ret CL_API_CALL name params { return vrt_api_##name args; }
-#include "entrypoints.def"
+#include "base/entrypoints.def"
 #undef VRT_ENTRY
 
 /* The enqueues the runtime does not handle go to the driver as they are,
@@ -29,5 +29,5 @@
 		vrt_queue_foreign(q);                                     \
 		return result_;                                           \
 	}
-#include "foreign.def"
+#include "base/foreign.def"
 #undef VRT_FOREIGN
