@@ -9,7 +9,7 @@
  * functions or, for the driver's objects, vrt_real: never these, so the
  * path a program's call takes (its lock, its records) is taken once.
  */
-#include "vrt.h"
+#include "api/api.h"
 
 #include <CL/cl_gl.h> /* the prototypes of clEnqueueAcquire/ReleaseGLObjects */
 

@@ -24,7 +24,7 @@
  * leaving out the queue markers it needs only after the program's own
  * commands (queue.c). Thread-safe: the tables are constant.
  */
-#include "vrt.h"
+#include "api/api.h"
 
 #include <CL/cl_ext.h>
 #include <CL/cl_gl.h> /* the prototypes of clEnqueueAcquire/ReleaseGLObjects */

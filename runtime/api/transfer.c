@@ -17,7 +17,7 @@
  */
 #include <string.h>
 
-#include "vrt.h"
+#include "api/api.h"
 
 /* A captured transfer. Linear ones use a (and b for a copy's
  * destination) at offsets ao, bo over n bytes; rectangles use the

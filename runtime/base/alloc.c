@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vrt.h"
+#include "base/base.h"
 
 static unsigned long fail_countdown;
 

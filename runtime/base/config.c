@@ -56,7 +56,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 
-#include "vrt.h"
+#include "base/base.h"
 
 /* The defaults; every field not named is 0 (unset). */
 vrt_config vrt_cfg = {

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vrt.h"
+#include "base/base.h"
 
 vrt_icd vrt_real;
 static void *loader;

@@ -8,7 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "vrt.h"
+#include "base/base.h"
 
 /* Set once, as the configuration is read, before any thread but the
  * first can log. */

@@ -27,7 +27,7 @@
  * kind alive at once. Thread-safe: the record has its own mutex.
  */
 #define _GNU_SOURCE
-#include "vrt.h"
+#include "base/base.h"
 
 #include <CL/cl_icd.h>
 #include <string.h>

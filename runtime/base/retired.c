@@ -14,7 +14,7 @@
 #include <pthread.h>
 #include <time.h>
 
-#include "vrt.h"
+#include "base/base.h"
 
 static pthread_mutex_t retired_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t retired_cv = PTHREAD_COND_INITIALIZER;

@@ -30,7 +30,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "vrt.h"
+#include "base/base.h"
 
 static vrt_kstats *all_stats;
 static vrt_kstats *last_used;

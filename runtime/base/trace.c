@@ -26,7 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "vrt.h"
+#include "base/base.h"
 
 typedef struct tevent {
 	const char *name, *kernel; /* kernel: interned, may be NULL */

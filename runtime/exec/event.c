@@ -26,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "vrt.h"
+#include "exec/exec.h"
 
 struct vrt_event {
 	cl_event handle;       /* the marker, NULL until it exists */

@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vrt.h"
+#include "exec/exec.h"
 
 typedef struct pending {
 	vrt_mem *m;

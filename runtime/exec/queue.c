@@ -67,7 +67,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "vrt.h"
+#include "exec/exec.h"
 
 typedef struct vrt_exec vrt_exec;
 struct vrt_exec {

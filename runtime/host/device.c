@@ -11,7 +11,7 @@
  */
 #include <unistd.h>
 
-#include "vrt.h"
+#include "host/host.h"
 
 static cl_ulong host_memory(void)
 {

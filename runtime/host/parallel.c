@@ -23,7 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "vrt.h"
+#include "host/host.h"
 
 /* The H100's host has 16 cores: copies into the program's fresh memory
  * (its first touch, page faults) scale with them: blackscholes at 4 GiB,

@@ -41,7 +41,7 @@
  */
 #include <string.h>
 
-#include "vrt.h"
+#include "host/host.h"
 
 /* A queue on the context's first device, kept for the mapping's life. */
 static cl_command_queue map_queue(cl_context ctx)

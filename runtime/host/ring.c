@@ -21,7 +21,7 @@
  */
 #include <string.h>
 
-#include "vrt.h"
+#include "host/host.h"
 
 #define RING_CHUNKS 4
 #define RING_CHUNK (32u << 20)

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vrt.h"
+#include "inspect/inspect.h"
 
 static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
 {

@@ -7,7 +7,7 @@
  * (pinspect.c): both launch from a first group that is a multiple of
  * WG_PER_PAS and mark the same rows.
  */
-#include "vrt.h"
+#include "inspect/inspect.h"
 
 static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
 {

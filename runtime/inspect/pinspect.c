@@ -37,7 +37,7 @@
  */
 #include <string.h>
 
-#include "vrt.h"
+#include "inspect/inspect.h"
 
 static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
 {

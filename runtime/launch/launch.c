@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "vrt.h"
+#include "launch/launch.h"
 
 /* Slots, modes and footprint of the launch. */
 static cl_int collect_slots(vrt_launch *L)

@@ -37,7 +37,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vrt.h"
+#include "launch/launch.h"
 
 /* What a kernel's shares measured on each device (partition.c's model),
  * by kernel name; guarded by the runtime lock. */

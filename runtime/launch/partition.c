@@ -28,7 +28,7 @@
  */
 #include <string.h>
 
-#include "vrt.h"
+#include "launch/launch.h"
 
 /* Shares of the devices in `set` (bit j: device j) finishing together at
  * the returned T; n[] real-valued. A negative n_j means that device

@@ -9,7 +9,7 @@
  * copies differ in size, where it is a good rule, not the optimum. Pure
  * C: the unit test drives it against a brute-force search.
  */
-#include "vrt.h"
+#include "mem/mem.h"
 
 size_t vrt_evict_pick(size_t n, const unsigned long *next_use, const unsigned long long *lru)
 {

@@ -25,7 +25,7 @@
  */
 #include <string.h>
 
-#include "vrt.h"
+#include "mem/mem.h"
 
 typedef struct pool {
 	cl_context ctx;

@@ -19,7 +19,7 @@
  */
 #include <string.h>
 
-#include "vrt.h"
+#include "mem/mem.h"
 
 int vrt_hold_init(vrt_devsets *d, unsigned long long serial, size_t pages, unsigned shift)
 {

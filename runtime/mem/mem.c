@@ -35,7 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vrt.h"
+#include "mem/mem.h"
 
 /* A destructor callback of a buffer (clSetMemObjectDestructorCallback),
  * run once the runtime lock is released (vrt_run_after_unlock). */

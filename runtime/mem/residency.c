@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vrt.h"
+#include "mem/mem.h"
 
 static size_t slot_of(const vrt_residency *r, unsigned long long serial, size_t page)
 {

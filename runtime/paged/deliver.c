@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vrt.h"
+#include "paged/paged.h"
 
 typedef struct early {
 	vrt_mem *m;

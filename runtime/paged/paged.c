@@ -37,7 +37,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vrt.h"
+#include "paged/paged.h"
 
 /* Default page: 64 KiB, where copies reach a useful fraction of the link
  * (DESIGN §3: 17.6 GB/s vs 1.5 GB/s at 4 KiB) while runs of pages still

@@ -11,7 +11,7 @@
  * what the launch would have checked before returning: the commands'
  * status, and each paged range's fault word.
  */
-#include "vrt.h"
+#include "paged/paged.h"
 
 static cl_event last_of(const cl_event ev[2])
 {

@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "footprint.h"
-#include "vrt.h"
+#include "plan/plan.h"
 
 void vrt_cover_begin(vrt_cover *c, size_t max)
 {

@@ -35,7 +35,7 @@
  * several sets are in flight, as vrt_pas_reduce_sets does, so the
  * pipeline fills fast.
  */
-#include "vrt.h"
+#include "plan/plan.h"
 
 typedef struct search {
 	vrt_fp_plan *P;

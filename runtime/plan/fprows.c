@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "footprint.h"
-#include "vrt.h"
+#include "plan/plan.h"
 
 /* The kernel's descriptors, when the program has them. */
 static const vast_kernel_footprints *kernel_footprints(const vrt_kernel *k)

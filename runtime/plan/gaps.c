@@ -26,7 +26,7 @@
  */
 #include <stdlib.h>
 
-#include "vrt.h"
+#include "plan/plan.h"
 
 typedef struct piece {
 	size_t len, off;            /* bytes, offset in the page */

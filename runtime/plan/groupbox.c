@@ -11,7 +11,7 @@
  * of the last plane, a partial row), one for a 1-D launch.
  * Pure C: the unit test drives it directly.
  */
-#include "vrt.h"
+#include "plan/plan.h"
 
 unsigned vrt_group_boxes(size_t g0, size_t g1, const size_t ngrp[3], vrt_gbox box[5])
 {

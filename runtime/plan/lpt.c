@@ -24,7 +24,7 @@
  */
 #include <string.h>
 
-#include "vrt.h"
+#include "plan/plan.h"
 
 /* A ulong of the run table, as two uint32 words (devices and host are
  * little-endian: CL_DEVICE_ENDIAN_LITTLE). */

@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "vrt.h"
+#include "plan/plan.h"
 
 /* Set bits of x. Without -mpopcnt (x86-64's baseline lacks it),
  * __builtin_popcountll is a call into libgcc per word: planning a 4 GiB

@@ -36,7 +36,7 @@
  */
 #include <string.h>
 
-#include "vrt.h"
+#include "plan/plan.h"
 
 #define VRT_PLANS_KEPT 4
 

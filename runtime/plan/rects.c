@@ -16,7 +16,7 @@
  * A span with bytes past the buffer's end (its last page) moves alone,
  * by a linear copy of its valid bytes: a rectangle's rows are whole.
  */
-#include "vrt.h"
+#include "plan/plan.h"
 
 static int whole(const vrt_layout *l, const vrt_span *sp)
 {

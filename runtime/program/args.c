@@ -5,7 +5,7 @@
  * buffer as the virtual base of its slot (slot << VAST_VA_SHIFT), which
  * the variant's software MMU translates (docs/generated-kernels.md).
  */
-#include "vrt.h"
+#include "program/program.h"
 
 int vrt_arg_is_buffer(const vrt_launch *L, cl_uint i)
 {

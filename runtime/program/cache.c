@@ -53,7 +53,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "vrt.h"
+#include "program/program.h"
 
 #define CACHE_MAGIC "vastcc-cache 2\n"
 #define KEY_FIELDS 5

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vrt.h"
+#include "program/program.h"
 
 static const struct {
 	const char *name;

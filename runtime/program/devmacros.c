@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vrt.h"
+#include "program/program.h"
 
 /* "OpenCL 3.0 ..." / "OpenCL C 1.2 ..." after `skip`: 300 / 120; 0 if
  * unreadable. */

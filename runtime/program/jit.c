@@ -55,7 +55,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "vrt.h"
+#include "program/program.h"
 
 extern char **environ;
 

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vrt.h"
+#include "program/program.h"
 
 static vrt_kernel *wrap(vrt_program *p, cl_program real_prog, cl_kernel real,
                         const char *name, cl_int *errcode_ret)

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vrt.h"
+#include "program/program.h"
 
 /* The options that change what the source means, in a canonical form:
  * "-DX=1 -Ifoo -cl-std=CL2.0", sorted, one space apart. Caller frees. */

@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "vrt.h"
+#include "program/program.h"
 
 #define MAX_PROGRAMS 256
 static const vast_program_info *programs[MAX_PROGRAMS];

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "vrt.h"
+#include "program/program.h"
 
 typedef struct jctx {
 	char **error;
