@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pending.c - a program's whole write left in its own memory until the
- * paged launch after it has taken the pages (issue 8: streaming at the
- * link's speed).
+ * paged launch after it has taken the pages, so that a program that
+ * streams its data moves it at the link's speed.
  *
  * A program that streams writes its inputs, launches, reads: the write's
  * copy into the host copy and the launch's transfers from it would run

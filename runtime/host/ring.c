@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ring.c - pages from pageable host copies to the frames at the link's
- * speed (issue 8, item 3), and whole transfers between plain memory and
- * device copies (vrt_ring_send/receive, mem.c).
+ * speed without pinning them, and whole transfers between plain memory
+ * and device copies (vrt_ring_send/receive, mem.c).
  *
  * A host copy too large to pin (pinned.c keeps pinned memory within half
  * the device's) moves its pages straight from plain memory when a range's

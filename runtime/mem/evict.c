@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * evict.c - which device copy a native launch evicts for room (mem.c):
- * the one whose next use is farthest (Belady's MIN; issue 10,
- * "look-ahead eviction"), by the launches already queued behind the one
- * running (queue.c, vrt_queue_next_use); least recently used among
+ * the one whose next use is farthest (Belady's MIN), looking ahead at
+ * the launches already queued behind the one running (queue.c,
+ * vrt_queue_next_use); least recently used among
  * those tied, and so everywhere nothing is known (no launch queued).
  * MIN evicts optimally where the items are of one size (pages); device
  * copies differ in size, where it is a good rule, not the optimum. Pure

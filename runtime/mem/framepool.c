@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * framepool.c - the device buffers of paged launches, kept between them
- * (issue 10, "frames kept across launches").
+ * (frames kept across launches).
  *
  * A paged launch needs, per frame set, its frame buffers, an LPT buffer
  * and a fault word, and one dummy page; making and backing them costs a

@@ -15,8 +15,8 @@
  * partial transfer, a paged launch, an eviction. Until then a buffer
  * whose data fits goes where a program built with cc sends it: a whole
  * write straight to a device copy, a read straight back from it, with
- * no pinning and no host copy to fill (issue 8 item 5: 0.54-0.72 s of
- * the 1 GiB fill program went to pinning host copies it never needed).
+ * no pinning and no host copy to fill (0.54-0.72 s of the 1 GiB fill
+ * program went to pinning host copies it never needed).
  * With neither copy the bytes are zeros.
  *
  * A CL_MEM_USE_HOST_PTR buffer whose memory the driver pinned

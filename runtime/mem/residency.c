@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * residency.c - which host pages the kept frame sets hold (issue 10,
- * "pages that stay on the device").
+ * residency.c - which host pages the kept frame sets hold, so that pages
+ * stay on the device from one launch to the next.
  *
  * After a paged launch the frames of its last ranges hold clean copies
  * of host pages: what was sent, or what the kernel wrote and was written

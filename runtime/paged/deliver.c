@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * deliver.c - the program's reads queued behind a paged launch, filled
- * range by range while the launch runs (issue 8: streaming at the link's
- * speed).
+ * range by range while the launch runs, so that a program that streams
+ * its data moves it at the link's speed.
  *
  * A program that streams writes its inputs, launches, reads its outputs:
  * the reads' copies from the host copies into its arrays (often fresh

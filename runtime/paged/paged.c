@@ -29,8 +29,8 @@
  * A read-only slot whose pages and frames did not change since the
  * set's previous range is not sent again. The last range on each set
  * leaves what it writes in its frames, dirty, for the host to fetch
- * when it needs it (lazy_slot, remember, write_home; issue 10
- * item 2). A fault in any range means the
+ * when it needs it (lazy_slot, remember, write_home: written data
+ * goes home lazily). A fault in any range means the
  * inspector missed a page: the launch fails rather than give a wrong
  * result.
  */
@@ -2771,8 +2771,8 @@ static void drop_sets(paged *P, const vrt_launch *L, int keep)
 }
 
 /* The buffers a paged launch keeps whole on the device rather than
- * paging them (issue 10: data one kernel produces and the next consumes
- * stays on the device when it fits): those already there, then those an
+ * paging them (data one kernel produces and the next consumes stays on
+ * the device when it fits): those already there, then those an
  * earlier paged launch used (an iterative program's: fdtd2d's hz, which
  * all three of its kernels use), as long as they take at most 3/4 of the
  * budget; the frames get the rest. Before the latter, a buffer the launch
@@ -2852,7 +2852,7 @@ static void drop_hold(vrt_devsets *d, cl_context ctx, cl_device_id dev)
 	d->hold_bytes = 0;
 }
 
-/* The hold (issue 10, items 2 and 3; docs/runtime.md): the frames are
+/* The hold (a device page cache; docs/runtime.md): the frames are
  * refilled range after range, so what they keep for the next launch is
  * at most its last ranges' pages, and a kernel that does not use a
  * buffer (fdtd2d's ey kernel and ex) overwrites all of them. The hold

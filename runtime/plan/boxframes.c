@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * boxframes.c - a slot's footprint as one strided box (issue 9 item 3).
+ * boxframes.c - a slot's footprint as one strided box, packed in the
+ * frames, rather than every page it touches.
  *
  * A work-group that walks a column of a matrix touches a few bytes of
  * every row, and so every page, however small: colsum's 256-byte strips

@@ -2,7 +2,7 @@
 /*
  * cover.c - the pages a union of boxes covers whole (footprint.h): the
  * pages of a write-only buffer that a range's must-write boxes write
- * every byte of, which need not go in from the host (issue 9, item 3).
+ * every byte of, which need not go in from the host.
  *
  * Boxes are first fused where their union is one box: two with the same
  * dimensions whose runs abut (a tile and the clipped tile beside it at the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * footprint.h - the bytes a range of work-groups touches through one
- * access, from its footprint descriptor (vast/stub.h, issue 9), the
+ * access, from its footprint descriptor (vast/stub.h), the
  * launch geometry and the scalar arguments: a union of strided boxes,
  * computed in time independent of the data size (footprint.c).
  *
@@ -57,8 +57,8 @@ int vrt_fp_boxes(const vast_kernel_footprints *k, const vast_footprint *fp,
  * marked, when the box is larger than 2^62 bytes (fprows.c). */
 int vrt_box_mark(unsigned char *part, size_t npages, unsigned shift, const vrt_box *b);
 
-/* A slot's bytes of a range packed as one strided box (boxframes.c;
- * issue 9, "compact frames for boxes"): `rows` rows of `width` bytes,
+/* A slot's bytes of a range packed as one strided box (boxframes.c:
+ * compact frames for boxes): `rows` rows of `width` bytes,
  * `pitch` bytes apart in the buffer from byte `origin`, lie one after
  * another in the frames. rows 0: none. */
 typedef struct vrt_box2d {

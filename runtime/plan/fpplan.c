@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fpplan.c - the ranges of a launch planned from footprint descriptors
- * straight from their boxes (issue 9, "inspector + planning <= 3%").
+ * straight from their boxes (the aim: inspecting and planning together
+ * cost at most 3% of a launch).
  *
  * Algorithm 1 (pas.c) ORs one PAS row per WG_PER_PAS groups into a
  * running union and cuts a range where the union stops fitting. With

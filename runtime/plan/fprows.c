@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fprows.c - Page Accessed Sets from footprint descriptors, without an
- * inspector (issue 9, item 2).
+ * inspector.
  *
  * When every global access of a kernel has a descriptor (all affine,
  * lib/analysis/footprint.c), the pages a row of work-groups touches follow

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gaps.c - the bytes of a written page that must come from the host when
- * the kernel writes the rest of it (issue 9, item 3).
+ * the kernel writes the rest of it: those bytes alone go in, not the
+ * whole page.
  *
  * A write-only buffer's page that a range's must-write boxes cover whole
  * needs nothing from the host (paged.c, pages_to_fill); one they cover

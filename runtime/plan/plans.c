@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * plans.c - the plans of paged launches, kept for the next launch like
- * them (issue 10, "plan cache").
+ * them, so that an iterative program's repeated launch is planned once.
  *
  * Iterative programs launch one kernel with the same arguments hundreds
  * of times; its plan (PAS rows, ranges, the frames each set needs) is the

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rects.c - spans that move as rectangles (issue 9, item 3).
+ * rects.c - spans that move as rectangles: one copy for a strip of many
+ * rows.
  *
  * A range that walks a column strip (A^T x, gemm's B, column sums, a
  * transpose's output) touches the same few pages of every row of a
