@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# bench/pinspect.sh [OUT] - the paged inspector on the GPU (runtime/
+# bench/pinspect.sh [OUT] - the paged inspector on the GPU (runtime/inspect/
 # pinspect.c): spmv-ell at 4 GiB, vast (a quarter of its data as budget,
 # so its 2 GB `col` passes the budget) against resident-vast, through
 # bench/run.sh; then one traced run (bench/traces.sh) whose VAST_STATS

@@ -30,7 +30,7 @@
 #                 resident) and min(W, F - B) go out (target <= 1.1x);
 #                 h2d_saved/step: bytes not sent because the pages were
 #                 still on the device from the launch before (already
-#                 left out of bytes/step; runtime/residency.c);
+#                 left out of bytes/step; runtime/mem/residency.c);
 #   e2e           paged wall / (resident kernel time + compulsory bytes /
 #                 bandwidth) (target <= 1.2x).
 # Writes the same to DIR/summary.txt (default bench/out/iterative) and

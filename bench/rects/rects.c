@@ -4,11 +4,11 @@
  * of rows of W bytes, W..4W apart in a host array, moved host->device
  * and back in four ways, best of REPS after a warm-up:
  *   rect-pageable  one clEnqueueWriteBufferRect / ReadBufferRect from
- *                  malloc'd memory (runtime/rects.c, a slot that moves
+ *                  malloc'd memory (runtime/plan/rects.c, a slot that moves
  *                  straight);
  *   rect-pinned    the same from a mapped CL_MEM_ALLOC_HOST_PTR array;
  *   gather         rows memcpy'd into a pinned staging area, then one
- *                  copy (the staged path of runtime/paged.c);
+ *                  copy (the staged path of runtime/paged/paged.c);
  *   spans          one clEnqueueWrite/ReadBuffer per row, pageable (the
  *                  straight path before rects.c).
  * usage: rects [-q] [BYTES [REPS]]

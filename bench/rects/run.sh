@@ -4,7 +4,7 @@
 # H100 through NVIDIA's OpenCL, or PoCL with --quick at 16 MiB), results
 # in OUT/rects.txt (default bench/out/rects). It decides issue 9 item 3's
 # open choice: for rows of W bytes of a strided slot, is one rectangular
-# copy from pageable memory (runtime/rects.c, the straight path) faster
+# copy from pageable memory (runtime/plan/rects.c, the straight path) faster
 # than a gather into pinned staging plus one copy (the staged path), and
 # from which W on. On the H100, with the device tool:
 #   run: bash bench/rects/run.sh   (after

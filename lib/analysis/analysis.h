@@ -268,7 +268,7 @@ typedef struct an_program {
 	 * every file it read and every macro, so it changes when any file
 	 * the program includes does; the source itself when the
 	 * preprocessor did not run. What a cache of compiled programs keys
-	 * on (runtime/jit.c). */
+	 * on (runtime/program/jit.c). */
 	char *cpp;
 	size_t cpp_len;
 	an_func *funcs;      unsigned nfuncs;

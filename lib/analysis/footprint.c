@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * footprint.c - per kernel and access, the descriptor of the bytes it
- * touches (issue 9; vast_footprint in vast/stub.h, docs/footprints.md).
+ * touches (vast_footprint in vast/stub.h, docs/footprints.md).
  *
  * The byte offset of an access from its parameter's base is built as an
  * affine form (a sum of terms coef * symbols * variable) by one walk down

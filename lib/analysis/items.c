@@ -5,7 +5,7 @@
  * work-items share its group, or how many do. Then any subset of a
  * work-group runs with the same results as the whole group, and the
  * runtime may cut a launch between the work-items of a group that alone
- * does not fit the device (runtime/launch.c, docs/runtime.md), launching
+ * does not fit the device (runtime/launch/launch.c, docs/runtime.md), launching
  * them with a smaller local size.
  *
  * Decided conservatively, over the kernel and every function it reaches:

@@ -16,7 +16,7 @@
  *      both arms (a superset of the pages, so exact). Computing such a
  *      condition would need the group's __local stores and the barrier
  *      after them, and a barrier under a branch is where drivers differ
- *      (PoCL 3.1 ran issue 7's inspector with every work-item seeing the
+ *      (PoCL 3.1 ran such an inspector with every work-item seeing the
  *      first one's __local value; without vast_touch's loop after the
  *      barrier it was right). The branch is still computed when something
  *      kept needs it (a variable it defines).

@@ -2,7 +2,7 @@
 /*
  * json.c - rw_emit_json: the program's vast_program_info (info.c, the one
  * the stub holds) as a JSON document, what `vastcc --emit-json=FILE`
- * writes and libvastrt's vrt_stub_from_json (runtime/stubjson.c) reads
+ * writes and libvastrt's vrt_stub_from_json (runtime/program/stubjson.c) reads
  * back when it compiles a program at clBuildProgram. docs/json.md is the
  * format, field by field.
  *

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # deliver.sh VASTCC: reads queued right behind a paged launch are filled
-# range by range while it runs (runtime/deliver.c), and only where that
+# range by range while it runs (runtime/paged/deliver.c), and only where that
 # cannot change what the program sees. deliver/host.c queues its reads in
 # six ways (see there); each mode's output must be the cc build's byte
 # for byte at budgets of 30% and 10% (several ranges, pipelined), and the

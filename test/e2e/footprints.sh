@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Planning from footprint descriptors (runtime/fprows.c, issue 9 item 2):
+# Planning from footprint descriptors (runtime/plan/fprows.c, issue 9 item 2):
 # kernels whose every access is affine are paged with no inspector. Each
 # example below runs at a quarter of its data three ways, all byte-identical
 # to the native run:

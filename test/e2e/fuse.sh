@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # fuse.sh VASTCC: two paged launches queued back to back run range by
-# range together (runtime/launch.c, paged.c: fused) where that cannot
+# range together (runtime/launch/launch.c, paged.c: fused) where that cannot
 # change a result, and only there. fuse/host.c runs five pairs (see
 # there); each output must be the cc build's byte for byte at budgets of
 # 25% and 10%, and at 25% with a deep pipeline of tiny pages over small

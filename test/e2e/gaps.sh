@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Pages a range writes in part go in by their gaps (issue 9 item 3,
-# runtime/gaps.c): jacobi2d's sweep writes every cell of its output but
+# runtime/plan/gaps.c): jacobi2d's sweep writes every cell of its output but
 # the border ones (x == 0, x == n-1: a few bytes at the end of each row
 # and the start of the next), so no page of a row is covered whole, and
 # every page of the output went in from the host before. Now only the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The paged inspector (runtime/pinspect.c): a kernel whose inspector reads
+# The paged inspector (runtime/inspect/pinspect.c): a kernel whose inspector reads
 # buffers larger than the budget inspects on its own device, the pages it
 # reads sent chunk by chunk into frames, planned from the footprint
 # descriptors of those reads; without descriptors for them it inspects on

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Must-write pages of inspector-planned launches (issue 9 item 3, runtime/
+# Must-write pages of inspector-planned launches (runtime/plan/
 # cover.c): a kernel with an access that has no footprint descriptor is
 # planned by its inspector, but the pages of a pure output that a range's
 # must-write boxes cover whole are not filled from the host first. Each

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# A device that runs out of memory below its budget (runtime/paged.c,
+# A device that runs out of memory below its budget (runtime/paged/paged.c,
 # plan_and_make_sets): VAST_FAIL_DEVICE_MEM makes a paged launch's device
 # buffers fail at first use past that many bytes, as NVIDIA's lazily
 # allocating driver does. The launch must shrink its budget and plan

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # A non-blocking whole write followed by the paged launch that reads it
 # is left in the program's memory, and the launch copies each range's
-# pages into the host copy just before it sends them (runtime/pending.c;
+# pages into the host copy just before it sends them (runtime/exec/pending.c;
 # issue 8, streaming): stencil2d (its grid read and written by ranges that
 # share pages) and reduction must say so under VAST_LOG=debug, and their
 # outputs equal the native run's byte for byte; with VAST_OVERLAP=0 the

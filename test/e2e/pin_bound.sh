@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Pinned host copies are bounded by the device's memory (runtime/pinned.c,
+# Pinned host copies are bounded by the device's memory (runtime/host/pinned.c,
 # device.c): a device may back pinned memory with its own (NVIDIA's does,
 # byte for byte), so at most half of it is pinned and the default budget
 # leaves the pinned bytes out. On PoCL limited to 1 GiB (POCL_MEMORY_LIMIT),

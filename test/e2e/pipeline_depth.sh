@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The default pipeline depth (runtime/paged.c, resends_too_much): a launch
+# The default pipeline depth (runtime/paged/paged.c, resends_too_much): a launch
 # whose smaller ranges would send its shared pages again (fdtd3d's halo
 # planes, of a written slot or, with no pages kept on the device, of any)
 # runs with one frame set; one whose ranges share nothing (vadd), or only

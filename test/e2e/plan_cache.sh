@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The plan cache (runtime/plans.c, issue 10 item 1): examples/iterate runs
+# The plan cache (runtime/plan/plans.c, issue 10 item 1): examples/iterate runs
 # 50 rounds of two kernels on two buffers swapped each round, the host
 # reading and rewriting (and once mapping) the grid between them, then an
 # indirect gather 5 times whose index buffer the host rewrites before the
@@ -17,7 +17,7 @@
 #                  plan_hits = launches - 1 - 2; and its 2nd and 5th
 #                  launches, the same plan as the launch just before,
 #                  make no device buffer: the frame sets are kept
-#                  (runtime/framepool.c; a line at VAST_LOG=info).
+#                  (runtime/mem/framepool.c; a line at VAST_LOG=info).
 # The last run asks for 4 KiB pages in 16 KiB device buffers: jacobi's
 # plan falls back to 256-byte pages, and a launch that reuses it must lay
 # its frames out by those (it failed, CL_OUT_OF_RESOURCES, when it took

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Pages that stay on the device between launches (runtime/residency.c,
+# Pages that stay on the device between launches (runtime/mem/residency.c,
 # issue 10): iterative programs at budgets below their data, run with
 # the runtime's reuse of kept pages (default) and without it
 # (VAST_RESIDENT=0). Both outputs must equal the native run's byte for

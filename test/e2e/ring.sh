@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Pages of plain host copies go in through the pinned ring (runtime/
+# Pages of plain host copies go in through the pinned ring (runtime/host/
 # ring.c), and a launch whose buffers each pass the device's largest
 # allocation pages rather than failing natively (launch.c). On PoCL
 # limited to 1 GiB (POCL_MEMORY_LIMIT: 256 MiB per allocation), triad's

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # straight_ids.sh VASTCC: the straight kernel runs N-D boxes of a range's
-# work-groups with a global offset (runtime/groupbox.c), so the device's
+# work-groups with a global offset (runtime/plan/groupbox.c), so the device's
 # own ids are the original launch's. straight_ids/host.c records every
 # work-item function of a 3-D launch (with reqd_work_group_size and a
 # global offset) and a 2-D one; at budgets that cut ranges inside rows

@@ -21,7 +21,7 @@
 #   matrix goes in as one packed strided box per range instead (issue 9
 #   item 3), its bytes sent once. The inspector alone (=0) knows no boxes:
 #   colsum, whose work-items are independent of their group, runs as
-#   smaller groups (runtime/launch.c); with that off (VAST_WGSPLIT=0) it
+#   smaller groups (runtime/launch/launch.c); with that off (VAST_WGSPLIT=0) it
 #   is refused, naming the kernel, the bytes and the budget, with no
 #   output (the other two are not run so).
 #   atx at a quarter with device buffers of at most 64K and groups kept

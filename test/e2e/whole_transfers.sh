@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Whole reads and writes of buffers made with no host pointer, on data
 # that fits, go straight between the program's memory and the device
-# copies through the pinned ring, with no host copy (runtime/mem.c,
+# copies through the pinned ring, with no host copy (runtime/mem/mem.c,
 # ring.c; issue 8 item 5): blackscholes writes its three 32 MiB inputs
 # whole and reads its two outputs whole; its VAST_TRACE must show `ring`
 # transfers of exactly those bytes (range 0 to the device, 1 back), its

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_stubjson.c - libFuzzer target over libvastrt's reader of
- * `vastcc --emit-json` files (runtime/stubjson.c, docs/json.md).
+ * `vastcc --emit-json` files (runtime/program/stubjson.c, docs/json.md).
  *
  * Each input is read twice: as it is (nearly always refused by the seal,
  * the checksum at its end) and as the text before a seal that this target

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # fresh_device.sh PLAIN VAST SOURCE.cl: host_fresh's copy and fill into
 # buffers nobody touched run on their device copies when the data fits
-# (runtime/mem.c: vrt_mem_copy, vrt_mem_fill; nothing crosses the link),
+# (runtime/mem/mem.c: vrt_mem_copy, vrt_mem_fill; nothing crosses the link),
 # and its output equals the plain build's byte for byte.
 set -u
 plain=$1 vast=$2 src=$3

@@ -138,7 +138,7 @@ int main(int argc, char **argv)
 	read_out(y, 0, bytes, tmp);
 
 	/* 9. vastcc's promise, not OpenCL's: a buffer nobody wrote reads as
-	 * zeros (runtime/mem.c), natively and in every range, its host copy
+	 * zeros (runtime/mem/mem.c), natively and in every range, its host copy
 	 * pinned at creation or made later. Only the vastcc build is asked
 	 * (FRESH_ZEROS set, fresh_zeros.sh): the plain driver's bytes are its
 	 * own. y = 0 + x, and x holds hy since step 8. */

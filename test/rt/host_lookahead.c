@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * host_lookahead.c - a native launch evicts the device copy the launches
- * queued behind it need last (runtime/evict.c, issue 10 "look-ahead
+ * queued behind it need last (runtime/mem/evict.c, issue 10 "look-ahead
  * eviction"). Three launches of vadd over buffers of N floats, queued
  * before the first may start (it waits for a user event):
  *   1. O1 = A + B     A, B, O1 on the device

@@ -12,7 +12,7 @@
  */
 #include "rt_host.h"
 
-/* The runtime's test hook (runtime/alloc.c), linked in statically. */
+/* The runtime's test hook (runtime/base/alloc.c), linked in statically. */
 void vrt_alloc_fail_after(unsigned long n);
 
 #define REFUSED CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST

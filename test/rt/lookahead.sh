@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # lookahead.sh PLAIN VAST vadd.cl: a native launch evicts the device copy
-# the launches queued behind it need last (runtime/evict.c). host_lookahead
+# the launches queued behind it need last (runtime/mem/evict.c). host_lookahead
 # queues three launches over buffers of 1 MiB behind a user event; under
 # a budget of four such buffers the second evicts two of the first's,
 # and the third needs the first's A again. The output must be the plain

@@ -8,7 +8,7 @@ Checks: the file is JSON with a "traceEvents" list; every complete event
 ("ph":"X") has name, cat, pid, tid, ts, dur >= 0 and args with range and
 bytes; the documented phase names appear (prepare, inspect or footprints, plan,
 setup, gather, H2D, kernel, scatter, and reduce where rows were
-inspected: footprints plan ranges from their boxes, runtime/fpplan.c); events on one track nest or
+inspected: footprints plan ranges from their boxes, runtime/plan/fpplan.c); events on one track nest or
 are disjoint; per range (kernel, range id) the phases start in the order gather, H2D, kernel, D2H,
 scatter, and each range has all five, except H2D where the range sent nothing
 (its pages kept on the device, its LPT and fault word there already: a

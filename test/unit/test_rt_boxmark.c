@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "footprint.h"
+#include "plan/footprint.h"
 
 static int failures;
 

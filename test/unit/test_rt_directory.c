@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_rt_directory.c - the memory directory (runtime/directory.c)
+ * test_rt_directory.c - the memory directory (runtime/mem/directory.c)
  * against a brute-force model on random traces.
  *
  * The model keeps, per byte, the set of locations holding it, and every
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "directory.h"
+#include "mem/directory.h"
 
 #include "check.h"
 

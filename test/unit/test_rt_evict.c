@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_rt_evict.c - the eviction rule of device copies (runtime/evict.c):
+ * test_rt_evict.c - the eviction rule of device copies (runtime/mem/evict.c):
  * on random reference strings over items of one size, a cache that
  * evicts what vrt_evict_pick names (given each item's next use, as
  * vrt_queue_next_use gives it) misses exactly as often as the best of

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "footprint.h"
+#include "plan/footprint.h"
 #include "vrt.h"
 
 #include "check.h"

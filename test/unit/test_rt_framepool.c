@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_rt_framepool.c - which kept device buffers a paged launch reuses
- * (vrt_devsets_fit, runtime/framepool.c). On random kept sets and random
+ * (vrt_devsets_fit, runtime/mem/framepool.c). On random kept sets and random
  * needs: every buffer left is wanted and at least as large as wanted;
  * every buffer not left was released exactly once (none leaks, none is
  * released twice); the launch's device bytes (buffers left, plus the

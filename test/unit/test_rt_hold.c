@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_rt_hold.c - what the hold holds (runtime/hold.c): pages recorded,
+ * test_rt_hold.c - what the hold holds (runtime/mem/hold.c): pages recorded,
  * found only for the hold's buffer and within its pages, forgotten;
  * dirty pages listed as runs of consecutive pages (frame = page), stale
  * ones (another version) forgotten rather than listed; a launch's new

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_rt_residency.c - the map of host pages the kept frame sets hold
- * (runtime/residency.c), against a brute-force model on random traces:
+ * (runtime/mem/residency.c), against a brute-force model on random traces:
  * records (new keys and replacements), batch forgets by predicate (the
  * frames a range overwrites, the pages it writes), clears, and the
  * allocator failing at random (a failed record changes nothing; a
@@ -11,7 +11,7 @@
  * in pages and frames and maximal) then marked clean or forgotten
  * (vrt_res_settle). After every step each
  * (serial, page) is found exactly where the model says, or nowhere.
- * Then the frame pool's part (runtime/framepool.c): fitting kept sets to
+ * Then the frame pool's part (runtime/mem/framepool.c): fitting kept sets to
  * a launch keeps the map while every frame buffer stays, forgets it when
  * one is dropped, and releasing the sets forgets it.
  */

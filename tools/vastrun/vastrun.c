@@ -6,7 +6,7 @@
  * entry points of libOpenCL.so.1. vastrun puts <prefix>/lib/libvastrt.so
  * first in LD_PRELOAD and execs the program: the dynamic linker then binds
  * the program's clCreateBuffer, clEnqueueNDRangeKernel, ... to the
- * runtime's definitions, which forward to the real loader (runtime/icd.c)
+ * runtime's definitions, which forward to the real loader (runtime/base/icd.c)
  * and page buffers through the device budget. The variable is inherited,
  * so the program's child processes run with the runtime too; the runtime
  * reads its VAST_* settings itself (VAST_MODE=native turns paging off).

@@ -188,7 +188,7 @@ typedef struct vast_device_macro {
 	const char *value;
 } vast_device_macro;
 
-/* ---- Footprints (issue 9) ------------------------------------------------
+/* ---- Footprints -----------------------------------------------------------
  * Per kernel, one descriptor per global access it reaches. For an access
  * whose byte offset is affine, the host computes from the descriptor, the
  * launch geometry and the scalar arguments (in time independent of the

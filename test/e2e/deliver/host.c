@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * deliver - for test/e2e/deliver.sh: reads queued behind a paged launch,
- * which the launch fills range by range (runtime/deliver.c), in the ways
+ * which the launch fills range by range (runtime/paged/deliver.c), in the ways
  * a program may queue them. in holds N floats; mirror writes out and
  * out2, both from in reversed: range i writes what the last range reads.
  *   fresh     non-blocking reads of out and out2 into fresh arrays, and

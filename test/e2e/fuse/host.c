@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuse - for test/e2e/fuse.sh: two kernels enqueued back to back, which
- * the runtime may run range by range together (runtime/launch.c, fused)
+ * the runtime may run range by range together (runtime/launch/launch.c, fused)
  * where that cannot change a result. N uints a buffer.
  *   chain    produce out, then transform it in place
  *   sparse   out written by the program, produce_even over half of it,

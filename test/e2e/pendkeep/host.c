@@ -4,7 +4,7 @@
  * whole write of x (new values each round, no event), then accum
  * (y = y / 2 + x); then y is read. Under a budget that pages the launches
  * and keeps x whole on the device from the second on, the write before
- * each is left pending for it (runtime/pending.c) and must reach the
+ * each is left pending for it (runtime/exec/pending.c) and must reach the
  * device copy before the kernel reads it.
  * usage: pendkeep STEPS OUT
  */

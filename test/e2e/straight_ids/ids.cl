@@ -2,7 +2,7 @@
 /*
  * Every work-item function, recorded per work-item, for
  * test/e2e/straight_ids.sh: the straight kernel runs N-D boxes of the
- * original groups with a global offset (runtime/groupbox.c) and must see
+ * original groups with a global offset (runtime/plan/groupbox.c) and must see
  * the ids of the original launch. Records are laid out group after group
  * (flattened, dimension 0 fastest), so a range of groups writes one run
  * of `out` and reads one of `in`: the straight kernel runs it.

@@ -9,7 +9,7 @@
 #     (everything fits: resident device copies), 50% and 10% (VAST_STATS=kv)
 #     write the same bytes; every kernel named in
 #     PAGED-KERNELS runs paged at 50% (ranges >= 1: a strided kernel whose
-#     strips go in as packed boxes, runtime/boxframes.c, may need a quarter
+#     strips go in as packed boxes, runtime/plan/boxframes.c, may need a quarter
 #     of its buffers' bytes, one range) and shows ranges >= 2 at 10%.
 #   EXPECT=refuse: the program uses what the runtime cannot virtualize;
 #     at 10% it must fail (non-zero exit, no wrong output) with a

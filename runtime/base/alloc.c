@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * alloc.c - the runtime's one allocator.
+ *
+ * Every allocation goes through here so tests can make the n-th one fail
+ * (vrt_alloc_fail_after) and check that the failure comes back as
+ * CL_OUT_OF_HOST_MEMORY with nothing leaked.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/base.h"
+
+static unsigned long fail_countdown;
+
+void vrt_alloc_fail_after(unsigned long n)
+{
+	fail_countdown = n;
+}
+
+static int should_fail(void)
+{
+	if (fail_countdown == 0)
+		return 0;
+	return --fail_countdown == 0;
+}
+
+void *vrt_malloc(size_t n)
+{
+	return should_fail() ? NULL : malloc(n ? n : 1);
+}
+
+void *vrt_calloc(size_t n, size_t size)
+{
+	return should_fail() ? NULL : calloc(n ? n : 1, size ? size : 1);
+}
+
+void *vrt_aligned_alloc(size_t align, size_t n)
+{
+	void *p = NULL;
+	if (should_fail() || posix_memalign(&p, align, n ? n : 1))
+		return NULL;
+	return p;
+}
+
+void *vrt_realloc(void *p, size_t n)
+{
+	return should_fail() ? NULL : realloc(p, n ? n : 1);
+}
+
+char *vrt_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = vrt_malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+void vrt_free(void *p)
+{
+	free(p);
+}

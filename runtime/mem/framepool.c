@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * framepool.c - the device buffers of paged launches, kept between them
+ * (frames kept across launches).
+ *
+ * A paged launch needs, per frame set, its frame buffers, an LPT buffer
+ * and a fault word, and one dummy page; making and backing them costs a
+ * driver allocation and a one-byte write each (paged.c, backed_buffer),
+ * every launch. So a launch that finished gives them here, one pool per
+ * context and device, and the next paged launch there takes them and
+ * keeps each buffer at least as large as the one it needs, within its
+ * budget; it makes the others. A frame keeps its place in a buffer kept,
+ * so what the residency map says of it stays true.
+ *
+ * The pool counts against the budget like the device copies of mem.c:
+ * a native launch (or an inspector) that needs its room releases it
+ * (vrt_mem_to_device). Released, too, when a launch runs out of device
+ * memory (it took the pool first). The pages the frames hold (the
+ * residency map, residency.c) go with the buffers: released with them,
+ * forgotten when a buffer they lie in is dropped; the dirty ones (what
+ * a launch wrote and left there) written home before either. The hold
+ * (paged.c, choose_hold) is the pool's too, but no set's: fitting the
+ * sets leaves it and its pages alone. The context outlives
+ * the pool: the runtime's own queues hold it until exit. Lock held throughout.
+ */
+#include <string.h>
+
+#include "mem/mem.h"
+
+typedef struct pool {
+	cl_context ctx;
+	cl_device_id dev;
+	vrt_devsets sets;
+	struct pool *next;
+} pool;
+static pool *pools;
+
+static unsigned long long sets_bytes(const vrt_devsets *d)
+{
+	unsigned long long n = (d->dummy ? d->dummy_bytes : 0) + (d->hold ? d->hold_bytes : 0);
+	for (unsigned i = 0; i < d->nsets; i++) {
+		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+			if (d->set[i].frames[b])
+				n += d->set[i].frame_bytes[b];
+		n += d->set[i].lpt_bytes + sizeof(cl_uint);
+	}
+	return n;
+}
+
+void vrt_devsets_release(vrt_devsets *d)
+{
+	vrt_res_clear(&d->res);
+	vrt_hold_free(d);
+	if (d->dummy)
+		vrt_real.clReleaseMemObject(d->dummy);
+	if (d->hold)
+		vrt_real.clReleaseMemObject(d->hold);
+	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
+		vrt_devset *s = &d->set[i];
+		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+			if (s->frames[b])
+				vrt_real.clReleaseMemObject(s->frames[b]);
+		if (s->lptbuf)
+			vrt_real.clReleaseMemObject(s->lptbuf);
+		if (s->fault)
+			vrt_real.clReleaseMemObject(s->fault);
+		vrt_free(s->lpt_held);
+		if (s->busy)
+			vrt_real.clReleaseEvent(s->busy);
+		if (s->unread)
+			vrt_real.clReleaseEvent(s->unread);
+	}
+	memset(d, 0, sizeof *d);
+}
+
+static pool **find(cl_context ctx, cl_device_id dev)
+{
+	pool **pp = &pools;
+	while (*pp && ((*pp)->ctx != ctx || (*pp)->dev != dev))
+		pp = &(*pp)->next;
+	return pp;
+}
+
+vrt_devsets *vrt_framepool_peek(cl_context ctx, cl_device_id dev)
+{
+	pool *p = *find(ctx, dev);
+	return p ? &p->sets : NULL;
+}
+
+void vrt_framepool_take(cl_context ctx, cl_device_id dev, vrt_devsets *out)
+{
+	pool **pp = find(ctx, dev), *p = *pp;
+	memset(out, 0, sizeof *out);
+	if (!p)
+		return;
+	*pp = p->next;
+	*out = p->sets;
+	vrt_free(p);
+}
+
+/* dry: only says what fitting would drop (vrt_devsets_fit_keeps). */
+static void drop(cl_mem *m, int dry)
+{
+	if (*m && !dry)
+		vrt_real.clReleaseMemObject(*m);
+	*m = NULL;
+}
+
+/* Drops have's buffer *m of `bytes` unless it holds `want` bytes; returns
+ * the device bytes the launch will hold for it, kept or made anew. */
+static size_t fit_one(cl_mem *m, size_t bytes, size_t want, int dry)
+{
+	if (*m && bytes < want)
+		drop(m, dry);
+	return *m ? bytes : want;
+}
+
+/* While *total passes the budget, a kept buffer larger than wanted is
+ * dropped (made anew at the size wanted). */
+static void shrink_one(cl_mem *m, size_t bytes, size_t want, unsigned long long budget,
+                       unsigned long long *total, int dry)
+{
+	if (*total > budget && *m && bytes > want) {
+		drop(m, dry);
+		*total -= bytes - want;
+	}
+}
+
+static void fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget, int dry)
+{
+	cl_mem before[VRT_MAX_SETS][VAST_FRAME_BUFS];
+	for (unsigned i = 0; i < VRT_MAX_SETS; i++)
+		memcpy(before[i], have->set[i].frames, sizeof before[i]);
+	unsigned long long total = fit_one(&have->dummy, have->dummy_bytes, want->dummy_bytes, dry);
+	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
+		vrt_devset *h = &have->set[i];
+		const vrt_devset *w = &want->set[i];
+		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++) {
+			if (i >= want->nsets || !w->frame_bytes[b])
+				drop(&h->frames[b], dry);
+			total += fit_one(&h->frames[b], h->frame_bytes[b], w->frame_bytes[b], dry);
+		}
+		if (i >= want->nsets) {
+			drop(&h->lptbuf, dry);
+			drop(&h->fault, dry);
+			continue;
+		}
+		total += fit_one(&h->lptbuf, h->lpt_bytes, w->lpt_bytes, dry) + sizeof(cl_uint);
+	}
+	/* The plan's own sizes fit the budget: dropping every larger buffer
+	 * kept would bring the total within it, and usually a few do. */
+	shrink_one(&have->dummy, have->dummy_bytes, want->dummy_bytes, budget, &total, dry);
+	for (unsigned i = 0; i < want->nsets; i++) {
+		vrt_devset *h = &have->set[i];
+		const vrt_devset *w = &want->set[i];
+		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+			shrink_one(&h->frames[b], h->frame_bytes[b], w->frame_bytes[b], budget, &total, dry);
+		shrink_one(&h->lptbuf, h->lpt_bytes, w->lpt_bytes, budget, &total, dry);
+	}
+	have->nsets = want->nsets;
+	if (dry)
+		return;
+	/* A frame buffer dropped takes its pages with it; the map names
+	 * frames by set and buffer, so forget it all rather than guess.
+	 * The hold is no set's: its pages (hold.c) stay. */
+	for (unsigned i = 0; i < VRT_MAX_SETS; i++)
+		if (memcmp(before[i], have->set[i].frames, sizeof before[i]))
+			vrt_res_clear(&have->res);
+}
+
+void vrt_devsets_fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget)
+{
+	fit(have, want, budget, 0);
+}
+
+int vrt_devsets_fit_keeps(const vrt_devsets *have, const vrt_devsets *want,
+                          unsigned long long budget)
+{
+	vrt_devsets d = *have;
+	fit(&d, want, budget, 1);
+	for (unsigned i = 0; i < VRT_MAX_SETS; i++)
+		if (memcmp(d.set[i].frames, have->set[i].frames, sizeof d.set[i].frames))
+			return 0;
+	return 1;
+}
+
+void vrt_framepool_give(cl_context ctx, cl_device_id dev, vrt_devsets *sets)
+{
+	pool **pp = find(ctx, dev), *p = *pp;
+	if (p) {
+		*pp = p->next;
+		if (p->sets.home)
+			p->sets.home(&p->sets, ctx, dev, NULL);
+		vrt_devsets_release(&p->sets);
+		vrt_free(p);
+	}
+	if (!(p = vrt_calloc(1, sizeof *p))) {
+		vrt_devsets_release(sets); /* not kept: the next launch makes its own */
+		return;
+	}
+	p->ctx = ctx;
+	p->dev = dev;
+	p->sets = *sets;
+	memset(sets, 0, sizeof *sets);
+	p->next = pools;
+	pools = p;
+}
+
+unsigned long long vrt_framepool_bytes(void)
+{
+	unsigned long long n = 0;
+	for (pool *p = pools; p; p = p->next)
+		n += sets_bytes(&p->sets);
+	return n;
+}
+
+cl_int vrt_framepool_write_home(vrt_mem *m)
+{
+	cl_int err = CL_SUCCESS;
+	for (pool *p = pools; p && !err; p = p->next)
+		if ((!m || p->ctx == m->ctx) && p->sets.home)
+			err = p->sets.home(&p->sets, p->ctx, p->dev, m);
+	if (m && !err)
+		m->frames_dirty = 0;
+	return err;
+}
+
+void vrt_framepool_release(void)
+{
+	/* Dirty pages go home first; those that cannot, their buffers
+	 * refused (the sets' home, paged.c). */
+	vrt_framepool_write_home(NULL);
+	while (pools) {
+		pool *p = pools;
+		pools = p->next;
+		vrt_devsets_release(&p->sets);
+		vrt_free(p);
+	}
+}

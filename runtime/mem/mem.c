@@ -1,0 +1,1158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mem.c - host-backed buffers and their lazy device copies.
+ *
+ * A cl_mem the program creates is a vrt_mem: the data's home is host
+ * memory (ours, or the program's for CL_MEM_USE_HOST_PTR), and a device
+ * copy is allocated only when a native launch needs it. Each side has a
+ * valid bit. A launch makes the device copy valid and, when the kernel
+ * may write the buffer, the host side invalid; a read or map brings the
+ * data back. Device copies stay resident across kernels and are evicted
+ * least recently used first when a launch needs room under the budget
+ * (written back first when dirty).
+ *
+ * Our host copy is made at its first need (vrt_mem_host_copy): a map, a
+ * partial transfer, a paged launch, an eviction. Until then a buffer
+ * whose data fits goes where a program built with cc sends it: a whole
+ * write straight to a device copy, a read straight back from it, with
+ * no pinning and no host copy to fill (0.54-0.72 s of the 1 GiB fill
+ * program went to pinning host copies it never needed).
+ * With neither copy the bytes are zeros.
+ *
+ * A CL_MEM_USE_HOST_PTR buffer whose memory the driver pinned
+ * (pinned.c) outside a family has no device copy of its own: the driver's
+ * USE_HOST_PTR buffer over the program's memory is lent as the device
+ * copy (unmapped: device valid, host not) and mapped back when the host
+ * needs the bytes, as a program built with cc would do; then exactly one
+ * side is valid at a time.
+ *
+ * Every live vrt_mem is on one list (eviction walks it); object.c
+ * records which handles are ours (a kernel argument's bytes naming one of
+ * ours are told from a scalar without dereferencing them).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mem/mem.h"
+
+/* A destructor callback of a buffer (clSetMemObjectDestructorCallback),
+ * run once the runtime lock is released (vrt_run_after_unlock). */
+typedef struct destructor {
+	vrt_later later; /* first: run_destructor gets the destructor back */
+	void (CL_CALLBACK *fn)(cl_mem, void *);
+	void *user;
+	cl_mem mem;
+} destructor;
+
+static void run_destructor(vrt_later *l)
+{
+	destructor *d = (destructor *)l;
+	d->fn(d->mem, d->user);
+	vrt_free(d);
+}
+
+static vrt_mem *all_mems;
+static unsigned long long lru_clock;
+static unsigned long long version_clock; /* serials and versions */
+
+size_t vrt_mem_resident_bytes(void)
+{
+	size_t n = 0;
+	for (vrt_mem *m = all_mems; m; m = m->next)
+		if (m->dev)
+			n += m->size;
+	return n;
+}
+
+/* Families (a parent and its sub-buffers) share host bytes but each
+ * member has its own device copy. One directory (directory.h) says which
+ * copies hold each byte of the family: a write through one member makes
+ * the other copies of those bytes stale, exactly over the bytes it
+ * wrote; before a member's host bytes are read or its device copy is
+ * filled, the bytes only other members' device copies hold come home
+ * (family_flush). */
+static vrt_mem *family_root(vrt_mem *m)
+{
+	return m->parent ? m->parent : m;
+}
+
+/* The locations holding all of m's window. */
+static vrt_locs holders(const vrt_mem *m)
+{
+	return vrt_dir_holders(m->dir, m->origin, m->size);
+}
+
+int vrt_mem_host_valid(const vrt_mem *m)
+{
+	return !m->dir || (holders(m) & VRT_LOC(VRT_DIR_HOST));
+}
+
+int vrt_mem_dev_valid(const vrt_mem *m)
+{
+	return m->dir && m->dev_loc >= 0 && (holders(m) & VRT_LOC(m->dev_loc));
+}
+
+/* The transitions of m's window (directory.h). The family's directory
+ * has room for every run its members' windows can cut, two for every
+ * member ever made (reserved as they are made), so these never allocate
+ * and never fail. */
+static void host_holds(vrt_mem *m)
+{
+	if (m->dir)
+		vrt_dir_copied(m->dir, VRT_DIR_HOST, m->origin, m->size);
+}
+
+static void host_wrote(vrt_mem *m)
+{
+	if (m->dir)
+		vrt_dir_wrote(m->dir, VRT_DIR_HOST, m->origin, m->size);
+}
+
+static void dev_holds(vrt_mem *m)
+{
+	if (m->dir && m->dev_loc >= 0)
+		vrt_dir_copied(m->dir, m->dev_loc, m->origin, m->size);
+}
+
+static void dev_wrote(vrt_mem *m)
+{
+	if (m->dir && m->dev_loc >= 0)
+		vrt_dir_wrote(m->dir, m->dev_loc, m->origin, m->size);
+}
+
+/* The host gives up m's window to the device copy (lent to the driver). */
+static void host_lends(vrt_mem *m)
+{
+	if (m->dir)
+		vrt_dir_drop(m->dir, VRT_DIR_HOST, m->origin, m->size);
+}
+
+/* m's device copy goes: what only it held is lost unless the caller
+ * brought it home first (or replaces it whole). */
+static void dev_gone(vrt_mem *m)
+{
+	if (m->dir && m->dev_loc >= 0) {
+		vrt_dir_forget(m->dir, m->dev_loc, 0, m->dir->size);
+		vrt_dir_remove_loc(m->dir, m->dev_loc);
+	}
+	m->dev_loc = -1;
+}
+
+/* A small number for each device and context the device copies live
+ * on: which copies are near each other (directory.h). */
+static int number_of(const void *h, const void **seen, int *n, int cap)
+{
+	for (int i = 0; i < *n; i++)
+		if (seen[i] == h)
+			return i;
+	if (*n == cap)
+		return cap; /* shared by the rest: only nearness suffers */
+	seen[*n] = h;
+	return (*n)++;
+}
+
+static int dev_location(vrt_mem *m, cl_command_queue q)
+{
+	static const void *devices[64], *contexts[64];
+	static int ndevices, ncontexts;
+	cl_device_id dev = NULL;
+	clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
+	return vrt_dir_add_loc(m->dir, number_of(dev, devices, &ndevices, 64),
+	                       number_of(m->ctx, contexts, &ncontexts, 64));
+}
+
+static int in_family(const vrt_mem *m)
+{
+	return m->parent || m->nsubs;
+}
+
+int vrt_mem_overlap(const vrt_mem *a, const vrt_mem *b)
+{
+	if (a == b)
+		return 1;
+	if (family_root((vrt_mem *)a) != family_root((vrt_mem *)b))
+		return 0;
+	return a->host < b->host + b->size && b->host < a->host + a->size;
+}
+
+static cl_int read_back(vrt_mem *m);
+
+static cl_int family_flush(vrt_mem *m)
+{
+	if (!in_family(m))
+		return CL_SUCCESS;
+	vrt_mem *root = family_root(m);
+	for (vrt_mem *o = all_mems; o; o = o->next) {
+		if (o == m || family_root(o) != root || vrt_mem_host_valid(o))
+			continue;
+		cl_int err = read_back(o);
+		if (err != CL_SUCCESS)
+			return err;
+	}
+	return CL_SUCCESS;
+}
+
+void vrt_mem_changed(vrt_mem *m)
+{
+	m->version = ++version_clock;
+	m->zero = 0;
+	if (!in_family(m))
+		return;
+	vrt_mem *root = family_root(m);
+	for (vrt_mem *o = all_mems; o; o = o->next)
+		if (family_root(o) == root && vrt_mem_overlap(o, m)) {
+			o->version = version_clock;
+			o->zero = 0;
+		}
+}
+
+void vrt_mem_dev_written(vrt_mem *m)
+{
+	vrt_mem_changed(m);
+	m->zero = 0;
+	dev_wrote(m);
+}
+
+/* Pages of m that paged launches left dirty in the frames they keep
+ * (framepool.c, residency.c) come home before anything else reads or
+ * sends the host copy: a read, map, copy or fill, a native launch, an
+ * inspector, a sub-buffer made of it. */
+static cl_int from_frames(vrt_mem *m)
+{
+	return m->frames_dirty ? vrt_framepool_write_home(m) : CL_SUCCESS;
+}
+
+vrt_mem *vrt_mem_by_serial(unsigned long long serial)
+{
+	for (vrt_mem *m = all_mems; m; m = m->next)
+		if (m->serial == serial)
+			return m;
+	return NULL;
+}
+
+/* The device copy is the program's memory lent to the driver. */
+static int lent(const vrt_mem *m)
+{
+	return m->dev && m->dev == m->pin.buf;
+}
+
+/* A wrapped USE_HOST_PTR buffer is made unmapped (pinned.c), as a program
+ * built with cc leaves it: mapped before the runtime touches its bytes
+ * (`overwrite`: they are all about to be replaced, none need keeping). */
+static cl_int host_mapped(vrt_mem *m, int overwrite)
+{
+	if (m->pin.buf && m->pin.lent && !lent(m))
+		return vrt_pin_reclaim(&m->pin, m->pin.queue, overwrite);
+	return CL_SUCCESS;
+}
+
+/* Plain memory: pinning costs more than the transfers it would speed up
+ * (about 0.25 s a GiB on the H100, against 18 ms at the link's speed),
+ * and the ring moves plain memory at the link's speed (ring.c). */
+cl_int vrt_mem_host_copy(vrt_mem *m)
+{
+	if (m->host)
+		return host_mapped(m, 0);
+	m->host = vrt_malloc(m->size);
+	if (!m->host) {
+		vrt_log(VRT_LOG_WARN, "no host memory for a host copy of %zu bytes", m->size);
+		return CL_OUT_OF_HOST_MEMORY;
+	}
+	vrt_advise_huge(m->host, m->size);
+	if (!holders(m)) { /* the zeros, nowhere yet */
+		vrt_fill(m->host, "", 1, m->size);
+		host_holds(m);
+	}
+	return CL_SUCCESS;
+}
+
+cl_int vrt_mem_to_host(vrt_mem *m)
+{
+	cl_int err = vrt_mem_host_copy(m);
+	if (err != CL_SUCCESS)
+		return err;
+	err = from_frames(m);
+	if (err == CL_SUCCESS)
+		err = family_flush(m);
+	if (err != CL_SUCCESS)
+		return err;
+	return read_back(m);
+}
+
+/* Brings [off, off + n) of the family of `root` home (a vrt_dir_mover):
+ * from the device copy of the member at location `from`, or zeros. */
+static int home_from(void *u, int from, int to, size_t off, size_t n)
+{
+	(void)to;
+	vrt_mem *root = u, *o = NULL;
+	if (from < 0) {
+		vrt_fill(root->host + off, "", 1, n);
+		return CL_SUCCESS;
+	}
+	for (vrt_mem *x = all_mems; x && !o; x = x->next)
+		if (family_root(x) == root && x->dev_loc == from && x->dev)
+			o = x;
+	if (!o)
+		return CL_INVALID_MEM_OBJECT; /* a location with no copy: a bug */
+	cl_int err;
+	if (root->pin.buf)
+		err = vrt_real.clEnqueueReadBuffer(o->dev_queue, o->dev, CL_TRUE, off - o->origin,
+		                                   n, root->host + off, 0, NULL, NULL);
+	else
+		err = vrt_ring_receive(o->ctx, o->dev_queue, o->dev, off - o->origin,
+		                       root->host + off, n);
+	vrt_kstats *st = vrt_stats_for(NULL);
+	if (st && err == CL_SUCCESS)
+		st->d2h += n;
+	return err;
+}
+
+/* The bytes of m's window the host copy lacks come home from the device
+ * copies holding them. */
+static cl_int read_back(vrt_mem *m)
+{
+	if (vrt_mem_host_valid(m))
+		return CL_SUCCESS;
+	cl_int err;
+	if (lent(m)) {
+		/* Mapped back: no kernel may use it until it is lent again. */
+		err = vrt_pin_reclaim(&m->pin, m->dev_queue, 0);
+		if (err == CL_SUCCESS) {
+			host_holds(m);
+			vrt_dir_drop(m->dir, m->dev_loc, m->origin, m->size);
+		}
+	} else {
+		err = vrt_dir_bring(m->dir, VRT_DIR_HOST, m->origin, m->size, home_from,
+		                    family_root(m));
+	}
+	if (err != CL_SUCCESS) {
+		vrt_log(VRT_LOG_WARN, "reading a buffer back from the device failed: %s",
+		        vrt_cl_error_name(err));
+		return err;
+	}
+	return CL_SUCCESS;
+}
+
+/* Reads and writes of part of a buffer whose only current copy is on
+ * the device go to the device copy: fetching the whole buffer to change
+ * or see a few bytes moves more than the driver would (OpenCL 1.2
+ * §5.2.2 asks only that the n bytes be read or written). In a family the
+ * others' device copies would go stale unseen, so families always take
+ * the host copy. Whole-buffer transfers take the host copy where there
+ * is one: it is pinned, and its parallel copy plus a pinned transfer
+ * beats the driver's transfer from the program's pageable memory
+ * (DESIGN §3); without one, making it would cost more than it saves. */
+static int dev_only(const vrt_mem *m, size_t n)
+{
+	return !vrt_mem_host_valid(m) && !in_family(m) && (n < m->size || !m->host);
+}
+
+cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
+{
+	cl_int err;
+	/* The program's array is often fresh (malloc'd for the result). */
+	if (!m->host || dst != m->host + off)
+		vrt_advise_huge(dst, n);
+	if (!m->host && !vrt_mem_dev_valid(m)) { /* zeros, nowhere yet */
+		vrt_fill(dst, "", 1, n);
+		return CL_SUCCESS;
+	}
+	if (dev_only(m, n)) {
+		err = vrt_ring_receive(m->ctx, m->dev_queue, m->dev, off, dst, n);
+		vrt_kstats *st = vrt_stats_for(NULL);
+		if (st && err == CL_SUCCESS)
+			st->d2h += n;
+		return err;
+	}
+	if ((err = vrt_mem_to_host(m)) != CL_SUCCESS)
+		return err;
+	/* A USE_HOST_PTR buffer read into its own host_ptr + off (OpenCL 1.2
+	 * §5.2.2 defines it): already there. */
+	if (dst != m->host + off)
+		vrt_copy(dst, m->host + off, n);
+	return CL_SUCCESS;
+}
+
+/* [off, off+n) of the host copy to the device copy on q: straight from
+ * pinned memory, through the ring from plain. */
+static cl_int send_host_copy(vrt_mem *m, cl_command_queue q, size_t off, size_t n)
+{
+	if (m->pin.buf)
+		return vrt_real.clEnqueueWriteBuffer(q, m->dev, CL_TRUE, off, n, m->host + off, 0,
+		                                     NULL, NULL);
+	return vrt_ring_send(m->ctx, q, m->dev, off, m->host + off, n);
+}
+
+/* Drops m's device copy without reading it back: what it held is
+ * being replaced whole. */
+static void drop_device_copy(vrt_mem *m)
+{
+	vrt_real.clReleaseMemObject(m->dev);
+	vrt_real.clReleaseCommandQueue(m->dev_queue);
+	m->dev = NULL;
+	m->dev_queue = NULL;
+	dev_gone(m);
+}
+
+static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
+                                vrt_mem *const *keep, unsigned nkeep);
+
+static cl_int zero_device_copy(vrt_mem *m, cl_command_queue q);
+
+/* Whether a command about to write [off, off+n) of m on q writes the
+ * device copy, as the driver would: when m has no host copy, is outside
+ * a family, and its device copy fits the budget beside the resident ones
+ * without evicting any (a buffer that does not fit will be paged from a
+ * host copy, as is every buffer under VAST_MODE=paged). Then the copy is
+ * placed, its zeros made around [off, off+n) if it held no bytes yet. */
+static int device_target(vrt_mem *m, cl_command_queue q, size_t off, size_t n)
+{
+	if (m->host || in_family(m) || !q || (m->dev && m->dev_queue != q) ||
+	    vrt_cfg.mode == VRT_RUN_PAGED)
+		return 0;
+	cl_device_id dev;
+	if (clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) !=
+	    CL_SUCCESS)
+		return 0;
+	unsigned long long budget = vrt_budget(dev, m->size);
+	if ((!m->dev && vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size > budget) ||
+	    place_device_copy(m, q, budget, NULL, 0) != CL_SUCCESS)
+		return 0;
+	if (vrt_mem_dev_valid(m) || (off == 0 && n == m->size))
+		return 1;
+	if (zero_device_copy(m, q) != CL_SUCCESS)
+		return 0;
+	dev_holds(m); /* the zeros nobody holds */
+	return 1;
+}
+
+/* A whole write to a buffer with no host copy, sent from the program's
+ * memory to its device copy (device_target). 0: not sent, m unchanged. */
+static int write_to_device(vrt_mem *m, cl_command_queue q, const void *src)
+{
+	if (!device_target(m, q, 0, m->size))
+		return 0;
+	if (vrt_ring_send(m->ctx, q, m->dev, 0, src, m->size) != CL_SUCCESS) {
+		/* A device that allocates lazily may fail here: the host
+		 * copy takes the bytes instead. */
+		drop_device_copy(m);
+		return 0;
+	}
+	vrt_kstats *st = vrt_stats_for(NULL);
+	if (st)
+		st->h2d += m->size;
+	m->failed[0] = '\0';
+	dev_wrote(m);
+	return 1;
+}
+
+cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *src,
+                     const vrt_cmd *launch)
+{
+	cl_int err;
+	vrt_kstats *st = vrt_stats_for(NULL);
+	/* Pages kept dirty that the write leaves come home before the new
+	 * version makes them stale (a whole write replaces every one). */
+	if (n < m->size && (err = from_frames(m)) != CL_SUCCESS)
+		return err;
+	vrt_mem_changed(m);
+	if (n == m->size && write_to_device(m, q, src))
+		return CL_SUCCESS;
+	if (!m->host && !vrt_mem_dev_valid(m) && (err = vrt_mem_host_copy(m)) != CL_SUCCESS)
+		return err;
+	if (dev_only(m, n)) {
+		err = vrt_ring_send(m->ctx, m->dev_queue, m->dev, off, src, n);
+		if (st && err == CL_SUCCESS)
+			st->h2d += n;
+		return err;
+	}
+	/* The whole buffer: no need to fetch what we overwrite (in a family
+	 * of sub-buffers, the others' dirty data must come home first; a
+	 * lent buffer is mapped back, its bytes not brought back). */
+	if ((n < m->size || in_family(m)) && (err = vrt_mem_to_host(m)) != CL_SUCCESS)
+		return err;
+	if ((err = m->host ? host_mapped(m, 1) : vrt_mem_host_copy(m)) != CL_SUCCESS)
+		return err;
+	if (!vrt_mem_host_valid(m) && lent(m)) {
+		/* Mapped back to be written whole: its old bytes are gone. */
+		if ((err = vrt_pin_reclaim(&m->pin, m->dev_queue, 1)) != CL_SUCCESS)
+			return err;
+		host_wrote(m);
+		vrt_dir_drop(m->dir, m->dev_loc, m->origin, m->size);
+	}
+	/* A whole write of our own host copy the next launch pages may be
+	 * copied by it, range by range (pending.c). */
+	int whole_own = launch && n == m->size && m->own_host && !in_family(m);
+	if (src != m->host + off && !(whole_own && vrt_pend_start(m, src, launch)))
+		vrt_copy(m->host + off, src, n); /* else written from its own host_ptr */
+	/* A current device copy outside a family takes the same bytes from
+	 * the (pinned) host copy, rather than all of them at the next
+	 * launch; should that fail, the host copy alone is current. */
+	int resident = m->dev && vrt_mem_dev_valid(m) && !in_family(m) && n < m->size;
+	vrt_mem_host_written(m);
+	if (resident && send_host_copy(m, m->dev_queue, off, n) == CL_SUCCESS) {
+		dev_holds(m);
+		if (st)
+			st->h2d += n;
+	}
+	return CL_SUCCESS;
+}
+
+void vrt_mem_host_written(vrt_mem *m)
+{
+	vrt_mem_changed(m);
+	m->failed[0] = '\0';
+	m->zero = 0;
+	host_wrote(m);
+}
+
+/* A launch that fails part-way has already written some ranges back,
+ * and restoring them would mean a copy of every written page made before
+ * the launch: instead the buffer is refused until it is rewritten, so the
+ * program never reads the mix without being told. */
+void vrt_mem_fail(vrt_mem *m, const char *kernel)
+{
+	vrt_mem *root = family_root(m);
+	vrt_mem_changed(m);
+	for (vrt_mem *o = all_mems; o; o = o->next)
+		if (o == m || (in_family(m) && family_root(o) == root && vrt_mem_overlap(o, m))) {
+			snprintf(o->failed, sizeof o->failed, "%s", kernel);
+			o->zero = 0;
+		}
+}
+
+cl_int vrt_mem_check(const vrt_mem *m)
+{
+	if (!m->failed[0])
+		return CL_SUCCESS;
+	vrt_log(VRT_LOG_WARN, "buffer %p holds part of the results of a failed launch of kernel '%s'; write it whole before using it again",
+	        (const void *)m, m->failed);
+	return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+}
+
+cl_int vrt_mem_evict(vrt_mem *m)
+{
+	if (!m->dev)
+		return CL_SUCCESS;
+	cl_int err = vrt_mem_to_host(m);
+	if (err != CL_SUCCESS)
+		return err;
+	vrt_log(VRT_LOG_DEBUG, "evict buffer %p (%zu bytes)", (void *)m, m->size);
+	int was_lent = lent(m);
+	vrt_real.clReleaseMemObject(m->dev);
+	vrt_real.clReleaseCommandQueue(m->dev_queue);
+	m->dev = NULL;
+	m->dev_queue = NULL;
+	dev_gone(m);
+	if (was_lent) {
+		/* The driver may keep device memory for its buffer as long as it
+		 * lives, and the budget must see it go: a fresh one pins again
+		 * (or, failing that, none does). */
+		vrt_pinned_free(&m->pin, m->host);
+		vrt_pinned_wrap(m->ctx, m->host, m->size, &m->pin);
+	}
+	return CL_SUCCESS;
+}
+
+static int kept(const vrt_mem *m, vrt_mem *const *keep, unsigned nkeep)
+{
+	for (unsigned i = 0; i < nkeep; i++)
+		if (keep[i] == m)
+			return 1;
+	return 0;
+}
+
+cl_int vrt_mem_evict_except(cl_context ctx, vrt_mem *const *keep, unsigned nkeep)
+{
+	for (vrt_mem *m = all_mems; m; m = m->next) {
+		if ((!ctx || m->ctx == ctx) && m->host)
+			m->zero = 0;
+		if (m->dev && (!ctx || m->ctx == ctx) && !kept(m, keep, nkeep)) {
+			cl_int err = vrt_mem_evict(m);
+			if (err != CL_SUCCESS)
+				return err;
+		}
+	}
+	return CL_SUCCESS;
+}
+
+cl_int vrt_mem_evict_all(cl_context ctx)
+{
+	return vrt_mem_evict_except(ctx, NULL, 0);
+}
+
+/* [off, off+n) of m's device copy on q filled with the ps-byte pattern
+ * in fills of at most 1 GiB (NVIDIA's driver never finishes a one-byte
+ * fill of 4 GiB: seen on the H100; 2 GiB take 2 ms), waited for. */
+static cl_int fill_device_copy(vrt_mem *m, cl_command_queue q, const void *pat, size_t ps,
+                               size_t off, size_t n)
+{
+	cl_int err = CL_SUCCESS;
+	for (size_t done = 0; done < n && err == CL_SUCCESS; done += (size_t)1 << 30) {
+		size_t len = n - done < ((size_t)1 << 30) ? n - done : (size_t)1 << 30;
+		err = vrt_real.clEnqueueFillBuffer(q, m->dev, pat, ps, off + done, len, 0, NULL,
+		                                   NULL);
+	}
+	return err == CL_SUCCESS ? vrt_real.clFinish(q) : err;
+}
+
+/* Zeros all of m's device copy, with the widest pattern its size allows. */
+static cl_int zero_device_copy(vrt_mem *m, cl_command_queue q)
+{
+	static const unsigned char z[128];
+	size_t ps = sizeof z;
+	while (m->size % ps)
+		ps /= 2;
+	return fill_device_copy(m, q, z, ps, 0, m->size);
+}
+
+/* A device command that changed [part of] m's device copy failed: its
+ * bytes are a mix, refused until rewritten (vrt_mem_fail). */
+static cl_int device_command_failed(vrt_mem *m, const char *what, cl_int err)
+{
+	vrt_mem_fail(m, what);
+	dev_wrote(m);
+	return err;
+}
+
+cl_int vrt_mem_fill(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *pat,
+                    size_t ps)
+{
+	cl_int err;
+	if (device_target(m, q, off, n)) {
+		vrt_mem_changed(m);
+		if ((err = fill_device_copy(m, q, pat, ps, off, n)) != CL_SUCCESS)
+			return device_command_failed(m, "clEnqueueFillBuffer", err);
+		vrt_log(VRT_LOG_DEBUG, "fill of %zu bytes made on the device copy", n);
+		dev_wrote(m);
+		return CL_SUCCESS;
+	}
+	if ((err = vrt_mem_to_host(m)) != CL_SUCCESS)
+		return err;
+	vrt_fill(m->host + off, pat, ps, n);
+	vrt_mem_host_written(m);
+	return CL_SUCCESS;
+}
+
+cl_int vrt_mem_copy(vrt_mem *a, vrt_mem *b, cl_command_queue q, size_t ao, size_t bo,
+                    size_t n)
+{
+	cl_int err;
+	if (a->dev && vrt_mem_dev_valid(a) && a->dev_queue == q && !a->frames_dirty && !in_family(a) &&
+	    device_target(b, q, bo, n)) {
+		vrt_mem_changed(b);
+		err = vrt_real.clEnqueueCopyBuffer(q, a->dev, b->dev, ao, bo, n, 0, NULL, NULL);
+		if (err == CL_SUCCESS)
+			err = vrt_real.clFinish(q);
+		if (err != CL_SUCCESS)
+			return device_command_failed(b, "clEnqueueCopyBuffer", err);
+		vrt_log(VRT_LOG_DEBUG, "copy of %zu bytes made between device copies", n);
+		dev_wrote(b);
+		return CL_SUCCESS;
+	}
+	if ((err = vrt_mem_to_host(a)) != CL_SUCCESS || (err = vrt_mem_to_host(b)) != CL_SUCCESS)
+		return err;
+	vrt_copy(b->host + bo, a->host + ao, n);
+	vrt_mem_host_written(b);
+	return CL_SUCCESS;
+}
+
+/* m's device copy on q, allocated (not filled) within budget if it has
+ * none there, evicting others least recently used first. */
+static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
+                                vrt_mem *const *keep, unsigned nkeep)
+{
+	cl_int err;
+	m->lru = ++lru_clock;
+	/* Lent only outside a family: members' device copies are kept
+	 * coherent through the host bytes, which a lent buffer does not own. */
+	int lend = m->pin.buf && !m->own_host && !in_family(m);
+	if (m->dev && (m->dev_queue != q || lent(m) != lend)) {
+		/* Another queue (maybe another device), or the buffer joined a
+		 * family since it was lent: start over. */
+		if ((err = vrt_mem_evict(m)) != CL_SUCCESS)
+			return err;
+		lend = m->pin.buf && !m->own_host && !in_family(m); /* re-pinned? */
+	}
+	if (!m->dev) {
+		/* The frames kept for paged launches (framepool.c) take the
+		 * same budget: a native launch needs their room first. */
+		if (vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size > budget)
+			vrt_framepool_release();
+		while (vrt_mem_resident_bytes() + m->size > budget) {
+			/* The copy the launches queued next need last (evict.c). */
+			vrt_mem *victim = NULL;
+			unsigned long next[2] = {0, 0};
+			for (vrt_mem *o = all_mems; o; o = o->next) {
+				if (!o->dev || o == m || kept(o, keep, nkeep))
+					continue;
+				next[1] = vrt_queue_next_use(o);
+				unsigned long long lru[2] = {victim ? victim->lru : 0, o->lru};
+				if (!victim || vrt_evict_pick(2, next, lru) == 1) {
+					victim = o;
+					next[0] = next[1];
+				}
+			}
+			if (victim)
+				vrt_log(VRT_LOG_DEBUG, "buffer %p: its next use %lu launches on (0: unknown, %lu: none queued)",
+				        (void *)victim, next[0], VRT_NEVER);
+			if (!victim)
+				return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+			if ((err = vrt_mem_evict(victim)) != CL_SUCCESS)
+				return err;
+		}
+		if (lend) {
+			m->dev = m->pin.buf;
+			vrt_real.clRetainMemObject(m->dev);
+		} else {
+			cl_mem_flags f = m->flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY |
+			                             CL_MEM_WRITE_ONLY);
+			m->dev = vrt_real.clCreateBuffer(m->ctx, f ? f : CL_MEM_READ_WRITE,
+			                                 m->size, NULL, &err);
+			if (!m->dev)
+				return err;
+		}
+		vrt_real.clRetainCommandQueue(q);
+		m->dev_queue = q;
+		m->dev_loc = dev_location(m, q);
+		if (m->dev_loc < 0) { /* every location taken, by sub-buffers */
+			drop_device_copy(m);
+			return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+		}
+	}
+	return CL_SUCCESS;
+}
+
+cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
+                         vrt_mem *const *keep, unsigned nkeep)
+{
+	cl_int err;
+	/* A whole write left pending for a paged launch (pending.c) that
+	 * keeps m whole on the device: its bytes first. */
+	vrt_pend_settle(m);
+	if ((err = from_frames(m)) != CL_SUCCESS || (err = family_flush(m)) != CL_SUCCESS ||
+	    (err = place_device_copy(m, q, budget, keep, nkeep)) != CL_SUCCESS)
+		return err;
+	if (!vrt_mem_dev_valid(m)) {
+		if (lent(m)) {
+			/* The driver owns the bytes now, to move as it likes. */
+			if ((err = vrt_pin_lend(&m->pin, q)) != CL_SUCCESS)
+				return err;
+			dev_holds(m);
+			host_lends(m);
+		} else if (m->zero && !in_family(m)) {
+			/* Zeros made on the device: nothing crosses the link (a
+			 * driver's new buffer is undefined, OpenCL 1.2 §5.2.1; ours
+			 * reads as zeros everywhere). */
+			if ((err = zero_device_copy(m, q)) != CL_SUCCESS)
+				return err;
+		} else {
+			if ((err = vrt_mem_host_copy(m)) != CL_SUCCESS ||
+			    (err = send_host_copy(m, q, 0, m->size)) != CL_SUCCESS)
+				return err;
+		}
+		vrt_kstats *st = vrt_stats_for(NULL);
+		if (st && !m->zero)
+			st->h2d += m->size;
+		dev_holds(m);
+	}
+	return CL_SUCCESS;
+}
+
+static void mem_free(vrt_mem *m)
+{
+	/* A sub-buffer's device data belongs to its parent's bytes. */
+	if (m->parent && !vrt_mem_host_valid(m) && read_back(m) != CL_SUCCESS)
+		vrt_log(VRT_LOG_WARN, "a released sub-buffer's data could not be written back to its parent");
+	for (vrt_mem **pp = &all_mems; *pp; pp = &(*pp)->next) {
+		if (*pp == m) {
+			*pp = m->next;
+			break;
+		}
+	}
+	/* OpenCL 1.2 §5.4.1: destructors run in reverse order of
+	 * registration (the order of the list), once the runtime is done
+	 * with the memory: queued here, run when the lock is released. */
+	if (m->dtors) {
+		vrt_later *last = m->dtors;
+		while (last->next)
+			last = last->next;
+		vrt_run_after_unlock(m->dtors, last);
+		m->dtors = NULL;
+	}
+	if (m->dev) {
+		vrt_real.clReleaseMemObject(m->dev);
+		vrt_real.clReleaseCommandQueue(m->dev_queue);
+		dev_gone(m);
+	}
+	if (!m->parent && m->dir) { /* its sub-buffers, which hold it, are gone */
+		vrt_dir_fini(m->dir);
+		vrt_free(m->dir);
+	}
+	if (m->pin.buf) /* ours, or the program's memory pinned */
+		vrt_pinned_free(&m->pin, m->host);
+	else if (m->own_host)
+		vrt_free(m->host);
+	clReleaseContext(m->ctx);
+	vrt_mem *parent = m->parent;
+	vrt_object_retire(m);
+	if (parent) {
+		parent->nsubs--;
+		vrt_mem_unhold(parent);
+	}
+}
+
+static int at_most_one(cl_mem_flags f)
+{
+	return (f & (f - 1)) == 0;
+}
+
+/* Bytes of physical memory of the host. */
+static unsigned long long host_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	return pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page
+	                             : ~0ull;
+}
+
+/* Whether a new buffer of `size` bytes gets its host copy now, pinned
+ * (paged launches move it at the link's speed with no staging copy):
+ * under VAST_MODE=paged, or when ctx's buffers with it pass a quarter of
+ * the budget of its first device, so that its launches may well be paged
+ * (the first of the 96 GiB triad's three buffers is pinned so, and its
+ * paged launch's output comes back at 50 GB/s, not 8). Pinning costs
+ * about 0.25 s a GiB (H100), which a program expects of clCreateBuffer,
+ * not of its transfers; where the data is small beside the device, a
+ * program built with cc pins nothing, and neither does ours. *use says
+ * how much may be pinned: more once ctx's buffers pass the device
+ * (vrt_pin_limit). */
+static int pin_at_creation(cl_context ctx, size_t size, vrt_pin_use *use)
+{
+	cl_device_id devs[16];
+	size_t nb = 0;
+	*use = VRT_PIN_HOST_COPY;
+	if (!vrt_cfg.pinned ||
+	    clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof devs, devs, &nb) != CL_SUCCESS ||
+	    nb < sizeof devs[0])
+		return 0;
+	unsigned long long total = size;
+	vrt_lock();
+	for (vrt_mem *m = all_mems; m; m = m->next)
+		if (m->ctx == ctx && !m->parent)
+			total += m->size;
+	int pin = vrt_cfg.mode == VRT_RUN_PAGED || total > vrt_budget(devs[0], total) / 4;
+	if (vrt_past_device(devs[0], total))
+		*use = VRT_PIN_PAST_DEVICE;
+	vrt_unlock();
+	return pin;
+}
+
+cl_mem vrt_api_clCreateBuffer(cl_context ctx, cl_mem_flags flags,
+	size_t size, void *host_ptr, cl_int *errcode_ret)
+{
+	if (vrt_init() != CL_SUCCESS) {
+		SET_ERR(CL_OUT_OF_RESOURCES);
+		return NULL;
+	}
+	if (vrt_native_mode())
+		return vrt_real.clCreateBuffer(ctx, flags, size, host_ptr, errcode_ret);
+	cl_uint rc;
+	if (!ctx || clGetContextInfo(ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof rc, &rc,
+	                             NULL) != CL_SUCCESS) {
+		SET_ERR(CL_INVALID_CONTEXT);
+		return NULL;
+	}
+	/* OpenCL 1.2 §5.2.1: at most one device access and one host access
+	 * flag; USE_HOST_PTR excludes ALLOC_ and COPY_HOST_PTR. */
+	if (!at_most_one(flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY)) ||
+	    !at_most_one(flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY |
+	                          CL_MEM_HOST_NO_ACCESS)) ||
+	    ((flags & CL_MEM_USE_HOST_PTR) &&
+	     (flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_ALLOC_HOST_PTR)))) {
+		SET_ERR(CL_INVALID_VALUE);
+		return NULL;
+	}
+	/* A host pointer exactly when USE_ or COPY_HOST_PTR asks for one. */
+	int want_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;
+	if (want_ptr != (host_ptr != NULL)) {
+		SET_ERR(CL_INVALID_HOST_PTR);
+		return NULL;
+	}
+	/* The buffer's home is host memory, so host memory bounds it, as
+	 * CL_DEVICE_MAX_MEM_ALLOC_SIZE bounds a driver's. */
+	if (size == 0 || size > host_memory()) {
+		SET_ERR(CL_INVALID_BUFFER_SIZE);
+		return NULL;
+	}
+	vrt_mem *m = vrt_object_new(VRT_OBJ_MEM, sizeof *m);
+	if (!m) {
+		SET_ERR(CL_OUT_OF_HOST_MEMORY);
+		return NULL;
+	}
+	m->refs = 1;
+	m->serial = m->version = ++version_clock;
+	m->ctx = ctx;
+	m->flags = flags;
+	m->size = size;
+	m->dev_loc = -1;
+	m->dir = vrt_malloc(sizeof *m->dir);
+	if (!m->dir || vrt_dir_init(m->dir, size) != 0 || vrt_dir_reserve(m->dir, 3) != 0) {
+		if (m->dir)
+			vrt_dir_fini(m->dir);
+		vrt_free(m->dir);
+		vrt_object_retire(m);
+		SET_ERR(CL_OUT_OF_HOST_MEMORY);
+		return NULL;
+	}
+	if (flags & CL_MEM_USE_HOST_PTR) {
+		m->host = host_ptr;
+		m->user_ptr = host_ptr;
+		vrt_pinned_wrap(ctx, host_ptr, size, &m->pin);
+		host_wrote(m);
+	} else if (flags & CL_MEM_COPY_HOST_PTR) {
+		/* The program may free host_ptr on return: copied now. */
+		m->own_host = 1;
+		vrt_pin_use use;
+		pin_at_creation(ctx, size, &use); /* pinned whenever there is room */
+		m->host = vrt_pinned_alloc(ctx, size, use, &m->pin);
+		if (!m->host)
+			m->host = vrt_malloc(size);
+		if (!m->host) {
+			vrt_dir_fini(m->dir);
+			vrt_free(m->dir);
+			vrt_object_retire(m);
+			SET_ERR(CL_OUT_OF_HOST_MEMORY);
+			return NULL;
+		}
+		vrt_copy(m->host, host_ptr, size);
+		host_wrote(m);
+	} else {
+		/* Zeros (a kernel reading a buffer nobody wrote sees the same
+		 * bytes on every run and in every range), in a pinned host copy
+		 * made now where paging is foreseen, else nowhere yet. */
+		m->own_host = 1;
+		m->zero = 1;
+		vrt_pin_use use;
+		if (pin_at_creation(ctx, size, &use) &&
+		    (m->host = vrt_pinned_alloc(ctx, size, use, &m->pin)))
+			host_holds(m); /* its zeros */
+	}
+	clRetainContext(ctx);
+	vrt_lock();
+	m->next = all_mems;
+	all_mems = m;
+	vrt_unlock();
+	SET_ERR(CL_SUCCESS);
+	return (cl_mem)(void *)m;
+}
+
+cl_mem vrt_api_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
+	cl_buffer_create_type type, const void *info, cl_int *errcode_ret)
+{
+	if (vrt_init() != CL_SUCCESS) {
+		SET_ERR(CL_OUT_OF_RESOURCES);
+		return NULL;
+	}
+	vrt_mem *pm = vrt_mem_of(buffer);
+	if (!pm && vrt_object_ours(buffer)) {
+		SET_ERR(CL_INVALID_MEM_OBJECT);
+		return NULL;
+	}
+	if (vrt_native_mode() || !pm)
+		return vrt_real.clCreateSubBuffer(buffer, flags, type, info, errcode_ret);
+	/* OpenCL 1.2 §5.2.1: a region of a buffer that is not itself a
+	 * sub-buffer; access and host-pointer flags inherit from the parent
+	 * and may not widen it. */
+	const cl_buffer_region *r = info;
+	if (pm->parent) {
+		SET_ERR(CL_INVALID_MEM_OBJECT);
+		return NULL;
+	}
+	if (type != CL_BUFFER_CREATE_TYPE_REGION || !r ||
+	    (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)) ||
+	    ((pm->flags & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+	    ((pm->flags & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))) {
+		SET_ERR(CL_INVALID_VALUE);
+		return NULL;
+	}
+	if (r->size == 0) {
+		SET_ERR(CL_INVALID_BUFFER_SIZE);
+		return NULL;
+	}
+	if (r->origin > pm->size || r->size > pm->size - r->origin) {
+		SET_ERR(CL_INVALID_VALUE);
+		return NULL;
+	}
+	/* The origin must be aligned for at least one device of the context
+	 * (CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bits). */
+	cl_device_id devs[16];
+	size_t nb = 0;
+	int aligned = 0;
+	if (clGetContextInfo(pm->ctx, CL_CONTEXT_DEVICES, sizeof devs, devs, &nb) == CL_SUCCESS) {
+		for (size_t i = 0; i < nb / sizeof devs[0] && i < 16; i++) {
+			cl_uint bits = 0;
+			vrt_real.clGetDeviceInfo(devs[i], CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL);
+			if (bits < 8 || r->origin % (bits / 8) == 0)
+				aligned = 1;
+		}
+	}
+	if (!aligned) {
+		SET_ERR(CL_MISALIGNED_SUB_BUFFER_OFFSET);
+		return NULL;
+	}
+	vrt_mem *m = vrt_object_new(VRT_OBJ_MEM, sizeof *m);
+	if (!m) {
+		SET_ERR(CL_OUT_OF_HOST_MEMORY);
+		return NULL;
+	}
+	cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY;
+	cl_mem_flags hostacc = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+	m->refs = 1;
+	m->serial = m->version = ++version_clock;
+	m->ctx = pm->ctx;
+	m->flags = (flags & access ? flags & access : pm->flags & access) |
+	           (flags & hostacc ? flags & hostacc : pm->flags & hostacc) |
+	           (pm->flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR));
+	m->size = r->size;
+	m->origin = r->origin;
+	m->parent = pm;
+	m->dir = pm->dir;
+	m->dev_loc = -1;
+	/* A failed launch's partial results in the parent are in it too. */
+	memcpy(m->failed, pm->failed, sizeof m->failed);
+	clRetainContext(m->ctx);
+	vrt_lock();
+	/* The host bytes are the parent's: make them current. */
+	cl_int err = vrt_mem_to_host(pm);
+	/* Room for the two runs its window's ends may cut, for as long as
+	 * the family lives (the cuts of released members may stay). */
+	if (err == CL_SUCCESS && vrt_dir_reserve(pm->dir, pm->dir->cap) != 0)
+		err = CL_OUT_OF_HOST_MEMORY;
+	if (err != CL_SUCCESS) {
+		vrt_unlock();
+		clReleaseContext(m->ctx);
+		vrt_object_retire(m);
+		SET_ERR(err);
+		return NULL;
+	}
+	m->host = pm->host + r->origin;
+	m->user_ptr = (pm->flags & CL_MEM_USE_HOST_PTR) ? pm->host + r->origin : NULL;
+	vrt_mem_hold(pm);
+	pm->nsubs++;
+	pm->zero = 0; /* the sub-buffer's writes are its bytes too */
+	m->next = all_mems;
+	all_mems = m;
+	vrt_unlock();
+	SET_ERR(CL_SUCCESS);
+	return (cl_mem)(void *)m;
+}
+
+cl_int vrt_api_clRetainMemObject(cl_mem mem)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_mem *m = vrt_mem_of(mem);
+	if (!m)
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clRetainMemObject(mem);
+	vrt_lock();
+	m->refs++;
+	vrt_unlock();
+	return CL_SUCCESS;
+}
+
+cl_int vrt_api_clReleaseMemObject(cl_mem mem)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_mem *m = vrt_mem_of(mem);
+	if (!m)
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clReleaseMemObject(mem);
+	vrt_lock();
+	if (m->refs == 0) {
+		/* Released more often than retained, but still held by a
+		 * kernel: the program's own handle is gone. */
+		vrt_unlock();
+		return CL_INVALID_MEM_OBJECT;
+	}
+	if (--m->refs == 0 && m->holds == 0)
+		mem_free(m);
+	vrt_unlock();
+	return CL_SUCCESS;
+}
+
+void vrt_mem_hold(vrt_mem *m)
+{
+	m->holds++;
+}
+
+void vrt_mem_unhold(vrt_mem *m)
+{
+	if (--m->holds == 0 && m->refs == 0)
+		mem_free(m);
+}
+
+cl_int vrt_api_clSetMemObjectDestructorCallback(cl_mem mem,
+	void (CL_CALLBACK *fn)(cl_mem, void *), void *user)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_mem *m = vrt_mem_of(mem);
+	if (!m)
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clSetMemObjectDestructorCallback(mem, fn, user);
+	if (!fn)
+		return CL_INVALID_VALUE;
+	destructor *d = vrt_malloc(sizeof *d);
+	if (!d)
+		return CL_OUT_OF_HOST_MEMORY;
+	d->later.run = run_destructor;
+	d->fn = fn;
+	d->user = user;
+	d->mem = mem;
+	vrt_lock();
+	d->later.next = m->dtors;
+	m->dtors = &d->later;
+	vrt_unlock();
+	return CL_SUCCESS;
+}
+
+cl_int vrt_api_clGetMemObjectInfo(cl_mem mem, cl_mem_info param,
+	size_t size, void *value, size_t *ret)
+{
+	if (vrt_init() != CL_SUCCESS)
+		return CL_OUT_OF_RESOURCES;
+	vrt_mem *m = vrt_mem_of(mem);
+	if (!m)
+		return vrt_object_ours(mem) ? CL_INVALID_MEM_OBJECT
+		       : vrt_real.clGetMemObjectInfo(mem, param, size, value, ret);
+	cl_mem_object_type type = CL_MEM_OBJECT_BUFFER;
+	size_t zero = 0;
+	void *null = NULL;
+	cl_bool no = CL_FALSE;
+	cl_uint mapcount = 0;
+	switch (param) {
+	case CL_MEM_TYPE: return vrt_info_out(&type, sizeof type, size, value, ret);
+	case CL_MEM_FLAGS: return vrt_info_out(&m->flags, sizeof m->flags, size, value, ret);
+	case CL_MEM_SIZE: return vrt_info_out(&m->size, sizeof m->size, size, value, ret);
+	case CL_MEM_HOST_PTR: return vrt_info_out(&m->user_ptr, sizeof m->user_ptr, size, value, ret);
+	case CL_MEM_MAP_COUNT: return vrt_info_out(&mapcount, sizeof mapcount, size, value, ret);
+	case CL_MEM_REFERENCE_COUNT: return vrt_info_out(&m->refs, sizeof m->refs, size, value, ret);
+	case CL_MEM_CONTEXT: return vrt_info_out(&m->ctx, sizeof m->ctx, size, value, ret);
+	case CL_MEM_ASSOCIATED_MEMOBJECT:
+		return m->parent ? vrt_info_out(&m->parent, sizeof m->parent, size, value, ret)
+		                 : vrt_info_out(&null, sizeof null, size, value, ret);
+	case CL_MEM_OFFSET:
+		return m->parent ? vrt_info_out(&m->origin, sizeof m->origin, size, value, ret)
+		                 : vrt_info_out(&zero, sizeof zero, size, value, ret);
+#ifdef CL_MEM_USES_SVM_POINTER
+	case CL_MEM_USES_SVM_POINTER: return vrt_info_out(&no, sizeof no, size, value, ret);
+#endif
+	default:
+		(void)no;
+		return CL_INVALID_VALUE;
+	}
+}

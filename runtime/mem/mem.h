@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mem.h - mem/: where a buffer's bytes live. Buffers with their host
+ * copy and device copy (mem.c), which device copy goes when the budget
+ * is short (evict.c), the device buffers of paged launches' frame sets
+ * kept between launches (framepool.c) with the pages their frames hold
+ * (residency.c) and the hold (hold.c), and the memory directory
+ * (directory.c, directory.h: pure, unit-tested alone). Uses exec/ and
+ * the folders below it.
+ */
+#ifndef VRT_MEM_H
+#define VRT_MEM_H
+
+#include "exec/exec.h"
+#include "mem/directory.h"
+
+#pragma GCC visibility push(hidden)
+
+/* --- mem.c: host-backed buffers, their host and device copies ----------- */
+/* NULL unless m is one of the runtime's live buffers (looked up, never
+ * dereferenced blindly: also used on kernel argument bytes). */
+static inline vrt_mem *vrt_mem_of(const void *m)
+{
+	return vrt_object_of(m, VRT_OBJ_MEM);
+}
+/* The runtime's references, invisible in CL_MEM_REFERENCE_COUNT: a kernel
+ * argument keeps its buffer alive until it is replaced or the kernel goes. */
+void vrt_mem_hold(vrt_mem *m);
+void vrt_mem_unhold(vrt_mem *m);
+/* Two buffers whose host bytes overlap (a buffer and its sub-buffer, or
+ * overlapping sub-buffers). */
+int vrt_mem_overlap(const vrt_mem *a, const vrt_mem *b);
+/* A kernel may have written m's device copy: the other device copies of
+ * its family are stale. */
+void vrt_mem_dev_written(vrt_mem *m);
+/* The host copy, the device copy, holds all of m's bytes. */
+int vrt_mem_host_valid(const vrt_mem *m);
+int vrt_mem_dev_valid(const vrt_mem *m);
+/* Make the host copy current (made if m has none yet, the device copy
+ * read back if needed). */
+cl_int vrt_mem_to_host(vrt_mem *m);
+/* Make m's host copy if it has none, its bytes current only where m held
+ * no device copy (zeros), or map the program's memory of a USE_HOST_PTR
+ * buffer not mapped since it was made; what paged launches and maps need
+ * before they touch the bytes. */
+cl_int vrt_mem_host_copy(vrt_mem *m);
+/* The bodies of clEnqueueReadBuffer / clEnqueueWriteBuffer on m (range
+ * already validated, wait list done): [off, off+n) to dst, or from src,
+ * through whichever copy moves the fewest bytes at link speed (mem.c). */
+cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst);
+/* launch, when not NULL: the command after the write, which may take a
+ * whole write's bytes from src itself (pending.c). */
+cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *src,
+                     const vrt_cmd *launch);
+/* The bodies of clEnqueueFillBuffer and clEnqueueCopyBuffer (a to b) on
+ * q: on the device copies where the destination has no host copy and
+ * the source's bytes are there (nothing crosses the link), else on the
+ * host copies. */
+cl_int vrt_mem_fill(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *pat,
+                    size_t ps);
+cl_int vrt_mem_copy(vrt_mem *a, vrt_mem *b, cl_command_queue q, size_t ao, size_t bo,
+                    size_t n);
+/* m's bytes may have changed (a host write, fill, copy or map for
+ * writing, a kernel that writes it): its version, and that of every
+ * member of its family overlapping it, moves on. */
+void vrt_mem_changed(vrt_mem *m);
+/* The host copy changed: the device copy is stale. The program wrote
+ * it, so a failed launch's partial results are gone. */
+void vrt_mem_host_written(vrt_mem *m);
+/* A launch of `kernel` failed after changing some of m's bytes: m, and
+ * the members of its family that overlap it, hold a mix of old and new
+ * bytes. Until the program overwrites m whole, vrt_mem_check() refuses
+ * it (docs/runtime.md). */
+void vrt_mem_fail(vrt_mem *m, const char *kernel);
+/* CL_SUCCESS, or CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (logged,
+ * naming the failed launch) for a buffer vrt_mem_fail() marked. Every
+ * read, map, copy, fill and launch of a buffer asks first. */
+cl_int vrt_mem_check(const vrt_mem *m);
+/* Make the device copy on q current, allocating it (and evicting other
+ * buffers, least recently used first, not in `keep`) within budget. */
+cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
+                         vrt_mem *const *keep, unsigned nkeep);
+/* Write back if dirty, then free the device copy. */
+cl_int vrt_mem_evict(vrt_mem *m);
+/* Evict every device copy in ctx (before the paged path, which writes
+ * host copies behind mem.c's back: no buffer of ctx is known zero after). */
+cl_int vrt_mem_evict_all(cl_context ctx);
+/* The same, but for the nkeep buffers of keep (a paged launch's resident
+ * slots: paged.c). */
+cl_int vrt_mem_evict_except(cl_context ctx, vrt_mem *const *keep, unsigned nkeep);
+size_t vrt_mem_resident_bytes(void);
+/* The live buffer of `serial`, NULL when it was released. */
+vrt_mem *vrt_mem_by_serial(unsigned long long serial);
+
+/* --- evict.c: which device copy goes ------------------------------------ */
+/* Of n candidates, the index of the one to evict: the farthest
+ * next use (VRT_NEVER the farthest), the least recently used (smallest
+ * lru) among those tied. */
+size_t vrt_evict_pick(size_t n, const unsigned long *next_use, const unsigned long long *lru);
+
+/* --- residency.c -------------------------------------------------------- */
+/* The host pages kept frame sets hold, between launches. */
+typedef struct vrt_resident {
+	unsigned long long serial;  /* the vrt_mem's (0: an empty slot) */
+	unsigned long long version; /* its version when the frame got the bytes */
+	size_t page;                /* page of the buffer, at the map's page size */
+	unsigned set, buf;          /* frame set, and device buffer within it */
+	size_t frame;               /* frame within that buffer */
+	int dirty;                  /* newer than the host copy: goes home lazily */
+} vrt_resident;
+typedef struct vrt_residency {
+	unsigned page_shift;        /* the pages' size */
+	size_t n, cap;              /* entries; slots of tab, a power of two */
+	size_t ndirty;              /* dirty entries */
+	vrt_resident *tab;
+} vrt_residency;
+/* Where page `page` of the buffer of `serial` lies, NULL: nowhere. */
+const vrt_resident *vrt_res_find(const vrt_residency *r, unsigned long long serial, size_t page);
+/* Records *e, replacing the entry of its serial and page; -1 when out of
+ * memory (nothing recorded). */
+int vrt_res_put(vrt_residency *r, const vrt_resident *e);
+/* Forgets the entry of serial and page, if any. */
+void vrt_res_forget(vrt_residency *r, unsigned long long serial, size_t page);
+/* Forgets every entry gone(e, ctx) says is gone; allocates nothing. */
+void vrt_res_drop_if(vrt_residency *r, int (*gone)(const vrt_resident *, void *), void *ctx);
+/* Forgets every entry. */
+void vrt_res_clear(vrt_residency *r);
+/* A run of dirty pages: pages page..page+n-1 of the buffer of `serial`
+ * in frames frame..frame+n-1 of buffer buf of set `set`. */
+typedef struct vrt_res_run {
+	unsigned long long serial;
+	size_t page, frame, n;
+	unsigned set, buf;
+} vrt_res_run;
+/* The dirty entries want(e, ctx) accepts (want NULL: all), as runs
+ * consecutive in both pages and frames, in *runs (vrt_free; NULL when
+ * none); their count, or (size_t)-1 when out of memory. */
+size_t vrt_res_dirty_runs(const vrt_residency *r, int (*want)(const vrt_resident *, void *),
+                          void *ctx, vrt_res_run **runs);
+/* Marks clean (their bytes went home) or, with drop, forgets the entries
+ * of the pages of runs. */
+void vrt_res_settle(vrt_residency *r, const vrt_res_run *runs, size_t n, int drop);
+
+/* --- framepool.c -------------------------------------------------------- */
+/* The device buffers of a paged launch's frame sets, kept
+ * for the next one on the same context and device, with what their
+ * frames hold (residency.c). */
+typedef struct vrt_devset {
+	cl_mem frames[VAST_FRAME_BUFS], lptbuf, fault;
+	size_t frame_bytes[VAST_FRAME_BUFS], lpt_bytes;
+	uint32_t *lpt_held;         /* what lptbuf holds (vrt_free), NULL: unknown */
+	size_t lpt_held_bytes;
+	int fault_clear;            /* fault holds 0 (read back so, or in flight: tail.c) */
+	cl_event busy;              /* the end of a range still in flight on these
+	                             * frames (tail.c), NULL: none */
+	cl_event unread;            /* its kernel, when no D2H follows it: reads
+	                             * of its frames wait for it (paged.c) */
+} vrt_devset;
+typedef struct vrt_devsets {
+	cl_mem dummy;               /* one page, bound where a set lacks a buffer */
+	size_t dummy_bytes;
+	unsigned nsets;
+	vrt_devset set[VRT_MAX_SETS];
+	vrt_residency res;          /* the host pages their frames hold */
+	/* The hold: one buffer's first pages, kept across launches (paged.c,
+	 * choose_hold), page p in frame p; NULL: none. What it holds: held
+	 * (hold.c), hold_pages entries of pages of 2^hold_shift bytes of the
+	 * buffer of hold_serial. */
+	cl_mem hold;
+	unsigned long long hold_bytes, hold_serial;
+	unsigned hold_shift;
+	size_t hold_pages;
+	struct vrt_held *held;
+	int reverse;                /* the last launch ran its ranges last first */
+	/* Writes home (blocking) the dirty pages of d, kept for ctx and dev,
+	 * of the buffer `only` (NULL: of every buffer); a buffer whose pages
+	 * could not go home is refused (vrt_mem_fail). Set by the paged
+	 * launch that made the sets (paged.c); NULL: none did. */
+	cl_int (*home)(struct vrt_devsets *d, cl_context ctx, cl_device_id dev,
+	               const vrt_mem *only);
+} vrt_devsets;
+
+/* --- hold.c ------------------------------------------------------------- */
+/* The pages the hold holds, one entry a page (version 0: not
+ * there). */
+typedef struct vrt_held {
+	unsigned long long version; /* the buffer's when the page got its bytes */
+	int dirty;                  /* newer than the host copy */
+} vrt_held;
+/* Entries for `pages` pages of the buffer of `serial`, none held; -1 out
+ * of memory (none then). */
+int vrt_hold_init(vrt_devsets *d, unsigned long long serial, size_t pages, unsigned shift);
+void vrt_hold_free(vrt_devsets *d);
+/* Page `page` of the buffer of `serial` in the hold, NULL: not there. */
+vrt_held *vrt_hold_find(const vrt_devsets *d, unsigned long long serial, size_t page);
+void vrt_hold_put(vrt_devsets *d, size_t page, unsigned long long version, int dirty);
+void vrt_hold_forget(vrt_devsets *d, size_t page);
+/* Dirty entries of version `before` take `after` (a launch wrote the
+ * buffer: what it left in the hold is of the new version). */
+void vrt_hold_restamp(vrt_devsets *d, unsigned long long before, unsigned long long after);
+/* The dirty pages of the buffer's current `version` as runs of set
+ * VRT_HOLD_SET (frame = page) in *runs (vrt_free); dirty entries of
+ * another version are stale: forgotten. Their count, (size_t)-1 when
+ * out of memory. */
+size_t vrt_hold_dirty_runs(vrt_devsets *d, unsigned long long version, vrt_res_run **runs);
+/* Marks the pages of runs clean (their bytes went home). */
+void vrt_hold_settle(vrt_devsets *d, const vrt_res_run *runs, size_t n);
+/* Moves the sets kept for ctx and dev to *out (zeroed when none). */
+void vrt_framepool_take(cl_context ctx, cl_device_id dev, vrt_devsets *out);
+/* The sets kept for ctx and dev, left in the pool; NULL when none. */
+vrt_devsets *vrt_framepool_peek(cl_context ctx, cl_device_id dev);
+/* Releases the buffers of `have` a launch that needs `want` (sizes; 0:
+ * no such buffer) cannot use: missing (NULL after), too small, unwanted,
+ * or larger than wanted where keeping them would pass the budget. The
+ * launch then makes every wanted buffer left NULL. */
+void vrt_devsets_fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget);
+/* Fitting `have` to `want` would keep every frame buffer (and so the
+ * pages the map says they hold). */
+int vrt_devsets_fit_keeps(const vrt_devsets *have, const vrt_devsets *want,
+                          unsigned long long budget);
+/* Keeps *sets (their handles, now the pool's; *sets is zeroed) for the
+ * next paged launch on ctx and dev, releasing any kept before. */
+void vrt_framepool_give(cl_context ctx, cl_device_id dev, vrt_devsets *sets);
+/* Device bytes the pools hold; releases them all (a native launch needs
+ * the room). */
+unsigned long long vrt_framepool_bytes(void);
+void vrt_framepool_release(void);
+/* Releases every handle of d and zeroes it. */
+void vrt_devsets_release(vrt_devsets *d);
+/* Writes home the dirty pages the pools of m's context hold of m (m
+ * NULL: every pool's of every buffer) and clears m->frames_dirty. */
+cl_int vrt_framepool_write_home(vrt_mem *m);
+
+#pragma GCC visibility pop
+#endif

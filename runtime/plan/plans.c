@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plans.c - the plans of paged launches, kept for the next launch like
+ * them, so that an iterative program's repeated launch is planned once.
+ *
+ * Iterative programs launch one kernel with the same arguments hundreds
+ * of times; its plan (PAS rows, ranges, the frames each set needs) is the
+ * same every time unless something it was made from changed. A plan is
+ * kept on its kernel under a key of everything it depends on:
+ *
+ *   the device and the budget, the geometry (global, local, offset),
+ *   the bytes of every argument that is not a buffer (scalars, and the
+ *   size of __local ones), and per slot the buffer (its serial, never
+ *   reused, unlike the handle), its size and mode;
+ *   and for a slot the inspector reads (an indirect kernel's index
+ *   buffer: the stub's inspect_reads), its version, which moves on with
+ *   every write to its bytes (mem.c, vrt_mem_changed).
+ *
+ * A plan made from footprint descriptors alone depends, of the scalars,
+ * only on those the descriptors name (fprows.c, vrt_fp_named_args): its
+ * key leaves the others out, so fdtd2d's fdtd_ey, whose `source` changes
+ * every step, plans once. Nor does it depend on which buffers are bound,
+ * only on their sizes and modes, which parameters share one, and whether
+ * one is in a family of sub-buffers (fprows.c boxes none of those): its
+ * key has no serials, so a ping-pong stencil, its buffers swapped every
+ * step, plans once too (fdtd3d planned twice, 2.5-3.4% of its run on
+ * the H100). The two kinds of key are told apart by their first byte; a
+ * launch looks for the descriptors' kind first, then the other.
+ *
+ * So a direct or affine kernel plans once, and an indirect one inspects
+ * again only after its index buffer changed. The knobs a plan also
+ * depends on (VAST_PAGE_SIZE, VAST_PIPELINE, VAST_FOOTPRINTS,
+ * VAST_MAX_ALLOC) are read once per process. VRT_PLANS_KEPT plans per
+ * kernel at most, the least recently used dropped first (a ping-pong
+ * stencil alternates two); freed with the kernel. Lock held throughout.
+ */
+#include <string.h>
+
+#include "plan/plan.h"
+
+#define VRT_PLANS_KEPT 4
+
+typedef struct vrt_plans {
+	unsigned char *key;
+	size_t key_len;
+	vrt_plan plan;
+	struct vrt_plans *next; /* most recently used first */
+} vrt_plans;
+
+typedef struct key {
+	unsigned char *p; /* NULL: only count */
+	size_t n;
+} key;
+
+static void put(key *k, const void *v, size_t n)
+{
+	if (k->p)
+		memcpy(k->p + k->n, v, n);
+	k->n += n;
+}
+
+/* named: the scalars a plan from descriptors depends on; NULL: all. */
+static void build_key(const vrt_launch *L, const unsigned char *named, key *k)
+{
+	unsigned char kind = named != NULL;
+	put(k, &kind, 1);
+	put(k, &L->dev, sizeof L->dev);
+	put(k, &L->budget, sizeof L->budget);
+	put(k, &L->dim, sizeof L->dim);
+	put(k, L->gsize, sizeof L->gsize);
+	put(k, L->lsize, sizeof L->lsize);
+	put(k, L->goff, sizeof L->goff);
+	for (cl_uint i = 0; i < L->k->nargs; i++) {
+		const vrt_arg *a = &L->args[i];
+		unsigned char has = a->bytes != NULL;
+		put(k, &L->arg_slot[i], sizeof L->arg_slot[i]);
+		if (L->arg_slot[i] || (named && i < VRT_MAX_ARGS && !named[i]))
+			continue;
+		put(k, &a->size, sizeof a->size);
+		put(k, &has, 1);
+		if (has)
+			put(k, a->bytes, a->size);
+	}
+	put(k, &L->nslots, sizeof L->nslots);
+	for (unsigned s = 1; s <= L->nslots; s++) {
+		const vrt_mem *m = L->slot_mem[s];
+		unsigned long long version = L->slot_inspect_reads[s] ? m->version : 0;
+		unsigned char family = m->parent || m->nsubs;
+		if (named)
+			put(k, &family, 1);
+		else
+			put(k, &m->serial, sizeof m->serial);
+		put(k, &m->size, sizeof m->size);
+		put(k, &L->slot_mode[s], sizeof L->slot_mode[s]);
+		put(k, &version, sizeof version);
+		put(k, &L->res_buf[s], sizeof L->res_buf[s]);
+	}
+	put(k, &L->hold_slot, sizeof L->hold_slot);
+	put(k, &L->hold_bytes, sizeof L->hold_bytes);
+}
+
+/* L's key (vrt_free), NULL when out of memory. */
+static unsigned char *key_of(const vrt_launch *L, const unsigned char *named, size_t *len)
+{
+	key k = {NULL, 0};
+	build_key(L, named, &k);
+	if (!(k.p = vrt_malloc(k.n)))
+		return NULL;
+	*len = k.n;
+	k.n = 0;
+	build_key(L, named, &k);
+	return k.p;
+}
+
+static const vrt_plan *find(const vrt_launch *L, const unsigned char *named)
+{
+	size_t len;
+	vrt_plans **pp = &L->k->plans;
+	unsigned char *kb = key_of(L, named, &len);
+	if (!kb)
+		return NULL; /* no plan: the launch plans and fails as it will */
+	for (; *pp; pp = &(*pp)->next) {
+		vrt_plans *e = *pp;
+		if (e->key_len != len || memcmp(e->key, kb, len))
+			continue;
+		*pp = e->next;
+		e->next = L->k->plans;
+		L->k->plans = e;
+		vrt_free(kb);
+		return &e->plan;
+	}
+	vrt_free(kb);
+	return NULL;
+}
+
+const vrt_plan *vrt_plan_find(const vrt_launch *L)
+{
+	unsigned char named[VRT_MAX_ARGS];
+	unsigned nargs = L->k->nargs < VRT_MAX_ARGS ? L->k->nargs : VRT_MAX_ARGS;
+	if (!L->k->plans)
+		return NULL;
+	const vrt_plan *p = vrt_fp_named_args(L->k, named, nargs) ? find(L, named) : NULL;
+	return p ? p : find(L, NULL);
+}
+
+static void plans_free_one(vrt_plans *e)
+{
+	vrt_free(e->key);
+	vrt_free(e->plan.rows);
+	vrt_free(e->plan.ranges);
+	vrt_free(e->plan.unions);
+	vrt_free(e);
+}
+
+const vrt_plan *vrt_plan_keep(const vrt_launch *L, const vrt_plan *p, int from_fp)
+{
+	unsigned char named[VRT_MAX_ARGS];
+	unsigned nargs = L->k->nargs < VRT_MAX_ARGS ? L->k->nargs : VRT_MAX_ARGS;
+	int by_named = from_fp && vrt_fp_named_args(L->k, named, nargs);
+	vrt_plans *e = vrt_calloc(1, sizeof *e);
+	if (!e)
+		return NULL;
+	if (!(e->key = key_of(L, by_named ? named : NULL, &e->key_len))) {
+		vrt_free(e);
+		return NULL;
+	}
+	e->plan = *p;
+	e->next = L->k->plans;
+	L->k->plans = e;
+	vrt_plans **pp = &e->next;
+	for (unsigned n = 1; *pp && n < VRT_PLANS_KEPT; n++)
+		pp = &(*pp)->next;
+	vrt_plans_free(*pp);
+	*pp = NULL;
+	return &e->plan;
+}
+
+void vrt_plans_free(vrt_plans *e)
+{
+	while (e) {
+		vrt_plans *next = e->next;
+		plans_free_one(e);
+		e = next;
+	}
+}

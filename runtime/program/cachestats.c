@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cachestats.c - the cache's counts and its size setting, kept in its
+ * directory beside the entries (cache.c), as ccache keeps its statistics
+ * and its ccache.conf there: "stats" counts the runtime's lookups (hits,
+ * misses), "settings" holds the bound `vastcc --cache-max` set. `vastcc
+ * --cache-stats` reads both; VAST_CACHE_MAX, when set, overrides the
+ * setting (vrt_cache_max).
+ *
+ * A file is a magic line, then "NAME VALUE" lines:
+ *
+ *   vastcc-cache-stats 1\n  hits 12\n  misses 3\n
+ *
+ * It is opened as an entry is (openat on the checked directory,
+ * O_NOFOLLOW, O_NONBLOCK; a regular file of the effective user writable
+ * by nobody else, made 0600) and changed in place under an exclusive
+ * flock: read, change, write from offset 0, truncate. A reader takes a
+ * shared lock, so processes counting at once lose no count and a reader
+ * never sees half a write. A file that does not parse (a writer killed
+ * mid-write) reads as zeros from the first bad line and is rewritten
+ * whole by the next change. Counting is never an error to the program:
+ * a file that cannot be opened, trusted or locked is left alone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "program/program.h"
+
+/* The counts and settings, each in its file. */
+typedef struct number_file {
+	const char *name, *magic;
+} number_file;
+static const number_file stats_file = { "stats", "vastcc-cache-stats 1\n" };
+static const number_file settings_file = { "settings", "vastcc-cache-settings 1\n" };
+
+#define MAX_NUMBERS 8
+#define NAME_CHARS 32
+
+/* What a file holds: every line kept, known or not, so that a later
+ * version's numbers survive this one's writes. */
+typedef struct numbers {
+	int n;
+	char name[MAX_NUMBERS][NAME_CHARS];
+	unsigned long long value[MAX_NUMBERS];
+} numbers;
+
+static unsigned long long *number(numbers *ns, const char *name)
+{
+	for (int i = 0; i < ns->n; i++)
+		if (!strcmp(ns->name[i], name))
+			return &ns->value[i];
+	if (ns->n == MAX_NUMBERS)
+		return NULL;
+	snprintf(ns->name[ns->n], NAME_CHARS, "%s", name);
+	ns->value[ns->n] = 0;
+	return &ns->value[ns->n++];
+}
+
+/* The numbers of file f open at fd; those up to the first line that does
+ * not parse. */
+static void parse(int fd, const number_file *f, numbers *ns)
+{
+	char buf[1024];
+	ssize_t got = pread(fd, buf, sizeof buf - 1, 0);
+	size_t m = strlen(f->magic);
+	ns->n = 0;
+	if (got < (ssize_t)m || memcmp(buf, f->magic, m))
+		return;
+	buf[got] = '\0';
+	for (char *l = buf + m, *nl; (nl = strchr(l, '\n')); l = nl + 1) {
+		char name[NAME_CHARS], end;
+		unsigned long long v;
+		*nl = '\0';
+		if (sscanf(l, "%31[a-z_] %llu%c", name, &v, &end) != 2 || ns->n == MAX_NUMBERS)
+			return;
+		*number(ns, name) = v;
+	}
+}
+
+static int write_numbers(int fd, const number_file *f, const numbers *ns)
+{
+	char buf[1024];
+	size_t at = (size_t)snprintf(buf, sizeof buf, "%s", f->magic);
+	for (int i = 0; i < ns->n; i++)
+		at += (size_t)snprintf(buf + at, sizeof buf - at, "%s %llu\n", ns->name[i],
+		                       ns->value[i]);
+	return pwrite(fd, buf, at, 0) == (ssize_t)at && ftruncate(fd, (off_t)at) == 0 ? 0 : -1;
+}
+
+/* File f of the checked directory dfd, locked: exclusive and made when
+ * missing for `change`, else shared. -1 with why (naming the file), or
+ * -2 when it is missing and not to be made. */
+static int open_numbers(int dfd, const number_file *f, int change, char *why, size_t n)
+{
+	char what[64];
+	struct stat st;
+	snprintf(what, sizeof what, "'%s'", f->name);
+	int fd = openat(dfd, f->name, (change ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW |
+	                              O_NONBLOCK | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		if (errno == ENOENT && !change)
+			return -2;
+		snprintf(why, n, errno == ELOOP ? "%s is a symbolic link" : "cannot open %s: %s",
+		         what, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		snprintf(why, n, "cannot read %s: %s", what, strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		snprintf(why, n, "%s is not a regular file", what);
+	} else if (vrt_cache_owned(&st, what, why, n)) {
+		if (flock(fd, change ? LOCK_EX : LOCK_SH) == 0)
+			return fd;
+		snprintf(why, n, "cannot lock %s: %s", what, strerror(errno));
+	}
+	close(fd);
+	return -1;
+}
+
+/* Reads file f of dfd into *ns (nothing when it is missing); 0, or -1
+ * with why. */
+static int read_numbers(int dfd, const number_file *f, numbers *ns, char *why, size_t n)
+{
+	ns->n = 0;
+	int fd = open_numbers(dfd, f, 0, why, n);
+	if (fd == -1)
+		return -1;
+	if (fd >= 0) {
+		parse(fd, f, ns);
+		close(fd);
+	}
+	return 0;
+}
+
+/* Adds v to the number `name` of file f of dfd, or with `set` makes it
+ * v; 0, or -1 with why. */
+static int change_number(int dfd, const number_file *f, const char *name, int set,
+                         unsigned long long v, char *why, size_t n)
+{
+	numbers ns;
+	int fd = open_numbers(dfd, f, 1, why, n);
+	if (fd < 0)
+		return -1;
+	parse(fd, f, &ns);
+	unsigned long long *p = number(&ns, name);
+	int err = -1;
+	if (p) {
+		*p = set ? v : *p + v;
+		if ((err = write_numbers(fd, f, &ns)))
+			snprintf(why, n, "cannot write '%s': %s", f->name, strerror(errno));
+	} else {
+		snprintf(why, n, "'%s' holds too many numbers", f->name);
+	}
+	close(fd); /* and the lock with it */
+	return err;
+}
+
+void vrt_cache_count(const char *dir, int hit)
+{
+	char why[256];
+	int dfd = vrt_cache_open_dir(dir, 1, why, sizeof why);
+	if (dfd < 0)
+		return; /* the lookup or the store says why */
+	if (change_number(dfd, &stats_file, hit ? "hits" : "misses", 0, 1, why, sizeof why))
+		vrt_log(VRT_LOG_INFO, "cache '%s': not counted: %s", dir, why);
+	close(dfd);
+}
+
+int vrt_cache_numbers_read(int dfd, vrt_cache_numbers *out, char *why, size_t n)
+{
+	numbers stats, settings;
+	*out = (vrt_cache_numbers){ 0, 0, 0 };
+	if (read_numbers(dfd, &stats_file, &stats, why, n) ||
+	    read_numbers(dfd, &settings_file, &settings, why, n))
+		return -1;
+	unsigned long long *v;
+	if ((v = number(&stats, "hits")))
+		out->hits = *v;
+	if ((v = number(&stats, "misses")))
+		out->misses = *v;
+	if ((v = number(&settings, "max")))
+		out->max = *v;
+	return 0;
+}
+
+int vrt_cache_set_max(int dfd, unsigned long long max, char *why, size_t n)
+{
+	return change_number(dfd, &settings_file, "max", 1, max, why, n);
+}
+
+unsigned long long vrt_cache_max(const char *dir)
+{
+	char why[256];
+	vrt_cache_numbers nums = { 0, 0, 0 };
+	if (vrt_cfg.cache_max)
+		return vrt_cfg.cache_max;
+	int dfd = vrt_cache_open_dir(dir, 0, why, sizeof why);
+	if (dfd >= 0) {
+		if (vrt_cache_numbers_read(dfd, &nums, why, sizeof why))
+			vrt_log(VRT_LOG_INFO, "cache '%s': its settings not read: %s", dir, why);
+		close(dfd);
+	}
+	return nums.max ? nums.max : VRT_CACHE_MAX_DEFAULT;
+}

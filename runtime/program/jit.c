@@ -1,0 +1,843 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * jit.c - compiling a program at clBuildProgram, for a program that
+ * vastcc never saw (its kernels are read at run time) or built with
+ * other options than vastcc compiled it with.
+ *
+ * The runtime stays free of libclang: it runs the compiler as a child
+ * process, exactly as a user would,
+ *
+ *   vastcc --emit-json=DIR/program.json --include-dir=. --cl-options="OPTS"
+ *          --device-extensions="..." --device-macro=NAME=VALUE ... DIR/src/program.cl
+ *
+ * with the build's options as given and the predefined macros of the
+ * device being built for (devmacros.c reads them: OpenCL C 1.2 §6.10,
+ * §9.1), and reads its output back with vrt_stub_from_json. The result
+ * is registered (registry.c) and used like a stub that vastcc linked in.
+ * The compiler runs in the program's working directory, which device
+ * compilers search for #include files before the -I options; so does
+ * vastcc, told --include-dir=. (the private copy of the source is alone
+ * in DIR/src, where a quoted #include looks first and finds nothing).
+ *
+ * The compiler is $VAST_COMPILER, else the one beside the runtime that
+ * is loaded (bin/vastcc beside the lib/ that holds libvastrt.so; for
+ * libvastrt.a, the vastcc that linked it into the program, which the link
+ * records), else the install prefix's bin/vastcc, else vastcc on PATH.
+ * Its output is cached on disk (cache.c; each lookup counted, and the
+ * cache bounded, by cachestats.c) under the source, the options, the
+ * device flags, the compiler's version and identity (its resolved path,
+ * size, time: vastrun's and a linked program's are one), and,
+ * for a source that may include files, the preprocessor's whole output
+ * (vastcc --emit-preprocessed): every header as it was read, so an
+ * edited header, or another found first, makes another entry.
+ *
+ * A compile never outlives the program: the compiler gets SIGKILL when
+ * the thread that started it dies (PR_SET_PDEATHSIG; that thread waits
+ * for it), and the private directory of a program killed mid-compile is
+ * removed by the next compile (each holds a lock on its own: below).
+ *
+ * Outcomes: a program; the compiler's diagnostics when it rejects the
+ * source (clBuildProgram then fails like a driver's, program.c); or a
+ * reason it could not compile (no compiler, a crash, a timeout, output
+ * it cannot read): the program then runs natively, with one warning.
+ */
+#define _GNU_SOURCE /* dladdr, vfork */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "program/program.h"
+
+extern char **environ;
+
+/* libclang parses a large kernel file in a second or two; a compiler
+ * still running after this long is stuck, and the program runs natively. */
+#define JIT_TIMEOUT_MS (300 * 1000)
+
+/* The predefined macros that vastcc takes from --device-macro (every one
+ * devmacros.c can read from a device but the extensions). */
+static const char *const device_macros[] = {
+	"__OPENCL_VERSION__", "__OPENCL_C_VERSION__", "__IMAGE_SUPPORT__",
+	"__ENDIAN_LITTLE__", "__EMBEDDED_PROFILE__",
+};
+
+/* The compiler's flags for device dev under options opts, one a line;
+ * malloc'd, NULL when the device cannot say. */
+static char *device_flags(cl_device_id dev, const char *opts)
+{
+	char *ext = vrt_device_info_str(dev, CL_DEVICE_EXTENSIONS);
+	if (!ext)
+		return NULL;
+	size_t e = strlen(ext);
+	while (e && (ext[e - 1] == ' ' || ext[e - 1] == '\0'))
+		ext[--e] = '\0';
+	size_t n = e + 64 + 96 * (sizeof device_macros / sizeof *device_macros);
+	char *out = vrt_malloc(n);
+	if (out) {
+		size_t at = (size_t)snprintf(out, n, "--device-extensions=%s", ext);
+		for (size_t i = 0; i < sizeof device_macros / sizeof *device_macros; i++) {
+			char v[32];
+			if (!vrt_device_macro_value(dev, device_macros[i], opts, v, sizeof v)) {
+				vrt_free(out);
+				out = NULL;
+				break;
+			}
+			at += (size_t)snprintf(out + at, n - at, *v ? "\n--device-macro=%s=%s"
+			                                            : "\n--device-macro=-%s%s",
+			                       device_macros[i], v);
+		}
+	}
+	vrt_free(ext);
+	return out;
+}
+
+static int executable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* Any object of libvastrt, to ask dladdr where it was loaded from. */
+static const char where_am_i;
+
+/* The vastcc that linked the program with libvastrt.a, which it took
+ * from its own prefix: vastcc adds an object defining it to the link
+ * (tools/vastcc/paths.c). NULL in a program linked otherwise (pkg-config,
+ * CMake) and in libvastrt.so. */
+extern const char vast_linked_compiler[] __attribute__((weak));
+
+/* path, when an executable file, with symbolic links and "..", "."
+ * resolved (malloc'd): one compiler is one name in the cache key,
+ * whichever way it was found. */
+static char *usable(const char *path)
+{
+	char *real = executable(path) ? realpath(path, NULL) : NULL;
+	char *out = real ? vrt_strdup(real) : NULL;
+	free(real); /* malloc'd by realpath */
+	return out;
+}
+
+/* vastcc in a directory of $PATH, as a shell would find it. */
+static char *on_path(void)
+{
+	const char *p = vrt_getenv("PATH");
+	char *found = NULL;
+	while (p && !found) {
+		const char *colon = strchr(p, ':');
+		int len = colon ? (int)(colon - p) : (int)strlen(p);
+		char *path = vrt_malloc((size_t)len + 16);
+		if (path) {
+			/* An empty entry is the working directory. */
+			snprintf(path, (size_t)len + 16, "%.*s/vastcc", len ? len : 1, len ? p : ".");
+			found = usable(path);
+			vrt_free(path);
+		}
+		p = colon ? colon + 1 : NULL;
+	}
+	return found;
+}
+
+/* The compiler's path (malloc'd), or NULL with why. Beside the runtime
+ * that is loaded, then in the install prefix, then on PATH: a program
+ * linked from an installed prefix finds that prefix's compiler when the
+ * build tree it came from is gone. */
+static char *find_compiler(char *why, size_t n)
+{
+	const char *env = vrt_getenv("VAST_COMPILER");
+	char *found = NULL;
+	if (env && *env) {
+		if (executable(env))
+			return vrt_strdup(env);
+		snprintf(why, n, "VAST_COMPILER='%s' is not an executable file", env);
+		return NULL;
+	}
+	/* A shared libvastrt in PREFIX/lib: its compiler is PREFIX/bin. A
+	 * static one is inside the program, whose bin/ is not ours: the link
+	 * says which vastcc took it from its PREFIX/lib. */
+	Dl_info info;
+	if (dladdr(&where_am_i, &info) && info.dli_fname && strstr(info.dli_fname, ".so")) {
+		const char *slash = strrchr(info.dli_fname, '/');
+		int dir = slash ? (int)(slash - info.dli_fname) : 1;
+		size_t len = (size_t)dir + 16;
+		char *path = vrt_malloc(len);
+		if (path) {
+			snprintf(path, len, "%.*s/../bin/vastcc", dir, slash ? info.dli_fname : ".");
+			found = usable(path);
+			vrt_free(path);
+		}
+	} else if (vast_linked_compiler && *vast_linked_compiler) {
+		found = usable(vast_linked_compiler);
+	}
+	if (!found)
+		found = usable(VAST_INSTALL_COMPILER);
+	if (!found)
+		found = on_path();
+	if (!found)
+		snprintf(why, n, "no vastcc found to compile it beside the runtime, as '%s' or on "
+		         "PATH (set VAST_COMPILER)", VAST_INSTALL_COMPILER);
+	return found;
+}
+
+/* What the cache key says of the compiler: its version and stub ABI, and
+ * the file itself (a rebuilt vastcc of the same version is another). */
+static char *compiler_identity(const char *path)
+{
+	struct stat st;
+	size_t n = strlen(path) + 128;
+	char *id = vrt_malloc(n);
+	if (id && stat(path, &st) == 0)
+		snprintf(id, n, "vastcc %s abi %d %s %lld %lld.%09ld", VAST_VERSION,
+		         VAST_STUB_ABI_VERSION, path, (long long)st.st_size,
+		         (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	else if (id)
+		snprintf(id, n, "vastcc %s abi %d %s", VAST_VERSION, VAST_STUB_ABI_VERSION, path);
+	return id;
+}
+
+/* fd moved to a descriptor >= 3 (close-on-exec), or -1. A program that
+ * closed its stdio (a daemon) gets 0-2 from open: the child's dup2 onto
+ * 0-2 would then do nothing (and keep close-on-exec) or overwrite one
+ * of ours with the other, and the compiler's diagnostics would be lost. */
+static int above_stdio(int fd)
+{
+	if (fd < 0 || fd > 2)
+		return fd;
+	int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return moved;
+}
+
+/* Starts argv, stdin and stdout on /dev/null and stderr to errpath; its
+ * pid, or -1 with why. Not posix_spawn: the child must ask for SIGKILL
+ * when its parent dies (PR_SET_PDEATHSIG, kept across exec), or a
+ * program killed mid-compile leaves the compiler running. vfork, as glibc's posix_spawn
+ * does it: every signal blocked so that none runs a handler of ours in
+ * the child (which shares our memory), handlers reset to the default,
+ * then only system calls until exec. The death signal fires when the
+ * thread that forks dies: run_compiler waits in that thread. */
+static pid_t spawn(char *const argv[], const char *errpath, char *why, size_t n)
+{
+	int null = above_stdio(open("/dev/null", O_RDWR | O_CLOEXEC));
+	int err = -1;
+	if (null >= 0)
+		err = above_stdio(open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+	if (null < 0 || err < 0) {
+		snprintf(why, n, "cannot open '%s': %s", null < 0 ? "/dev/null" : errpath,
+		         strerror(errno));
+		if (null >= 0)
+			close(null);
+		return -1;
+	}
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pid_t parent = getpid();
+	volatile int exec_errno = 0; /* the child's, through shared memory */
+	pid_t pid = vfork();
+	if (pid == 0) {
+		for (int s = 1; s < NSIG; s++) {
+			struct sigaction sa;
+			if (sigaction(s, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN &&
+			    sa.sa_handler != SIG_DFL) {
+				sa.sa_handler = SIG_DFL;
+				sa.sa_flags = 0;
+				sigaction(s, &sa, NULL);
+			}
+		}
+		/* A parent that died before the prctl: the child was
+		 * reparented already, and must not run. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(127);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		/* stdin too: not the program's, which may be closed (then the
+		 * compiler's first open would be its stdin) or a terminal. */
+		if (dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(err, 2) < 0) {
+			exec_errno = errno;
+			_exit(127);
+		}
+		execve(argv[0], argv, environ);
+		exec_errno = errno;
+		_exit(127);
+	}
+	int e = pid < 0 ? errno : exec_errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	close(null);
+	close(err);
+	if (pid > 0 && e) {
+		waitpid(pid, NULL, 0);
+		pid = -1;
+	}
+	if (pid < 0)
+		snprintf(why, n, "cannot run '%s': %s", argv[0], strerror(e));
+	return pid;
+}
+
+/* Runs argv as spawn does; its exit status, or -1 with why when it could
+ * not run or did not finish. */
+static int run_compiler(char *const argv[], const char *errpath, char *why, size_t n)
+{
+	int status = 0;
+	pid_t pid = spawn(argv, errpath, why, n);
+	if (pid < 0)
+		return -1;
+	double start = vrt_now_ms();
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			snprintf(why, n, "lost '%s' (waitpid: %s)", argv[0], strerror(errno));
+			return -1;
+		}
+		if (vrt_now_ms() - start > JIT_TIMEOUT_MS) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			snprintf(why, n, "'%s' did not finish in %d s", argv[0], JIT_TIMEOUT_MS / 1000);
+			return -1;
+		}
+		nanosleep(&(struct timespec){ 0, 2 * 1000 * 1000 }, NULL);
+	}
+	if (!WIFEXITED(status)) {
+		snprintf(why, n, "'%s' was killed by signal %d", argv[0], WTERMSIG(status));
+		return -1;
+	}
+	return WEXITSTATUS(status);
+}
+
+/* Removes every "prefix" from s[0..*len), in place, and NUL-terminates
+ * it: diagnostics and outputs name the source program.cl, not the
+ * private directory it was written to. */
+static void strip(char *s, size_t *len, const char *prefix)
+{
+	size_t k = strlen(prefix), w = 0;
+	for (size_t r = 0; r < *len;) {
+		if (*len - r >= k && !memcmp(s + r, prefix, k))
+			r += k;
+		else
+			s[w++] = s[r++];
+	}
+	s[w] = '\0';
+	*len = w;
+}
+
+static int write_file(const char *path, const char *s, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	int bad = fwrite(s, 1, n, f) != n;
+	return fclose(f) || bad ? -1 : 0;
+}
+
+/* Whether the source may read a file when preprocessed (#include,
+ * #include_next, #import, #embed, __has_include): any of their words,
+ * lines spliced first, as translation phase 2 does (a backslash-newline
+ * may split one). A source without them means the same whatever the
+ * files around it hold. */
+static int may_read_files(const char *source, size_t len)
+{
+	static const char *const words[] = { "include", "import", "embed" };
+	char *s = vrt_malloc(len + 1);
+	size_t n = 0;
+	if (!s)
+		return 1; /* when in doubt, it does */
+	for (size_t i = 0; i < len; i++) {
+		if (source[i] == '\\' && i + 1 < len && source[i + 1] == '\n') {
+			i++;
+			continue;
+		}
+		if (source[i] == '\\' && i + 2 < len && source[i + 1] == '\r' && source[i + 2] == '\n') {
+			i += 2;
+			continue;
+		}
+		s[n++] = source[i] ? source[i] : ' ';
+	}
+	s[n] = '\0';
+	int found = 0;
+	for (size_t i = 0; i < sizeof words / sizeof *words && !found; i++)
+		found = strstr(s, words[i]) != NULL;
+	vrt_free(s);
+	return found;
+}
+
+/* Removes what directory fd holds, a level of subdirectories deep (a
+ * workspace is DIR/src/program.cl and the compiler's outputs). */
+static void empty_dir(int fd, int depth)
+{
+	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup >= 0 ? fdopendir(dup) : NULL;
+	if (!d) {
+		if (dup >= 0)
+			close(dup);
+		return;
+	}
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (unlinkat(fd, e->d_name, 0) == 0 || depth == 0)
+			continue;
+		int sub = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0) {
+			empty_dir(sub, depth - 1);
+			close(sub);
+			unlinkat(fd, e->d_name, AT_REMOVEDIR);
+		}
+	}
+	closedir(d);
+}
+
+#define WORKSPACE_PREFIX "vastcc-jit-"
+
+/* Removes the workspaces in base that no process holds: those of
+ * programs killed mid-compile. A workspace's owner holds an exclusive
+ * flock on it until it removes it, and the kernel drops the lock when the
+ * owner dies however it dies, so a lock we can take is a dead owner's
+ * (whatever its pid namespace, however its pid was reused). Only our own
+ * directories (effective user), never through a symbolic link. */
+static void remove_stale(const char *base)
+{
+	DIR *d = opendir(base);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (strncmp(e->d_name, WORKSPACE_PREFIX, strlen(WORKSPACE_PREFIX)))
+			continue;
+		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
+		    flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			vrt_log(VRT_LOG_INFO, "removing '%s/%s', left by a program that died compiling",
+			        base, e->d_name);
+			empty_dir(fd, 1);
+			unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+		}
+		close(fd); /* and the lock with it */
+	}
+	closedir(d);
+}
+
+/* A compile's private directory: DIR (mode 0700, locked while it
+ * exists) and the source in DIR/src/program.cl. */
+typedef struct workspace {
+	char *dir, *src, *prefix; /* prefix: "DIR/src/", stripped from outputs */
+	int fd;                   /* DIR, holding its lock */
+} workspace;
+
+static void workspace_close(workspace *w)
+{
+	if (w->fd >= 0) {
+		empty_dir(w->fd, 1);
+		rmdir(w->dir);
+		close(w->fd);
+	}
+	vrt_free(w->dir), vrt_free(w->src), vrt_free(w->prefix);
+	*w = (workspace){ .fd = -1 };
+}
+
+/* Makes w in $TMPDIR (else /tmp) and writes source there; 0, or -1 with
+ * why. */
+static int workspace_open(workspace *w, const char *source, size_t len, char *why, size_t n)
+{
+	const char *base = vrt_getenv("TMPDIR");
+	if (!base || base[0] != '/')
+		base = "/tmp";
+	size_t dl = strlen(base) + 64;
+	*w = (workspace){ .fd = -1 };
+	w->dir = vrt_malloc(dl), w->src = vrt_malloc(dl), w->prefix = vrt_malloc(dl);
+	if (!w->dir || !w->src || !w->prefix) {
+		snprintf(why, n, "out of memory");
+		goto fail;
+	}
+	remove_stale(base);
+	/* Another program's remove_stale may take a directory between its
+	 * mkdtemp and our lock: then it is gone, and we make another. Each
+	 * round needs another program to remove ours in those microseconds. */
+	for (int round = 0; w->fd < 0; round++) {
+		snprintf(w->dir, dl, "%s/" WORKSPACE_PREFIX "XXXXXX", base);
+		if (!mkdtemp(w->dir)) {
+			snprintf(why, n, "cannot make a directory in '%s': %s", base, strerror(errno));
+			goto fail;
+		}
+		struct stat a, b;
+		int fd = open(w->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int locked = fd >= 0 && flock(fd, LOCK_EX) == 0;
+		if (locked && fstat(fd, &a) == 0 && stat(w->dir, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino) {
+			w->fd = fd;
+		} else if (!locked) {
+			/* Not opened (EMFILE) or not locked (ENOLCK): remove what
+			 * mkdtemp made, or each round leaves an empty directory.
+			 * Locked and gone, another program's remove_stale took it
+			 * (and its name may be another's by now): nothing to do. */
+			if (fd < 0 || (fstat(fd, &a) == 0 && stat(w->dir, &b) == 0 &&
+			               a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+				rmdir(w->dir);
+		}
+		if (w->fd < 0 && fd >= 0)
+			close(fd);
+		if (w->fd < 0 && round == 100) {
+			snprintf(why, n, "cannot keep a directory in '%s'", base);
+			goto fail;
+		}
+	}
+	snprintf(w->prefix, dl, "%s/src/", w->dir);
+	snprintf(w->src, dl, "%s/src", w->dir);
+	int made = mkdir(w->src, 0700);
+	strcat(w->src, "/program.cl");
+	if (made || write_file(w->src, source, len)) {
+		snprintf(why, n, "cannot write '%s': %s", w->src, strerror(errno));
+		goto fail;
+	}
+	return 0;
+fail:
+	workspace_close(w);
+	return -1;
+}
+
+/* Whether path names a file in directory dir or below it (textually, as
+ * the compiler joins a directory and an #include's name). */
+static int under(const char *path, const char *dir)
+{
+	size_t dl = strlen(dir);
+	while (dl && dir[dl - 1] == '/')
+		dl--; /* "/" becomes "", above every absolute path */
+	return !strncmp(path, dir, dl) && path[dl] == '/';
+}
+
+/* Whether file (len bytes) is one of the user's: the program, or a header
+ * the compiler found through the working directory it runs in or an -I
+ * directory of opts (quoted and escaped as vastcc splits them,
+ * lib/analysis/preprocess.c). Relative names are the working
+ * directory's. Not "<command line>", "<built-in>" (the device macros the
+ * runtime passes), nor an absolute path elsewhere (clang's headers,
+ * vastcc's): errors there are the compiler's, not the source's. */
+static int users_file(const char *file, size_t len, const char *opts)
+{
+	char *f = vrt_malloc(len + 1), *word = vrt_malloc(strlen(opts) + 1);
+	char cwd[4096];
+	int yes = 0;
+	if (!f || !word)
+		goto out;
+	memcpy(f, file, len);
+	f[len] = '\0';
+	if (f[0] != '/') {
+		yes = f[0] != '<';
+		goto out;
+	}
+	if (getcwd(cwd, sizeof cwd) && under(f, cwd)) {
+		yes = 1;
+		goto out;
+	}
+	int take = 0; /* the previous word was a lone -I */
+	for (const char *s = opts; *s && !yes;) {
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		size_t w = 0;
+		for (char q = 0; *s && (q || (*s != ' ' && *s != '\t' && *s != '\n'));) {
+			char ch = *s++;
+			if (q && ch == q)
+				q = 0;
+			else if (!q && (ch == '"' || ch == '\''))
+				q = ch;
+			else if (ch == '\\' && *s && q != '\'')
+				word[w++] = *s++;
+			else
+				word[w++] = ch;
+		}
+		word[w] = '\0';
+		const char *dir = take ? word : !strncmp(word, "-I", 2) && word[2] ? word + 2 : NULL;
+		take = !strcmp(word, "-I");
+		/* A relative -I's headers have relative names: taken above. */
+		if (dir && dir[0] == '/' && under(f, dir))
+			yes = 1;
+	}
+out:
+	vrt_free(f), vrt_free(word);
+	return yes;
+}
+
+/* Whether the compiler's stderr d locates an error in the user's files
+ * ("FILE:LINE:COL: error: ..." or "fatal error:", the program or a
+ * header it includes, users_file): the source does not compile. vastcc's
+ * own failures ("vastcc: error: ...", "vastcc: internal error at ...")
+ * are located in no file, and an error in the command line's macros or a
+ * system header is the compiler's too: the program runs natively. */
+static int located_error(const char *d, const char *opts)
+{
+	for (const char *l = d; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *c = l;
+		while (*c && *c != ':' && *c != '\n')
+			c++;
+		unsigned line, col;
+		int at = 0;
+		if (*c != ':' || c == l ||
+		    sscanf(c, ":%u:%u: %n", &line, &col, &at) != 2 || !at)
+			continue;
+		if ((!strncmp(c + at, "error: ", 7) || !strncmp(c + at, "fatal error: ", 13)) &&
+		    users_file(l, (size_t)(c - l), opts))
+			return 1;
+	}
+	return 0;
+}
+
+/* The compiler's command line: the outputs (one a line), --include-dir,
+ * the build's options, the device flags (one a line), the source. The
+ * words point into *own (malloc'd) and flags, which it cuts. */
+static char **compiler_argv(const char *compiler, const char *outputs, const char *copt,
+                            char *flags, const char *src, char **own)
+{
+	size_t k = 6;
+	for (const char *f = flags; *f; f++)
+		k += *f == '\n';
+	for (const char *f = outputs; *f; f++)
+		k += *f == '\n';
+	char **argv = vrt_calloc(k + 2, sizeof *argv);
+	char *o = vrt_strdup(outputs);
+	if (!argv || !o) {
+		vrt_free(argv), vrt_free(o);
+		return NULL;
+	}
+	size_t ac = 0;
+	argv[ac++] = (char *)compiler;
+	char *save = NULL;
+	for (char *f = strtok_r(o, "\n", &save); f; f = strtok_r(NULL, "\n", &save))
+		argv[ac++] = f;
+	argv[ac++] = "--include-dir=.";
+	argv[ac++] = (char *)copt;
+	save = NULL;
+	for (char *f = strtok_r(flags, "\n", &save); f; f = strtok_r(NULL, "\n", &save))
+		argv[ac++] = f;
+	argv[ac++] = (char *)src;
+	*own = o;
+	return argv;
+}
+
+/* Runs the compiler on w's source: with json, the program as JSON into
+ * *text; with cpp, the preprocessor's output into *cpp. VRT_JIT_OK,
+ * VRT_JIT_SOURCE_ERROR with its diagnostics in *log, or
+ * VRT_JIT_UNAVAILABLE with why. */
+static int compile(const workspace *w, const char *compiler, const char *opts,
+                   const char *flags, int json, char **text, size_t *tlen, int cpp,
+                   char **pre, size_t *plen, char **log, char *why, size_t n)
+{
+	size_t dl = strlen(w->dir) + 64;
+	char *jpath = vrt_malloc(dl), *ppath = vrt_malloc(dl), *diag = vrt_malloc(dl);
+	char *outputs = vrt_malloc(2 * dl + 64), *copt = vrt_malloc(strlen(opts) + 16);
+	char *fl = vrt_strdup(flags), **argv = NULL, *words = NULL;
+	char *d = NULL;
+	int res = VRT_JIT_UNAVAILABLE;
+	if (!jpath || !ppath || !diag || !outputs || !copt || !fl) {
+		snprintf(why, n, "out of memory");
+		goto out;
+	}
+	snprintf(jpath, dl, "%s/program.json", w->dir);
+	snprintf(ppath, dl, "%s/program.i", w->dir);
+	snprintf(diag, dl, "%s/diag", w->dir);
+	snprintf(outputs, 2 * dl + 64, "%s%s%s%s%s", json ? "--emit-json=" : "", json ? jpath : "",
+	         json && cpp ? "\n" : "", cpp ? "--emit-preprocessed=" : "", cpp ? ppath : "");
+	sprintf(copt, "--cl-options=%s", opts);
+	if (!(argv = compiler_argv(compiler, outputs, copt, fl, w->src, &words))) {
+		snprintf(why, n, "out of memory");
+		goto out;
+	}
+	int st = run_compiler(argv, diag, why, n);
+	size_t dn = 0;
+	if ((d = vrt_read_file(diag, &dn)))
+		strip(d, &dn, w->prefix);
+	if (st == 0) {
+		/* The program's name (its #line directives, the kernels'
+		 * locations) is program.cl too: the same in every process, so
+		 * cache entries do not depend on the directory. */
+		if (json && (!(*text = vrt_read_file(jpath, tlen)) || !vrt_json_sealed(*text, *tlen))) {
+			snprintf(why, n, *text ? "'%s' wrote a damaged program"
+			                       : "'%s' succeeded but wrote no program", compiler);
+			goto out;
+		}
+		if (cpp && !(*pre = vrt_read_file(ppath, plen))) {
+			snprintf(why, n, "'%s' succeeded but wrote no preprocessed program", compiler);
+			goto out;
+		}
+		if (json) {
+			strip(*text, tlen, w->prefix);
+			vrt_json_seal(*text, *tlen);
+		}
+		if (cpp)
+			strip(*pre, plen, w->prefix);
+		res = VRT_JIT_OK;
+		if (d && *d)
+			vrt_log(VRT_LOG_INFO, "vastcc said:\n%s", d);
+	} else if (st == 1 && d && located_error(d, opts)) {
+		/* Located in the program (or a header it includes): the source
+		 * does not compile; any other failure is the compiler's. */
+		*log = d;
+		d = NULL;
+		res = VRT_JIT_SOURCE_ERROR;
+	} else if (st > 0) {
+		char *nl = d ? strchr(d, '\n') : NULL;
+		if (nl)
+			*nl = '\0';
+		snprintf(why, n, "'%s' failed (exit status %d)%s%s", compiler, st,
+		         d && *d ? ": " : "", d ? d : "");
+	}
+out:
+	vrt_free(d);
+	vrt_free(jpath), vrt_free(ppath), vrt_free(diag), vrt_free(outputs), vrt_free(copt);
+	vrt_free(fl), vrt_free(words), vrt_free(argv);
+	return res;
+}
+
+/* What the registry tells compiled programs apart by beyond the source
+ * and options: the device flags, and a hash of what the preprocessor
+ * read (as the registry compares sources by hash). malloc'd. */
+static char *registry_device(const char *flags, const char *pre, size_t plen)
+{
+	size_t n = strlen(flags) + 64;
+	char *s = vrt_malloc(n);
+	if (s && pre)
+		snprintf(s, n, "%s\npreprocessed %016llx %zu", flags,
+		         vast_hash_bytes(VAST_HASH_SEED, pre, plen), plen);
+	else if (s)
+		snprintf(s, n, "%s", flags);
+	return s;
+}
+
+int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_id dev,
+                    const vast_program_info **out, char **log, char *why, size_t n)
+{
+	int res = VRT_JIT_UNAVAILABLE, hit = 0;
+	char *flags = NULL, *compiler = NULL, *ident = NULL, *cache = NULL, *text = NULL;
+	char *error = NULL, *pre = NULL, *built_pre = NULL, *regdev = NULL;
+	size_t tlen = 0, plen = 0, built_plen = 0;
+	vast_program_info *prog = NULL;
+	workspace w = { .fd = -1 };
+	*out = NULL;
+	*log = NULL;
+	opts = opts ? opts : "";
+	unsigned long long h = vast_hash_bytes(VAST_HASH_SEED, source, len);
+	int includes = may_read_files(source, len);
+	if (!(flags = device_flags(dev, opts))) {
+		snprintf(why, n, "cannot read the predefined macros of the device it is built for");
+		goto out;
+	}
+	if (!includes) {
+		/* Nothing but the source, options and device to compare: a
+		 * program compiled in this process holds without a compiler. */
+		vrt_lock();
+		*out = vrt_registry_find_compiled(opts, flags, h, len);
+		vrt_unlock();
+		if (*out) {
+			res = VRT_JIT_OK;
+			goto out;
+		}
+	}
+	if (!(compiler = find_compiler(why, n)))
+		goto out;
+	if (!(ident = compiler_identity(compiler))) {
+		snprintf(why, n, "out of memory");
+		goto out;
+	}
+	if (workspace_open(&w, source, len, why, n))
+		goto out;
+	if (includes) {
+		/* What the headers say now: the preprocessor's output. */
+		if ((res = compile(&w, compiler, opts, flags, 0, NULL, NULL, 1, &pre, &plen, log, why,
+		                   n)) != VRT_JIT_OK)
+			goto out;
+		res = VRT_JIT_UNAVAILABLE;
+		if (!(regdev = registry_device(flags, pre, plen))) {
+			snprintf(why, n, "out of memory");
+			goto out;
+		}
+		vrt_lock();
+		*out = vrt_registry_find_compiled(opts, regdev, h, len);
+		vrt_unlock();
+		if (*out) {
+			res = VRT_JIT_OK;
+			goto out;
+		}
+	}
+	vrt_cache_key key = { source, len, opts, flags, ident, pre, plen };
+	if (vrt_cfg.cache && (cache = vrt_cache_dir())) {
+		/* An entry this reader cannot take is as good as none. */
+		if ((text = vrt_cache_get(cache, &key, &tlen)) &&
+		    (prog = vrt_stub_from_json(text, tlen, &error)))
+			hit = 1;
+		free(error);
+		error = NULL;
+		vrt_cache_count(cache, hit);
+	}
+	if (!hit) {
+		vrt_free(text);
+		text = NULL;
+		if ((res = compile(&w, compiler, opts, flags, 1, &text, &tlen, includes, &built_pre,
+		                   &built_plen, log, why, n)) != VRT_JIT_OK)
+			goto out;
+		res = VRT_JIT_UNAVAILABLE;
+		prog = vrt_stub_from_json(text, tlen, &error);
+		/* Stored and registered under what this compile read: a header
+		 * edited since the lookup above is in its output, not ours. */
+		key.preprocessed = built_pre, key.preprocessed_len = built_plen;
+		vrt_free(regdev);
+		if (!(regdev = registry_device(flags, built_pre, built_plen))) {
+			snprintf(why, n, "out of memory");
+			goto out;
+		}
+	} else if (!regdev && !(regdev = registry_device(flags, pre, plen))) {
+		snprintf(why, n, "out of memory");
+		goto out;
+	}
+	if (!prog) {
+		snprintf(why, n, "cannot read what '%s' compiled: %s", compiler,
+		         error ? error : "out of memory");
+		goto out;
+	}
+	if (prog->source_hash != h || prog->source_size != len) {
+		/* Never a program of other bytes than the build's. */
+		snprintf(why, n, "'%s' compiled other bytes than the program's source", compiler);
+		goto out;
+	}
+	if (!hit && cache && vrt_cache_put(cache, &key, text, tlen, vrt_cache_max(cache)))
+		vrt_log(VRT_LOG_INFO, "cache: cannot store in '%s'", cache);
+	vrt_log(VRT_LOG_INFO, "program (%zu bytes, options '%s') compiled by '%s'%s", len, opts,
+	        compiler, hit ? " (cache hit)" : "");
+	vrt_lock();
+	/* Another thread may have compiled the same meanwhile: one copy. */
+	if ((*out = vrt_registry_find_compiled(opts, regdev, h, len)) == NULL &&
+	    vrt_registry_add_compiled(prog, opts, regdev) == 0) {
+		*out = prog;
+		prog = NULL;
+	}
+	if (*out)
+		vrt_stats_jit(hit);
+	vrt_unlock();
+	if (*out)
+		res = VRT_JIT_OK;
+	else
+		snprintf(why, n, "out of memory");
+out:
+	workspace_close(&w);
+	if (prog)
+		vrt_stub_json_free(prog);
+	free(error); /* malloc'd by stubjson.c */
+	vrt_free(flags), vrt_free(compiler), vrt_free(ident), vrt_free(cache), vrt_free(text);
+	vrt_free(pre), vrt_free(built_pre), vrt_free(regdev);
+	return res;
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * program.h - program/: programs and kernels. Programs, their builds
+ * and the CPU inspector's copy (program.c), kernels and their generated
+ * variants (kernel.c, args.c), the stubs registered by programs
+ * (registry.c) or read back from --emit-json (stubjson.c), compiling at
+ * clBuildProgram (jit.c) with its disk cache (cache.c), the device
+ * macros a stub assumed (devmacros.c), and the devices of VAST_DEVICES
+ * with the runtime's contexts there (devices.c). Uses plan/ and the
+ * folders below it.
+ */
+#ifndef VRT_PROGRAM_H
+#define VRT_PROGRAM_H
+
+#include "plan/plan.h"
+
+#pragma GCC visibility push(hidden)
+
+/* --- program.c, kernel.c: programs, kernels and their variants -------- */
+static inline vrt_program *vrt_program_of(cl_program p)
+{
+	return vrt_object_of(p, VRT_OBJ_PROGRAM);
+}
+static inline vrt_kernel *vrt_kernel_of(cl_kernel k)
+{
+	return vrt_object_of(k, VRT_OBJ_KERNEL);
+}
+/* Drops a reference to k (the program's or a launch's); lock held. */
+void vrt_kernel_release(vrt_kernel *k);
+/* The CPU device (PoCL) context and queue with the generated program
+ * built there; created on first use. */
+cl_int vrt_program_cpu(vrt_program *p);
+/* The program's kernel names less the generated ones, "a;b" (vrt_free). */
+char *vrt_program_kernel_names(vrt_program *p, cl_uint *count);
+/* Whether `name` is one of the kernels vastcc generated in p's program
+ * rather than one of the program's own. */
+int vrt_program_is_generated_name(const vrt_program *p, const char *name);
+/* Drops a reference (the program's or a kernel's); the caller holds the
+ * lock. */
+void vrt_program_release(vrt_program *p);
+
+/* 1 when L may run with smaller work-groups than it has (kernel.c):
+ * launch.c halves them, paged.c's refusals make way for that. */
+int vrt_local_may_shrink(const vrt_launch *L);
+/* The name of k's generated variant <what> ("inspect", "paged"):
+ * "<prefix><what>_<name>", the prefix the stub records. */
+void vrt_variant_name(const vrt_kernel *k, const char *what, char *name, size_t n);
+/* Creates a generated variant kernel lazily. */
+cl_int vrt_kernel_variant(vrt_kernel *k, const char *what, cl_kernel *out);
+
+/* --- args.c ------------------------------------------------------------- */
+/* Whether argument i of L is a buffer (a __global or __constant
+ * pointer; for a kernel vastcc did not see, one of the runtime's buffers). */
+int vrt_arg_is_buffer(const vrt_launch *L, cl_uint i);
+/* Sets the original parameters (buffers as virtual bases) of a variant. */
+cl_int vrt_set_user_args(vrt_launch *L, cl_kernel k);
+
+/* --- devmacros.c -------------------------------------------------------- */
+/* Whether every device a build is for (devs, or ctx's when
+ * NULL) predefines the stub's device-dependent macros as vastcc assumed
+ * under options opts; 0 with the warning to give in why when not. */
+int vrt_device_macros_match(const vast_program_info *stub, cl_context ctx, cl_uint ndev,
+                            const cl_device_id *devs, const char *opts, char *why,
+                            size_t n);
+/* A device info string (CL_DEVICE_EXTENSIONS, ...), malloc'd; NULL on
+ * failure. */
+char *vrt_device_info_str(cl_device_id d, cl_device_info what);
+/* The value device d's compiler predefines for `name` (one of the
+ * macros devmacros.c knows) under options opts, in val ("" when
+ * undefined); 0 when it cannot tell. */
+int vrt_device_macro_value(cl_device_id d, const char *name, const char *opts, char *val,
+                           size_t n);
+
+/* --- registry.c: the programs registered by stubs ----------------------- */
+const vast_program_info *vrt_registry_find(unsigned long long hash,
+                                           unsigned long long size);
+const vast_kernel_info *vrt_program_kernel(const vast_program_info *p,
+                                           const char *name);
+/* Programs compiled at run time (jit.c), by their source and exact
+ * build options and device flags; they live until exit. Lock held. */
+const vast_program_info *vrt_registry_find_compiled(const char *options, const char *device,
+                                                    unsigned long long hash,
+                                                    unsigned long long size);
+/* Takes p (from vrt_stub_from_json); 0, or -1 when out of memory (p is
+ * then the caller's). Lock held. */
+int vrt_registry_add_compiled(vast_program_info *p, const char *options, const char *device);
+
+/* --- stubjson.c: a program read back from `vastcc --emit-json` ---------- */
+/* What `vastcc --emit-json` wrote, as a program the registry can hold;
+ * NULL and a malloc'd *error when the text is not such a file. Everything
+ * it points to is owned by the result: free it with vrt_stub_json_free().
+ * Every table is checked (docs/json.md), so a damaged file is an error,
+ * never an out-of-bounds table. Thread-safe (no shared state). */
+vast_program_info *vrt_stub_from_json(const char *text, size_t len, char **error);
+void vrt_stub_json_free(vast_program_info *p);
+/* Whether an --emit-json text ends with the seal of its bytes; and the
+ * seal rewritten in place for what is before it, after an edit that kept
+ * the seal's place at the end (jit.c strips a directory from the names,
+ * having checked the seal first: never a text cut short). */
+int vrt_json_sealed(const char *text, size_t len);
+void vrt_json_seal(char *text, size_t len);
+
+/* --- cache.c: programs compiled at clBuildProgram, on disk -------------- */
+/* What a cached program was compiled from; every field is compared on a
+ * lookup. Strings NUL-terminated (NULL: empty) but the source. */
+typedef struct vrt_cache_key {
+	const char *source;
+	size_t source_len;
+	const char *options;  /* clBuildProgram's options, as given */
+	const char *device;   /* the device flags the compiler ran with */
+	const char *compiler; /* the compiler's version and identity */
+	/* The preprocessor's output (every file it read), NULL when the
+	 * source includes nothing. */
+	const char *preprocessed;
+	size_t preprocessed_len;
+} vrt_cache_key;
+/* The key's file name hash. */
+unsigned long long vrt_cache_hash(const vrt_cache_key *k);
+/* The payload stored for k in dir (malloc'd, NUL-terminated, its length
+ * in *len), or NULL: a miss, whatever went wrong. Thread- and
+ * process-safe. */
+char *vrt_cache_get(const char *dir, const vrt_cache_key *k, size_t *len);
+/* Stores data for k in dir (made if missing), atomically, then evicts
+ * the least recently used entries beyond max bytes; 0 or -1. */
+int vrt_cache_put(const char *dir, const vrt_cache_key *k, const char *data,
+                  size_t len, unsigned long long max);
+void vrt_cache_evict(const char *dir, unsigned long long max);
+/* The cache directory's descriptor, checked by the trust rule (made 0700
+ * first, parents included, when `make`); or -1 with why[n]: refused,
+ * cannot be made or opened; why is "" when it does not exist yet. */
+int vrt_cache_open_dir(const char *dir, int make, char *why, size_t n);
+struct stat;
+/* Whether st is the effective user's and writable by nobody else; if
+ * not, why (naming `what`) in why[n]. */
+int vrt_cache_owned(const struct stat *st, const char *what, char *why, size_t n);
+typedef struct vrt_cache_usage {
+	unsigned long long entries, bytes;
+} vrt_cache_usage;
+/* Removes the entries of the checked directory dfd, least recently used
+ * first, until they and the temporaries being written take at most max
+ * bytes (ULLONG_MAX: none, 0: all), and stale temporaries; the entries
+ * left and removed, and their bytes, in *left and *removed (each may be
+ * NULL). Only what the cache wrote is counted or removed. */
+void vrt_cache_trim(int dfd, unsigned long long max, vrt_cache_usage *left,
+                    vrt_cache_usage *removed);
+/* $VAST_CACHE_DIR, else $XDG_CACHE_HOME/vastcc, else ~/.cache/vastcc;
+ * malloc'd, NULL when none can be named. */
+char *vrt_cache_dir(void);
+
+/* --- cachestats.c: the cache's counts and size setting, in its directory - */
+/* The bound of a cache whose directory sets none, with no VAST_CACHE_MAX. */
+#define VRT_CACHE_MAX_DEFAULT (256ull << 20)
+typedef struct vrt_cache_numbers {
+	unsigned long long hits, misses; /* the runtime's lookups */
+	unsigned long long max;          /* set by vastcc --cache-max; 0: none */
+} vrt_cache_numbers;
+/* Counts a lookup in dir (made if missing): a hit or a miss. Never fails
+ * the caller; process-safe. */
+void vrt_cache_count(const char *dir, int hit);
+/* The counts and setting of the checked directory dfd (zeros where it
+ * has none); 0, or -1 with why[n]. */
+int vrt_cache_numbers_read(int dfd, vrt_cache_numbers *out, char *why, size_t n);
+/* Sets dfd's bound, kept until set again; 0, or -1 with why[n]. */
+int vrt_cache_set_max(int dfd, unsigned long long max, char *why, size_t n);
+/* The bound dir is kept to: VAST_CACHE_MAX, else its setting, else
+ * VRT_CACHE_MAX_DEFAULT. */
+unsigned long long vrt_cache_max(const char *dir);
+/* The whole file at path, malloc'd and NUL-terminated, its size in *len;
+ * NULL when it cannot be read. */
+char *vrt_read_file(const char *path, size_t *len);
+
+/* --- jit.c: compile a program at clBuildProgram ------------------------- */
+enum { VRT_JIT_OK, VRT_JIT_SOURCE_ERROR, VRT_JIT_UNAVAILABLE };
+/* Compiles source with build options opts for device dev by running the
+ * vastcc compiler (or finds it compiled before, in this process or the
+ * cache). VRT_JIT_OK: *out is a registered program, held until exit.
+ * VRT_JIT_SOURCE_ERROR: the compiler rejected the source; *log is its
+ * diagnostics (malloc'd). VRT_JIT_UNAVAILABLE: why[] says why it could
+ * not compile. Takes the runtime's lock only briefly: call without it. */
+int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_id dev,
+                    const vast_program_info **out, char **log, char *why, size_t n);
+
+/* --- devices.c: VAST_DEVICES and the runtime's own contexts ------------- */
+/* Resolves a VAST_DEVICES list against the machine's devices, given by
+ * type in platform order: "all", or comma-separated names "gpu", "cpu",
+ * "acc" (every device of the type) and "gpu0", "cpu1", ... (the n-th of
+ * the type over all platforms). sel[] gets indices into types[] in the
+ * list's order, duplicates dropped, at most VRT_MAX_DEVICES. Returns 0,
+ * or -1 with the reason in why. Pure (unit-tested). */
+int vrt_devices_select(const char *spec, const cl_device_type *types, unsigned n,
+                       unsigned *sel, unsigned *nsel, char *why, size_t wn);
+/* The devices of VAST_DEVICES other than `own` (the launch's) into out[]
+ * (VRT_MAX_DEVICES - 1 at most), resolved once; 0 when VAST_DEVICES is
+ * unset, wrong (one warning) or names no other device. Lock held. */
+unsigned vrt_devices_others(cl_device_id own, cl_device_id *out);
+/* The program p's generated program built for device d in a context of
+ * the runtime's own, with p's build options, and an in-order queue
+ * there; made on first use and kept until exit. CL_SUCCESS, or the
+ * error (logged) when d cannot run it. Lock held. */
+cl_int vrt_device_program(vrt_program *p, cl_device_id d, cl_context *ctx,
+                          cl_program *prog, cl_command_queue *q);
+/* vrt_device_program for every device of VAST_DEVICES but p's own, at
+ * its clBuildProgram; takes the lock. */
+void vrt_devices_prebuild(vrt_program *p);
+/* "gpu1", "cpu0": d's VAST_DEVICES name, for logs. */
+const char *vrt_device_name(cl_device_id d);
+
+#pragma GCC visibility pop
+#endif
