@@ -882,11 +882,18 @@ typedef struct vrt_frames {
 	int straight;
 	unsigned held;              /* the hold's slot, bound to the hold (0: none) */
 } vrt_frames;
-/* Index in the LPT of the run table (docs/generated-kernels.md), 32-byte
- * aligned; inline, as the reduction (pas.c) sizes LPTs too. */
+/* Index in the LPT of the run table (vast/stub.h, VAST_LPT_*): the first
+ * entry boundary after the header; inline, as the reduction (pas.c) sizes
+ * LPTs too. */
 static inline size_t vrt_lpt_runs_index(unsigned nslots)
 {
-	return (2 * (size_t)nslots + 2 + 7) & ~(size_t)7;
+	const size_t e = VAST_LPT_ENTRY_WORDS;
+	return (VAST_LPT_HEADER((size_t)nslots) + e - 1) / e * e;
+}
+/* Slot s's page table in an LPT. */
+static inline const uint32_t *vrt_lpt_table(const uint32_t *lpt, unsigned s)
+{
+	return lpt + lpt[VAST_LPT_TABLE(s)];
 }
 /* Work-groups of an N-D launch: the first in each dimension and how many
  * (groupbox.c). */
@@ -1337,9 +1344,10 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
  * read-only buffer of ctx, NULL with *err on failure. */
 cl_mem vrt_pasinfo_new(cl_context ctx, const vrt_layout *lay, size_t wpp, cl_int *err);
 /* Rows [r0, r1) of L's PAS into rows + r0 * row_bytes: zeroes pas, runs
- * inspector kin on q over those rows' groups, its first group set at
- * argument first_arg, reads them back; q is finished between steps. */
-cl_int vrt_inspect_rows(vrt_launch *L, cl_command_queue q, cl_kernel kin, cl_uint first_arg,
+ * inspector kin (variant `kind`: VAST_HAS_INSPECT or VAST_HAS_PINSPECT)
+ * on q over those rows' groups, its first group set, reads them back; q
+ * is finished between steps. */
+cl_int vrt_inspect_rows(vrt_launch *L, cl_command_queue q, cl_kernel kin, unsigned kind,
                         cl_mem pas, const vrt_layout *lay, size_t wpp, size_t r0, size_t r1,
                         unsigned char *rows);
 /* pinspect.c: the paged inspector vast_pinspect_K on L's own device, for
@@ -1354,6 +1362,34 @@ cl_int vrt_inspect_paged(vrt_launch *L, const vrt_layout *lay, size_t wpp, unsig
 int vrt_arg_is_buffer(const vrt_launch *L, cl_uint i);
 /* Sets the original parameters (buffers as virtual bases) of a variant. */
 cl_int vrt_set_user_args(vrt_launch *L, cl_kernel k);
+/* clSetKernelArg, warning with the kernel's name and the index when it
+ * fails. */
+cl_int vrt_set_arg(cl_kernel k, cl_uint i, size_t size, const void *value);
+/* Values of a generated variant's tail arguments (vast/stub.h,
+ * VAST_TAIL_ARGS), one field per row of the table, named as the row,
+ * pointing at its `count` values (a NULL buffer: a NULL cl_mem), or for
+ * a row repeated per parameter at neach values: those of the variant's
+ * parameters each_first, each_first + 1, ... among those it takes the
+ * row for. A NULL field is left as it was set. The caller owns them. */
+typedef struct vrt_tailargs {
+#define VRT_TAILARGS_FIELD(name, count, each, cltype, host, i, p, m, s, pi) const host *name;
+	VAST_TAIL_ARGS(VRT_TAILARGS_FIELD)
+#undef VRT_TAILARGS_FIELD
+	size_t each_first, neach;
+} vrt_tailargs;
+/* Sets t's arguments on kv, variant `kind` (a VAST_HAS_* bit) of a kernel
+ * of nargs parameters: argument nargs + the row's index in that variant.
+ * CL_INVALID_ARG_INDEX for a row the variant does not take (a runtime
+ * error: the argument belongs to another variant). */
+cl_int vrt_tailargs_set(cl_kernel kv, cl_uint nargs, unsigned kind, const vrt_tailargs *t);
+/* L's geometry as the tail takes it (docs/generated-kernels.md,
+ * "Geometry and partial execution"): the global size with work_dim in
+ * .w, the local size, the global offset; t's gsize, lsize and goff are
+ * pointed at g. */
+typedef struct vrt_geometry {
+	cl_ulong4 gsize, lsize, goff;
+} vrt_geometry;
+void vrt_tailargs_geometry(const vrt_launch *L, vrt_geometry *g, vrt_tailargs *t);
 /* devmacros.c: whether every device a build is for (devs, or ctx's when
  * NULL) predefines the stub's device-dependent macros as vastcc assumed
  * under options opts; 0 with the warning to give in why when not. */
