@@ -22,6 +22,47 @@
 extern "C" {
 #endif
 
+/* The header compiles as C89 and later, and as C++, warning-free under
+ * -pedantic and clang's -Weverything: the stub is compiled C, and a
+ * program may include it under its own flags. */
+#if defined(__clang__)
+#pragma clang diagnostic push
+/* The structs' padding is their binary layout: VAST_STUB_ABI_VERSION. */
+#pragma clang diagnostic ignored "-Wpadded"
+#if __has_warning("-Wunsafe-buffer-usage")
+/* vast_hash_bytes walks a byte array: what the warning flags. */
+#pragma clang diagnostic ignored "-Wunsafe-buffer-usage"
+#endif
+#endif
+/* 64-bit integers: long long, which C89 and C++98 lack but GCC and
+ * clang accept there as an extension, said so to keep -pedantic quiet. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wlong-long" /* g++ -std=c++98 */
+#if defined(__clang__) /* C++98 compatibility, asked of C++11 */
+#pragma clang diagnostic ignored "-Wc++98-compat-pedantic"
+#endif
+__extension__ typedef long long vast_i64;
+__extension__ typedef unsigned long long vast_u64;
+#pragma GCC diagnostic pop
+#else
+typedef long long vast_i64;
+typedef unsigned long long vast_u64;
+#endif
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
+#define VAST_INLINE inline
+#elif defined(__GNUC__)
+#define VAST_INLINE __inline__
+#else
+#define VAST_INLINE
+#endif
+/* A conversion C++'s -Wold-style-cast takes too (T one word). */
+#ifdef __cplusplus
+#define VAST_CAST(T, x) (T(x))
+#else
+#define VAST_CAST(T, x) ((T)(x))
+#endif
+
 #define VAST_STUB_ABI_VERSION 6
 /* The format of `vastcc --emit-json` (docs/json.md), which holds one
  * vast_program_info of this ABI: its "vastcc_json" member. */
@@ -41,8 +82,9 @@ extern "C" {
 /* LPT entry of a page that is not resident in this range. */
 #define VAST_NO_FRAME 0xffffffffu
 /* The run table's first byte for a boxed slot: no run, its box table
- * entry says where its bytes lie (docs/generated-kernels.md). */
-#define VAST_BOXED 0xffffffffffffffffull
+ * entry says where its bytes lie (docs/generated-kernels.md). All ones,
+ * written so that a C89 compiler takes it too. */
+#define VAST_BOXED (~VAST_CAST(vast_u64, 0))
 /* Device buffers one frame set spans: a device caps each buffer at
  * CL_DEVICE_MAX_MEM_ALLOC_SIZE (OpenCL 1.2 §4.2: as little as a quarter
  * of its memory). A slot's frames of one range lie in one of them, the
@@ -323,14 +365,14 @@ enum vast_fp_name_kind {
 	VAST_FP_NUM_GROUPS,    /* get_num_groups(d)       symbol */
 	VAST_FP_GLOBAL_OFFSET  /* get_global_offset(d)    symbol */
 };
-#define VAST_FP_NAME(kind, d) ((unsigned)(kind) << 8 | (unsigned)(d))
+#define VAST_FP_NAME(kind, d) (VAST_CAST(unsigned, kind) << 8 | VAST_CAST(unsigned, d))
 #define VAST_FP_KIND(name) ((name) >> 8)
 #define VAST_FP_INDEX(name) ((name) & 0xffu)
 #define VAST_FP_MAX_SYMS 3
 #define VAST_FP_MAX_LOOPS 6
 
 typedef struct vast_fp_term {
-	long long coef;
+	vast_i64 coef;
 	unsigned var;                   /* a variable, or VAST_FP_ONE */
 	unsigned sym[VAST_FP_MAX_SYMS]; /* symbols, VAST_FP_ONE where unused */
 } vast_fp_term;
@@ -344,7 +386,7 @@ typedef struct vast_fp_form {
  * and the counters of the loops outside it */
 typedef struct vast_fp_loop {
 	vast_fp_form lo, hi;
-	long long step;
+	vast_i64 step;
 } vast_fp_loop;
 
 /* A form the descriptor holds only while it stays in range: an unsigned
@@ -390,8 +432,8 @@ typedef struct vast_kernel_footprints {
 typedef struct vast_program_info {
 	unsigned abi_version;          /* VAST_STUB_ABI_VERSION */
 	const char *file;              /* the .cl file as named to vastcc */
-	unsigned long long source_hash; /* vast_hash_source() of its bytes */
-	unsigned long long source_size;
+	vast_u64 source_hash;         /* vast_hash_bytes() of its bytes */
+	vast_u64 source_size;
 	const char *cl_options;        /* --cl-options, normalized; "" if none */
 	const char *generated_source;  /* the program to build in its place */
 	unsigned nkernels;
@@ -409,20 +451,28 @@ typedef struct vast_program_info {
 void vast_register_program(const vast_program_info *program);
 
 /* FNV-1a, 64 bit: what source_hash holds. Shared by compiler and runtime
- * so both hash the same way. */
-static inline unsigned long long vast_hash_bytes(unsigned long long h,
-                                                 const void *data,
-                                                 unsigned long long n)
+ * so both hash the same way. The constants are spelled without the
+ * suffix ull, which C89 lacks. */
+#define VAST_HASH_SEED ((VAST_CAST(vast_u64, 0xcbf29ce4u) << 32) | 0x84222325u)
+static VAST_INLINE vast_u64 vast_hash_bytes(vast_u64 h, const void *data, vast_u64 n)
 {
+#ifdef __cplusplus
+	const unsigned char *p = static_cast<const unsigned char *>(data);
+#else
 	const unsigned char *p = (const unsigned char *)data;
-	for (unsigned long long i = 0; i < n; i++) {
+#endif
+	vast_u64 prime = 1, i;
+	prime = prime << 40 | 0x1b3u; /* 1099511628211 */
+	for (i = 0; i < n; i++) {
 		h ^= p[i];
-		h *= 1099511628211ull;
+		h *= prime;
 	}
 	return h;
 }
-#define VAST_HASH_SEED 14695981039346656037ull
 
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 #ifdef __cplusplus
 }
 #endif
