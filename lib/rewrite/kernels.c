@@ -5,7 +5,8 @@
  *
  * The argument list is docs/generated-kernels.md: parameter i keeps index
  * i, a buffer becoming its virtual base `ulong vast_va_NAME`, then the
- * common tail and the variant's extras. The body builds the context (the
+ * tail, written from vast/stub.h's table VAST_TAIL_ARGS, by which the
+ * runtime sets it (runtime/args.c). The body builds the context (the
  * original N-D ids rebuilt from a 1-D launch of whole groups), declares
  * each buffer parameter again as a pointer holding its virtual base, and
  * renders the original body's statements into the same block, so the
