@@ -5,7 +5,8 @@
  *
  * The argument list is docs/generated-kernels.md: parameter i keeps index
  * i, a buffer becoming its virtual base `ulong vast_va_NAME`, then the
- * common tail and the variant's extras. The body builds the context (the
+ * tail, written from vast/stub.h's table VAST_TAIL_ARGS, by which the
+ * runtime sets it (runtime/args.c). The body builds the context (the
  * original N-D ids rebuilt from a 1-D launch of whole groups), declares
  * each buffer parameter again as a pointer holding its virtual base, and
  * renders the original body's statements into the same block, so the
@@ -19,6 +20,7 @@
  * no check (render.c); a kernel whose plan may miss a page gets none
  * (rw_no_straight), and the program says why in a comment.
  */
+#include <stdio.h>
 #include <string.h>
 #include "rewrite.h"
 #include "vast/stub.h"
@@ -159,50 +161,56 @@ static void put_attributes(rw_buf *out, const char *s, unsigned b, unsigned e, i
 	}
 }
 
-/* The common tail (docs/generated-kernels.md) as type, name pairs, each
- * name spelled after the program's prefix, placed by the VAST_TAIL_*
- * indices of vast/stub.h (the runtime sets the arguments by the same
- * indices): VAST_FRAME_BUFS buffers (frames0, ...; the inspector's one
- * pas), then the table and fault word, then the geometry. */
-#define TAIL(i) ((i) - VAST_TAIL_LPT)
-enum { NTAIL = TAIL(VAST_TAIL_DST) };
-typedef struct tail_param {
-	const char *type, *name;
-} tail_param;
-static const tail_param tail[2][NTAIL] = {
-	{ /* paged, merge */
-		[TAIL(VAST_TAIL_LPT)] = { "__global const uint *", "lpt" },
-		[TAIL(VAST_TAIL_FAULT)] = { "__global uint *", "fault" },
-		[TAIL(VAST_TAIL_PAGE_SHIFT)] = { "uint ", "page_shift" },
-		[TAIL(VAST_TAIL_GSIZE)] = { "ulong4 ", "gsize" },
-		[TAIL(VAST_TAIL_LSIZE)] = { "ulong4 ", "lsize" },
-		[TAIL(VAST_TAIL_GOFF)] = { "ulong4 ", "goff" },
-		[TAIL(VAST_TAIL_FIRST_GROUP)] = { "ulong ", "first_group" },
-	},
-	{ /* inspector: the same, with its PAS description for the table */
-		[TAIL(VAST_TAIL_LPT)] = { "__global const ulong *", "pasinfo" },
-		[TAIL(VAST_TAIL_FAULT)] = { "__global uint *", "fault" },
-		[TAIL(VAST_TAIL_PAGE_SHIFT)] = { "uint ", "page_shift" },
-		[TAIL(VAST_TAIL_GSIZE)] = { "ulong4 ", "gsize" },
-		[TAIL(VAST_TAIL_LSIZE)] = { "ulong4 ", "lsize" },
-		[TAIL(VAST_TAIL_GOFF)] = { "ulong4 ", "goff" },
-		[TAIL(VAST_TAIL_FIRST_GROUP)] = { "ulong ", "first_group" },
-	},
-};
+/* The tail arguments, vast/stub.h's table: the variants' parameter lists
+ * and their vast_init_* calls are written from it, as the runtime sets the
+ * arguments by it (runtime/args.c). */
+typedef struct tail_row {
+	const char *name, *type;
+	unsigned count, each;
+	int at[5]; /* VAST_TAIL_AT's five: inspect, paged, merge, straight, pinspect */
+} tail_row;
+#define TAIL_ROW(name, count, each, cltype, host, i, p, m, s, pi) \
+	{ #name, cltype, count, each, { i, p, m, s, pi } },
+static const tail_row tail_rows[] = { VAST_TAIL_ARGS(TAIL_ROW) };
+#undef TAIL_ROW
+enum { NROWS = sizeof tail_rows / sizeof *tail_rows };
 
-/* One parameter per frame buffer: fmt takes the prefix and the buffer's
- * number. */
-static void put_frame_params(rw_buf *out, const char *fmt, const char *pfx)
+static int row_at(const tail_row *r, unsigned kind)
 {
-	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
-		rw_buf_printf(out, fmt, pfx, b);
+	return VAST_TAIL_AT(kind, r->at[0], r->at[1], r->at[2], r->at[3], r->at[4]);
 }
 
-/* "\tPFXc->FIELD[0] = PFXFIELD0; ..." on one line. */
-static void put_frame_init(rw_buf *out, const char *pfx, const char *field)
+/* The variant's VAST_HAS_* bit; paged_data: the paged inspector. */
+static unsigned variant_kind(enum rw_variant v, int paged_data)
+{
+	if (paged_data)
+		return VAST_HAS_PINSPECT;
+	return v == RW_INSPECT ? VAST_HAS_INSPECT : v == RW_PAGED ? VAST_HAS_PAGED
+	       : v == RW_MERGE ? VAST_HAS_MERGE : VAST_HAS_STRAIGHT;
+}
+
+/* The row of variant `kind` whose arguments start at index `at`, not
+ * repeated per parameter; NULL past the last. */
+static const tail_row *row_starting(unsigned kind, int at)
+{
+	for (unsigned r = 0; r < NROWS; r++)
+		if (!tail_rows[r].each && row_at(&tail_rows[r], kind) == at)
+			return &tail_rows[r];
+	return NULL;
+}
+
+/* Whether the rows repeated for `each` (VAST_TAIL_EACH_*) take pa. */
+static int each_takes(unsigned each, const an_param *pa)
+{
+	return is_buffer(pa) && (each == VAST_TAIL_EACH_BUFFER ||
+	                         (each == VAST_TAIL_EACH_READ && pa->inspect_reads));
+}
+
+/* "\tPFXc->FIELD[0] = PFXFIELD0; ..." on one line, n of them. */
+static void put_frame_init(rw_buf *out, const char *pfx, const char *field, unsigned n)
 {
 	rw_buf_puts(out, "\t");
-	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+	for (unsigned b = 0; b < n; b++)
 		rw_buf_printf(out, "%s%sc->%s[%u] = %s%s%u;", b ? " " : "", pfx,
 		              field, b, pfx, field, b);
 	rw_buf_puts(out, "\n");
@@ -224,6 +232,43 @@ static void put_va(rw_buf *out, const char *pfx, const an_param *pa, unsigned i)
 	put_named(out, "va_", pa, i);
 }
 
+/* The tail of variant `kind` after kernel k's own parameters: its
+ * arguments in index order (name0, name1, ... for a row of several), then
+ * those repeated per parameter, each parameter's in table order. */
+static void put_tail_params(rw_buf *out, const char *pfx, const an_func *k, unsigned kind)
+{
+	const char *sep = "";
+	const tail_row *r;
+	for (int at = 0; (r = row_starting(kind, at)); at += (int)r->count)
+		for (unsigned i = 0; i < r->count; i++) {
+			rw_buf_printf(out, "%s%s%s%s", sep, r->type, pfx, r->name);
+			if (r->count > 1)
+				rw_buf_printf(out, "%u", i);
+			sep = ", ";
+		}
+	for (unsigned i = 0; i < k->nparams; i++)
+		for (unsigned e = 0; e < NROWS; e++) {
+			r = &tail_rows[e];
+			if (!r->each || row_at(r, kind) == VAST_TAIL_NO ||
+			    !each_takes(r->each, &k->params[i]))
+				continue;
+			char what[64];
+			snprintf(what, sizeof what, "%s_", r->name);
+			rw_buf_printf(out, "%s%s%s", sep, r->type, pfx);
+			put_named(out, what, &k->params[i], i);
+		}
+}
+
+/* The tail arguments a vast_init_* call takes: the single ones of variant
+ * `kind`, in index order, but those of variant `but` (0: none). */
+static void put_init_args(rw_buf *out, const char *pfx, unsigned kind, unsigned but)
+{
+	const tail_row *r;
+	for (int at = 0; (r = row_starting(kind, at)); at += (int)r->count)
+		if (r->count == 1 && (!but || row_at(r, but) == VAST_TAIL_NO))
+			rw_buf_printf(out, ", %s%s", pfx, r->name);
+}
+
 /* Kernel variant v of kernel f. With `paged_data`, the paged inspector
  * vast_pinspect_K: the inspector's body (v is RW_INSPECT), its loads of
  * the buffers it reads translated through an LPT into frames, so it runs
@@ -234,7 +279,7 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 {
 	const an_func *k = &p->funcs[f];
 	int host_data = v == RW_INSPECT && !paged_data; /* the plain inspector */
-	const tail_param *t = tail[host_data];
+	unsigned kind = variant_kind(v, paged_data);
 	rw_lines_directive(l, k->range.begin, out);
 	rw_buf_puts(out, "__kernel ");
 	put_attributes(out, p->text, k->range.begin, k->name_range.begin, v == RW_STRAIGHT);
@@ -251,58 +296,34 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 			           pa->range.end - pa->range.begin);
 		rw_buf_puts(out, ", ");
 	}
-	if (host_data)
-		rw_buf_printf(out, "__global uchar *%spas, ", pfx);
-	else
-		put_frame_params(out, "__global uchar *%sframes%u, ", pfx);
-	for (unsigned i = 0; i < NTAIL; i++)
-		rw_buf_printf(out, "%s%s%s%s", t[i].type, pfx, t[i].name,
-		              i + 1 < NTAIL ? ", " : "");
-	if (v == RW_MERGE)
-		put_frame_params(out, ", __global uchar *%sdst%u", pfx);
-	if (v == RW_STRAIGHT) { /* at VAST_TAIL_ORIGIN, VAST_TAIL_SRUNS */
-		rw_buf_printf(out, ", ulong4 %sorigin", pfx);
-		for (unsigned i = 0; i < k->nparams; i++)
-			if (is_buffer(&k->params[i])) {
-				rw_buf_printf(out, ", __global uchar *%ss", pfx);
-				put_named(out, "buf_", &k->params[i], i);
-				rw_buf_printf(out, ", ulong %ss", pfx);
-				put_named(out, "delta_", &k->params[i], i);
-			}
-	}
-	if (paged_data) /* at VAST_TAIL_PAS, VAST_TAIL_PASINFO */
-		rw_buf_printf(out, ", __global uchar *%1$spas, __global const ulong *%1$spasinfo",
-		              pfx);
-	if (host_data)
-		for (unsigned i = 0; i < k->nparams; i++)
-			if (is_buffer(&k->params[i]) && k->params[i].inspect_reads &&
-			    k->params[i].name && *k->params[i].name)
-				rw_buf_printf(out, ", __global uchar *%sdata_%s", pfx,
-				              k->params[i].name);
+	put_tail_params(out, pfx, k, kind);
+	/* The context from the single tail arguments: the inspector's and
+	 * the straight kernel's own, the paged kernel's for the others (the
+	 * paged inspector's pas and pasinfo go to vast_init_pas below). */
+	const char *init = host_data ? "inspect" : v == RW_STRAIGHT ? "straight" : "paged";
 	rw_buf_printf(out, ")\n{\n\t%1$sctx %1$sc_; %1$sctx *%1$sc = &%1$sc_;\n"
-	              "\t%1$sinit_%2$s(%1$sc, ", pfx,
-	              host_data ? "inspect" : v == RW_STRAIGHT ? "straight" : "paged");
-	if (host_data)
-		rw_buf_printf(out, "%spas, ", pfx);
-	for (unsigned i = 0; i < NTAIL; i++)
-		rw_buf_printf(out, "%s%s%s", i ? ", " : "", pfx, t[i].name);
-	if (v == RW_STRAIGHT)
-		rw_buf_printf(out, ", %sorigin", pfx);
+	              "\t%1$sinit_%2$s(%1$sc", pfx, init);
+	put_init_args(out, pfx, host_data || v == RW_STRAIGHT ? kind : VAST_HAS_PAGED, 0);
 	rw_buf_puts(out, ");\n");
 	if (host_data) {
 		for (unsigned i = 0; i < k->nparams; i++) {
 			const an_param *pa = &k->params[i];
-			if (is_buffer(pa) && pa->inspect_reads && pa->name && *pa->name)
+			if (each_takes(VAST_TAIL_EACH_READ, pa) && pa->name && *pa->name)
 				rw_buf_printf(out, "\tif (%1$sva_%2$s) %1$sc->data[("
-				              "%1$sva_%2$s >> 44) - 1] = %1$sdata_%2$s;\n",
-				              pfx, pa->name);
+				              "%1$sva_%2$s >> %3$d) - 1] = %1$sdata_%2$s;\n",
+				              pfx, pa->name, VAST_VA_SHIFT);
 		}
 	} else {
-		put_frame_init(out, pfx, "frames");
-		if (paged_data)
-			rw_buf_printf(out, "\t%1$sinit_pas(%1$sc, %1$spas, %1$spasinfo);\n", pfx);
-		if (v == RW_MERGE)
-			put_frame_init(out, pfx, "dst");
+		/* The frame sets, one context field each (frames, the merge's
+		 * dst), then the paged inspector's own: its PAS. */
+		for (unsigned e = 0; e < NROWS; e++)
+			if (tail_rows[e].count > 1 && row_at(&tail_rows[e], kind) != VAST_TAIL_NO)
+				put_frame_init(out, pfx, tail_rows[e].name, tail_rows[e].count);
+		if (paged_data) {
+			rw_buf_printf(out, "\t%1$sinit_pas(%1$sc", pfx);
+			put_init_args(out, pfx, kind, VAST_HAS_PAGED);
+			rw_buf_puts(out, ");\n");
+		}
 		/* Each buffer's run, loaded once (the straight kernel's from
 		 * its arguments; none where its buffers point into the frames):
 		 * accesses known to reach only that buffer translate through

@@ -1,8 +1,10 @@
 /* vastcc prelude: the software MMU and work-item functions shared by every
  * generated kernel (docs/generated-kernels.md). Emitted once at the top of
  * each generated program. */
-/* VAST_VA_SHIFT, VAST_MAX_SLOTS, VAST_NO_FRAME, VAST_BOXED and
- * VAST_FRAME_BUFS come first, from VAST_ABI_OPENCL_DEFINES of vast/stub.h. */
+/* VAST_VA_SHIFT, VAST_MAX_SLOTS, VAST_NO_FRAME, VAST_BOXED,
+ * VAST_FRAME_BUFS, the LPT's and the pasinfo's layouts (VAST_LPT_*,
+ * VAST_RUN_*, VAST_BOX_*, VAST_PASINFO_*) and VAST_FAULTED come first, from
+ * VAST_ABI_OPENCL_DEFINES of vast/stub.h. */
 #define VAST_VA_MASK ((1UL << VAST_VA_SHIFT) - 1)
 
 typedef struct vast_ctx {
@@ -109,12 +111,14 @@ __global uchar *vast_buf(vast_ctx *c, int dst, uint b)
 { return dst ? VAST_PICK(c->dst, b) : VAST_PICK(c->frames, b); }
 
 /* Paged and merge kernels: virtual address -> byte in a frame buffer.
- * lpt[0] = slots; slot s (1-based): lpt[2s-1] = first entry of its table,
- * lpt[2s] = its pages; lpt[2*slots+1] = where the run table starts (a
- * ulong4 per slot: first byte, length in bytes, frame byte of its run,
- * frame buffer of the slot), followed by the box table (a ulong4 per
- * slot: first byte, pitch, width | rows << 32, frame byte), read only
- * for a boxed slot, whose run's first byte is VAST_BOXED. A slot's frames of one range lie in one
+ * lpt[VAST_LPT_NSLOTS] = slots; slot s (1-based): lpt[VAST_LPT_TABLE(s)] =
+ * first entry of its table, lpt[VAST_LPT_PAGES(s)] = its pages;
+ * lpt[VAST_LPT_RUNS(slots)] = where the run table starts (a ulong4 per
+ * slot: VAST_RUN_FIRST byte, VAST_RUN_BYTES, VAST_RUN_FRAME byte of its
+ * run, VAST_RUN_BUF of the slot), followed by the box table (a ulong4 per
+ * slot: VAST_BOX_FIRST byte, VAST_BOX_PITCH, VAST_BOX_SHAPE width | rows
+ * << 32, VAST_BOX_FRAME byte), read only for a boxed slot, whose run's
+ * first byte is VAST_BOXED. A slot's frames of one range lie in one
  * buffer, so an element that straddles two resident pages is contiguous
  * there too. A boxed slot has no page frames: its bytes of the range are
  * rows of `width` bytes `pitch` apart in the buffer, packed one after
@@ -129,27 +133,29 @@ __global uchar *vast_tr_in(vast_ctx *c, int dst, ulong v)
 	uint f = VAST_NO_FRAME, b = 0;
 	if (s - 1 < c->nslots) {
 		ulong4 r = c->runs[s - 1];
-		b = (uint)r.w;
+		ulong first = VAST_FIELD(r, VAST_RUN_FIRST);
+		b = (uint)VAST_FIELD(r, VAST_RUN_BUF);
 		/* The fast path: the slot's resident pages are one run, in
 		 * consecutive frames, so translation is one add. */
-		if (off - r.x < r.y)
-			return vast_buf(c, dst, b) + r.z + (off - r.x);
-		if (r.x == VAST_BOXED) {
+		if (off - first < VAST_FIELD(r, VAST_RUN_BYTES))
+			return vast_buf(c, dst, b) + VAST_FIELD(r, VAST_RUN_FRAME) + (off - first);
+		if (first == VAST_BOXED) {
 			/* A boxed slot: re-pitched into its packed rows, no
 			 * page table; outside the box, a fault. */
 			ulong4 q = c->runs[c->nslots + s - 1];
-			ulong d = off - q.x, row = vast_div(d, q.y), col = d - row * q.y;
-			ulong width = q.z & 0xffffffffUL;
-			if (col < width && row < (q.z >> 32))
-				return vast_buf(c, dst, b) + q.w + row * width + col;
+			ulong pitch = VAST_FIELD(q, VAST_BOX_PITCH), shape = VAST_FIELD(q, VAST_BOX_SHAPE);
+			ulong d = off - VAST_FIELD(q, VAST_BOX_FIRST), row = vast_div(d, pitch);
+			ulong col = d - row * pitch, width = shape & 0xffffffffUL;
+			if (col < width && row < (shape >> 32))
+				return vast_buf(c, dst, b) + VAST_FIELD(q, VAST_BOX_FRAME) + row * width + col;
 		} else {
 			__global const uint *lpt = c->lpt;
-			if (page < lpt[2 * s])
-				f = lpt[lpt[2 * s - 1] + page];
+			if (page < lpt[VAST_LPT_PAGES(s)])
+				f = lpt[lpt[VAST_LPT_TABLE(s)] + page];
 		}
 	}
 	if (f == VAST_NO_FRAME) {
-		*c->fault = 1;
+		*c->fault = VAST_FAULTED;
 		f = b = 0;
 	}
 	return vast_buf(c, dst, b) + ((ulong)f << c->page_shift) +
@@ -178,9 +184,9 @@ vast_prun vast_run(vast_ctx *c, ulong va)
 	vast_prun r = { c->frames[0], 0, 0, s };
 	if (s - 1 < c->nslots) {
 		ulong4 q = c->runs[s - 1];
-		r.base = vast_buf(c, 0, (uint)q.w) + q.z;
-		r.lo = q.x;
-		r.len = q.y;
+		r.base = vast_buf(c, 0, (uint)VAST_FIELD(q, VAST_RUN_BUF)) + VAST_FIELD(q, VAST_RUN_FRAME);
+		r.lo = VAST_FIELD(q, VAST_RUN_FIRST);
+		r.len = VAST_FIELD(q, VAST_RUN_BYTES);
 	}
 	return r;
 }
@@ -220,10 +226,12 @@ __global uchar *vast_trs(vast_ctx *c, ulong v)
 {
 	__global const uint *lpt = c->lpt;
 	uint s = (uint)(v >> VAST_VA_SHIFT);
-	if (s - 1 >= lpt[0]) /* a NULL buffer's: undefined, kept in frame 0 */
+	uint n = lpt[VAST_LPT_NSLOTS];
+	if (s - 1 >= n) /* a NULL buffer's: undefined, kept in frame 0 */
 		return c->frames[0];
-	ulong4 q = ((__global const ulong4 *)(lpt + lpt[2 * lpt[0] + 1]))[s - 1];
-	return vast_buf(c, 0, (uint)q.w) + q.z + ((v & VAST_VA_MASK) - q.x);
+	ulong4 q = ((__global const ulong4 *)(lpt + lpt[VAST_LPT_RUNS(n)]))[s - 1];
+	return vast_buf(c, 0, (uint)VAST_FIELD(q, VAST_RUN_BUF)) + VAST_FIELD(q, VAST_RUN_FRAME) +
+	       ((v & VAST_VA_MASK) - VAST_FIELD(q, VAST_RUN_FIRST));
 }
 
 /* Merge: copy the n bytes at v from the source frames to the destination. */
@@ -235,25 +243,26 @@ void vast_copy(vast_ctx *c, ulong v, uint n)
 		d[i] = s[i];
 }
 
-/* Inspector: pasinfo[0] = bytes per PAS row, [1] = work-groups per row,
- * [2] = slots n; slot s (1-based): [2s+1] = its first byte in a row,
- * [2s+2] = its pages, [2n+2+s] = its bytes; from
- * [VAST_PASINFO_SCRATCH(n)] on ([3n+3] rounded up to 16 ulongs: aligned
- * for any type vast_load's caller reads there), VAST_INSPECT_SCRATCH zero
- * bytes. Marks are plain stores of 1
+/* Inspector: pasinfo[VAST_PASINFO_ROW_BYTES] = bytes per PAS row,
+ * [VAST_PASINFO_GROUPS] = work-groups per row, [VAST_PASINFO_NSLOTS] =
+ * slots n; slot s (1-based): [VAST_PASINFO_OFF(s)] = its first byte in a
+ * row, [VAST_PASINFO_PAGES(s)] = its pages, [VAST_PASINFO_BYTES(n, s)] =
+ * its bytes; from [VAST_PASINFO_SCRATCH(n)] on ([3n+3] rounded up to 16
+ * ulongs: aligned for any type vast_load's caller reads there),
+ * VAST_INSPECT_SCRATCH zero bytes. Marks are plain stores of 1
  * (idempotent). Pages outside the buffer are not marked: the paged kernel
  * faults on them. */
 void vast_touch(vast_ctx *c, ulong v, uint n)
 {
 	__global const ulong *pi = c->pasinfo;
 	ulong s = v >> VAST_VA_SHIFT;
-	if (s < 1 || s > pi[2] || n == 0)
+	if (s < 1 || s > pi[VAST_PASINFO_NSLOTS] || n == 0)
 		return;
 	ulong off = v & VAST_VA_MASK;
 	ulong first = off >> c->page_shift;
 	ulong last = (off + n - 1) >> c->page_shift;
-	ulong npages = pi[2 * s + 2];
-	__global uchar *row = c->pas + pi[2 * s + 1];
+	ulong npages = pi[VAST_PASINFO_PAGES(s)];
+	__global uchar *row = c->pas + pi[VAST_PASINFO_OFF(s)];
 	for (ulong p = first; p <= last && p < npages; p++)
 		if (!row[p]) /* most marks repeat: a read is cheaper than a store */
 			row[p] = 1;
@@ -275,13 +284,13 @@ __global uchar *vast_load(vast_ctx *c, ulong v, uint n)
 	if (c->lpt)
 		return vast_tr(c, v);
 	__global const ulong *pi = c->pasinfo;
-	ulong s = v >> VAST_VA_SHIFT, off = v & VAST_VA_MASK, ns = pi[2];
+	ulong s = v >> VAST_VA_SHIFT, off = v & VAST_VA_MASK, ns = pi[VAST_PASINFO_NSLOTS];
 	if (s - 1 < ns && c->data[s - 1]) {
-		ulong size = pi[2 * ns + 2 + s];
+		ulong size = pi[VAST_PASINFO_BYTES(ns, s)];
 		if (off <= size && n <= size - off)
 			return c->data[s - 1] + off;
 	}
-	*c->fault = 1;
+	*c->fault = VAST_FAULTED;
 	return (__global uchar *)(pi + VAST_PASINFO_SCRATCH(ns));
 }
 
@@ -294,8 +303,8 @@ void vast_init_paged(vast_ctx *c, __global const uint *lpt,
 {
 	vast_init_ids(c, gsize, lsize, goff, first);
 	c->lpt = lpt;
-	c->nslots = lpt[0];
-	c->runs = (__global const ulong4 *)(lpt + lpt[2 * c->nslots + 1]);
+	c->nslots = lpt[VAST_LPT_NSLOTS];
+	c->runs = (__global const ulong4 *)(lpt + lpt[VAST_LPT_RUNS(c->nslots)]);
 	c->fault = fault;
 	c->page_shift = page_shift;
 }
@@ -343,12 +352,13 @@ size_t vast_st_get_local_linear_id(vast_ctx *c)
 { return (get_local_id(2) * c->lsz[1] + get_local_id(1)) * c->lsz[0] + get_local_id(0); }
 
 /* The inspectors: the PAS row this work-group marks (a launch starts at
- * a multiple of WG_PER_PAS = pasinfo[1] groups). The paged inspector calls
- * it after vast_init_paged. */
+ * a multiple of WG_PER_PAS = pasinfo[VAST_PASINFO_GROUPS] groups). The
+ * paged inspector calls it after vast_init_paged. */
 void vast_init_pas(vast_ctx *c, __global uchar *pas, __global const ulong *pasinfo)
 {
 	c->pasinfo = pasinfo;
-	c->pas = pas + (get_group_id(0) / pasinfo[1]) * pasinfo[0];
+	c->pas = pas + (get_group_id(0) / pasinfo[VAST_PASINFO_GROUPS]) *
+	                   pasinfo[VAST_PASINFO_ROW_BYTES];
 }
 
 void vast_init_inspect(vast_ctx *c, __global uchar *pas,

@@ -19,14 +19,6 @@
 
 #include "inspect/inspect.h"
 
-static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
-{
-	cl_int err = vrt_real.clSetKernelArg(k, i, n, v);
-	if (err != CL_SUCCESS)
-		vrt_log(VRT_LOG_WARN, "inspector argument %u: %s", i, vrt_cl_error_name(err));
-	return err;
-}
-
 cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
                        unsigned char *rows, size_t nrows)
 {
@@ -91,24 +83,22 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
 	pas = vrt_real.clCreateBuffer(ctx, CL_MEM_READ_WRITE, chunk_bytes, NULL, &err);
 	if (!pas)
 		goto out;
-	cl_uint zero = 0;
-	fault = vrt_real.clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, &zero, &err);
+	cl_uint clear = VAST_FAULT_CLEAR;
+	fault = vrt_real.clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof clear, &clear, &err);
 	if (!fault)
 		goto out;
 
 	if ((err = vrt_set_user_args(L, kin)) != CL_SUCCESS)
 		goto out;
 	cl_uint shift = lay->page_shift;
-	cl_ulong4 gs = { { L->gsize[0], L->gsize[1], L->gsize[2], L->dim } };
-	cl_ulong4 ls = { { L->lsize[0], L->lsize[1], L->lsize[2], 0 } };
-	cl_ulong4 go = { { L->goff[0], L->goff[1], L->goff[2], 0 } };
-	if ((err = set(kin, n, sizeof pas, &pas)) || (err = set(kin, n + 1, sizeof pasinfo, &pasinfo)) ||
-	    (err = set(kin, n + 2, sizeof fault, &fault)) || (err = set(kin, n + 3, sizeof shift, &shift)) ||
-	    (err = set(kin, n + 4, sizeof gs, &gs)) || (err = set(kin, n + 5, sizeof ls, &ls)) ||
-	    (err = set(kin, n + 6, sizeof go, &go)))
+	vrt_geometry g;
+	vrt_tailargs tail = { .pas = &pas, .pasinfo = &pasinfo, .fault = &fault,
+	                      .page_shift = &shift };
+	vrt_tailargs_geometry(L, &g, &tail);
+	if ((err = vrt_tailargs_set(kin, n, VAST_HAS_INSPECT, &tail)))
 		goto out;
 	/* The data arguments, one per parameter that the inspector reads. */
-	cl_uint extra = n + 8;
+	size_t nread = 0;
 	for (cl_uint i = 0; i < n; i++) {
 		if (!ki->params[i].inspect_reads)
 			continue;
@@ -147,12 +137,13 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
 			}
 			b = dummy;
 		}
-		if ((err = set(kin, extra++, sizeof b, &b)) != CL_SUCCESS)
+		vrt_tailargs d = { .data = &b, .each_first = nread++, .neach = 1 };
+		if ((err = vrt_tailargs_set(kin, n, VAST_HAS_INSPECT, &d)) != CL_SUCCESS)
 			goto out;
 	}
 
 	for (size_t r0 = 0; r0 < nrows && !err; r0 += rows_per_chunk)
-		err = vrt_inspect_rows(L, q, kin, n + 7, pas, lay, wpp, r0,
+		err = vrt_inspect_rows(L, q, kin, VAST_HAS_INSPECT, pas, lay, wpp, r0,
 		                       r0 + rows_per_chunk < nrows ? r0 + rows_per_chunk : nrows, rows);
 	if (err != CL_SUCCESS)
 		goto out;

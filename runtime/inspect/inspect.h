@@ -24,9 +24,10 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
  * read-only buffer of ctx, NULL with *err on failure. */
 cl_mem vrt_pasinfo_new(cl_context ctx, const vrt_layout *lay, size_t wpp, cl_int *err);
 /* Rows [r0, r1) of L's PAS into rows + r0 * row_bytes: zeroes pas, runs
- * inspector kin on q over those rows' groups, its first group set at
- * argument first_arg, reads them back; q is finished between steps. */
-cl_int vrt_inspect_rows(vrt_launch *L, cl_command_queue q, cl_kernel kin, cl_uint first_arg,
+ * inspector kin (variant `kind`: VAST_HAS_INSPECT or VAST_HAS_PINSPECT)
+ * on q over those rows' groups, its first group set, reads them back; q
+ * is finished between steps. */
+cl_int vrt_inspect_rows(vrt_launch *L, cl_command_queue q, cl_kernel kin, unsigned kind,
                         cl_mem pas, const vrt_layout *lay, size_t wpp, size_t r0, size_t r1,
                         unsigned char *rows);
 

@@ -9,19 +9,11 @@
  */
 #include "inspect/inspect.h"
 
-static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
-{
-	cl_int err = vrt_real.clSetKernelArg(k, i, n, v);
-	if (err != CL_SUCCESS)
-		vrt_log(VRT_LOG_WARN, "inspector argument %u: %s", i, vrt_cl_error_name(err));
-	return err;
-}
-
-/* docs/generated-kernels.md, "Inspector": per slot its first byte in a
- * row and its pages, then per slot its bytes (what vast_load checks its
- * reads against), then, from VAST_PASINFO_SCRATCH (aligned for any type
- * read there), VAST_INSPECT_SCRATCH zero bytes (what an out-of-bounds
- * read gets). */
+/* vast/stub.h's VAST_PASINFO_* (docs/generated-kernels.md, "Inspector"):
+ * per slot its first byte in a row and its pages, then per slot its bytes
+ * (what vast_load checks its reads against), then, from
+ * VAST_PASINFO_SCRATCH (aligned for any type read there),
+ * VAST_INSPECT_SCRATCH zero bytes (what an out-of-bounds read gets). */
 cl_mem vrt_pasinfo_new(cl_context ctx, const vrt_layout *lay, size_t wpp, cl_int *err)
 {
 	size_t n = VAST_PASINFO_SCRATCH((size_t)lay->nslots) + VAST_INSPECT_SCRATCH / sizeof(cl_ulong);
@@ -30,13 +22,13 @@ cl_mem vrt_pasinfo_new(cl_context ctx, const vrt_layout *lay, size_t wpp, cl_int
 		*err = CL_OUT_OF_HOST_MEMORY;
 		return NULL;
 	}
-	pi[0] = lay->row_bytes;
-	pi[1] = wpp;
-	pi[2] = lay->nslots;
+	pi[VAST_PASINFO_ROW_BYTES] = lay->row_bytes;
+	pi[VAST_PASINFO_GROUPS] = wpp;
+	pi[VAST_PASINFO_NSLOTS] = lay->nslots;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		pi[2 * s + 1] = lay->slot_off[s];
-		pi[2 * s + 2] = lay->slot_pages[s];
-		pi[2 * lay->nslots + 2 + s] = lay->slot_size[s];
+		pi[VAST_PASINFO_OFF(s)] = lay->slot_off[s];
+		pi[VAST_PASINFO_PAGES(s)] = lay->slot_pages[s];
+		pi[VAST_PASINFO_BYTES(lay->nslots, s)] = lay->slot_size[s];
 	}
 	cl_mem b = vrt_real.clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
 	                                   n * sizeof *pi, pi, err);
@@ -44,7 +36,7 @@ cl_mem vrt_pasinfo_new(cl_context ctx, const vrt_layout *lay, size_t wpp, cl_int
 	return b;
 }
 
-cl_int vrt_inspect_rows(vrt_launch *L, cl_command_queue q, cl_kernel kin, cl_uint first_arg,
+cl_int vrt_inspect_rows(vrt_launch *L, cl_command_queue q, cl_kernel kin, unsigned kind,
                         cl_mem pas, const vrt_layout *lay, size_t wpp, size_t r0, size_t r1,
                         unsigned char *rows)
 {
@@ -58,7 +50,8 @@ cl_int vrt_inspect_rows(vrt_launch *L, cl_command_queue q, cl_kernel kin, cl_uin
 	    (err = vrt_real.clFinish(q)))
 		return err;
 	cl_ulong first = L->group_base + g0; /* a share's window (multi.c) */
-	if ((err = set(kin, first_arg, sizeof first, &first)))
+	vrt_tailargs t = { .first_group = &first };
+	if ((err = vrt_tailargs_set(kin, L->k->nargs, kind, &t)))
 		return err;
 	size_t global = (g1 - g0) * lwg;
 	err = vrt_real.clEnqueueNDRangeKernel(q, kin, 1, NULL, &global, &lwg, 0, NULL, NULL);

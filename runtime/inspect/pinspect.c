@@ -39,14 +39,6 @@
 
 #include "inspect/inspect.h"
 
-static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
-{
-	cl_int err = vrt_real.clSetKernelArg(k, i, n, v);
-	if (err != CL_SUCCESS)
-		vrt_log(VRT_LOG_WARN, "paged inspector argument %u: %s", i, vrt_cl_error_name(err));
-	return err;
-}
-
 typedef struct pinspect {
 	vrt_launch *L;
 	const vrt_layout *lay;
@@ -182,9 +174,9 @@ static cl_int make_buffers(pinspect *I, size_t pas_bytes)
 {
 	vrt_launch *L = I->L;
 	vrt_kernel *k = L->k;
-	unsigned sh = I->lay->page_shift;
+	cl_uint sh = I->lay->page_shift;
 	cl_int err = CL_SUCCESS;
-	cl_uint zero = 0, n = k->nargs;
+	cl_uint clear = VAST_FAULT_CLEAR, n = k->nargs;
 	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
 		if (I->buf_frames[b] && !(I->frames[b] = vrt_real.clCreateBuffer(
 		                              L->ctx, CL_MEM_READ_WRITE, I->buf_frames[b] << sh, NULL, &err)))
@@ -193,7 +185,7 @@ static cl_int make_buffers(pinspect *I, size_t pas_bytes)
 	    !(I->lptbuf = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_ONLY, vrt_lpt_bytes(I->lay), NULL,
 	                                          &err)) ||
 	    !(I->fault = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-	                                         sizeof zero, &zero, &err)) ||
+	                                         sizeof clear, &clear, &err)) ||
 	    !(I->pas = vrt_real.clCreateBuffer(L->ctx, CL_MEM_READ_WRITE, pas_bytes, NULL, &err)) ||
 	    !(I->pasinfo = vrt_pasinfo_new(L->ctx, I->lay, I->wpp, &err)))
 		return err;
@@ -206,23 +198,14 @@ static cl_int make_buffers(pinspect *I, size_t pas_bytes)
 	}
 	if ((err = vrt_set_user_args(L, I->kin)) != CL_SUCCESS)
 		return err;
-	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++) {
-		cl_mem m = I->frames[b] ? I->frames[b] : I->dummy;
-		if ((err = set(I->kin, n + VAST_TAIL_FRAMES + b, sizeof m, &m)))
-			return err;
-	}
-	cl_ulong4 gs = { { L->gsize[0], L->gsize[1], L->gsize[2], L->dim } };
-	cl_ulong4 ls = { { L->lsize[0], L->lsize[1], L->lsize[2], 0 } };
-	cl_ulong4 go = { { L->goff[0], L->goff[1], L->goff[2], 0 } };
-	if ((err = set(I->kin, n + VAST_TAIL_LPT, sizeof I->lptbuf, &I->lptbuf)) ||
-	    (err = set(I->kin, n + VAST_TAIL_FAULT, sizeof I->fault, &I->fault)) ||
-	    (err = set(I->kin, n + VAST_TAIL_PAGE_SHIFT, sizeof sh, &sh)) ||
-	    (err = set(I->kin, n + VAST_TAIL_GSIZE, sizeof gs, &gs)) ||
-	    (err = set(I->kin, n + VAST_TAIL_LSIZE, sizeof ls, &ls)) ||
-	    (err = set(I->kin, n + VAST_TAIL_GOFF, sizeof go, &go)) ||
-	    (err = set(I->kin, n + VAST_TAIL_PAS, sizeof I->pas, &I->pas)))
-		return err;
-	return set(I->kin, n + VAST_TAIL_PASINFO, sizeof I->pasinfo, &I->pasinfo);
+	cl_mem frames[VAST_FRAME_BUFS];
+	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+		frames[b] = I->frames[b] ? I->frames[b] : I->dummy;
+	vrt_geometry g;
+	vrt_tailargs t = { .frames = frames, .lpt = &I->lptbuf, .fault = &I->fault,
+	                   .page_shift = &sh, .pas = &I->pas, .pasinfo = &I->pasinfo };
+	vrt_tailargs_geometry(L, &g, &t);
+	return vrt_tailargs_set(I->kin, n, VAST_HAS_PINSPECT, &t);
 }
 
 /* Step 3 for chunk c: its data pages into the frames, then the inspector
@@ -257,7 +240,7 @@ static cl_int run_chunk(pinspect *I, unsigned char *rows, const vrt_range *c,
 	if (!err)
 		err = vrt_real.clFinish(q);
 	if (!err)
-		err = vrt_inspect_rows(L, q, I->kin, L->k->nargs + VAST_TAIL_FIRST_GROUP, I->pas, lay,
+		err = vrt_inspect_rows(L, q, I->kin, VAST_HAS_PINSPECT, I->pas, lay,
 		                       I->wpp, c->first_row, c->last_row + 1, rows);
 	return err;
 }

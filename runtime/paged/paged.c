@@ -914,14 +914,6 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 	}
 }
 
-static cl_int set(cl_kernel k, cl_uint i, size_t n, const void *v)
-{
-	cl_int err = vrt_real.clSetKernelArg(k, i, n, v);
-	if (err != CL_SUCCESS)
-		vrt_log(VRT_LOG_WARN, "paged kernel argument %u: %s", i, vrt_cl_error_name(err));
-	return err;
-}
-
 /* Pinned host copies move span by span, straight between the host copy
  * and the frames, when the spans are large enough for a copy to reach the
  * link's speed (DESIGN §3: 1 MiB pieces 48 GB/s, 64 KiB 17.6 GB/s);
@@ -1098,7 +1090,7 @@ static cl_int send_gaps(vrt_launch *L, paged *P, fset *F, unsigned s)
 		if (P->gaps[i].slot == s && fill[P->gaps[i].page] == 2)
 			P->gaps[n++] = P->gaps[i];
 	vrt_rect *rc;
-	size_t nrc = vrt_gap_rects(P->gaps, n, lay->page_shift, F->lpt + F->lpt[2 * s - 1], &rc);
+	size_t nrc = vrt_gap_rects(P->gaps, n, lay->page_shift, vrt_lpt_table(F->lpt, s), &rc);
 	if (nrc == (size_t)-1)
 		return CL_OUT_OF_HOST_MEMORY;
 	vrt_log(VRT_LOG_DEBUG, "slot %u: %zu gaps of pages written in part, in %zu copies", s, n,
@@ -1375,7 +1367,7 @@ static cl_int forward(vrt_launch *L, paged *P, size_t i, fset *F)
 				p++;
 				continue;
 			}
-			const uint32_t *tg = G->lpt + G->lpt[2 * s - 1], *tf = F->lpt + F->lpt[2 * s - 1];
+			const uint32_t *tg = vrt_lpt_table(G->lpt, s), *tf = vrt_lpt_table(F->lpt, s);
 			size_t q = p + 1;
 			while (q < lay->slot_pages[s] && row[q] && writer_of(L, P, i, s, q) == G &&
 			       tg[q] == tg[p] + (q - p) && tf[q] == tf[p] + (q - p))
@@ -1453,7 +1445,7 @@ static int gaps_or_whole(const vrt_launch *L, paged *P, fset *F, unsigned s, siz
 	unsigned char *fill = F->fill + lay->slot_off[s];
 	vrt_rect *rc;
 	size_t nrc = vrt_gap_rects(P->gaps + first, P->ngaps - first, lay->page_shift,
-	                           F->lpt + F->lpt[2 * s - 1], &rc);
+	                           vrt_lpt_table(F->lpt, s), &rc);
 	if (nrc == (size_t)-1)
 		return 0;
 	size_t rows = 0;
@@ -1756,7 +1748,7 @@ static const vrt_resident *kept_page(const vrt_launch *L, const paged *P, const 
 	const vrt_mem *m = L->slot_mem[s];
 	const vrt_resident *e = vrt_res_find(&P->devs.res, m->serial, p);
 	const fset *F = o->F;
-	const uint32_t *tf = F->lpt + F->lpt[2 * s - 1];
+	const uint32_t *tf = vrt_lpt_table(F->lpt, s);
 	const vrt_held *h = vrt_hold_find(&P->devs, m->serial, p);
 	if (h && h->version == m->version && P->devs.hold) {
 		*here = F->fr.held == s; /* page p in frame p, as the hold has it */
@@ -1870,7 +1862,7 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 		if (!F->fr.count[s] || !may_reside(L, s) || in_place(L, P, F, s))
 			continue;
 		unsigned char *fill = F->fill + lay->slot_off[s];
-		const uint32_t *tf = F->lpt + F->lpt[2 * s - 1];
+		const uint32_t *tf = vrt_lpt_table(F->lpt, s);
 		size_t want = 0, kept = 0;
 		int here;
 		vrt_resident at;
@@ -1933,7 +1925,7 @@ static void share_reads(const vrt_launch *L, paged *P, const fset *F)
 			continue;
 		const vrt_mem *m = L->slot_mem[s];
 		const unsigned char *u = F->u + lay->slot_off[s];
-		const uint32_t *tf = F->lpt + F->lpt[2 * s - 1];
+		const uint32_t *tf = vrt_lpt_table(F->lpt, s);
 		for (size_t p = 0; p < lay->slot_pages[s]; p++) {
 			if (!u[p])
 				continue;
@@ -1994,7 +1986,7 @@ static void remember_nothing(vrt_launch *L, paged *P, size_t k0)
 			if (!F->fr.count[s] || !(F->lazy && lazy_slot(L, s)) || F->fr.held == s)
 				continue;
 			const unsigned char *u = F->u + lay->slot_off[s];
-			const uint32_t *tf = F->lpt + F->lpt[2 * s - 1];
+			const uint32_t *tf = vrt_lpt_table(F->lpt, s);
 			for (size_t p = 0; p < lay->slot_pages[s] && !err; p++)
 				if (u[p])
 					err = read_home(P->qs->out, F->frames[F->fr.buf[s]], tf[p],
@@ -2039,7 +2031,7 @@ static void remember(vrt_launch *L, paged *P, int written)
 				continue;
 			vrt_mem *m = L->slot_mem[s];
 			const unsigned char *u = F->u + lay->slot_off[s];
-			const uint32_t *tf = F->lpt + F->lpt[2 * s - 1];
+			const uint32_t *tf = vrt_lpt_table(F->lpt, s);
 			for (size_t p = 0; p < lay->slot_pages[s]; p++) {
 				if (!u[p])
 					continue;
@@ -2090,7 +2082,7 @@ static void restamp(vrt_launch *L, paged *P, const unsigned long long *before)
  * kernel, each range. */
 static cl_int send_lpt_and_fault(paged *P, fset *F)
 {
-	static const cl_uint zero = 0;
+	static const cl_uint clear = VAST_FAULT_CLEAR;
 	vrt_devset *ds = &P->devs.set[F - P->set];
 	size_t lb = vrt_lpt_bytes(&P->lay);
 	cl_event e;
@@ -2114,8 +2106,8 @@ static cl_int send_lpt_and_fault(paged *P, fset *F)
 	if (ds->fault_clear)
 		return CL_SUCCESS;
 	if ((err = after_busy(P, F)) ||
-	    (err = vrt_real.clEnqueueWriteBuffer(P->qs->in, F->fault, CL_FALSE, 0, sizeof zero, &zero,
-	                                         0, NULL, &e)))
+	    (err = vrt_real.clEnqueueWriteBuffer(P->qs->in, F->fault, CL_FALSE, 0, sizeof clear,
+	                                         &clear, 0, NULL, &e)))
 		return err;
 	keep(F->in, e);
 	return CL_SUCCESS;
@@ -2130,8 +2122,8 @@ static cl_int send_lpt_and_fault(paged *P, fset *F)
 static cl_int launch_straight(vrt_launch *L, paged *P, cl_kernel ks, fset *F, size_t g0,
                               size_t g1, cl_event in, int second)
 {
-	cl_uint arg = L->k->nargs + VAST_TAIL_SRUNS;
 	unsigned sh = P->lay.page_shift;
+	size_t nbuf = 0;
 	cl_int err;
 	for (cl_uint i = 0; i < L->k->nargs; i++) {
 		unsigned kind = L->k->info->params[i].kind;
@@ -2139,13 +2131,13 @@ static cl_int launch_straight(vrt_launch *L, paged *P, cl_kernel ks, fset *F, si
 			continue;
 		unsigned s = L->arg_slot[i];
 		int run = s && F->fr.count[s];
-		cl_mem *fb = run ? &F->frames[F->fr.buf[s]] : NULL;
+		cl_mem fb = run ? F->frames[F->fr.buf[s]] : NULL;
 		cl_ulong delta = run ? ((cl_ulong)s << VAST_VA_SHIFT) +
 		                               (cl_ulong)F->fr.lo[s] -
 		                               ((cl_ulong)F->fr.first[s] << sh)
 		                     : 0;
-		if ((err = set(ks, arg++, sizeof(cl_mem), fb)) ||
-		    (err = set(ks, arg++, sizeof delta, &delta)))
+		vrt_tailargs t = { .sbuf = &fb, .sdelta = &delta, .each_first = nbuf++, .neach = 1 };
+		if ((err = vrt_tailargs_set(ks, L->k->nargs, VAST_HAS_STRAIGHT, &t)))
 			return err;
 	}
 	size_t ngrp[3], goff[3], gsize[3];
@@ -2164,7 +2156,8 @@ static cl_int launch_straight(vrt_launch *L, paged *P, cl_kernel ks, fset *F, si
 		}
 		int first = b == 0, last = b + 1 == nb;
 		cl_event *ev = last ? &F->run : first && !second ? &F->run0 : NULL;
-		if ((err = set(ks, L->k->nargs + VAST_TAIL_ORIGIN, sizeof origin, &origin)) ||
+		vrt_tailargs t = { .origin = &origin };
+		if ((err = vrt_tailargs_set(ks, L->k->nargs, VAST_HAS_STRAIGHT, &t)) ||
 		    (err = vrt_real.clEnqueueNDRangeKernel(P->qs->run, ks, L->dim, goff, gsize,
 		                                           L->lsize, first && in,
 		                                           first && in ? &in : NULL, ev)))
@@ -2257,15 +2250,12 @@ static cl_int enqueue_kernel(vrt_launch *Lk, paged *P, fset *F, cl_kernel kp, cl
 	for (unsigned s = 1; s <= lay->nslots; s++)
 		if (F->fr.count[s])
 			used |= 1u << F->fr.buf[s];
-	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++) {
-		cl_mem *fb = F->frames[b] ? &F->frames[b] : &P->dummy;
-		if ((err = set(kr, n + VAST_TAIL_FRAMES + b, sizeof *fb,
-		               used >> b & 1 ? fb : NULL)))
-			return err;
-	}
-	if ((err = set(kr, n + VAST_TAIL_LPT, sizeof F->lptbuf, &F->lptbuf)) ||
-	    (err = set(kr, n + VAST_TAIL_FAULT, sizeof F->fault, &F->fault)) ||
-	    (err = set(kr, n + VAST_TAIL_FIRST_GROUP, sizeof first, &first)))
+	cl_mem frames[VAST_FRAME_BUFS];
+	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+		frames[b] = !(used >> b & 1) ? NULL : F->frames[b] ? F->frames[b] : P->dummy;
+	vrt_tailargs t = { .frames = frames, .lpt = &F->lptbuf, .fault = &F->fault,
+	                   .first_group = &first };
+	if ((err = vrt_tailargs_set(kr, n, kr == ks ? VAST_HAS_STRAIGHT : VAST_HAS_PAGED, &t)))
 		return err;
 	/* Nothing went in (every page kept, the same LPT): the kernel waits
 	 * only for the copies before it on its own queue. */
@@ -3262,20 +3252,16 @@ static int straight_may_run(const vrt_launch *L)
 
 /* The arguments of variant kv that every range shares: the program's
  * own, then the geometry of the tail. */
-static cl_int set_launch_args(vrt_launch *L, paged *P, cl_kernel kv)
+static cl_int set_launch_args(vrt_launch *L, paged *P, cl_kernel kv, unsigned kind)
 {
 	cl_int err;
 	if ((err = vrt_set_user_args(L, kv)) != CL_SUCCESS)
 		return err;
-	cl_uint n = L->k->nargs, shift = P->lay.page_shift;
-	cl_ulong4 gs = { { L->gsize[0], L->gsize[1], L->gsize[2], L->dim } };
-	cl_ulong4 ls = { { L->lsize[0], L->lsize[1], L->lsize[2], 0 } };
-	cl_ulong4 go = { { L->goff[0], L->goff[1], L->goff[2], 0 } };
-	if ((err = set(kv, n + VAST_TAIL_PAGE_SHIFT, sizeof shift, &shift)) ||
-	    (err = set(kv, n + VAST_TAIL_GSIZE, sizeof gs, &gs)) ||
-	    (err = set(kv, n + VAST_TAIL_LSIZE, sizeof ls, &ls)))
-		return err;
-	return set(kv, n + VAST_TAIL_GOFF, sizeof go, &go);
+	cl_uint shift = P->lay.page_shift;
+	vrt_geometry g;
+	vrt_tailargs t = { .page_shift = &shift };
+	vrt_tailargs_geometry(L, &g, &t);
+	return vrt_tailargs_set(kv, L->k->nargs, kind, &t);
 }
 
 /* Runs every range through the pipeline: range i waits for its set,
@@ -3392,10 +3378,10 @@ static cl_int paged_run(vrt_launch *L, int keep, vrt_launch *L2, const unsigned 
 	for (unsigned s = 1; !L->share && s <= L->nslots; s++)
 		if ((L->slot_mode[s] & VAST_MODE_W) && !P->lay.res_buf[s])
 			P->deliver |= (uint64_t)1 << s;
-	if ((err = set_launch_args(L, P, P->kp)) != CL_SUCCESS ||
-	    (P->ks && (err = set_launch_args(L, P, P->ks)) != CL_SUCCESS) ||
-	    (L2 && (err = set_launch_args(L2, P, P->kp2)) != CL_SUCCESS) ||
-	    (P->ks2 && (err = set_launch_args(L2, P, P->ks2)) != CL_SUCCESS))
+	if ((err = set_launch_args(L, P, P->kp, VAST_HAS_PAGED)) != CL_SUCCESS ||
+	    (P->ks && (err = set_launch_args(L, P, P->ks, VAST_HAS_STRAIGHT)) != CL_SUCCESS) ||
+	    (L2 && (err = set_launch_args(L2, P, P->kp2, VAST_HAS_PAGED)) != CL_SUCCESS) ||
+	    (P->ks2 && (err = set_launch_args(L2, P, P->ks2, VAST_HAS_STRAIGHT)) != CL_SUCCESS))
 		goto out;
 	err = run_ranges(L, P);
 	if (err == CL_SUCCESS && L2) {

@@ -26,22 +26,42 @@
 
 #include "plan/plan.h"
 
-/* A ulong of the run table, as two uint32 words (devices and host are
+/* Field `field` (VAST_RUN_*, VAST_BOX_*) of a run-table or box-table
+ * entry, a ulong as two uint32 words (devices and host are
  * little-endian: CL_DEVICE_ENDIAN_LITTLE). */
-static void put64(uint32_t *w, unsigned long long v)
+static void put64(uint32_t *entry, unsigned field, unsigned long long v)
 {
-	w[0] = (uint32_t)v;
-	w[1] = (uint32_t)(v >> 32);
+	entry[2 * field] = (uint32_t)v;
+	entry[2 * field + 1] = (uint32_t)(v >> 32);
+}
+
+/* Slot s's entries of the run table and the box table, cleared. */
+static uint32_t *run_entry(const vrt_layout *l, uint32_t *lpt, unsigned s)
+{
+	uint32_t *r = lpt + vrt_lpt_runs_index(l->nslots) + VAST_LPT_ENTRY_WORDS * (size_t)(s - 1);
+	memset(r, 0, VAST_LPT_ENTRY_WORDS * sizeof *r);
+	return r;
+}
+static uint32_t *box_entry(const vrt_layout *l, uint32_t *lpt, unsigned s)
+{
+	return run_entry(l, lpt, l->nslots + s);
 }
 
 /* Slot s's box entry (docs/generated-kernels.md): where its box lies in
  * the buffer and in the frames. */
 static void put_box(uint32_t *w, const vrt_box2d *bx, unsigned long long frame_byte)
 {
-	put64(w, bx->origin);
-	put64(w + 2, bx->pitch);
-	put64(w + 4, bx->width | bx->rows << 32);
-	put64(w + 6, frame_byte);
+	put64(w, VAST_BOX_FIRST, bx->origin);
+	put64(w, VAST_BOX_PITCH, bx->pitch);
+	put64(w, VAST_BOX_SHAPE, bx->width | bx->rows << 32);
+	put64(w, VAST_BOX_FRAME, frame_byte);
+}
+
+/* Slot s's header entries: where its page table starts, its pages. */
+static void put_table(uint32_t *lpt, unsigned s, size_t idx, size_t pages)
+{
+	lpt[VAST_LPT_TABLE(s)] = (uint32_t)idx;
+	lpt[VAST_LPT_PAGES(s)] = (uint32_t)pages;
 }
 
 /* Resident slot s (l->res_buf[s]): its whole buffer is bound as frame
@@ -51,20 +71,17 @@ static void resident_slot(const vrt_layout *l, unsigned s, uint32_t *lpt, size_t
                           vrt_frames *fr)
 {
 	size_t n = l->slot_pages[s];
-	uint32_t *r = lpt + vrt_lpt_runs_index(l->nslots) + 8 * (size_t)(s - 1);
-	uint32_t *box = r + 8 * (size_t)l->nslots;
-	lpt[2 * s - 1] = (uint32_t)idx;
-	lpt[2 * s] = (uint32_t)n;
+	uint32_t *r = run_entry(l, lpt, s);
+	box_entry(l, lpt, s);
+	put_table(lpt, s, idx, n);
 	for (size_t p = 0; p < n; p++)
 		lpt[idx + p] = (uint32_t)p;
 	fr->first[s] = 0;
 	fr->count[s] = n;
 	fr->buf[s] = l->res_buf[s];
 	fr->lo[s] = 0;
-	memset(r, 0, 8 * sizeof *r);
-	memset(box, 0, 8 * sizeof *box);
-	put64(r + 2, (unsigned long long)n << l->page_shift);
-	put64(r + 6, l->res_buf[s]);
+	put64(r, VAST_RUN_BYTES, (unsigned long long)n << l->page_shift);
+	put64(r, VAST_RUN_BUF, l->res_buf[s]);
 }
 
 /* Slot s of a range whose pages of it all lie in the hold (vrt_pas_held):
@@ -74,10 +91,9 @@ static void held_slot(const vrt_layout *l, unsigned s, uint32_t *lpt, size_t idx
                       vrt_frames *fr)
 {
 	size_t n = l->hold_pages;
-	uint32_t *r = lpt + vrt_lpt_runs_index(l->nslots) + 8 * (size_t)(s - 1);
-	uint32_t *box = r + 8 * (size_t)l->nslots;
-	lpt[2 * s - 1] = (uint32_t)idx;
-	lpt[2 * s] = (uint32_t)l->slot_pages[s];
+	uint32_t *r = run_entry(l, lpt, s);
+	box_entry(l, lpt, s);
+	put_table(lpt, s, idx, l->slot_pages[s]);
 	for (size_t p = 0; p < l->slot_pages[s]; p++)
 		lpt[idx + p] = p < n ? (uint32_t)p : VAST_NO_FRAME;
 	fr->first[s] = 0;
@@ -85,26 +101,24 @@ static void held_slot(const vrt_layout *l, unsigned s, uint32_t *lpt, size_t idx
 	fr->buf[s] = l->hold_buf;
 	fr->lo[s] = 0;
 	fr->held = s;
-	memset(r, 0, 8 * sizeof *r);
-	memset(box, 0, 8 * sizeof *box);
-	put64(r + 2, (unsigned long long)n << l->page_shift);
-	put64(r + 6, l->hold_buf);
+	put64(r, VAST_RUN_BYTES, (unsigned long long)n << l->page_shift);
+	put64(r, VAST_RUN_BUF, l->hold_buf);
 }
 
 int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *boxes,
                   size_t per_buf, uint32_t *lpt, vrt_frames *fr)
 {
 	size_t runs = vrt_lpt_runs_index(l->nslots);
-	size_t idx = runs + 16 * (size_t)l->nslots, frame = 1;
+	size_t idx = runs + 2 * VAST_LPT_ENTRY_WORDS * (size_t)l->nslots, frame = 1;
 	unsigned sh = l->page_shift, b = 0;
 	memset(fr, 0, sizeof *fr);
 	fr->straight = 1;
-	lpt[0] = l->nslots;
-	lpt[2 * l->nslots + 1] = (uint32_t)runs;
+	lpt[VAST_LPT_NSLOTS] = l->nslots;
+	lpt[VAST_LPT_RUNS(l->nslots)] = (uint32_t)runs;
 	/* The words before the run table too: send_lpt_and_fault (paged.c)
 	 * compares whole tables, and garbage there resent an unchanged LPT
 	 * (measured on the H100: 260 bytes and ~20 us a cached launch). */
-	for (size_t w = 2 * (size_t)l->nslots + 2; w < runs; w++)
+	for (size_t w = VAST_LPT_HEADER((size_t)l->nslots); w < runs; w++)
 		lpt[w] = 0;
 	unsigned nbufs = vrt_set_bufs(l);
 	for (unsigned s = 1; s <= l->nslots; s++) {
@@ -130,14 +144,12 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *
 				return -1;
 			frame = 0;
 		}
-		lpt[2 * s - 1] = (uint32_t)idx;
-		lpt[2 * s] = (uint32_t)l->slot_pages[s];
+		put_table(lpt, s, idx, l->slot_pages[s]);
 		fr->first[s] = frame;
 		fr->count[s] = n;
 		fr->buf[s] = b;
 		size_t lo = 0, hi = 0;
-		uint32_t *box = lpt + runs + 8 * ((size_t)l->nslots + s - 1);
-		memset(box, 0, 8 * sizeof *box);
+		uint32_t *box = box_entry(l, lpt, s);
 		if (bx) {
 			/* Packed rows: no page of the slot has a frame, so every
 			 * access of it takes the box (vast_tr_in). */
@@ -159,24 +171,23 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *
 		fr->used[b] = frame;
 		/* One contiguous run of pages: the kernel translates it with
 		 * one add and no table walk. */
-		uint32_t *r = lpt + runs + 8 * (size_t)(s - 1);
-		memset(r, 0, 8 * sizeof *r);
+		uint32_t *r = run_entry(l, lpt, s);
 		fr->lo[s] = (unsigned long long)lo << sh;
 		if (box_run) {
 			fr->lo[s] = bx->origin;
-			put64(r, bx->origin);
-			put64(r + 2, bx->width * bx->rows);
-			put64(r + 4, (unsigned long long)fr->first[s] << sh);
+			put64(r, VAST_RUN_FIRST, bx->origin);
+			put64(r, VAST_RUN_BYTES, bx->width * bx->rows);
+			put64(r, VAST_RUN_FRAME, (unsigned long long)fr->first[s] << sh);
 		} else if (bx) {
-			put64(r, VAST_BOXED); /* the kernel reads the box */
+			put64(r, VAST_RUN_FIRST, VAST_BOXED); /* the kernel reads the box */
 		} else if (n && hi - lo + 1 == n) {
-			put64(r, (unsigned long long)lo << sh);
-			put64(r + 2, (unsigned long long)n << sh);
-			put64(r + 4, (unsigned long long)fr->first[s] << sh);
+			put64(r, VAST_RUN_FIRST, (unsigned long long)lo << sh);
+			put64(r, VAST_RUN_BYTES, (unsigned long long)n << sh);
+			put64(r, VAST_RUN_FRAME, (unsigned long long)fr->first[s] << sh);
 		} else if (n) {
 			fr->straight = 0;
 		}
-		put64(r + 6, b);
+		put64(r, VAST_RUN_BUF, b);
 		idx += l->slot_pages[s];
 	}
 	if (!fr->used[0])
@@ -188,7 +199,7 @@ size_t vrt_spans(const vrt_layout *l, const unsigned char *u,
                  const uint32_t *lpt, unsigned s, vrt_span **spans)
 {
 	const unsigned char *row = u + l->slot_off[s];
-	const uint32_t *tab = lpt + lpt[2 * s - 1];
+	const uint32_t *tab = vrt_lpt_table(lpt, s);
 	size_t n = 0;
 	*spans = NULL;
 	for (size_t p = 0; p < l->slot_pages[s]; p++)

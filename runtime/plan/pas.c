@@ -50,7 +50,9 @@ void vrt_layout_init(vrt_layout *l)
 
 size_t vrt_lpt_bytes(const vrt_layout *l)
 {
-	return 4 * (vrt_lpt_runs_index(l->nslots) + 16 * (size_t)l->nslots + l->total_pages);
+	/* the header, the run and box tables, the page tables */
+	return 4 * (vrt_lpt_runs_index(l->nslots) + 2 * VAST_LPT_ENTRY_WORDS * (size_t)l->nslots +
+	            l->total_pages);
 }
 
 unsigned long long vrt_range_footprint(const vrt_layout *l, size_t pages)

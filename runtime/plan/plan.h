@@ -96,11 +96,18 @@ typedef struct vrt_frames {
 	int straight;
 	unsigned held;              /* the hold's slot, bound to the hold (0: none) */
 } vrt_frames;
-/* Index in the LPT of the run table (docs/generated-kernels.md), 32-byte
- * aligned; inline, as the reduction (pas.c) sizes LPTs too. */
+/* Index in the LPT of the run table (vast/stub.h, VAST_LPT_*): the first
+ * entry boundary after the header; inline, as the reduction (pas.c) sizes
+ * LPTs too. */
 static inline size_t vrt_lpt_runs_index(unsigned nslots)
 {
-	return (2 * (size_t)nslots + 2 + 7) & ~(size_t)7;
+	const size_t e = VAST_LPT_ENTRY_WORDS;
+	return (VAST_LPT_HEADER((size_t)nslots) + e - 1) / e * e;
+}
+/* Slot s's page table in an LPT. */
+static inline const uint32_t *vrt_lpt_table(const uint32_t *lpt, unsigned s)
+{
+	return lpt + lpt[VAST_LPT_TABLE(s)];
 }
 /* Work-groups of an N-D launch: the first in each dimension and how many
  * (groupbox.c). */

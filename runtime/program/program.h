@@ -54,6 +54,34 @@ cl_int vrt_kernel_variant(vrt_kernel *k, const char *what, cl_kernel *out);
 int vrt_arg_is_buffer(const vrt_launch *L, cl_uint i);
 /* Sets the original parameters (buffers as virtual bases) of a variant. */
 cl_int vrt_set_user_args(vrt_launch *L, cl_kernel k);
+/* clSetKernelArg, warning with the kernel's name and the index when it
+ * fails. */
+cl_int vrt_set_arg(cl_kernel k, cl_uint i, size_t size, const void *value);
+/* Values of a generated variant's tail arguments (vast/stub.h,
+ * VAST_TAIL_ARGS), one field per row of the table, named as the row,
+ * pointing at its `count` values (a NULL buffer: a NULL cl_mem), or for
+ * a row repeated per parameter at neach values: those of the variant's
+ * parameters each_first, each_first + 1, ... among those it takes the
+ * row for. A NULL field is left as it was set. The caller owns them. */
+typedef struct vrt_tailargs {
+#define VRT_TAILARGS_FIELD(name, count, each, cltype, host, i, p, m, s, pi) const host *name;
+	VAST_TAIL_ARGS(VRT_TAILARGS_FIELD)
+#undef VRT_TAILARGS_FIELD
+	size_t each_first, neach;
+} vrt_tailargs;
+/* Sets t's arguments on kv, variant `kind` (a VAST_HAS_* bit) of a kernel
+ * of nargs parameters: argument nargs + the row's index in that variant.
+ * CL_INVALID_ARG_INDEX for a row the variant does not take (a runtime
+ * error: the argument belongs to another variant). */
+cl_int vrt_tailargs_set(cl_kernel kv, cl_uint nargs, unsigned kind, const vrt_tailargs *t);
+/* L's geometry as the tail takes it (docs/generated-kernels.md,
+ * "Geometry and partial execution"): the global size with work_dim in
+ * .w, the local size, the global offset; t's gsize, lsize and goff are
+ * pointed at g. */
+typedef struct vrt_geometry {
+	cl_ulong4 gsize, lsize, goff;
+} vrt_geometry;
+void vrt_tailargs_geometry(const vrt_launch *L, vrt_geometry *g, vrt_tailargs *t);
 
 /* --- devmacros.c -------------------------------------------------------- */
 /* Whether every device a build is for (devs, or ctx's when

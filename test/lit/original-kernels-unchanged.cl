@@ -1,5 +1,6 @@
 // The generated program starts with the calling convention's constants
-// (vast/stub.h) and the prelude, then holds the user's
+// (vast/stub.h: the address shift, the LPT's and the pasinfo's layouts,
+// the fault word) and the prelude, then holds the user's
 // kernels with their own names and bodies (helpers too), so the program
 // can be built in place of the original and run natively.
 // RUN: rm -rf %t && cd %S && %vastcc --emit-kernels=%t -c original-kernels-unchanged.cl -o %t.o
@@ -21,6 +22,27 @@ __kernel void twice_all(__global const float *in, __global float *out)
 // CHECK-NEXT: {{^}}#define VAST_FRAME_BUFS 8
 // CHECK-NEXT: {{^}}#define VAST_INSPECT_SCRATCH 128
 // CHECK-NEXT: {{^}}#define VAST_PASINFO_SCRATCH(n) ((3 * (n) + 3 + 128 / 8 - 1) / (128 / 8) * (128 / 8))
+// CHECK-NEXT: {{^}}#define VAST_LPT_NSLOTS 0
+// CHECK-NEXT: {{^}}#define VAST_LPT_TABLE(s) (2 * (s) - 1)
+// CHECK-NEXT: {{^}}#define VAST_LPT_PAGES(s) (2 * (s))
+// CHECK-NEXT: {{^}}#define VAST_LPT_RUNS(n) (2 * (n) + 1)
+// CHECK-NEXT: {{^}}#define VAST_RUN_FIRST 0
+// CHECK-NEXT: {{^}}#define VAST_RUN_BYTES 1
+// CHECK-NEXT: {{^}}#define VAST_RUN_FRAME 2
+// CHECK-NEXT: {{^}}#define VAST_RUN_BUF 3
+// CHECK-NEXT: {{^}}#define VAST_BOX_FIRST 0
+// CHECK-NEXT: {{^}}#define VAST_BOX_PITCH 1
+// CHECK-NEXT: {{^}}#define VAST_BOX_SHAPE 2
+// CHECK-NEXT: {{^}}#define VAST_BOX_FRAME 3
+// CHECK-NEXT: {{^}}#define VAST_FIELD(q, i) VAST_FIELD_(q, i)
+// CHECK-NEXT: {{^}}#define VAST_FIELD_(q, i) ((q).s ## i)
+// CHECK-NEXT: {{^}}#define VAST_FAULTED 1u
+// CHECK-NEXT: {{^}}#define VAST_PASINFO_ROW_BYTES 0
+// CHECK-NEXT: {{^}}#define VAST_PASINFO_GROUPS 1
+// CHECK-NEXT: {{^}}#define VAST_PASINFO_NSLOTS 2
+// CHECK-NEXT: {{^}}#define VAST_PASINFO_OFF(s) (2 * (s) + 1)
+// CHECK-NEXT: {{^}}#define VAST_PASINFO_PAGES(s) (2 * (s) + 2)
+// CHECK-NEXT: {{^}}#define VAST_PASINFO_BYTES(n, s) (2 * (n) + 2 + (s))
 // CHECK-NEXT: {{^}}/* vastcc prelude:
 // CHECK: {{^}}typedef struct vast_ctx {
 // CHECK: {{^}}__global uchar *vast_tr(vast_ctx *c, ulong v)

@@ -19,6 +19,7 @@
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
+#include "tail_table.h"
 #include "test_rw_model.h"
 #include "vast/stub.h"
 
@@ -70,14 +71,16 @@ static cl_mem buffer(size_t n, void *host)
 }
 
 #define ARG(k, i, v) CHECK(clSetKernelArg(k, i, sizeof(v), &(v)) == CL_SUCCESS)
+/* The paged kernel's tail argument `name`, after the kernel's own. */
+#define TAIL(name) ((cl_uint)tail_index(VAST_HAS_PAGED, #name))
 
 /* Frame buffer 0 of a paged kernel whose own arguments are n; the others
  * (vast/stub.h: VAST_FRAME_BUFS) bound to `spare`, which no LPT names. */
 static void set_frames(cl_kernel k, cl_uint n, cl_mem frames, cl_mem spare)
 {
-	ARG(k, n + VAST_TAIL_FRAMES, frames);
+	ARG(k, n + TAIL(frames), frames);
 	for (cl_uint b = 1; b < VAST_FRAME_BUFS; b++)
-		ARG(k, n + VAST_TAIL_FRAMES + b, spare);
+		ARG(k, n + TAIL(frames) + b, spare);
 }
 
 enum { NPTS = 1000, PAGE_SHIFT = 8, PAGE = 1 << PAGE_SHIFT, LOCAL = 10 };
@@ -131,18 +134,18 @@ static void run_s(cl_program prog)
 	ARG(k, 0, va_pts);
 	ARG(k, 1, va_o);
 	set_frames(k, 2, mframes, mfault);
-	ARG(k, 2 + VAST_TAIL_LPT, mlpt);
-	ARG(k, 2 + VAST_TAIL_FAULT, mfault);
-	ARG(k, 2 + VAST_TAIL_PAGE_SHIFT, shift);
-	ARG(k, 2 + VAST_TAIL_GSIZE, gsize);
-	ARG(k, 2 + VAST_TAIL_LSIZE, lsize);
-	ARG(k, 2 + VAST_TAIL_GOFF, goff);
+	ARG(k, 2 + TAIL(lpt), mlpt);
+	ARG(k, 2 + TAIL(fault), mfault);
+	ARG(k, 2 + TAIL(page_shift), shift);
+	ARG(k, 2 + TAIL(gsize), gsize);
+	ARG(k, 2 + TAIL(lsize), lsize);
+	ARG(k, 2 + TAIL(goff), goff);
 	/* two partial launches: groups [0, 37) and [37, 100) */
 	cl_ulong first[2] = {0, 37};
 	size_t count[2] = {37, NPTS / LOCAL - 37};
 	for (int r = 0; r < 2; r++) {
 		size_t global = count[r] * LOCAL, local = LOCAL;
-		ARG(k, 2 + VAST_TAIL_FIRST_GROUP, first[r]);
+		ARG(k, 2 + TAIL(first_group), first[r]);
 		CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0,
 		                             NULL, NULL) == CL_SUCCESS);
 	}
@@ -356,18 +359,18 @@ static void run_two(cl_program prog)
 		ARG(k, 2, va[2]);
 		ARG(k, 3, w);
 		set_frames(k, 4, mframes, mfault);
-		ARG(k, 4 + VAST_TAIL_LPT, mlpt);
-		ARG(k, 4 + VAST_TAIL_FAULT, mfault);
-		ARG(k, 4 + VAST_TAIL_PAGE_SHIFT, shift);
-		ARG(k, 4 + VAST_TAIL_GSIZE, g4);
-		ARG(k, 4 + VAST_TAIL_LSIZE, l4);
-		ARG(k, 4 + VAST_TAIL_GOFF, o4);
+		ARG(k, 4 + TAIL(lpt), mlpt);
+		ARG(k, 4 + TAIL(fault), mfault);
+		ARG(k, 4 + TAIL(page_shift), shift);
+		ARG(k, 4 + TAIL(gsize), g4);
+		ARG(k, 4 + TAIL(lsize), l4);
+		ARG(k, 4 + TAIL(goff), o4);
 		/* 16 groups in three ranges */
 		cl_ulong first[3] = {0, 5, 11};
 		size_t count[3] = {5, 6, 5};
 		for (int r = 0; r < 3; r++) {
 			size_t global = count[r] * LX * LY, local = LX * LY;
-			ARG(k, 4 + VAST_TAIL_FIRST_GROUP, first[r]);
+			ARG(k, 4 + TAIL(first_group), first[r]);
 			CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0,
 			                             NULL, NULL) == CL_SUCCESS);
 		}

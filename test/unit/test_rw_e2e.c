@@ -13,6 +13,7 @@
 #include <CL/cl.h>
 #include <glob.h>
 #include <unistd.h>
+#include "tail_table.h"
 #include "test_rw_model.h"
 #include "vast/stub.h"
 
@@ -107,10 +108,10 @@ static void check_file(const char *path)
 			}
 			cl_uint nargs = 0;
 			clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
-			/* vast/stub.h: the tail of the paged and merge kernels. */
-			unsigned want = fn->nparams + (j == 0 ? 8 + reads
-			                               : j == 1 ? VAST_TAIL_FIRST_GROUP + 1
-			                                        : VAST_TAIL_DST + VAST_FRAME_BUFS);
+			/* vast/stub.h's table: the tail of each variant. */
+			static const unsigned kind[] = {VAST_HAS_INSPECT, VAST_HAS_PAGED,
+			                                VAST_HAS_MERGE};
+			unsigned want = fn->nparams + tail_fixed(kind[j]) + (j == 0 ? reads : 0);
 			if (nargs != want) {
 				fprintf(stderr, "%s: %s has %u arguments, want %u\n", path,
 				        name, nargs, want);
