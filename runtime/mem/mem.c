@@ -95,9 +95,8 @@ int vrt_mem_dev_valid(const vrt_mem *m)
 }
 
 /* The transitions of m's window (directory.h). The family's directory
- * has room for every run its members' windows can cut, two for every
- * member ever made (reserved as they are made), so these never allocate
- * and never fail. */
+ * has room for every run its members' windows can cut (reserved as each
+ * member is made), so these never allocate and never fail. */
 static void host_holds(vrt_mem *m)
 {
 	if (m->dir)
@@ -326,6 +325,8 @@ static cl_int read_back(vrt_mem *m)
 	} else {
 		err = vrt_dir_bring(m->dir, VRT_DIR_HOST, m->origin, m->size, home_from,
 		                    family_root(m));
+		if (err == -1) /* the directory's own: out of memory */
+			err = CL_OUT_OF_HOST_MEMORY;
 	}
 	if (err != CL_SUCCESS) {
 		vrt_log(VRT_LOG_WARN, "reading a buffer back from the device failed: %s",
@@ -716,10 +717,23 @@ static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
 		}
 		vrt_real.clRetainCommandQueue(q);
 		m->dev_queue = q;
-		m->dev_loc = dev_location(m, q);
-		if (m->dev_loc < 0) { /* every location taken, by sub-buffers */
-			drop_device_copy(m);
-			return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+		/* A family's directory has VRT_DIR_MAX_LOCS locations: with
+		 * every one taken by members' device copies, the least
+		 * recently used other member's copy goes home first. */
+		while ((m->dev_loc = dev_location(m, q)) < 0) {
+			vrt_mem *victim = NULL;
+			for (vrt_mem *o = all_mems; o; o = o->next)
+				if (o != m && o->dev && family_root(o) == family_root(m) &&
+				    !kept(o, keep, nkeep) && (!victim || o->lru < victim->lru))
+					victim = o;
+			if (!victim) {
+				drop_device_copy(m);
+				return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+			}
+			if ((err = vrt_mem_evict(victim)) != CL_SUCCESS) {
+				drop_device_copy(m);
+				return err;
+			}
 		}
 	}
 	return CL_SUCCESS;
@@ -764,8 +778,13 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 static void mem_free(vrt_mem *m)
 {
 	/* A sub-buffer's device data belongs to its parent's bytes. */
-	if (m->parent && !vrt_mem_host_valid(m) && read_back(m) != CL_SUCCESS)
+	if (m->parent && !vrt_mem_host_valid(m) && read_back(m) != CL_SUCCESS) {
+		/* Its bytes are lost with its device copy: the parent (and
+		 * every member over them) is refused until rewritten, never
+		 * read as the zeros the directory would then say. */
 		vrt_log(VRT_LOG_WARN, "a released sub-buffer's data could not be written back to its parent");
+		vrt_mem_fail(m, "(a released sub-buffer's write-back)");
+	}
 	for (vrt_mem **pp = &all_mems; *pp; pp = &(*pp)->next) {
 		if (*pp == m) {
 			*pp = m->next;
@@ -1026,9 +1045,11 @@ cl_mem vrt_api_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
 	vrt_lock();
 	/* The host bytes are the parent's: make them current. */
 	cl_int err = vrt_mem_to_host(pm);
-	/* Room for the two runs its window's ends may cut, for as long as
-	 * the family lives (the cuts of released members may stay). */
-	if (err == CL_SUCCESS && vrt_dir_reserve(pm->dir, pm->dir->cap) != 0)
+	/* Room for the runs the members' windows may cut: runs are cut only
+	 * at window ends, so the runs there are, plus two for each member
+	 * and one, bound them until the next member is made. */
+	if (err == CL_SUCCESS &&
+	    vrt_dir_reserve(pm->dir, pm->dir->nrun + 2 * (pm->nsubs + 2) + 1) != 0)
 		err = CL_OUT_OF_HOST_MEMORY;
 	if (err != CL_SUCCESS) {
 		vrt_unlock();
