@@ -61,12 +61,18 @@ fail:
 
 /* The stub is generated C, compiled by $VAST_CC even under vastc++: of
  * the user's flags it takes those that make its object fit the
- * program's (the target, code model and ABI, position independence,
- * optimisation and debug information) and no other. The warnings
- * (-Wall -Werror, -pedantic-errors), the dialect (-ansi, -std=), the
- * program's macros and header directories, C++ flags (-fno-rtti) and
- * dependency output all describe the program's own sources, and would
- * fail or describe the stub. */
+ * program's (the target, code model and ABI, registers reserved,
+ * position independence, optimisation and debug information) and its
+ * hardening: -fcf-protection above all, since the linker marks a
+ * program for CET only if every object is marked, and the rest
+ * (-fstack-protector..., frame pointers) so that the stub is built as
+ * the program asked. No other: the warnings (-Wall -Werror,
+ * -pedantic-errors), the dialect (-ansi, -std=), the program's macros
+ * and header directories, C++ flags (-fno-rtti) and dependency output
+ * all describe the program's own sources, and would fail or describe the
+ * stub. Nor -fsanitize=: an uninstrumented object links into a sanitized
+ * program as it is, and the stub's cc may not be the link's, whose
+ * sanitizer runtime an instrumented stub would need. */
 static bool stub_takes(const char *f)
 {
 	static const char *const exact[] = {
@@ -75,11 +81,16 @@ static bool stub_takes(const char *f)
 		"-fshort-wchar", "-fno-short-wchar", "-funsigned-char",
 		"-fsigned-char", "-fno-unsigned-char", "-fno-signed-char",
 		"-fpcc-struct-return", "-freg-struct-return", "-target",
-		"-isysroot", "--sysroot", NULL,
+		"-isysroot", "--sysroot", "-fcf-protection", "-fno-cf-protection",
+		"-fno-stack-protector", "-fstack-clash-protection",
+		"-fno-stack-clash-protection", "-fomit-frame-pointer",
+		"-fno-omit-frame-pointer", NULL,
 	};
 	static const char *const prefix[] = {
 		"-m", "-O", "-g", "-fpack-struct", "-fdebug-prefix-map=",
-		"-ffile-prefix-map=", "--target=", "--sysroot=", NULL,
+		"-ffile-prefix-map=", "--target=", "--sysroot=", "-fcf-protection=",
+		"-fstack-protector", "-ffixed-", "-fcall-used-", "-fcall-saved-",
+		NULL,
 	};
 	for (int i = 0; exact[i]; i++)
 		if (!strcmp(f, exact[i]))
