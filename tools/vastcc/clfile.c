@@ -117,6 +117,50 @@ void object_flags(const options *opt, strv *cmd)
 	}
 }
 
+/* Flags that vastcc reads for a .cl itself (the dependency file, the
+ * caret in either compiler's spelling), and those that read files of the
+ * program's own compilation (a header forced in): no check's business. */
+static bool check_skips(const char *f)
+{
+	return !strncmp(f, "-M", 2) || (!strncmp(f, "-Wp,", 4) && strstr(f, ",-M")) ||
+	       !strcmp(f, "-fcaret-diagnostics") || !strcmp(f, "-fno-caret-diagnostics") ||
+	       !strcmp(f, "-fdiagnostics-show-caret") ||
+	       !strcmp(f, "-fno-diagnostics-show-caret") ||
+	       !strncmp(f, "-include", 8) || !strncmp(f, "-imacros", 8);
+}
+
+bool flags_known(const options *opt)
+{
+	strv cmd = {0};
+	strv_push(&cmd, real_compiler(opt));
+	size_t left_out = 0; /* flags the stub does not take */
+	for (size_t i = 0; i < opt->cc_flags.n; i++) {
+		const char *f = opt->cc_flags.v[i];
+		bool arg = takes_separate_arg(f) && i + 1 < opt->cc_flags.n;
+		if (!check_skips(f)) {
+			left_out += !stub_takes(f);
+			strv_push(&cmd, f);
+			if (arg)
+				strv_push(&cmd, opt->cc_flags.v[i + 1]);
+		}
+		if (arg)
+			i++;
+	}
+	bool ok = true;
+	if (left_out) {
+		/* -w: cc's warnings about the program's flags (a C++ flag
+		 * under vastcc, -Werror and all) are for its own sources. */
+		static const char *const check[] = {
+			"-w", "-E", "-x", NULL, "/dev/null", "-o", "/dev/null",
+		};
+		for (size_t i = 0; i < sizeof check / sizeof *check; i++)
+			strv_push(&cmd, check[i] ? check[i] : opt->cxx ? "c++" : "c");
+		ok = run_command(&cmd, opt) == 0;
+	}
+	strv_free(&cmd);
+	return ok;
+}
+
 static bool compile_stub(const char *stub_c, const char *obj, const options *opt)
 {
 	char *tmp = temp_template(obj);
