@@ -9,6 +9,7 @@
 #   %flatjson  `vastcc --report` JSON as one stable line per kernel,
 #              parameter, access and helper (Inputs/flatjson.py)
 import os
+import platform
 import sys
 import lit.formats
 
@@ -21,6 +22,8 @@ config.test_source_root = os.path.dirname(__file__)
 build = lit_config.params.get("vast_build") or os.environ.get("VAST_BUILD", "build")
 build = os.path.abspath(build)
 config.test_exec_root = os.path.join(build, "test", "lit")
+# The host's machine ("x86_64") for REQUIRES: of tests of one target's flags.
+config.available_features.add(platform.machine())
 
 llvm_bin = "/usr/lib/llvm-19/bin"
 config.substitutions.append(("%vastrun", os.path.join(build, "bin", "vastrun")))

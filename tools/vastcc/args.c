@@ -12,9 +12,9 @@
  * flag is passed to the
  * real compiler unchanged, with its argument when it takes a separate one.
  * Of those, vastcc reads -x (a language for the inputs after it, "cl"
- * being vastcc's own), -M... (a .cl's dependency file), the caret flags
- * and the queries (-dumpversion, -print-...) too. @FILE arguments are
- * expanded first (response.c).
+ * being vastcc's own), -M... and -Wp,-M... (a .cl's dependency file), the
+ * caret flags and the queries (-dumpversion, -print-...) too. @FILE
+ * arguments are expanded first (response.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +51,7 @@ void strv_free(strv *s)
 static const char *const separate_arg_flags[] = {
 	"-I", "-D", "-U", "-L", "-l", "-include", "-imacros", "-isystem",
 	"-idirafter", "-iquote", "-isysroot", "-iprefix", "-iwithprefix",
-	"-iwithprefixbefore", "-imultilib", "-MF", "-MT", "-MQ", "-Xlinker",
+	"-iwithprefixbefore", "-imultilib", "-MF", "-MT", "-MQ", "-MJ", "-Xlinker",
 	"-Xassembler", "-Xpreprocessor", "-Xclang", "-mllvm", "-aux-info",
 	"-T", "-z", "-u", "-B", "-dumpbase", "-dumpdir", "-target",
 	"--param", "--sysroot", "--specs",
@@ -189,6 +189,48 @@ static bool dependency_option(options *opt, const char *a, const char *next)
 	return true;
 }
 
+/* -Wp,ARG,...: ARGs for the preprocessor, kbuild's -Wp,-MD,FILE among
+ * them. There -MD and -MMD take the file as their argument (cpp's own
+ * spelling): -MD -MF FILE as gcc reads it. The other -M... go as they
+ * would on the command line. The words are kept in arg_texts, where the
+ * options may point. */
+static bool preprocessor_option(options *opt, const char *a)
+{
+	char *words = strdup(a + 4);
+	if (!words) {
+		fprintf(stderr, "vastcc: error: out of memory\n");
+		exit(1);
+	}
+	strv_push(&opt->arg_texts, words);
+	strv w = {0};
+	for (char *s = words, *comma; s; s = comma ? comma + 1 : NULL) {
+		comma = strchr(s, ',');
+		if (comma)
+			*comma = '\0';
+		strv_push(&w, s);
+	}
+	bool ok = true;
+	for (size_t i = 0; ok && i < w.n; i++) {
+		const char *m = w.v[i], *next = i + 1 < w.n ? w.v[i + 1] : NULL;
+		if (!strcmp(m, "-MD") || !strcmp(m, "-MMD")) {
+			if (!next || !*next) {
+				fprintf(stderr, "vastcc: error: argument to '-Wp,%s' is missing\n", m);
+				ok = false;
+				break;
+			}
+			opt->deps = m[2] == 'D' ? DEP_MD : DEP_MMD;
+			opt->dep_file = next;
+			i++;
+		} else {
+			ok = dependency_option(opt, m, next);
+			if (ok && takes_separate_arg(m))
+				i++;
+		}
+	}
+	strv_free(&w);
+	return ok;
+}
+
 /* Our own long options: "--name=value" or "--name value". */
 static bool own_option(const char *name, int argc, char **argv, int *i,
                        const char **value)
@@ -306,6 +348,8 @@ bool parse_args(int argc, char **argv, options *opt)
 			    !strcmp(a, "-fno-diagnostics-show-caret"))
 				opt->caret = 0;
 			if (!dependency_option(opt, a, i + 1 < argc ? argv[i + 1] : NULL))
+				return false;
+			if (!strncmp(a, "-Wp,", 4) && !preprocessor_option(opt, a))
 				return false;
 			strv_push(&opt->cc_flags, a);
 			if (takes_separate_arg(a)) {

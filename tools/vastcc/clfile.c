@@ -61,12 +61,18 @@ fail:
 
 /* The stub is generated C, compiled by $VAST_CC even under vastc++: of
  * the user's flags it takes those that make its object fit the
- * program's (the target, code model and ABI, position independence,
- * optimisation and debug information) and no other. The warnings
- * (-Wall -Werror, -pedantic-errors), the dialect (-ansi, -std=), the
- * program's macros and header directories, C++ flags (-fno-rtti) and
- * dependency output all describe the program's own sources, and would
- * fail or describe the stub. */
+ * program's (the target, code model and ABI, registers reserved,
+ * position independence, optimisation and debug information) and its
+ * hardening: -fcf-protection above all, since the linker marks a
+ * program for CET only if every object is marked, and the rest
+ * (-fstack-protector..., frame pointers) so that the stub is built as
+ * the program asked. No other: the warnings (-Wall -Werror,
+ * -pedantic-errors), the dialect (-ansi, -std=), the program's macros
+ * and header directories, C++ flags (-fno-rtti) and dependency output
+ * all describe the program's own sources, and would fail or describe the
+ * stub. Nor -fsanitize=: an uninstrumented object links into a sanitized
+ * program as it is, and the stub's cc may not be the link's, whose
+ * sanitizer runtime an instrumented stub would need. */
 static bool stub_takes(const char *f)
 {
 	static const char *const exact[] = {
@@ -75,11 +81,16 @@ static bool stub_takes(const char *f)
 		"-fshort-wchar", "-fno-short-wchar", "-funsigned-char",
 		"-fsigned-char", "-fno-unsigned-char", "-fno-signed-char",
 		"-fpcc-struct-return", "-freg-struct-return", "-target",
-		"-isysroot", "--sysroot", NULL,
+		"-isysroot", "--sysroot", "-fcf-protection", "-fno-cf-protection",
+		"-fno-stack-protector", "-fstack-clash-protection",
+		"-fno-stack-clash-protection", "-fomit-frame-pointer",
+		"-fno-omit-frame-pointer", NULL,
 	};
 	static const char *const prefix[] = {
 		"-m", "-O", "-g", "-fpack-struct", "-fdebug-prefix-map=",
-		"-ffile-prefix-map=", "--target=", "--sysroot=", NULL,
+		"-ffile-prefix-map=", "--target=", "--sysroot=", "-fcf-protection=",
+		"-fstack-protector", "-ffixed-", "-fcall-used-", "-fcall-saved-",
+		NULL,
 	};
 	for (int i = 0; exact[i]; i++)
 		if (!strcmp(f, exact[i]))
@@ -104,6 +115,50 @@ void object_flags(const options *opt, strv *cmd)
 		if (arg)
 			i++;
 	}
+}
+
+/* Flags that vastcc reads for a .cl itself (the dependency file, the
+ * caret in either compiler's spelling), and those that read files of the
+ * program's own compilation (a header forced in): no check's business. */
+static bool check_skips(const char *f)
+{
+	return !strncmp(f, "-M", 2) || (!strncmp(f, "-Wp,", 4) && strstr(f, ",-M")) ||
+	       !strcmp(f, "-fcaret-diagnostics") || !strcmp(f, "-fno-caret-diagnostics") ||
+	       !strcmp(f, "-fdiagnostics-show-caret") ||
+	       !strcmp(f, "-fno-diagnostics-show-caret") ||
+	       !strncmp(f, "-include", 8) || !strncmp(f, "-imacros", 8);
+}
+
+bool flags_known(const options *opt)
+{
+	strv cmd = {0};
+	strv_push(&cmd, real_compiler(opt));
+	size_t left_out = 0; /* flags the stub does not take */
+	for (size_t i = 0; i < opt->cc_flags.n; i++) {
+		const char *f = opt->cc_flags.v[i];
+		bool arg = takes_separate_arg(f) && i + 1 < opt->cc_flags.n;
+		if (!check_skips(f)) {
+			left_out += !stub_takes(f);
+			strv_push(&cmd, f);
+			if (arg)
+				strv_push(&cmd, opt->cc_flags.v[i + 1]);
+		}
+		if (arg)
+			i++;
+	}
+	bool ok = true;
+	if (left_out) {
+		/* -w: cc's warnings about the program's flags (a C++ flag
+		 * under vastcc, -Werror and all) are for its own sources. */
+		static const char *const check[] = {
+			"-w", "-E", "-x", NULL, "/dev/null", "-o", "/dev/null",
+		};
+		for (size_t i = 0; i < sizeof check / sizeof *check; i++)
+			strv_push(&cmd, check[i] ? check[i] : opt->cxx ? "c++" : "c");
+		ok = run_command(&cmd, opt) == 0;
+	}
+	strv_free(&cmd);
+	return ok;
 }
 
 static bool compile_stub(const char *stub_c, const char *obj, const options *opt)

@@ -169,6 +169,12 @@ bool device_options_valid(const options *opt);
  * is compiled with, appended to cmd: -O, -g, -f..., -m..., not what
  * selects or injects source or writes dependencies. */
 void object_flags(const options *opt, strv *cmd);
+/* With only .cl inputs and -c no cc command sees the flags the stub does
+ * not take: the real compiler preprocesses an empty file with them, so
+ * that one it does not know fails as it would on a C input (as clang
+ * fails `clang -c k.cl -fbogus`). Runs nothing when the stub takes
+ * every flag. False after cc's diagnostics. */
+bool flags_known(const options *opt);
 
 /* --- cache.c: the runtime's cache of programs compiled at clBuildProgram --- */
 

@@ -61,6 +61,8 @@ static const input *first_of_kind(const options *opt, enum input_kind kind)
 /* -c: each .cl becomes its stub object; everything else goes to cc -c. */
 static int compile_only(const options *opt)
 {
+	if (count_files(opt) == count_kind(opt, IN_CL) && !flags_known(opt))
+		return 1;
 	strv cmd = {0};
 	strv_push(&cmd, real_compiler(opt));
 	strv_append(&cmd, &opt->cc_flags);

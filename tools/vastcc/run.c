@@ -4,8 +4,11 @@
  *
  * Commands run with fork/execvp (no shell, so no quoting surprises). Under
  * -v each command is printed to stderr before it runs; under -### it is
- * printed and not run, like gcc.
+ * printed and not run, like gcc. A command too long for execve (the
+ * user's @FILEs, which vastcc reads, may hold a whole link's objects)
+ * runs as `cc @FILE`, its arguments in a response file of our own.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -23,12 +26,65 @@ static void print_command(const strv *cmd)
 	fputc('\n', stderr);
 }
 
-int run_command(const strv *cmd, const options *opt)
+/* Linux's execve takes 2 MiB of arguments and environment together (a
+ * quarter of the stack limit) and 128 KiB per string; past this many
+ * bytes of arguments a command goes through a response file, leaving the
+ * environment room. gcc and clang both read @FILE. */
+#define RESPONSE_FILE_BYTES (100 * 1024)
+
+/* What the arguments take of execve's room: the strings and the
+ * pointers to them. */
+static size_t command_bytes(const strv *cmd)
 {
-	if (opt->verbose || opt->dry_run)
-		print_command(cmd);
-	if (opt->dry_run)
-		return 0;
+	size_t n = 0;
+	for (size_t i = 0; i < cmd->n; i++)
+		n += strlen(cmd->v[i]) + 1 + sizeof(char *);
+	return n;
+}
+
+/* One argument as gcc's and clang's @FILE reading takes it back: every
+ * white space character, quote and backslash escaped; an empty one as
+ * "". */
+static void put_response_word(FILE *f, const char *word)
+{
+	if (!*word)
+		fputs("\"\"", f);
+	for (const char *c = word; *c; c++) {
+		if (isspace((unsigned char)*c) || *c == '\'' || *c == '"' || *c == '\\')
+			fputc('\\', f);
+		fputc(*c, f);
+	}
+	fputc('\n', f);
+}
+
+/* cmd's arguments after the program, written to a response file in the
+ * temporary directory; "@FILE" (malloc'd), or NULL after an error. */
+static char *write_response_file(const strv *cmd)
+{
+	static int seq;
+	size_t n = strlen(temp_dir()) + 32;
+	char *arg = malloc(n);
+	if (!arg) {
+		fprintf(stderr, "vastcc: error: out of memory\n");
+		exit(1);
+	}
+	snprintf(arg, n, "@%s/cmd-%d.rsp", temp_dir(), seq++);
+	const char *path = arg + 1;
+	FILE *f = fopen(path, "w");
+	if (f) {
+		for (size_t i = 1; i < cmd->n; i++)
+			put_response_word(f, cmd->v[i]);
+		bool bad = ferror(f);
+		if (fclose(f) == 0 && !bad)
+			return arg;
+	}
+	fprintf(stderr, "vastcc: error: cannot write '%s': %s\n", path, strerror(errno));
+	free(arg);
+	return NULL;
+}
+
+static int spawn(const strv *cmd)
+{
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -50,6 +106,33 @@ int run_command(const strv *cmd, const options *opt)
 	fprintf(stderr, "vastcc: error: '%s' terminated by signal %d\n",
 	        cmd->v[0], WTERMSIG(status));
 	return 1;
+}
+
+int run_command(const strv *cmd, const options *opt)
+{
+	/* -### shows the command whole: nothing runs, and a response file
+	 * would be gone by the time anyone read it. */
+	if (opt->dry_run) {
+		print_command(cmd);
+		return 0;
+	}
+	if (command_bytes(cmd) <= RESPONSE_FILE_BYTES) {
+		if (opt->verbose)
+			print_command(cmd);
+		return spawn(cmd);
+	}
+	char *rsp = write_response_file(cmd);
+	if (!rsp)
+		return 1;
+	strv short_cmd = {0};
+	strv_push(&short_cmd, cmd->v[0]);
+	strv_push(&short_cmd, rsp);
+	if (opt->verbose)
+		print_command(&short_cmd);
+	int rc = spawn(&short_cmd);
+	strv_free(&short_cmd);
+	free(rsp);
+	return rc;
 }
 
 static char *tmp_path;
