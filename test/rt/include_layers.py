@@ -8,15 +8,18 @@ own folder or of folders below it, named "folder/header.h", or the public
 whole interface for tests and tools, is included by none of them.
 
 include_layers.py --self-test RUNTIME_DIR LAYER...: the check fails on a
-copy of the tree with an include of the top folder's header planted in a
-file of the bottom folder, and with a source outside every folder."""
+copy of the tree with an include of the top folder's header planted in
+three files of the bottom folder (as "top/top.h", as <top/top.h> and as
+"bottom/../top/top.h"), and with a source outside every folder."""
 import os
 import re
 import shutil
 import sys
 import tempfile
 
-INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+# "header" and <header>: the runtime folder is on the include path, so
+# <api/api.h> reaches a folder as "api/api.h" does.
+INCLUDE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)', re.M)
 SOURCE = ('.c', '.h', '.def')
 PUBLIC = 'include'  # runtime/include: the stub ABI, installed
 
@@ -45,11 +48,16 @@ def check(root, layers):
             files += 1
             text = open(os.path.join(dirpath, name), encoding='utf-8').read()
             for m in INCLUDE.finditer(text):
-                includes += 1
-                inc = m.group(1)
-                line = text.count('\n', 0, m.start()) + 1
-                where = f'runtime/{rel}:{line}: includes "{inc}"'
+                angle = m.group(1) is None
+                written = m.group(2) if angle else m.group(1)
+                # "plan/../api/api.h" is api/api.h.
+                inc = os.path.normpath(written)
                 head = inc.split('/')[0]
+                if angle and head not in rank and head != 'vast' and inc != 'vrt.h':
+                    continue  # a system header: <stdio.h>, <CL/cl.h>
+                includes += 1
+                line = text.count('\n', 0, m.start()) + 1
+                where = f'runtime/{rel}:{line}: includes "{written}"'
                 if '/' not in inc:
                     if inc == 'vrt.h':
                         problems.append(f'{where}, the whole interface: include '
@@ -77,13 +85,15 @@ def self_test(root, layers):
     with tempfile.TemporaryDirectory() as tmp:
         copy = os.path.join(tmp, 'runtime')
         shutil.copytree(root, copy)
-        victim = sorted(f for f in os.listdir(os.path.join(copy, bottom)) if f.endswith('.c'))[0]
-        with open(os.path.join(copy, bottom, victim), 'a', encoding='utf-8') as f:
-            f.write(f'#include "{top}/{top}.h"\n')
+        victims = sorted(f for f in os.listdir(os.path.join(copy, bottom)) if f.endswith('.c'))[:3]
+        plants = [f'"{top}/{top}.h"', f'<{top}/{top}.h>', f'"{bottom}/../{top}/{top}.h"']
+        for victim, plant in zip(victims, plants):
+            with open(os.path.join(copy, bottom, victim), 'a', encoding='utf-8') as f:
+                f.write(f'#include {plant}\n')
         with open(os.path.join(copy, 'stray.c'), 'w', encoding='utf-8') as f:
             f.write(f'#include "{bottom}/{bottom}.h"\n')
         got = check(copy, layers)
-    want = [f'runtime/{bottom}/{victim}', 'runtime/stray.c']
+    want = [f'runtime/{bottom}/{v}' for v in victims] + ['runtime/stray.c']
     missed = [w for w in want if not any(p.startswith(w) for p in got)]
     if missed or len(got) != len(want):
         print('FAIL: the check did not catch what was planted: missed', missed, 'got:')
