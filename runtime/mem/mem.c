@@ -660,6 +660,32 @@ cl_int vrt_mem_copy(vrt_mem *a, vrt_mem *b, cl_command_queue q, size_t ao, size_
 	return CL_SUCCESS;
 }
 
+/* The device copy to evict for m's (one policy for the budget and for a
+ * family's locations): among the others with one, outside keep (and of
+ * the family of `family` when not NULL), the one the launches queued next
+ * need last, least recently used among equals (evict.c); NULL if none. */
+static vrt_mem *eviction_victim(const vrt_mem *m, vrt_mem *const *keep, unsigned nkeep,
+                                const vrt_mem *family)
+{
+	vrt_mem *victim = NULL;
+	unsigned long next[2] = {0, 0};
+	for (vrt_mem *o = all_mems; o; o = o->next) {
+		if (!o->dev || o == m || kept(o, keep, nkeep) ||
+		    (family && family_root(o) != family))
+			continue;
+		next[1] = vrt_queue_next_use(o);
+		unsigned long long lru[2] = {victim ? victim->lru : 0, o->lru};
+		if (!victim || vrt_evict_pick(2, next, lru) == 1) {
+			victim = o;
+			next[0] = next[1];
+		}
+	}
+	if (victim)
+		vrt_log(VRT_LOG_DEBUG, "buffer %p: its next use %lu launches on (0: unknown, %lu: none queued)",
+		        (void *)victim, next[0], VRT_NEVER);
+	return victim;
+}
+
 /* m's device copy on q, allocated (not filled) within budget if it has
  * none there, evicting others least recently used first. */
 static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
@@ -683,22 +709,7 @@ static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
 		if (vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size > budget)
 			vrt_framepool_release();
 		while (vrt_mem_resident_bytes() + m->size > budget) {
-			/* The copy the launches queued next need last (evict.c). */
-			vrt_mem *victim = NULL;
-			unsigned long next[2] = {0, 0};
-			for (vrt_mem *o = all_mems; o; o = o->next) {
-				if (!o->dev || o == m || kept(o, keep, nkeep))
-					continue;
-				next[1] = vrt_queue_next_use(o);
-				unsigned long long lru[2] = {victim ? victim->lru : 0, o->lru};
-				if (!victim || vrt_evict_pick(2, next, lru) == 1) {
-					victim = o;
-					next[0] = next[1];
-				}
-			}
-			if (victim)
-				vrt_log(VRT_LOG_DEBUG, "buffer %p: its next use %lu launches on (0: unknown, %lu: none queued)",
-				        (void *)victim, next[0], VRT_NEVER);
+			vrt_mem *victim = eviction_victim(m, keep, nkeep, NULL);
 			if (!victim)
 				return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 			if ((err = vrt_mem_evict(victim)) != CL_SUCCESS)
@@ -718,14 +729,10 @@ static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
 		vrt_real.clRetainCommandQueue(q);
 		m->dev_queue = q;
 		/* A family's directory has VRT_DIR_MAX_LOCS locations: with
-		 * every one taken by members' device copies, the least
-		 * recently used other member's copy goes home first. */
+		 * every one taken by members' device copies, another member's
+		 * copy goes home first, chosen as under the budget. */
 		while ((m->dev_loc = dev_location(m, q)) < 0) {
-			vrt_mem *victim = NULL;
-			for (vrt_mem *o = all_mems; o; o = o->next)
-				if (o != m && o->dev && family_root(o) == family_root(m) &&
-				    !kept(o, keep, nkeep) && (!victim || o->lru < victim->lru))
-					victim = o;
+			vrt_mem *victim = eviction_victim(m, keep, nkeep, family_root(m));
 			if (!victim) {
 				drop_device_copy(m);
 				return CL_MEM_OBJECT_ALLOCATION_FAILURE;
