@@ -24,6 +24,9 @@
  *             resets the signal to SIG_DFL (press again to force quit):
  *             after the first it says "once" and waits for ever, the
  *             second ends it;
+ *   locked    as read, waiting in sigsuspend() with stderr locked
+ *             (flockfile): the report, written there, waits for this
+ *             thread, which waits for its handler;
  *   big       one launch of vadd on 16 MiB buffers (paged in many ranges
  *             at a small budget: the progress line).
  * Usage: host_stats vadd.cl MODE [N]
@@ -86,8 +89,9 @@ int main(int argc, char **argv)
 		return 2;
 	const char *mode = argv[2];
 	int in_read = !strcmp(mode, "read"), twice = !strcmp(mode, "twice");
-	int handles = in_read || twice || !strcmp(mode, "graceful");
-	int after_driver = in_read || twice;
+	int locked = !strcmp(mode, "locked");
+	int handles = in_read || twice || locked || !strcmp(mode, "graceful");
+	int after_driver = in_read || twice || locked;
 	sigset_t open;
 	if (after_driver) {
 		/* The driver loaded, and its handlers installed, as PoCL's LLVM
@@ -144,7 +148,12 @@ int main(int argc, char **argv)
 		CHECK(clFinish(c.q));
 		puts("ready");
 		fflush(stdout);
-		if (wait_for_stop(in_read, after_driver, &open))
+		if (locked)
+			flockfile(stderr);
+		int bad = wait_for_stop(in_read, after_driver, &open);
+		if (locked)
+			funlockfile(stderr);
+		if (bad)
 			return 1;
 		if (twice) {
 			puts("once");

@@ -21,11 +21,13 @@
 #             after the report, on the thread the signal interrupted,
 #             with its siginfo, and before that thread's sigsuspend() or
 #             read() returns (one that waited there for ever would hang:
-#             a run still there 30 s after the signal fails), and when
-#             it stops cleanly the report at exit comes too; a handler
-#             that resets the signal to SIG_DFL keeps it so, and a
-#             second signal ends the run; with neither VAST_STATS nor
-#             VAST_TRACE set the runtime has no thread waiting for them.
+#             a run still there 30 s after the signal fails), also when
+#             that thread holds stderr's lock, which the report needs;
+#             when it stops cleanly the report and the trace at exit come
+#             too; a handler that resets the signal to SIG_DFL keeps it
+#             so, and a second signal ends the run; with neither
+#             VAST_STATS nor VAST_TRACE set the runtime has no thread
+#             waiting for them.
 #   trace     VAST_TRACE with %p: one file per process, named and marked
 #             with its pid, holding its 2,000 queued launches (two
 #             processes of one shell, and, given VASTRUN and PLAIN, two
@@ -222,6 +224,16 @@ assert any(e.get("ph") == "X" and e["name"] == "kernel" for e in d["traceEvents"
 			fi
 		fi
 	done
+	# The thread the signal interrupted holds a lock the report needs
+	# (stderr's): the wait for the report gives up, the program's handler
+	# runs, and the report comes once the program lets go of the lock.
+	if MODE=locked sigrun locked INT 0 VAST_STATS=kv VAST_DEVICE_MEM=50%; then
+		if ! grep -q '^vast: process .* signal=SIGINT' "$tmp/locked.err"; then
+			bad "locked: no report of the signal"; cat "$tmp/locked.err"
+		else
+			echo "ok: locked: SIGINT with stderr locked: exit status 0, the signal's report after"
+		fi
+	fi
 	# Nothing asked: the signals are the program's (and its driver's): the
 	# runtime has no thread waiting for them.
 	sigrun plain TERM 143 VAST_DEVICE_MEM=50% &&
