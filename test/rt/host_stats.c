@@ -68,6 +68,8 @@ static int wait_for_stop(int in_read, int want_si_user, const sigset_t *open)
 			if (read(fd[0], &b, 1) < 0 && errno != EINTR)
 				return 1;
 		}
+		close(fd[0]);
+		close(fd[1]);
 	} else {
 		while (!stop)
 			sigsuspend(open);
