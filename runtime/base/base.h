@@ -319,11 +319,13 @@ vrt_kstats *vrt_stats_for(const char *kernel_name);
  * printed at exit with the kernels'. Lock held. */
 void vrt_stats_jit(int cache_hit);
 double vrt_now_ms(void);
-/* The statistics so far, from the thread that handles a signal which
- * ends the process (signals.c), naming it ("SIGTERM"); nothing when they
+/* The statistics so far, from the thread that reports SIGINT and
+ * SIGTERM (signals.c), naming the signal ("SIGTERM"); nothing when they
  * were printed before, or VAST_STATS is off. */
 void vrt_stats_signal(const char *signame);
-/* The process went on after such a signal: the report at exit comes too. */
+/* The process went on after such a signal: the report at exit comes too.
+ * Async-signal-safe (called from the handler that chained to the
+ * program's, signals.c). */
 void vrt_stats_rearm(void);
 /* The program's name as it was started (argv[0]). */
 const char *vrt_program_name(void);
@@ -356,7 +358,8 @@ cl_int vrt_start(void);
 
 /* --- signals.c: the report and trace of a run SIGINT or SIGTERM ends ---- */
 /* At start, with VAST_STATS or VAST_TRACE set: catches the signals the
- * program does not ignore, chaining to the handlers found. */
+ * program does not ignore, chaining to the handlers found (called in the
+ * handler, on the thread the signal interrupted, after the report). */
 void vrt_signals_install(void);
 
 /* --- trace.c: VAST_TRACE, Chrome trace events --------------------------- */
@@ -382,10 +385,11 @@ void vrt_trace_device(const char *name, const char *kernel, cl_command_queue q,
 /* At start: the trace's path for this process ("%p": its pid), checked;
  * one that cannot be written is reported, and nothing is traced. */
 void vrt_trace_start(void);
-/* The events so far, written from the thread that handles a signal which
- * ends the process (signals.c); nothing when written before. */
+/* The events so far, written from the thread that reports SIGINT and
+ * SIGTERM (signals.c); nothing when written before. */
 void vrt_trace_signal(void);
-/* The process went on after such a signal: the trace is written at exit. */
+/* The process went on after such a signal: the trace is written at exit.
+ * Async-signal-safe, as vrt_stats_rearm. */
 void vrt_trace_rearm(void);
 
 #pragma GCC visibility pop

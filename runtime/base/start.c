@@ -7,9 +7,9 @@
  * driver's functions (vrt_init, icd.c), the trace's path checked and a
  * bad one reported now rather than at exit (trace.c), and SIGINT and
  * SIGTERM caught for the report (signals.c; the driver may have set
- * handlers of its own by then, as PoCL's LLVM does when the ICD loader
- * loads it at clGetPlatformIDs, which the runtime does not define: they
- * are chained to).
+ * handlers of its own by then, as PoCL's LLVM does at clGetDeviceIDs,
+ * which the runtime does not define: they are chained to, called after
+ * the report on the thread the signal interrupted).
  */
 #include "base/base.h"
 

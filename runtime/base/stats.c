@@ -225,7 +225,7 @@ void vrt_stats_rearm(void)
 void vrt_stats_signal(const char *signame)
 {
 	/* The executors may still be counting: what they counted so far. The
-	 * process ends next, with the records. */
+	 * records are kept: a program that goes on reports them all at exit. */
 	if (vrt_cfg.stats)
 		report(signame);
 }

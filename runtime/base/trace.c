@@ -62,7 +62,8 @@ static track tracks[MAX_TRACKS];
 static unsigned ntracks, nthreads;
 static char **kernels; /* interned kernel names */
 static size_t nkernels;
-static int registered, written;
+static int registered;
+static int written; /* atomic: vrt_trace_rearm runs in a signal handler */
 static __thread unsigned my_tid; /* 0: this thread has no track yet */
 static char *path;      /* vrt_cfg.trace with %p expanded, for path_pid */
 static long path_pid;
@@ -382,9 +383,9 @@ static void write_trace(void)
 {
 	vrt_retired_wait(); /* their commands are traced too */
 	pthread_mutex_lock(&mu);
-	if (!written && vrt_cfg.trace)
+	if (!__atomic_load_n(&written, __ATOMIC_SEQ_CST) && vrt_cfg.trace)
 		write_events();
-	written = 1;
+	__atomic_store_n(&written, 1, __ATOMIC_SEQ_CST);
 	vrt_free(events);
 	events = NULL;
 	nevents = cap = 0;
@@ -400,18 +401,17 @@ static void write_trace(void)
 
 void vrt_trace_rearm(void)
 {
-	pthread_mutex_lock(&mu);
-	written = 0;
-	pthread_mutex_unlock(&mu);
+	/* Without mu: the thread the signal interrupted may hold it. */
+	__atomic_store_n(&written, 0, __ATOMIC_SEQ_CST);
 }
 
 void vrt_trace_signal(void)
 {
 	/* The executors may still be running: what they traced so far. The
-	 * process ends next, with the events. */
+	 * events are kept: a program that goes on writes them all at exit. */
 	pthread_mutex_lock(&mu);
-	if (!written && vrt_cfg.trace && ntracks)
+	if (!__atomic_load_n(&written, __ATOMIC_SEQ_CST) && vrt_cfg.trace && ntracks)
 		write_events();
-	written = 1;
+	__atomic_store_n(&written, 1, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&mu);
 }

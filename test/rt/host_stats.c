@@ -7,23 +7,82 @@
  *             the queue behind the others;
  *   loop      launches vadd and waits for it, for ever, saying "ready" on
  *             stdout after the first (a run to kill);
- *   graceful  the same, with a SIGTERM handler of its own, installed
- *             before its first OpenCL call, that makes it stop, read c
- *             back and exit 0;
+ *   graceful  one launch, "ready", then waits in sigsuspend() (pause()
+ *             without its race) until a SIGTERM or SIGINT handler of its
+ *             own, installed before its first OpenCL call (so the
+ *             driver's, if it installs one, passes the signal on to it),
+ *             sets a flag; then reads c back and exits 0 if the handler
+ *             ran on this thread, else 1. Both signals are blocked over
+ *             its OpenCL calls, so that every thread started then (the
+ *             driver's, the runtime's) leaves them to this one;
+ *   read      the same, waiting in a blocking read() of a pipe nobody
+ *             writes, its handler installed without SA_RESTART (the read
+ *             fails with EINTR) once the driver is loaded but before the
+ *             runtime's start: the handler the runtime finds is the
+ *             program's, and it must see the kill's siginfo (SI_USER);
+ *   twice     as read, waiting in sigsuspend(), but the handler also
+ *             resets the signal to SIG_DFL (press again to force quit):
+ *             after the first it says "once" and waits for ever, the
+ *             second ends it;
+ *   locked    as read, waiting in sigsuspend() with stderr locked
+ *             (flockfile): the report, written there, waits for this
+ *             thread, which waits for its handler;
  *   big       one launch of vadd on 16 MiB buffers (paged in many ranges
  *             at a small budget: the progress line).
  * Usage: host_stats vadd.cl MODE [N]
  */
+#define _GNU_SOURCE /* syscall */
+#include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "rt_host.h"
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, stop_code, on_this_thread, reset_to_default;
 
-static void on_term(int sig)
+/* What the program's own handler saw, checked by main once it stops. */
+static void on_stop(int sig, siginfo_t *info, void *uc)
 {
-	(void)sig;
+	(void)uc;
+	stop_code = info->si_code;
+	on_this_thread = (pid_t)syscall(SYS_gettid) == getpid();
+	if (reset_to_default)
+		signal(sig, SIG_DFL);
 	stop = 1;
+}
+
+/* Until the handler ran: in sigsuspend(), or in a read() that only a
+ * signal ends. 0 when it ran on this thread (want_si_user: with the
+ * kill's siginfo). */
+static int wait_for_stop(int in_read, int want_si_user, const sigset_t *open)
+{
+	if (in_read) {
+		int fd[2];
+		if (pipe(fd))
+			return 1;
+		pthread_sigmask(SIG_SETMASK, open, NULL);
+		while (!stop) {
+			char b;
+			if (read(fd[0], &b, 1) < 0 && errno != EINTR)
+				return 1;
+		}
+		close(fd[0]);
+		close(fd[1]);
+	} else {
+		while (!stop)
+			sigsuspend(open);
+	}
+	if (!on_this_thread) {
+		fputs("the handler ran on another thread than the one waiting\n", stderr);
+		return 1;
+	}
+	if (want_si_user && stop_code != SI_USER) {
+		fprintf(stderr, "the handler saw si_code=%d, want SI_USER\n", (int)stop_code);
+		return 1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -31,9 +90,34 @@ int main(int argc, char **argv)
 	if (argc < 3)
 		return 2;
 	const char *mode = argv[2];
-	int graceful = !strcmp(mode, "graceful");
-	if (graceful)
-		signal(SIGTERM, on_term);
+	int in_read = !strcmp(mode, "read"), twice = !strcmp(mode, "twice");
+	int locked = !strcmp(mode, "locked");
+	int handles = in_read || twice || locked || !strcmp(mode, "graceful");
+	int after_driver = in_read || twice || locked;
+	sigset_t open;
+	if (after_driver) {
+		/* The driver loaded, and its handlers installed, as PoCL's LLVM
+		 * does; the runtime starts at the first call it defines. */
+		cl_platform_id plat;
+		cl_device_id dev;
+		CHECK(clGetPlatformIDs(1, &plat, NULL));
+		CHECK(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
+	}
+	if (handles) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_sigaction = on_stop;
+		sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: read() fails with EINTR */
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGINT, &sa, NULL);
+		reset_to_default = twice;
+		sigset_t both;
+		sigemptyset(&both);
+		sigaddset(&both, SIGTERM);
+		sigaddset(&both, SIGINT);
+		pthread_sigmask(SIG_BLOCK, &both, &open);
+	}
 	rt_cl c;
 	rt_setup(&c, argv[1], "-D UNUSED=1");
 	cl_uint n = !strcmp(mode, "big") ? 1u << 22 : 1u << 14;
@@ -61,8 +145,26 @@ int main(int argc, char **argv)
 		long launches = argc > 3 ? atol(argv[3]) : 2000;
 		for (long i = 0; i < launches; i++)
 			CHECK(clEnqueueNDRangeKernel(c.q, k, 1, NULL, &g, &l, 0, NULL, NULL));
-	} else if (!strcmp(mode, "loop") || graceful) {
-		for (int first = 1; !stop; first = 0) {
+	} else if (handles) {
+		CHECK(clEnqueueNDRangeKernel(c.q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+		CHECK(clFinish(c.q));
+		puts("ready");
+		fflush(stdout);
+		if (locked)
+			flockfile(stderr);
+		int bad = wait_for_stop(in_read, after_driver, &open);
+		if (locked)
+			funlockfile(stderr);
+		if (bad)
+			return 1;
+		if (twice) {
+			puts("once");
+			fflush(stdout);
+			for (;;)
+				sigsuspend(&open);
+		}
+	} else if (!strcmp(mode, "loop")) {
+		for (int first = 1;; first = 0) {
 			CHECK(clEnqueueNDRangeKernel(c.q, k, 1, NULL, &g, &l, 0, NULL, NULL));
 			CHECK(clFinish(c.q));
 			if (first) {

@@ -18,9 +18,16 @@
 #   signal    a run killed by SIGTERM or SIGINT writes its statistics and
 #             its trace, then dies of the signal (exit status 128+N, the
 #             driver's handler run too); a program's own handler runs
-#             after the report, and when it stops cleanly the report at
-#             exit comes too; with neither VAST_STATS nor
-#             VAST_TRACE set the runtime has no thread waiting for them.
+#             after the report, on the thread the signal interrupted,
+#             with its siginfo, and before that thread's sigsuspend() or
+#             read() returns (one that waited there for ever would hang:
+#             a run still there 30 s after the signal fails), also when
+#             that thread holds stderr's lock, which the report needs;
+#             when it stops cleanly the report and the trace at exit come
+#             too; a handler that resets the signal to SIG_DFL keeps it
+#             so, and a second signal ends the run; with neither
+#             VAST_STATS nor VAST_TRACE set the runtime has no thread
+#             waiting for them.
 #   trace     VAST_TRACE with %p: one file per process, named and marked
 #             with its pid, holding its 2,000 queued launches (two
 #             processes of one shell, and, given VASTRUN and PLAIN, two
@@ -114,21 +121,57 @@ signal)
 	# Job control: a background job keeps SIGINT (a shell without it
 	# starts one ignoring it).
 	set -m
-	sigrun() { # NAME SIGNAL WANT-STATUS ENV... (MODE: loop)
+	sigrun() { # NAME SIGNAL WANT-STATUS ENV... (MODE: loop; TWICE: the signal again after
+		# "once"; PIPED: VAST_TRACE a pipe, each trace written appended to NAME.trace)
 		local name=$1 sig=$2 want=$3 pid rc
 		shift 3
-		env "$@" "$vast" "$src" "${MODE:-loop}" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+		if [ -n "${PIPED:-}" ]; then
+			env "$@" VAST_TRACE=/dev/fd/3 "$vast" "$src" "${MODE:-loop}" >"$tmp/$name.out" \
+				2>"$tmp/$name.err" 3> >(cat >"$tmp/$name.trace") &
+		else
+			env "$@" "$vast" "$src" "${MODE:-loop}" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+		fi
 		pid=$!
-		for _ in $(seq 600); do
-			grep -q ready "$tmp/$name.out" && break
-			sleep 0.1
-		done
-		grep -q ready "$tmp/$name.out" || { bad "$name: never ready"; kill -KILL $pid; return 1; }
+		if ! said ready "$tmp/$name.out" $pid; then
+			bad "$name: never ready"; cat "$tmp/$name.err"
+			kill -KILL $pid 2>/dev/null; wait $pid; return 1
+		fi
 		threads=$(cat /proc/$pid/task/*/comm 2>/dev/null)
 		kill -"$sig" $pid
+		if [ -n "${TWICE:-}" ]; then
+			if ! said once "$tmp/$name.out" $pid; then
+				bad "$name: never said once"; cat "$tmp/$name.err"
+				kill -KILL $pid 2>/dev/null; wait $pid; return 1
+			fi
+			kill -"$sig" $pid
+		fi
+		if ! ended $pid; then
+			bad "$name: still running 30 s after SIG$sig"; cat "$tmp/$name.err"
+			kill -KILL $pid; wait $pid; return 1
+		fi
 		wait $pid
 		rc=$?
 		[ $rc = "$want" ] || { bad "$name: exit status $rc, want $want"; cat "$tmp/$name.err"; return 1; }
+	}
+	said() { # WORD FILE PID: the program printed WORD within 60 s, still running
+		for _ in $(seq 600); do
+			grep -qs "^$1$" "$2" && return 0
+			running $3 || return 1
+			sleep 0.1
+		done
+		return 1
+	}
+	ended() { # PID: gone, or a zombie, within 30 s
+		for _ in $(seq 300); do
+			running $1 || return 0
+			sleep 0.1
+		done
+		return 1
+	}
+	running() { # PID: neither gone nor a zombie
+		local state
+		state=$(sed 's/.*) //' /proc/$1/stat 2>/dev/null | cut -d' ' -f1)
+		[ -n "$state" ] && [ "$state" != Z ]
 	}
 	for sig in TERM INT; do
 		want=$(( 128 + $(kill -l $sig) ))
@@ -145,14 +188,50 @@ assert any(e.get("ph") == "X" and e["name"] == "kernel" for e in d["traceEvents"
 		echo "ok: SIG$sig: exit status $want, $line; trace written"
 	done
 	# The program's own handler, there before the runtime's start, runs
-	# after the report, and the program stops cleanly: the report at exit
-	# comes too, whole.
-	if MODE=graceful sigrun graceful TERM 0 VAST_STATS=kv VAST_DEVICE_MEM=50%; then
-		n=$(grep -c '^vast: process ' "$tmp/graceful.err")
-		if [ "$n" != 2 ] || ! grep -q '^vast: process .* signal=SIGTERM' "$tmp/graceful.err"; then
-			bad "graceful: $n reports, want the signal's and the exit's"; cat "$tmp/graceful.err"
+	# after the report, on the thread the signal interrupted (the one
+	# thread not blocking it), before that thread's sigsuspend() or read()
+	# returns, with the kill's siginfo when the handler found is the
+	# program's (read); the program stops cleanly: the report and the
+	# trace at exit come too, whole.
+	for run in "graceful TERM sigsuspend()" "read INT read()"; do
+		set -- $run
+		if MODE=$1 PIPED=1 sigrun "$1" "$2" 0 VAST_STATS=kv VAST_DEVICE_MEM=50%; then
+			n=$(grep -c '^vast: process ' "$tmp/$1.err")
+			for _ in $(seq 50); do # the pipe's reader may still be writing
+				traces=$(grep -c '^{"displayTimeUnit"' "$tmp/$1.trace")
+				[ "$traces" = 2 ] && break
+				sleep 0.1
+			done
+			if [ "$n" != 2 ] || ! grep -q "^vast: process .* signal=SIG$2" "$tmp/$1.err"; then
+				bad "$1: $n reports, want the signal's and the exit's"; cat "$tmp/$1.err"
+			elif [ "$traces" != 2 ]; then
+				bad "$1: $traces traces written, want the signal's and the exit's"
+			else
+				echo "ok: $1: SIG$2 in $3: exit status 0, a report and a trace at the signal and at exit"
+			fi
+		fi
+	done
+	# A handler that resets the signal to SIG_DFL ("press again to force
+	# quit") keeps it so: the second signal ends the run, unreported.
+	for sig in INT TERM; do
+		want=$(( 128 + $(kill -l $sig) ))
+		if MODE=twice TWICE=1 sigrun "twice-$sig" $sig $want VAST_STATS=kv VAST_DEVICE_MEM=50%; then
+			n=$(grep -c '^vast: process .* signal=' "$tmp/twice-$sig.err")
+			if [ "$n" != 1 ]; then
+				bad "twice-$sig: $n reports, want the first signal's"; cat "$tmp/twice-$sig.err"
+			else
+				echo "ok: twice-$sig: the handler's SIG_DFL kept, exit status $want at the second SIG$sig"
+			fi
+		fi
+	done
+	# The thread the signal interrupted holds a lock the report needs
+	# (stderr's): the wait for the report gives up, the program's handler
+	# runs, and the report comes once the program lets go of the lock.
+	if MODE=locked sigrun locked INT 0 VAST_STATS=kv VAST_DEVICE_MEM=50%; then
+		if ! grep -q '^vast: process .* signal=SIGINT' "$tmp/locked.err"; then
+			bad "locked: no report of the signal"; cat "$tmp/locked.err"
 		else
-			echo "ok: graceful: exit status 0, a report at SIGTERM and one at exit"
+			echo "ok: locked: SIGINT with stderr locked: exit status 0, the signal's report after"
 		fi
 	fi
 	# Nothing asked: the signals are the program's (and its driver's): the
