@@ -632,7 +632,7 @@ static void test_numbers(void)
 	CHECK(numbers_of(d, &nums, why) == 0 && nums.hits == 2 + PROCS * COUNTS / 2 &&
 	      nums.misses == 1 + PROCS * COUNTS / 2 && nums.max == 1 << 20);
 	/* Damaged (a writer killed mid-write): zeros, then whole again. */
-	snprintf(p, sizeof p, "%s/stats", d);
+	snprintf(p, sizeof p, "%s/.vastcc-stats", d);
 	write_file(p, "vastcc-cache-stats 1\nhits 1x", 27);
 	CHECK(numbers_of(d, &nums, why) == 0 && nums.hits == 0 && nums.misses == 0);
 	vrt_cache_count(d, 1);
@@ -642,18 +642,18 @@ static void test_numbers(void)
 	snprintf(target, sizeof target, "%s/elsewhere", dir);
 	write_file(target, "x", 1);
 	CHECK(unlink(p) == 0 && symlink(target, p) == 0);
-	CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'stats' is a symbolic link"));
+	CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'.vastcc-stats' is a symbolic link"));
 	vrt_cache_count(d, 1);
 	CHECK(file_size(target) == 1);
 	CHECK(unlink(p) == 0);
 	/* Writable by the group, or another user's: refused. */
 	vrt_cache_count(d, 1);
 	CHECK(chmod(p, 0660) == 0);
-	CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'stats' is writable by its group"));
+	CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'.vastcc-stats' is writable by its group"));
 	CHECK(chmod(p, 0600) == 0);
 	if (geteuid() == 0) {
 		CHECK(chown(p, OTHER_UID, OTHER_UID) == 0);
-		CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'stats' is owned by uid 4242"));
+		CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'.vastcc-stats' is owned by uid 4242"));
 	}
 	/* Neither file is an entry: eviction leaves them be. */
 	vrt_cache_usage left;
@@ -662,6 +662,57 @@ static void test_numbers(void)
 	vrt_cache_trim(dfd, 0, &left, NULL);
 	close(dfd);
 	CHECK(left.entries == 0 && exists(p));
+}
+
+/* Whether file p holds exactly s. */
+static int file_holds(const char *p, const char *s)
+{
+	size_t n = 0;
+	char *got = vrt_read_file(p, &n);
+	int ok = got && n == strlen(s) && !memcmp(got, s, n);
+	vrt_free(got);
+	return ok;
+}
+
+/* A user's own files in the cache directory (VAST_CACHE_DIR=. in a
+ * project that has a file named "stats" or "settings") survive a count,
+ * a --cache-max and a trim; so does a file under the cache's own names
+ * that is not the cache's (no magic line): left alone, its numbers not
+ * counted, the setting refused. An empty one is the cache's to fill. */
+static void test_users_files(void)
+{
+	static const char *const names[] = { "stats", "settings", ".vastcc-stats",
+		                             ".vastcc-settings" };
+	static const char mine[] = "the user's own, not the cache's\n";
+	char d[512], why[256], p[4][600];
+	vrt_cache_numbers nums;
+	vrt_cache_usage left;
+	snprintf(d, sizeof d, "%s/users", dir);
+	int dfd = vrt_cache_open_dir(d, 1, why, sizeof why);
+	CHECK(dfd >= 0);
+	/* Files named as the cache's used to be: not the cache's. */
+	for (int i = 0; i < 2; i++) {
+		snprintf(p[i], sizeof p[i], "%s/%s", d, names[i]);
+		write_file(p[i], mine, strlen(mine));
+	}
+	vrt_cache_count(d, 1);
+	CHECK(vrt_cache_set_max(dfd, 4096, why, sizeof why) == 0);
+	vrt_cache_trim(dfd, 0, &left, NULL);
+	CHECK(file_holds(p[0], mine) && file_holds(p[1], mine));
+	CHECK(numbers_of(d, &nums, why) == 0 && nums.hits == 1 && nums.max == 4096);
+	/* Under the cache's names, without its magic line: left alone. */
+	for (int i = 2; i < 4; i++) {
+		snprintf(p[i], sizeof p[i], "%s/%s", d, names[i]);
+		write_file(p[i], mine, strlen(mine));
+	}
+	vrt_cache_count(d, 1);
+	CHECK(vrt_cache_set_max(dfd, 8192, why, sizeof why) == -1 &&
+	      strstr(why, "'.vastcc-settings' is not the cache's"));
+	vrt_cache_trim(dfd, 0, &left, NULL);
+	for (int i = 0; i < 4; i++)
+		CHECK(file_holds(p[i], mine));
+	CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "is not the cache's"));
+	close(dfd);
 }
 
 static void test_dir(void)
@@ -713,6 +764,7 @@ int main(void)
 	test_trust();
 	test_unwritable();
 	test_numbers();
+	test_users_files();
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd))
