@@ -217,10 +217,13 @@ void vrt_cache_count(const char *dir, int hit)
 int vrt_cache_numbers_read(int dfd, vrt_cache_numbers *out, char *why, size_t n)
 {
 	numbers stats, settings;
+	char also[256];
 	*out = (vrt_cache_numbers){ 0, 0, 0 };
-	if (read_numbers(dfd, &stats_file, &stats, why, n) ||
-	    read_numbers(dfd, &settings_file, &settings, why, n))
-		return -1;
+	/* Each file on its own: a refused count leaves the bound read. */
+	int bad_stats = read_numbers(dfd, &stats_file, &stats, why, n);
+	int bad_settings = read_numbers(dfd, &settings_file, &settings, also, sizeof also);
+	if (bad_settings && !bad_stats)
+		snprintf(why, n, "%s", also);
 	unsigned long long *v;
 	if ((v = number(&stats, "hits")))
 		out->hits = *v;
@@ -228,7 +231,7 @@ int vrt_cache_numbers_read(int dfd, vrt_cache_numbers *out, char *why, size_t n)
 		out->misses = *v;
 	if ((v = number(&settings, "max")))
 		out->max = *v;
-	return 0;
+	return bad_stats || bad_settings ? -1 : 0;
 }
 
 int vrt_cache_set_max(int dfd, unsigned long long max, char *why, size_t n)

@@ -186,7 +186,8 @@ typedef struct vrt_cache_numbers {
  * the caller; process-safe. */
 void vrt_cache_count(const char *dir, int hit);
 /* The counts and setting of the checked directory dfd (zeros where it
- * has none); 0, or -1 with why[n]. */
+ * has none); 0, or -1 with why[n] when a file is refused, whose numbers
+ * are then zeros and the other file's read all the same. */
 int vrt_cache_numbers_read(int dfd, vrt_cache_numbers *out, char *why, size_t n);
 /* Sets dfd's bound, kept until set again; 0, or -1 with why[n]. */
 int vrt_cache_set_max(int dfd, unsigned long long max, char *why, size_t n);

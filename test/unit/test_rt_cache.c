@@ -645,6 +645,8 @@ static void test_numbers(void)
 	CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'.vastcc-stats' is a symbolic link"));
 	vrt_cache_count(d, 1);
 	CHECK(file_size(target) == 1);
+	/* The setting is read all the same: the bound is not the default. */
+	CHECK(nums.max == 1 << 20 && vrt_cache_max(d) == 1 << 20);
 	CHECK(unlink(p) == 0);
 	/* Writable by the group, or another user's: refused. */
 	vrt_cache_count(d, 1);
@@ -712,6 +714,11 @@ static void test_users_files(void)
 	for (int i = 0; i < 4; i++)
 		CHECK(file_holds(p[i], mine));
 	CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "is not the cache's"));
+	/* Empty (made, then its writer killed): the cache's, and read
+	 * although the setting's file is not. */
+	write_file(p[2], "", 0);
+	vrt_cache_count(d, 0);
+	CHECK(numbers_of(d, &nums, why) == -1 && nums.misses == 1);
 	close(dfd);
 }
 
