@@ -19,7 +19,10 @@
  * by nobody else, made 0600) and changed in place under an exclusive
  * flock: read, change, write from offset 0, truncate. A reader takes a
  * shared lock, so processes counting at once lose no count and a reader
- * never sees half a write. A file is the cache's only when it is empty
+ * never sees half a write. The lock is waited for a little only
+ * (LOCK_WAIT_MS): a holder that does not let go (a stopped `vastcc
+ * --cache-max`, a forked child that kept the descriptor) costs a count,
+ * never the program's time. A file is the cache's only when it is empty
  * (made, its writer killed before it wrote) or begins with the magic
  * line; any other is the user's, neither read nor written (warned once).
  * One of ours that does not parse further on (a writer killed between
@@ -35,6 +38,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "program/program.h"
@@ -53,6 +57,11 @@ enum {
 	NUMBERS_FOREIGN = -3, /* the user's file under our name: left alone */
 };
 
+/* A change takes well under a millisecond; a lock still held after this
+ * long has a holder that is not counting (stopped, or a child that
+ * inherited it). Tried every LOCK_POLL_MS. */
+#define LOCK_WAIT_MS 100
+#define LOCK_POLL_MS 5
 
 #define MAX_NUMBERS 8
 #define NAME_CHARS 32
@@ -108,6 +117,19 @@ static int write_numbers(int fd, const number_file *f, const numbers *ns)
 	return pwrite(fd, buf, at, 0) == (ssize_t)at && ftruncate(fd, (off_t)at) == 0 ? 0 : -1;
 }
 
+/* flock(fd, op) retried without blocking for LOCK_WAIT_MS; 0, or -1
+ * with errno. */
+static int lock_a_little(int fd, int op)
+{
+	for (int waited = 0;; waited += LOCK_POLL_MS) {
+		if (flock(fd, op | LOCK_NB) == 0)
+			return 0;
+		if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= LOCK_WAIT_MS)
+			return -1;
+		nanosleep(&(struct timespec){ 0, LOCK_POLL_MS * 1000 * 1000 }, NULL);
+	}
+}
+
 /* Whether the file open at fd is ours: empty, or beginning with f's
  * magic line. */
 static int ours(int fd, const number_file *f)
@@ -142,9 +164,9 @@ static int open_numbers(int dfd, const number_file *f, int change, char *why, si
 	} else if (!S_ISREG(st.st_mode)) {
 		snprintf(why, n, "%s is not a regular file", what);
 	} else if (vrt_cache_owned(&st, what, why, n)) {
-		if (flock(fd, change ? LOCK_EX : LOCK_SH))
+		if (lock_a_little(fd, change ? LOCK_EX : LOCK_SH))
 			snprintf(why, n, "cannot lock %s: %s", what,
-			         strerror(errno));
+			         errno == EWOULDBLOCK ? "another process holds it" : strerror(errno));
 		else if (ours(fd, f))
 			return fd;
 		else {

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -722,6 +723,41 @@ static void test_users_files(void)
 	close(dfd);
 }
 
+/* In the child: the counts' file locked by another holder (a stopped
+ * vastcc --cache-max, a forked child that kept it). */
+static char locked_dir[512];
+
+static void locked_case(void)
+{
+	char why[256], p[600];
+	vrt_cache_numbers nums;
+	snprintf(p, sizeof p, "%s/.vastcc-stats", locked_dir);
+	int fd = open(p, O_RDWR);
+	CHECK(fd >= 0 && flock(fd, LOCK_EX) == 0);
+	double start = vrt_now_ms();
+	vrt_cache_count(locked_dir, 1); /* waits a little, then skips */
+	CHECK(numbers_of(locked_dir, &nums, why) == -1 && strstr(why, "cannot lock"));
+	CHECK(nums.max == 4096 && vrt_cache_max(locked_dir) == 4096);
+	CHECK(vrt_now_ms() - start < 5000);
+	close(fd);
+	CHECK(numbers_of(locked_dir, &nums, why) == 0 && nums.hits == 1);
+}
+
+/* A lock held elsewhere does not block the program: counting gives up
+ * after a short wait, a reader too (the setting read all the same). */
+static void test_lock_held(void)
+{
+	char why[256], first[512];
+	int warnings = 0;
+	snprintf(locked_dir, sizeof locked_dir, "%s/locked", dir);
+	vrt_cache_count(locked_dir, 1);
+	int dfd = vrt_cache_open_dir(locked_dir, 0, why, sizeof why);
+	CHECK(dfd >= 0 && vrt_cache_set_max(dfd, 4096, why, sizeof why) == 0);
+	if (dfd >= 0)
+		close(dfd);
+	CHECK(in_child(locked_case, &warnings, first));
+}
+
 static void test_dir(void)
 {
 	setenv("VAST_CACHE_DIR", "/x/y", 1);
@@ -772,6 +808,7 @@ int main(void)
 	test_unwritable();
 	test_numbers();
 	test_users_files();
+	test_lock_held();
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd))
