@@ -149,6 +149,16 @@ static char *on_path(void)
 	return found;
 }
 
+/* Whether the file dladdr names is the shared runtime (libvastrt.so, or
+ * a versioned name of it): a static runtime is inside the program, which
+ * dladdr names by its argv[0] (./x.solver), or inside a shared object of
+ * the user's (a Python extension _m.cpython-311-x86_64-linux-gnu.so). */
+static int shared_runtime(const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	return !strncmp(slash ? slash + 1 : file, "libvastrt.so", strlen("libvastrt.so"));
+}
+
 /* The compiler's path (malloc'd), or NULL with why. Beside the runtime
  * that is loaded, then in the install prefix, then on PATH: a program
  * linked from an installed prefix finds that prefix's compiler when the
@@ -167,7 +177,7 @@ static char *find_compiler(char *why, size_t n)
 	 * static one is inside the program, whose bin/ is not ours: the link
 	 * says which vastcc took it from its PREFIX/lib. */
 	Dl_info info;
-	if (dladdr(&where_am_i, &info) && info.dli_fname && strstr(info.dli_fname, ".so")) {
+	if (dladdr(&where_am_i, &info) && info.dli_fname && shared_runtime(info.dli_fname)) {
 		const char *slash = strrchr(info.dli_fname, '/');
 		int dir = slash ? (int)(slash - info.dli_fname) : 1;
 		size_t len = (size_t)dir + 16;
@@ -177,9 +187,9 @@ static char *find_compiler(char *why, size_t n)
 			found = usable(path);
 			vrt_free(path);
 		}
-	} else if (vast_linked_compiler && *vast_linked_compiler) {
-		found = usable(vast_linked_compiler);
 	}
+	if (!found && vast_linked_compiler && *vast_linked_compiler)
+		found = usable(vast_linked_compiler);
 	if (!found)
 		found = usable(VAST_INSTALL_COMPILER);
 	if (!found)
