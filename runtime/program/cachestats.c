@@ -163,7 +163,7 @@ static int open_numbers(int dfd, const number_file *f, int change, char *why, si
 		snprintf(why, n, "cannot read %s: %s", what, strerror(errno));
 	} else if (!S_ISREG(st.st_mode)) {
 		snprintf(why, n, "%s is not a regular file", what);
-	} else if (vrt_cache_owned(&st, what, why, n)) {
+	} else if (vrt_trusted_stat(&st, 0, what, why, n)) {
 		if (lock_a_little(fd, change ? LOCK_EX : LOCK_SH))
 			snprintf(why, n, "cannot lock %s: %s", what,
 			         errno == EWOULDBLOCK ? "another process holds it" : strerror(errno));
