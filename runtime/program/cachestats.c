@@ -270,7 +270,7 @@ unsigned long long vrt_cache_max(const char *dir)
 	int dfd = vrt_cache_open_dir(dir, 0, why, sizeof why);
 	if (dfd >= 0) {
 		if (vrt_cache_numbers_read(dfd, &nums, why, sizeof why))
-			vrt_log(VRT_LOG_INFO, "cache '%s': its settings not read: %s", dir, why);
+			vrt_log(VRT_LOG_INFO, "cache '%s': its counts or setting not read: %s", dir, why);
 		close(dfd);
 	}
 	return nums.max ? nums.max : VRT_CACHE_MAX_DEFAULT;
