@@ -18,12 +18,13 @@
  *
  * Trust: an entry's payload is a program the runtime runs, and anyone who
  * can write an entry can recompute its fields, so the cache trusts the
- * file system, as ssh trusts ~/.ssh and ccache its directory. A directory
- * is used only if it is owned by the effective user and writable by
- * nobody else (made 0700 when missing), and an entry only if it is a
- * regular file (opened with O_NOFOLLOW and O_NONBLOCK, then fstat'ed: a
- * symbolic link or a FIFO planted under an entry's name is refused, and
- * cannot block) owned by the effective user and writable by nobody else.
+ * file system, as ssh trusts ~/.ssh and ccache its directory (trust.c).
+ * A directory is used only if it is owned by the effective user and
+ * writable by nobody else (made 0700 when missing), and an entry only if
+ * it is a regular file (opened with O_NOFOLLOW and O_NONBLOCK, then
+ * fstat'ed: a symbolic link or a FIFO planted under an entry's name is
+ * refused, and cannot block) owned by the effective user and writable by
+ * nobody else.
  * A refusal is one warning per process that names the directory and why,
  * and the program is compiled as without a cache; so is a directory that
  * cannot be made, opened or written (a VAST_CACHE_DIR on a read-only
@@ -130,22 +131,6 @@ static void refuse(const char *dir, const char *why)
 	vrt_log(level, "cache '%s' not used: %s; compiling without it", dir, why);
 }
 
-int vrt_cache_owned(const struct stat *st, const char *what, char *why, size_t n)
-{
-	if (st->st_uid != geteuid()) {
-		snprintf(why, n, "%s is owned by uid %u, not by this user (uid %u)", what,
-		         (unsigned)st->st_uid, (unsigned)geteuid());
-		return 0;
-	}
-	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-		snprintf(why, n, "%s is writable by %s (mode %04o)", what,
-		         st->st_mode & S_IWOTH ? "others" : "its group",
-		         (unsigned)(st->st_mode & 07777));
-		return 0;
-	}
-	return 1;
-}
-
 /* mkdir -p for the cache directory, each directory it makes 0700: a
  * user's own programs. */
 static int make_dirs(const char *dir)
@@ -187,7 +172,7 @@ int vrt_cache_open_dir(const char *dir, int make, char *why, size_t n)
 			close(fd);
 		return -1;
 	}
-	if (!vrt_cache_owned(&st, "it", why, n)) {
+	if (!vrt_trusted_stat(&st, 0, "it", why, n)) {
 		close(fd);
 		return -1;
 	}
@@ -226,7 +211,7 @@ static int open_entry(int dfd, const char *dir, const char *name, struct stat *s
 	}
 	if (!S_ISREG(st->st_mode))
 		snprintf(why, sizeof why, "%s is not a regular file", what);
-	if (!S_ISREG(st->st_mode) || !vrt_cache_owned(st, what, why, sizeof why)) {
+	if (!S_ISREG(st->st_mode) || !vrt_trusted_stat(st, 0, what, why, sizeof why)) {
 		refuse(dir, why);
 		close(fd);
 		errno = EPERM;

@@ -2,10 +2,13 @@
 /*
  * cachestats.c - the cache's counts and its size setting, kept in its
  * directory beside the entries (cache.c), as ccache keeps its statistics
- * and its ccache.conf there: "stats" counts the runtime's lookups (hits,
- * misses), "settings" holds the bound `vastcc --cache-max` set. `vastcc
- * --cache-stats` reads both; VAST_CACHE_MAX, when set, overrides the
- * setting (vrt_cache_max).
+ * and its ccache.conf there: ".vastcc-stats" counts the runtime's lookups
+ * (hits, misses), ".vastcc-settings" holds the bound `vastcc --cache-max`
+ * set. `vastcc --cache-stats` reads both; VAST_CACHE_MAX, when set,
+ * overrides the setting (vrt_cache_max). The names are hidden and
+ * prefixed, as the entries' are hash-derived: the directory may be one
+ * the user keeps files in (VAST_CACHE_DIR=.), whose own "stats" must not
+ * become ours.
  *
  * A file is a magic line, then "NAME VALUE" lines:
  *
@@ -16,10 +19,17 @@
  * by nobody else, made 0600) and changed in place under an exclusive
  * flock: read, change, write from offset 0, truncate. A reader takes a
  * shared lock, so processes counting at once lose no count and a reader
- * never sees half a write. A file that does not parse (a writer killed
- * mid-write) reads as zeros from the first bad line and is rewritten
- * whole by the next change. Counting is never an error to the program:
- * a file that cannot be opened, trusted or locked is left alone.
+ * never sees half a write. The lock is waited for a little only
+ * (LOCK_WAIT_MS): a holder that does not let go (a stopped `vastcc
+ * --cache-max`, a forked child that kept the descriptor) costs a count,
+ * never the program's time. A file is the cache's only when it is empty
+ * (made, its writer killed before it wrote) or begins with the magic
+ * line; any other is the user's, neither read nor written (warned once).
+ * One of ours that does not parse further on (a writer killed between
+ * its write and its truncate) reads as zeros from the first bad line and
+ * is rewritten whole by the next change. Counting is never an error to
+ * the program: a file that cannot be opened, trusted or locked is left
+ * alone.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +38,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "program/program.h"
@@ -36,8 +47,21 @@
 typedef struct number_file {
 	const char *name, *magic;
 } number_file;
-static const number_file stats_file = { "stats", "vastcc-cache-stats 1\n" };
-static const number_file settings_file = { "settings", "vastcc-cache-settings 1\n" };
+static const number_file stats_file = { ".vastcc-stats", "vastcc-cache-stats 1\n" };
+static const number_file settings_file = { ".vastcc-settings", "vastcc-cache-settings 1\n" };
+
+/* open_numbers' answers besides a descriptor. */
+enum {
+	NUMBERS_REFUSED = -1, /* cannot be opened, trusted or locked */
+	NUMBERS_MISSING = -2, /* and not to be made */
+	NUMBERS_FOREIGN = -3, /* the user's file under our name: left alone */
+};
+
+/* A change takes well under a millisecond; a lock still held after this
+ * long has a holder that is not counting (stopped, or a child that
+ * inherited it). Tried every LOCK_POLL_MS. */
+#define LOCK_WAIT_MS 100
+#define LOCK_POLL_MS 5
 
 #define MAX_NUMBERS 8
 #define NAME_CHARS 32
@@ -93,9 +117,33 @@ static int write_numbers(int fd, const number_file *f, const numbers *ns)
 	return pwrite(fd, buf, at, 0) == (ssize_t)at && ftruncate(fd, (off_t)at) == 0 ? 0 : -1;
 }
 
+/* flock(fd, op) retried without blocking for LOCK_WAIT_MS; 0, or -1
+ * with errno. */
+static int lock_a_little(int fd, int op)
+{
+	for (int waited = 0;; waited += LOCK_POLL_MS) {
+		if (flock(fd, op | LOCK_NB) == 0)
+			return 0;
+		if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= LOCK_WAIT_MS)
+			return -1;
+		nanosleep(&(struct timespec){ 0, LOCK_POLL_MS * 1000 * 1000 }, NULL);
+	}
+}
+
+/* Whether the file open at fd is ours: empty, or beginning with f's
+ * magic line. */
+static int ours(int fd, const number_file *f)
+{
+	char head[64];
+	size_t m = strlen(f->magic);
+	ssize_t got = pread(fd, head, m, 0);
+	return got == 0 || (got == (ssize_t)m && !memcmp(head, f->magic, m));
+}
+
 /* File f of the checked directory dfd, locked: exclusive and made when
- * missing for `change`, else shared. -1 with why (naming the file), or
- * -2 when it is missing and not to be made. */
+ * missing for `change`, else shared. A descriptor, or NUMBERS_REFUSED or
+ * NUMBERS_FOREIGN with why (naming the file), or NUMBERS_MISSING when it
+ * is missing and not to be made. */
 static int open_numbers(int dfd, const number_file *f, int change, char *why, size_t n)
 {
 	char what[64];
@@ -105,22 +153,30 @@ static int open_numbers(int dfd, const number_file *f, int change, char *why, si
 	                              O_NONBLOCK | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		if (errno == ENOENT && !change)
-			return -2;
+			return NUMBERS_MISSING;
 		snprintf(why, n, errno == ELOOP ? "%s is a symbolic link" : "cannot open %s: %s",
 		         what, strerror(errno));
-		return -1;
+		return NUMBERS_REFUSED;
 	}
+	int res = NUMBERS_REFUSED;
 	if (fstat(fd, &st)) {
 		snprintf(why, n, "cannot read %s: %s", what, strerror(errno));
 	} else if (!S_ISREG(st.st_mode)) {
 		snprintf(why, n, "%s is not a regular file", what);
-	} else if (vrt_cache_owned(&st, what, why, n)) {
-		if (flock(fd, change ? LOCK_EX : LOCK_SH) == 0)
+	} else if (vrt_trusted_stat(&st, 0, what, why, n)) {
+		if (lock_a_little(fd, change ? LOCK_EX : LOCK_SH))
+			snprintf(why, n, "cannot lock %s: %s", what,
+			         errno == EWOULDBLOCK ? "another process holds it" : strerror(errno));
+		else if (ours(fd, f))
 			return fd;
-		snprintf(why, n, "cannot lock %s: %s", what, strerror(errno));
+		else {
+			snprintf(why, n, "%s is not the cache's (it does not begin with '%.*s'); "
+			         "left alone", what, (int)strlen(f->magic) - 1, f->magic);
+			res = NUMBERS_FOREIGN;
+		}
 	}
 	close(fd);
-	return -1;
+	return res;
 }
 
 /* Reads file f of dfd into *ns (nothing when it is missing); 0, or -1
@@ -129,7 +185,7 @@ static int read_numbers(int dfd, const number_file *f, numbers *ns, char *why, s
 {
 	ns->n = 0;
 	int fd = open_numbers(dfd, f, 0, why, n);
-	if (fd == -1)
+	if (fd == NUMBERS_REFUSED || fd == NUMBERS_FOREIGN)
 		return -1;
 	if (fd >= 0) {
 		parse(fd, f, ns);
@@ -139,14 +195,14 @@ static int read_numbers(int dfd, const number_file *f, numbers *ns, char *why, s
 }
 
 /* Adds v to the number `name` of file f of dfd, or with `set` makes it
- * v; 0, or -1 with why. */
+ * v; 0, or NUMBERS_REFUSED or NUMBERS_FOREIGN with why. */
 static int change_number(int dfd, const number_file *f, const char *name, int set,
                          unsigned long long v, char *why, size_t n)
 {
 	numbers ns;
 	int fd = open_numbers(dfd, f, 1, why, n);
 	if (fd < 0)
-		return -1;
+		return fd;
 	parse(fd, f, &ns);
 	unsigned long long *p = number(&ns, name);
 	int err = -1;
@@ -161,24 +217,35 @@ static int change_number(int dfd, const number_file *f, const char *name, int se
 	return err;
 }
 
+/* A user's file under our name is worth telling once per process (then
+ * at VAST_LOG=info): nothing is counted while it is there. */
+static int warned_foreign;
+
 void vrt_cache_count(const char *dir, int hit)
 {
 	char why[256];
 	int dfd = vrt_cache_open_dir(dir, 1, why, sizeof why);
 	if (dfd < 0)
 		return; /* the lookup or the store says why */
-	if (change_number(dfd, &stats_file, hit ? "hits" : "misses", 0, 1, why, sizeof why))
-		vrt_log(VRT_LOG_INFO, "cache '%s': not counted: %s", dir, why);
+	int r = change_number(dfd, &stats_file, hit ? "hits" : "misses", 0, 1, why, sizeof why);
+	int level = r == NUMBERS_FOREIGN &&
+	            !__atomic_exchange_n(&warned_foreign, 1, __ATOMIC_RELAXED) ? VRT_LOG_WARN
+	                                                                       : VRT_LOG_INFO;
+	if (r)
+		vrt_log(level, "cache '%s': not counted: %s", dir, why);
 	close(dfd);
 }
 
 int vrt_cache_numbers_read(int dfd, vrt_cache_numbers *out, char *why, size_t n)
 {
 	numbers stats, settings;
+	char also[256];
 	*out = (vrt_cache_numbers){ 0, 0, 0 };
-	if (read_numbers(dfd, &stats_file, &stats, why, n) ||
-	    read_numbers(dfd, &settings_file, &settings, why, n))
-		return -1;
+	/* Each file on its own: a refused count leaves the bound read. */
+	int bad_stats = read_numbers(dfd, &stats_file, &stats, why, n);
+	int bad_settings = read_numbers(dfd, &settings_file, &settings, also, sizeof also);
+	if (bad_settings && !bad_stats)
+		snprintf(why, n, "%s", also);
 	unsigned long long *v;
 	if ((v = number(&stats, "hits")))
 		out->hits = *v;
@@ -186,12 +253,12 @@ int vrt_cache_numbers_read(int dfd, vrt_cache_numbers *out, char *why, size_t n)
 		out->misses = *v;
 	if ((v = number(&settings, "max")))
 		out->max = *v;
-	return 0;
+	return bad_stats || bad_settings ? -1 : 0;
 }
 
 int vrt_cache_set_max(int dfd, unsigned long long max, char *why, size_t n)
 {
-	return change_number(dfd, &settings_file, "max", 1, max, why, n);
+	return change_number(dfd, &settings_file, "max", 1, max, why, n) ? -1 : 0;
 }
 
 unsigned long long vrt_cache_max(const char *dir)
@@ -203,7 +270,7 @@ unsigned long long vrt_cache_max(const char *dir)
 	int dfd = vrt_cache_open_dir(dir, 0, why, sizeof why);
 	if (dfd >= 0) {
 		if (vrt_cache_numbers_read(dfd, &nums, why, sizeof why))
-			vrt_log(VRT_LOG_INFO, "cache '%s': its settings not read: %s", dir, why);
+			vrt_log(VRT_LOG_INFO, "cache '%s': its counts or setting not read: %s", dir, why);
 		close(dfd);
 	}
 	return nums.max ? nums.max : VRT_CACHE_MAX_DEFAULT;

@@ -22,7 +22,9 @@
  * The compiler is $VAST_COMPILER, else the one beside the runtime that
  * is loaded (bin/vastcc beside the lib/ that holds libvastrt.so; for
  * libvastrt.a, the vastcc that linked it into the program, which the link
- * records), else the install prefix's bin/vastcc, else vastcc on PATH.
+ * records), else the install prefix's bin/vastcc, else vastcc on PATH
+ * (its absolute entries). One found so is run only if no other user
+ * could have put it there (trust.c), else the program runs natively.
  * Its output is cached on disk (cache.c; each lookup counted, and the
  * cache bounded, by cachestats.c) under the source, the options, the
  * device flags, the compiler's version and identity (its resolved path,
@@ -129,34 +131,70 @@ static char *usable(const char *path)
 	return out;
 }
 
-/* vastcc in a directory of $PATH, as a shell would find it. */
-static char *on_path(void)
+/* Whether path, when an executable file, is the compiler to run: 1 with
+ * its resolved path in *found; 0 when it is none; -1 when it is one that
+ * another user could have put there (trust.c: the file or a directory
+ * above it not root's or ours, or writable by others), with why. Such a
+ * compiler is not run: a record naming a prefix in /tmp that was cleaned
+ * since, or a shared bin/ on PATH, must not run a stranger's program. */
+static int take(const char *path, char **found, char *why, size_t n)
+{
+	char whynot[512];
+	char *real = usable(path);
+	if (!real)
+		return 0;
+	if (!vrt_trusted_path(real, whynot, sizeof whynot)) {
+		snprintf(why, n, "not running '%s', which another user could have put there: %s "
+		         "(VAST_COMPILER names the one to run)", real, whynot);
+		vrt_free(real);
+		return -1;
+	}
+	*found = real;
+	return 1;
+}
+
+/* vastcc in a directory of $PATH, as a shell would find it (take's
+ * answer). Only absolute entries: an empty or relative one names the
+ * working directory, whatever it is when the program builds. */
+static int on_path(char **found, char *why, size_t n)
 {
 	const char *p = vrt_getenv("PATH");
-	char *found = NULL;
-	while (p && !found) {
+	int r = 0;
+	while (p && !r) {
 		const char *colon = strchr(p, ':');
 		int len = colon ? (int)(colon - p) : (int)strlen(p);
-		char *path = vrt_malloc((size_t)len + 16);
+		char *path = p[0] == '/' ? vrt_malloc((size_t)len + 16) : NULL;
 		if (path) {
-			/* An empty entry is the working directory. */
-			snprintf(path, (size_t)len + 16, "%.*s/vastcc", len ? len : 1, len ? p : ".");
-			found = usable(path);
+			snprintf(path, (size_t)len + 16, "%.*s/vastcc", len, p);
+			r = take(path, found, why, n);
 			vrt_free(path);
 		}
 		p = colon ? colon + 1 : NULL;
 	}
-	return found;
+	return r;
+}
+
+/* Whether the file dladdr names is the shared runtime (libvastrt.so, or
+ * a versioned name of it): a static runtime is inside the program, which
+ * dladdr names by its argv[0] (./x.solver), or inside a shared object of
+ * the user's (a Python extension _m.cpython-311-x86_64-linux-gnu.so). */
+static int shared_runtime(const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	return !strncmp(slash ? slash + 1 : file, "libvastrt.so", strlen("libvastrt.so"));
 }
 
 /* The compiler's path (malloc'd), or NULL with why. Beside the runtime
  * that is loaded, then in the install prefix, then on PATH: a program
  * linked from an installed prefix finds that prefix's compiler when the
- * build tree it came from is gone. */
+ * build tree it came from is gone. Each but VAST_COMPILER, which the
+ * user named, is run only if trusted (take); the first found that is
+ * not stops the search, as a shell would run it. */
 static char *find_compiler(char *why, size_t n)
 {
 	const char *env = vrt_getenv("VAST_COMPILER");
 	char *found = NULL;
+	int r = 0;
 	if (env && *env) {
 		if (executable(env))
 			return vrt_strdup(env);
@@ -167,24 +205,24 @@ static char *find_compiler(char *why, size_t n)
 	 * static one is inside the program, whose bin/ is not ours: the link
 	 * says which vastcc took it from its PREFIX/lib. */
 	Dl_info info;
-	if (dladdr(&where_am_i, &info) && info.dli_fname && strstr(info.dli_fname, ".so")) {
+	if (dladdr(&where_am_i, &info) && info.dli_fname && shared_runtime(info.dli_fname)) {
 		const char *slash = strrchr(info.dli_fname, '/');
 		int dir = slash ? (int)(slash - info.dli_fname) : 1;
 		size_t len = (size_t)dir + 16;
 		char *path = vrt_malloc(len);
 		if (path) {
 			snprintf(path, len, "%.*s/../bin/vastcc", dir, slash ? info.dli_fname : ".");
-			found = usable(path);
+			r = take(path, &found, why, n);
 			vrt_free(path);
 		}
-	} else if (vast_linked_compiler && *vast_linked_compiler) {
-		found = usable(vast_linked_compiler);
 	}
-	if (!found)
-		found = usable(VAST_INSTALL_COMPILER);
-	if (!found)
-		found = on_path();
-	if (!found)
+	if (!r && vast_linked_compiler && *vast_linked_compiler)
+		r = take(vast_linked_compiler, &found, why, n);
+	if (!r)
+		r = take(VAST_INSTALL_COMPILER, &found, why, n);
+	if (!r)
+		r = on_path(&found, why, n);
+	if (!r)
 		snprintf(why, n, "no vastcc found to compile it beside the runtime, as '%s' or on "
 		         "PATH (set VAST_COMPILER)", VAST_INSTALL_COMPILER);
 	return found;

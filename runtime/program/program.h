@@ -128,6 +128,19 @@ void vrt_stub_json_free(vast_program_info *p);
 int vrt_json_sealed(const char *text, size_t len);
 void vrt_json_seal(char *text, size_t len);
 
+/* --- trust.c: files nobody but the user could have written ------------- */
+struct stat;
+/* Whether st is the effective user's (or, with root_too, root's) and
+ * writable by neither its group nor others; if not, why (naming `what`)
+ * in why[n]. */
+int vrt_trusted_stat(const struct stat *st, int root_too, const char *what, char *why,
+                     size_t n);
+/* Whether the file at the resolved absolute path (realpath's) is a
+ * regular file that, and every directory above it, passes
+ * vrt_trusted_stat with root_too, a sticky directory writable by others
+ * passing too; if not, why (naming the first that fails) in why[n]. */
+int vrt_trusted_path(const char *path, char *why, size_t n);
+
 /* --- cache.c: programs compiled at clBuildProgram, on disk -------------- */
 /* What a cached program was compiled from; every field is compared on a
  * lookup. Strings NUL-terminated (NULL: empty) but the source. */
@@ -157,10 +170,6 @@ void vrt_cache_evict(const char *dir, unsigned long long max);
  * first, parents included, when `make`); or -1 with why[n]: refused,
  * cannot be made or opened; why is "" when it does not exist yet. */
 int vrt_cache_open_dir(const char *dir, int make, char *why, size_t n);
-struct stat;
-/* Whether st is the effective user's and writable by nobody else; if
- * not, why (naming `what`) in why[n]. */
-int vrt_cache_owned(const struct stat *st, const char *what, char *why, size_t n);
 typedef struct vrt_cache_usage {
 	unsigned long long entries, bytes;
 } vrt_cache_usage;
@@ -186,7 +195,8 @@ typedef struct vrt_cache_numbers {
  * the caller; process-safe. */
 void vrt_cache_count(const char *dir, int hit);
 /* The counts and setting of the checked directory dfd (zeros where it
- * has none); 0, or -1 with why[n]. */
+ * has none); 0, or -1 with why[n] when a file is refused, whose numbers
+ * are then zeros and the other file's read all the same. */
 int vrt_cache_numbers_read(int dfd, vrt_cache_numbers *out, char *why, size_t n);
 /* Sets dfd's bound, kept until set again; 0, or -1 with why[n]. */
 int vrt_cache_set_max(int dfd, unsigned long long max, char *why, size_t n);

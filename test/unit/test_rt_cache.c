@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -632,7 +633,7 @@ static void test_numbers(void)
 	CHECK(numbers_of(d, &nums, why) == 0 && nums.hits == 2 + PROCS * COUNTS / 2 &&
 	      nums.misses == 1 + PROCS * COUNTS / 2 && nums.max == 1 << 20);
 	/* Damaged (a writer killed mid-write): zeros, then whole again. */
-	snprintf(p, sizeof p, "%s/stats", d);
+	snprintf(p, sizeof p, "%s/.vastcc-stats", d);
 	write_file(p, "vastcc-cache-stats 1\nhits 1x", 27);
 	CHECK(numbers_of(d, &nums, why) == 0 && nums.hits == 0 && nums.misses == 0);
 	vrt_cache_count(d, 1);
@@ -642,18 +643,20 @@ static void test_numbers(void)
 	snprintf(target, sizeof target, "%s/elsewhere", dir);
 	write_file(target, "x", 1);
 	CHECK(unlink(p) == 0 && symlink(target, p) == 0);
-	CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'stats' is a symbolic link"));
+	CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'.vastcc-stats' is a symbolic link"));
 	vrt_cache_count(d, 1);
 	CHECK(file_size(target) == 1);
+	/* The setting is read all the same: the bound is not the default. */
+	CHECK(nums.max == 1 << 20 && vrt_cache_max(d) == 1 << 20);
 	CHECK(unlink(p) == 0);
 	/* Writable by the group, or another user's: refused. */
 	vrt_cache_count(d, 1);
 	CHECK(chmod(p, 0660) == 0);
-	CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'stats' is writable by its group"));
+	CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'.vastcc-stats' is writable by its group"));
 	CHECK(chmod(p, 0600) == 0);
 	if (geteuid() == 0) {
 		CHECK(chown(p, OTHER_UID, OTHER_UID) == 0);
-		CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'stats' is owned by uid 4242"));
+		CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "'.vastcc-stats' is owned by uid 4242"));
 	}
 	/* Neither file is an entry: eviction leaves them be. */
 	vrt_cache_usage left;
@@ -662,6 +665,97 @@ static void test_numbers(void)
 	vrt_cache_trim(dfd, 0, &left, NULL);
 	close(dfd);
 	CHECK(left.entries == 0 && exists(p));
+}
+
+/* Whether file p holds exactly s. */
+static int file_holds(const char *p, const char *s)
+{
+	size_t n = 0;
+	char *got = vrt_read_file(p, &n);
+	int ok = got && n == strlen(s) && !memcmp(got, s, n);
+	vrt_free(got);
+	return ok;
+}
+
+/* A user's own files in the cache directory (VAST_CACHE_DIR=. in a
+ * project that has a file named "stats" or "settings") survive a count,
+ * a --cache-max and a trim; so does a file under the cache's own names
+ * that is not the cache's (no magic line): left alone, its numbers not
+ * counted, the setting refused. An empty one is the cache's to fill. */
+static void test_users_files(void)
+{
+	static const char *const names[] = { "stats", "settings", ".vastcc-stats",
+		                             ".vastcc-settings" };
+	static const char mine[] = "the user's own, not the cache's\n";
+	char d[512], why[256], p[4][600];
+	vrt_cache_numbers nums;
+	vrt_cache_usage left;
+	snprintf(d, sizeof d, "%s/users", dir);
+	int dfd = vrt_cache_open_dir(d, 1, why, sizeof why);
+	CHECK(dfd >= 0);
+	/* Files named as the cache's used to be: not the cache's. */
+	for (int i = 0; i < 2; i++) {
+		snprintf(p[i], sizeof p[i], "%s/%s", d, names[i]);
+		write_file(p[i], mine, strlen(mine));
+	}
+	vrt_cache_count(d, 1);
+	CHECK(vrt_cache_set_max(dfd, 4096, why, sizeof why) == 0);
+	vrt_cache_trim(dfd, 0, &left, NULL);
+	CHECK(file_holds(p[0], mine) && file_holds(p[1], mine));
+	CHECK(numbers_of(d, &nums, why) == 0 && nums.hits == 1 && nums.max == 4096);
+	/* Under the cache's names, without its magic line: left alone. */
+	for (int i = 2; i < 4; i++) {
+		snprintf(p[i], sizeof p[i], "%s/%s", d, names[i]);
+		write_file(p[i], mine, strlen(mine));
+	}
+	vrt_cache_count(d, 1);
+	CHECK(vrt_cache_set_max(dfd, 8192, why, sizeof why) == -1 &&
+	      strstr(why, "'.vastcc-settings' is not the cache's"));
+	vrt_cache_trim(dfd, 0, &left, NULL);
+	for (int i = 0; i < 4; i++)
+		CHECK(file_holds(p[i], mine));
+	CHECK(numbers_of(d, &nums, why) == -1 && strstr(why, "is not the cache's"));
+	/* Empty (made, then its writer killed): the cache's, and read
+	 * although the setting's file is not. */
+	write_file(p[2], "", 0);
+	vrt_cache_count(d, 0);
+	CHECK(numbers_of(d, &nums, why) == -1 && nums.misses == 1);
+	close(dfd);
+}
+
+/* In the child: the counts' file locked by another holder (a stopped
+ * vastcc --cache-max, a forked child that kept it). */
+static char locked_dir[512];
+
+static void locked_case(void)
+{
+	char why[256], p[600];
+	vrt_cache_numbers nums;
+	snprintf(p, sizeof p, "%s/.vastcc-stats", locked_dir);
+	int fd = open(p, O_RDWR);
+	CHECK(fd >= 0 && flock(fd, LOCK_EX) == 0);
+	double start = vrt_now_ms();
+	vrt_cache_count(locked_dir, 1); /* waits a little, then skips */
+	CHECK(numbers_of(locked_dir, &nums, why) == -1 && strstr(why, "cannot lock"));
+	CHECK(nums.max == 4096 && vrt_cache_max(locked_dir) == 4096);
+	CHECK(vrt_now_ms() - start < 5000);
+	close(fd);
+	CHECK(numbers_of(locked_dir, &nums, why) == 0 && nums.hits == 1);
+}
+
+/* A lock held elsewhere does not block the program: counting gives up
+ * after a short wait, a reader too (the setting read all the same). */
+static void test_lock_held(void)
+{
+	char why[256], first[512];
+	int warnings = 0;
+	snprintf(locked_dir, sizeof locked_dir, "%s/locked", dir);
+	vrt_cache_count(locked_dir, 1);
+	int dfd = vrt_cache_open_dir(locked_dir, 0, why, sizeof why);
+	CHECK(dfd >= 0 && vrt_cache_set_max(dfd, 4096, why, sizeof why) == 0);
+	if (dfd >= 0)
+		close(dfd);
+	CHECK(in_child(locked_case, &warnings, first));
 }
 
 static void test_dir(void)
@@ -713,6 +807,8 @@ int main(void)
 	test_trust();
 	test_unwritable();
 	test_numbers();
+	test_users_files();
+	test_lock_held();
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd))

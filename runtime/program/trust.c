@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trust.c - whether a file the runtime reads a program from, or runs,
+ * may be trusted: the rule the on-disk cache (cache.c, cachestats.c) and
+ * the compiler lookup (jit.c) share, as ssh trusts ~/.ssh.
+ *
+ * A file is trusted when nobody but the effective user (or root, for a
+ * compiler from a system prefix) could have written it: owned so, and
+ * writable by neither its group nor others. The cache checks its
+ * directory and each file it opens through that directory's descriptor;
+ * a compiler is run by its path, so every directory above it must pass
+ * too, or another user could rename a file of his into its place. A
+ * sticky directory writable by others (/tmp) passes: in it, nobody may
+ * remove or rename a file he does not own (POSIX, rename() and unlink()
+ * on S_ISVTX), and the next component, checked in turn, is ours.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "program/program.h"
+
+int vrt_trusted_stat(const struct stat *st, int root_too, const char *what, char *why,
+                     size_t n)
+{
+	if (st->st_uid != geteuid() && !(root_too && st->st_uid == 0)) {
+		snprintf(why, n, "%s is owned by uid %u, not by this user (uid %u)%s", what,
+		         (unsigned)st->st_uid, (unsigned)geteuid(), root_too ? " or root" : "");
+		return 0;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(why, n, "%s is writable by %s (mode %04o)", what,
+		         st->st_mode & S_IWOTH ? "others" : "its group",
+		         (unsigned)(st->st_mode & 07777));
+		return 0;
+	}
+	return 1;
+}
+
+int vrt_trusted_path(const char *path, char *why, size_t n)
+{
+	size_t len = strlen(path);
+	char *p = vrt_malloc(len + 1), *what = vrt_malloc(len + 3);
+	int ok = 0;
+	if (!p || !what) {
+		snprintf(why, n, "out of memory");
+		goto out;
+	}
+	if (path[0] != '/') {
+		snprintf(why, n, "'%s' is not an absolute path", path);
+		goto out;
+	}
+	/* From the root down, each directory, then the file: the first that
+	 * fails is the one named. */
+	memcpy(p, path, len + 1);
+	for (size_t end = 1; end <= len; end++) {
+		if (end > 1 && end < len && path[end] != '/')
+			continue; /* "/" first, then each "/"-ended prefix */
+		struct stat st;
+		char keep = p[end];
+		p[end] = '\0';
+		sprintf(what, "'%s'", p);
+		int last = end >= len;
+		if (lstat(p, &st)) {
+			snprintf(why, n, "cannot read %s: %s", what, strerror(errno));
+			goto out;
+		}
+		if (!(last ? S_ISREG(st.st_mode) : S_ISDIR(st.st_mode))) {
+			/* The path was resolved: a link now is a change since. */
+			snprintf(why, n, "%s is not a %s", what, last ? "regular file" : "directory");
+			goto out;
+		}
+		/* A sticky directory's other writers cannot touch ours in it. */
+		if (!last && st.st_mode & S_ISVTX)
+			st.st_mode &= (mode_t)~(S_IWGRP | S_IWOTH);
+		if (!vrt_trusted_stat(&st, 1, what, why, n))
+			goto out;
+		if (last)
+			break;
+		p[end] = keep;
+	}
+	ok = 1;
+out:
+	vrt_free(p);
+	vrt_free(what);
+	return ok;
+}
