@@ -4,10 +4,10 @@
  *
  * A cl_mem the program creates is a vrt_mem: the data's home is host
  * memory (ours, or the program's for CL_MEM_USE_HOST_PTR), and a device
- * copy is allocated only when a native launch needs it. Each side has a
- * valid bit. A launch makes the device copy valid and, when the kernel
- * may write the buffer, the host side invalid; a read or map brings the
- * data back. Device copies stay resident across kernels and are evicted
+ * copy is allocated only when a native launch needs it. The memory
+ * directory (directory.c) says which of them hold the bytes: a launch
+ * makes the device copy hold them and, when the kernel may write the
+ * buffer, the host copy not; a read or map brings the data back. Device copies stay resident across kernels and are evicted
  * least recently used first when a launch needs room under the budget
  * (written back first when dirty).
  *
