@@ -143,6 +143,14 @@ static int take(const char *path, char **found, char *why, size_t n)
 	char *real = usable(path);
 	if (!real)
 		return 0;
+	/* The name as found first: a link in a directory another user may
+	 * write would let him choose which trusted file runs. */
+	if (!vrt_trusted_dirs(path, whynot, sizeof whynot)) {
+		snprintf(why, n, "not running '%s', which another user could have put there: %s "
+		         "(VAST_COMPILER names the one to run)", path, whynot);
+		vrt_free(real);
+		return -1;
+	}
 	if (!vrt_trusted_path(real, whynot, sizeof whynot)) {
 		snprintf(why, n, "not running '%s', which another user could have put there: %s "
 		         "(VAST_COMPILER names the one to run)", real, whynot);

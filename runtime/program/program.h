@@ -140,6 +140,11 @@ int vrt_trusted_stat(const struct stat *st, int root_too, const char *what, char
  * vrt_trusted_stat with root_too, a sticky directory writable by others
  * passing too; if not, why (naming the first that fails) in why[n]. */
 int vrt_trusted_path(const char *path, char *why, size_t n);
+/* Whether the directories an absolute path passes through as written
+ * ("/", then each one up to the one holding its last component; links
+ * met on the way not followed for the check) pass that rule: nobody else
+ * chose where the name leads. */
+int vrt_trusted_dirs(const char *path, char *why, size_t n);
 
 /* --- cache.c: programs compiled at clBuildProgram, on disk -------------- */
 /* What a cached program was compiled from; every field is compared on a

@@ -87,3 +87,57 @@ out:
 	vrt_free(what);
 	return ok;
 }
+
+int vrt_trusted_dirs(const char *path, char *why, size_t n)
+{
+	size_t len = strlen(path);
+	char *p = vrt_malloc(len + 1), *what = vrt_malloc(len + 3);
+	int ok = 0;
+	if (!p || !what) {
+		snprintf(why, n, "out of memory");
+		goto out;
+	}
+	if (path[0] != '/') {
+		snprintf(why, n, "'%s' is not an absolute path", path);
+		goto out;
+	}
+	/* "/" and each directory the name passes through as written, up to
+	 * the one holding its last component: whoever may write one of them
+	 * chooses what the name leads to, a link included. A link met on the
+	 * way is another user's to change only through its directory,
+	 * checked the step before; where it leads, vrt_trusted_path checks. */
+	memcpy(p, path, len + 1);
+	size_t last_slash = len;
+	while (path[last_slash] != '/')
+		last_slash--;
+	/* end: where a directory's name ends ("/" itself: end 1) */
+	for (size_t end = 1; end <= (last_slash ? last_slash : 1); end++) {
+		if (end > 1 && path[end] != '/')
+			continue;
+		struct stat st;
+		char keep = p[end];
+		p[end] = '\0';
+		sprintf(what, "'%s'", p);
+		int got = lstat(p, &st);
+		p[end] = keep;
+		if (got) {
+			snprintf(why, n, "cannot read %s: %s", what, strerror(errno));
+			goto out;
+		}
+		if (S_ISLNK(st.st_mode))
+			continue;
+		if (!S_ISDIR(st.st_mode)) {
+			snprintf(why, n, "%s is not a directory", what);
+			goto out;
+		}
+		if (st.st_mode & S_ISVTX)
+			st.st_mode &= (mode_t)~(S_IWGRP | S_IWOTH);
+		if (!vrt_trusted_stat(&st, 1, what, why, n))
+			goto out;
+	}
+	ok = 1;
+out:
+	vrt_free(p);
+	vrt_free(what);
+	return ok;
+}

@@ -17,7 +17,8 @@
 # every directory above it owned by root or the user and writable by
 # nobody else, a sticky directory (/tmp) excepted. Refused: one warning
 # naming it, the program runs natively (PLAIN's bytes), the wrapper never
-# runs. An empty or relative PATH entry (the working directory) is never
+# runs; so is a link to a trusted one, put in a directory others may write.
+# An empty or relative PATH entry (the working directory) is never
 # searched. Skipped (77) when INSTALL_COMPILER exists: it comes before PATH.
 set -u
 mode=$1
@@ -110,6 +111,18 @@ ran mine "$tmp/open"
 wrapper "$tmp/sticky" && chmod 1777 "$tmp/sticky"
 run sticky "$tmp/sticky:$sys"
 ran sticky "$tmp/sticky"
+# A link named vastcc, in a directory anyone may write to, to the user's
+# own trusted wrapper: whoever wrote the link chose what runs.
+mkdir "$tmp/lnk" && ln -s "$tmp/open/vastcc" "$tmp/lnk/vastcc" && chmod 0777 "$tmp/lnk"
+rm -f "$tmp/open/ran"
+run lnk "$tmp/lnk:$sys"
+if [ -e "$tmp/open/ran" ] || grep -q '^vast: programs jit=' lnk.err ||
+	[ "$(grep -c "warning: .*not running '$tmp/lnk/vastcc', .*: '$tmp/lnk' is writable by others" lnk.err)" != 1 ]; then
+	echo "FAIL: lnk: want '$tmp/lnk/vastcc' (a link in a directory others write) refused"
+	cat lnk.err; fail=1
+else
+	echo "ok: lnk refused"
+fi
 # The working directory through an empty or relative PATH entry: never
 # searched (the warning says no vastcc was found).
 wrapper "$tmp/cwd"
