@@ -78,9 +78,12 @@ static vrt_mem *family_root(vrt_mem *m)
 	return m->parent ? m->parent : m;
 }
 
-/* The locations holding all of m's window. */
+/* The locations holding all of m's window (a split launch's private
+ * view, with no directory: its host copy). */
 static vrt_locs holders(const vrt_mem *m)
 {
+	if (!m->dir)
+		return VRT_LOC(VRT_DIR_HOST);
 	return vrt_dir_holders(m->dir, m->origin, m->size);
 }
 
