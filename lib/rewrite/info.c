@@ -106,9 +106,16 @@ static char *location(an_loc at, const char *path)
 
 rw_info *rw_info_create(const an_program *p, const char *program_text)
 {
+	return rw_info_create_depth(p, program_text, NULL);
+}
+
+rw_info *rw_info_create_depth(const an_program *p, const char *program_text,
+                              const unsigned char *given)
+{
 	char pfx[RW_PREFIX_MAX];
 	rw_prefix(p, pfx);
-	unsigned char *too_deep = rw_too_deep(p, pfx);
+	unsigned char *own = given ? NULL : rw_too_deep(p, pfx);
+	const unsigned char *too_deep = given ? given : own;
 	if (!too_deep)
 		return NULL;
 	const char *path = p->path ? p->path : "";
@@ -166,7 +173,7 @@ rw_info *rw_info_create(const an_program *p, const char *program_text)
 		.ndevice_macros = p->ndevmacros, .device_macros = macros,
 		.footprints = fps,
 	};
-	free(too_deep);
+	free(own);
 	return info;
 }
 

@@ -21,6 +21,11 @@ static void newline_if_needed(rw_buf *out)
 
 char *rw_emit_program(const an_program *p)
 {
+	return rw_emit_program_depth(p, NULL);
+}
+
+char *rw_emit_program_depth(const an_program *p, unsigned char **depth_out)
+{
 	rw_buf out = {0};
 	unsigned char *too_deep = NULL;
 	const char *base = p->path ? strrchr(p->path, '/') : NULL;
@@ -51,7 +56,10 @@ char *rw_emit_program(const an_program *p)
 		if (p->funcs[f].is_kernel && !too_deep[f] &&
 		    rw_emit_kernel_variants(p, pfx, l, (int)f, &out) < 0)
 			goto fail;
-	free(too_deep);
+	if (depth_out)
+		*depth_out = too_deep;
+	else
+		free(too_deep);
 	rw_lines_destroy(l);
 	return rw_buf_take(&out);
 fail:

@@ -40,11 +40,18 @@
  * malloc'd; NULL only on internal errors, which are printed as
  * "vastcc: internal error at FILE:LINE: ...". */
 char *rw_emit_program(const an_program *p);
+/* The same, and in *too_deep (malloc'd, when not NULL) rw_too_deep's
+ * answer it was made with: what rw_emit_stub_depth and
+ * rw_info_create_depth take instead of rendering every variant again. */
+char *rw_emit_program_depth(const an_program *p, unsigned char **too_deep);
 
 /* The host stub C file for p whose generated program is program_text
  * (rw_emit_program's result; NULL: generate it here), malloc'd; NULL only
  * on internal errors. */
 char *rw_emit_stub(const an_program *p, const char *program_text);
+/* The same, given rw_too_deep's answer for p (NULL: worked out here). */
+char *rw_emit_stub_depth(const an_program *p, const char *program_text,
+                         const unsigned char *too_deep);
 
 /* The same program as JSON (docs/json.md): what `vastcc --emit-json`
  * writes and libvastrt's vrt_stub_from_json reads; malloc'd, NULL only on
@@ -61,6 +68,9 @@ typedef struct rw_info {
 	unsigned *nterms; /* per kernel: its term table's length (implicit in the ABI) */
 } rw_info;
 rw_info *rw_info_create(const an_program *p, const char *program_text);
+/* The same, given rw_too_deep's answer for p (NULL: worked out here). */
+rw_info *rw_info_create_depth(const an_program *p, const char *program_text,
+                              const unsigned char *too_deep);
 void rw_info_destroy(rw_info *info);
 /* Kernel k's footprint tables, in vast_kernel_footprints' order, and
  * their lengths. */

@@ -208,6 +208,12 @@ static void put_variants(rw_buf *out, unsigned v)
 
 char *rw_emit_stub(const an_program *p, const char *program_text)
 {
+	return rw_emit_stub_depth(p, program_text, NULL);
+}
+
+char *rw_emit_stub_depth(const an_program *p, const char *program_text,
+                         const unsigned char *too_deep)
+{
 	char *own = NULL;
 	if (!program_text) {
 		own = rw_emit_program(p);
@@ -215,7 +221,7 @@ char *rw_emit_stub(const an_program *p, const char *program_text)
 			return NULL;
 		program_text = own;
 	}
-	rw_info *info = rw_info_create(p, program_text);
+	rw_info *info = rw_info_create_depth(p, program_text, too_deep);
 	if (!info) {
 		free(own);
 		return NULL;

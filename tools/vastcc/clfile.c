@@ -201,8 +201,10 @@ static bool write_outputs(const an_program *p, const char *base, const char *stu
                           const char *obj, const options *opt)
 {
 	bool ok = false;
-	char *program = rw_emit_program(p);
-	char *stub = program ? rw_emit_stub(p, program) : NULL;
+	/* The variants too deeply nested are worked out once, for both. */
+	unsigned char *too_deep = NULL;
+	char *program = rw_emit_program_depth(p, &too_deep);
+	char *stub = program ? rw_emit_stub_depth(p, program, too_deep) : NULL;
 	char *json = NULL, *cl = NULL, *c = NULL;
 	if (!stub)
 		goto done;
@@ -222,6 +224,7 @@ static bool write_outputs(const an_program *p, const char *base, const char *stu
 	}
 	ok = write_file_atomic(stub_c, stub, strlen(stub)) && compile_stub(stub_c, obj, opt);
 done:
+	free(too_deep);
 	free(program);
 	free(stub);
 	free(json);
