@@ -39,7 +39,12 @@ int vrt_trusted_stat(const struct stat *st, int root_too, const char *what, char
 	return 1;
 }
 
-int vrt_trusted_path(const char *path, char *why, size_t n)
+/* The walk both checks make, from "/" down: each directory of path, then
+ * (resolved) the file itself; or (as_written) the directories the name
+ * passes through up to the one holding its last component, a link met
+ * on the way taken as its directory's (checked the step before: where it
+ * leads, the resolved walk checks). The first that fails is named. */
+static int trusted_walk(const char *path, int as_written, char *why, size_t n)
 {
 	size_t len = strlen(path);
 	char *p = vrt_malloc(len + 1), *what = vrt_malloc(len + 3);
@@ -52,68 +57,17 @@ int vrt_trusted_path(const char *path, char *why, size_t n)
 		snprintf(why, n, "'%s' is not an absolute path", path);
 		goto out;
 	}
-	/* From the root down, each directory, then the file: the first that
-	 * fails is the one named. */
 	memcpy(p, path, len + 1);
-	for (size_t end = 1; end <= len; end++) {
+	size_t stop = len; /* where the last name checked ends */
+	if (as_written) {
+		while (path[stop] != '/')
+			stop--;
+		stop = stop ? stop : 1; /* a file in "/": "/" itself */
+	}
+	for (size_t end = 1; end <= stop; end++) {
 		if (end > 1 && end < len && path[end] != '/')
 			continue; /* "/" first, then each "/"-ended prefix */
-		struct stat st;
-		char keep = p[end];
-		p[end] = '\0';
-		sprintf(what, "'%s'", p);
-		int last = end >= len;
-		if (lstat(p, &st)) {
-			snprintf(why, n, "cannot read %s: %s", what, strerror(errno));
-			goto out;
-		}
-		if (!(last ? S_ISREG(st.st_mode) : S_ISDIR(st.st_mode))) {
-			/* The path was resolved: a link now is a change since. */
-			snprintf(why, n, "%s is not a %s", what, last ? "regular file" : "directory");
-			goto out;
-		}
-		/* A sticky directory's other writers cannot touch ours in it. */
-		if (!last && st.st_mode & S_ISVTX)
-			st.st_mode &= (mode_t)~(S_IWGRP | S_IWOTH);
-		if (!vrt_trusted_stat(&st, 1, what, why, n))
-			goto out;
-		if (last)
-			break;
-		p[end] = keep;
-	}
-	ok = 1;
-out:
-	vrt_free(p);
-	vrt_free(what);
-	return ok;
-}
-
-int vrt_trusted_dirs(const char *path, char *why, size_t n)
-{
-	size_t len = strlen(path);
-	char *p = vrt_malloc(len + 1), *what = vrt_malloc(len + 3);
-	int ok = 0;
-	if (!p || !what) {
-		snprintf(why, n, "out of memory");
-		goto out;
-	}
-	if (path[0] != '/') {
-		snprintf(why, n, "'%s' is not an absolute path", path);
-		goto out;
-	}
-	/* "/" and each directory the name passes through as written, up to
-	 * the one holding its last component: whoever may write one of them
-	 * chooses what the name leads to, a link included. A link met on the
-	 * way is another user's to change only through its directory,
-	 * checked the step before; where it leads, vrt_trusted_path checks. */
-	memcpy(p, path, len + 1);
-	size_t last_slash = len;
-	while (path[last_slash] != '/')
-		last_slash--;
-	/* end: where a directory's name ends ("/" itself: end 1) */
-	for (size_t end = 1; end <= (last_slash ? last_slash : 1); end++) {
-		if (end > 1 && path[end] != '/')
-			continue;
+		int last = !as_written && end >= len;
 		struct stat st;
 		char keep = p[end];
 		p[end] = '\0';
@@ -124,13 +78,15 @@ int vrt_trusted_dirs(const char *path, char *why, size_t n)
 			snprintf(why, n, "cannot read %s: %s", what, strerror(errno));
 			goto out;
 		}
-		if (S_ISLNK(st.st_mode))
+		if (as_written && S_ISLNK(st.st_mode))
 			continue;
-		if (!S_ISDIR(st.st_mode)) {
-			snprintf(why, n, "%s is not a directory", what);
+		if (!(last ? S_ISREG(st.st_mode) : S_ISDIR(st.st_mode))) {
+			/* Resolved: a link now is a change since. */
+			snprintf(why, n, "%s is not a %s", what, last ? "regular file" : "directory");
 			goto out;
 		}
-		if (st.st_mode & S_ISVTX)
+		/* A sticky directory's other writers cannot touch ours in it. */
+		if (!last && st.st_mode & S_ISVTX)
 			st.st_mode &= (mode_t)~(S_IWGRP | S_IWOTH);
 		if (!vrt_trusted_stat(&st, 1, what, why, n))
 			goto out;
@@ -140,4 +96,14 @@ out:
 	vrt_free(p);
 	vrt_free(what);
 	return ok;
+}
+
+int vrt_trusted_path(const char *path, char *why, size_t n)
+{
+	return trusted_walk(path, 0, why, n);
+}
+
+int vrt_trusted_dirs(const char *path, char *why, size_t n)
+{
+	return trusted_walk(path, 1, why, n);
 }
