@@ -27,8 +27,10 @@
 #                   configuration (RESULTS=a results.csv of h100-workloads,
 #                   default the newest under bench/results), carrying
 #                   bench/out/h100 (about 2 minutes)
-#   h200x2-multi    issue 12, on kind nvidia-h200-x2: the nine workloads on one
-#                   GPU, two, two + the CPU (ONLY=w,w to split it over calls)
+#   h200x2-multi    several GPUs, on kind nvidia-h200-x2: one GPU against two,
+#                   the nine at 4 GiB (nbody 1M bodies), jacobi2d and the
+#                   96 GiB triad fitting two but not one, the two host links
+#                   at once (about 6 minutes; ONLY=w,w to split it over calls)
 #
 # The device machine lacks libcjson (libvastrt needs it): `build` copies it
 # into bench/out/lib, which every part puts on LD_LIBRARY_PATH. NVIDIA's
@@ -57,7 +59,7 @@ build)
 	bench/iterative/run.sh --build-only --out bench/out/iterative
 	# inside iterative's folder: h100-small carries that one
 	bench/overhead/run.sh --build-only --out bench/out/iterative/overhead
-	bench/run.sh --build-only --out bench/out/multi   # bench/multi/run.sh's build
+	bench/multi/run.sh --build-only --out bench/out/multi
 	echo "carry: bench/out/lib and the bench/out/ folder of the part (du -sh: $(du -sh bench/out | cut -f1))"
 	;;
 h100-workloads)
@@ -101,10 +103,9 @@ h100-traces)
 	;;
 h200x2-multi)
 	device_env
-	# Split with --only (ONLY=w,w) when nine workloads in four
-	# configurations do not fit one call.
-	bench/multi/run.sh --no-build --out bench/out/multi --size 4G ${ONLY:+--only $ONLY}
-	cp -r bench/out/multi/multi.csv bench/out/multi/summary.txt "$OUT"/
+	# Split with --only (ONLY=w,w) when the lines do not fit one call.
+	bench/multi/run.sh --no-build --out bench/out/multi ${ONLY:+--only $ONLY}
+	cp -r bench/out/multi/multi.csv bench/out/multi/summary.txt bench/out/multi/links.log "$OUT"/
 	;;
 *)
 	sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'
