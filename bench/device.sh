@@ -27,6 +27,11 @@
 #                   configuration (RESULTS=a results.csv of h100-workloads,
 #                   default the newest under bench/results), carrying
 #                   bench/out/h100 (about 2 minutes)
+#   h200-ab         no regression against the tree before a change: bench/ab-all.sh
+#                   over A_DIR and B_DIR (default bench/out/ab-A, ab-B, each made
+#                   here by `bench/ab-all.sh --build DIR --vastcc ITS_VASTCC`,
+#                   A's from a worktree of the old tree), carrying both and
+#                   bench/out/lib (about 7 minutes)
 #   h200x2-multi    several GPUs, on kind nvidia-h200-x2: one GPU against two,
 #                   the nine at 4 GiB (nbody 1M bodies), jacobi2d and the
 #                   96 GiB triad fitting two but not one, the two host links
@@ -101,6 +106,10 @@ h100-traces)
 	# The device tool brings back a few files only: one archive.
 	tar -C "$OUT" -czf "$OUT/traces.tar.gz" traces && rm -r "$OUT/traces"
 	;;
+h200-ab)
+	device_env
+	bench/ab-all.sh --out "$OUT/ab-all" "${A_DIR:-bench/out/ab-A}" "${B_DIR:-bench/out/ab-B}"
+	;;
 h200x2-multi)
 	device_env
 	# Split with --only (ONLY=w,w) when the lines do not fit one call.
@@ -108,7 +117,7 @@ h200x2-multi)
 	cp -r bench/out/multi/multi.csv bench/out/multi/summary.txt bench/out/multi/links.log "$OUT"/
 	;;
 *)
-	sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,39p' "$0" | sed 's/^# \{0,1\}//'
 	[ -z "$part" ] || { echo "bench/device.sh: unknown part '$part'" >&2; exit 2; }
 	;;
 esac
