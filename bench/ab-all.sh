@@ -32,8 +32,8 @@
 #   --steps N (10), --only nine,triad,iterative, --timeout S per run (300),
 #   --out DIR (bench/out/ab-all: every run's log and summary.txt),
 #   --quick (tiny sizes, one rep: the script end to end on PoCL).
-# On the H200 (device tool, carry both folders' build/): about 7 minutes
-# with the defaults (bench/README.md).
+# On the H200 (bench/device.sh h200-ab, carrying both folders): about 6
+# to 7 minutes with the defaults by session 22's times (bench/README.md).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 REPS=3 SIZE=4G TRIAD_SIZE=96G TRIAD_BUDGET=24G TRIAD_REPS=1 ITER_SIZE=4G STEPS=10

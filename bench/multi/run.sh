@@ -44,7 +44,7 @@
 # Writes DIR/multi.csv, DIR/summary.txt and DIR/logs/ (default
 # bench/out-multi). On the 2xH200 machine, built here (--build-only,
 # carried) or there: bench/multi/run.sh --no-build --out DIR (about 6
-# minutes; bench/device.sh h200x2-multi).
+# minutes by session 22's one-GPU times; bench/device.sh h200x2-multi).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=$ROOT/bench/out-multi
