@@ -41,7 +41,7 @@ ONLY=nine,triad,iterative TIMEOUT=300 QUICK=0 BUILD="" VASTCC=${VASTCC:-$ROOT/bu
 OUT=$ROOT/bench/out/ab-all
 NINE="matrixmul nbody blackscholes sobelfilter medianfilter fdtd3d mersennetwister reduction spmv-ell"
 die() { echo "ab-all: $*" >&2; exit 2; }
-usage() { sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,36p' "$0" | sed 's/^# \{0,1\}//'; }
 pos=()
 while [ $# -gt 0 ]; do
 	case $1 in

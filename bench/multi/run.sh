@@ -72,7 +72,7 @@ while [ $# -gt 0 ]; do
 	--vastcc) VASTCC=$2; shift ;;
 	--no-build) BUILD=0 ;;
 	--build-only) RUN=0 ;;
-	-h|--help) sed -n '3,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 	shift
