@@ -80,6 +80,9 @@ done
 case $GPUS in [2-8]) ;; *) die "--gpus must be 2 to 8" ;; esac
 LINES="$NINE jacobi2d triad links"
 [ -n "$ONLY" ] && LINES=$(echo "$ONLY" | tr , ' ')
+for w in $LINES; do
+	case " $NINE jacobi2d triad links " in *" $w "*) ;; *) die "no line '$w' (--only)" ;; esac
+done
 # bench/run.sh's args_for reads QUICK: its tiny shapes under --pocl.
 QUICK=$POCL
 if [ $POCL = 1 ]; then
@@ -139,7 +142,7 @@ run() {
 	[ -n "$budget" ] && env+=(VAST_DEVICE_MEM=$budget)
 	[ "$w" = triad ] && out=()   # it checks every byte itself; a is a third of the data
 	# shellcheck disable=SC2086 # args are words
-	env "${env[@]}" timeout "$TIMEOUT" "$exe" "${out[@]}" $args >"$log.log" 2>&1
+	env "${env[@]}" timeout "$TIMEOUT" "$exe" ${out[@]+"${out[@]}"} $args >"$log.log" 2>&1
 	local rc=$? status=ok secs groups same=""
 	[ $rc -ne 0 ] && status=fail
 	[ $rc -eq 124 ] && status=timeout
@@ -166,8 +169,7 @@ for w in $LINES; do
 	jacobi2d) budget=$BUDGET args="$nj $STEPS" ;;
 	triad) budget=$TRIAD_BUDGET args="-q $tn" ;;
 	nbody) budget="" args="-q $NBODY 1" ;;
-	*) case " $NINE " in *" $w "*) ;; *) die "no line '$w' (--only)" ;; esac
-	   budget="" args="-q $(args_for "$w" "$b")" ;;
+	*) budget="" args="-q $(args_for "$w" "$b")" ;;
 	esac
 	[ -x "$OUT/build/vast/$w/$w" ] || { FAILED=1; echo "$w,all,0,,missing,," >>"$CSV"; continue; }
 	for rep in $(seq 1 "$REPS"); do
