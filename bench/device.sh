@@ -27,8 +27,15 @@
 #                   configuration (RESULTS=a results.csv of h100-workloads,
 #                   default the newest under bench/results), carrying
 #                   bench/out/h100 (about 2 minutes)
-#   h200x2-multi    issue 12, on kind nvidia-h200-x2: the nine workloads on one
-#                   GPU, two, two + the CPU (ONLY=w,w to split it over calls)
+#   h200-ab         no regression against the tree before a change: bench/ab-all.sh
+#                   over A_DIR and B_DIR (default bench/out/ab-A, ab-B, each made
+#                   here by `bench/ab-all.sh --build DIR --vastcc ITS_VASTCC`,
+#                   A's from a worktree of the old tree), carrying both and
+#                   bench/out/lib (about 7 minutes)
+#   h200x2-multi    several GPUs, on kind nvidia-h200-x2: one GPU against two,
+#                   the nine at 4 GiB (nbody 1M bodies), jacobi2d and the
+#                   96 GiB triad fitting two but not one, the two host links
+#                   at once (about 6 minutes; ONLY=w,w to split it over calls)
 #
 # The device machine lacks libcjson (libvastrt needs it): `build` copies it
 # into bench/out/lib, which every part puts on LD_LIBRARY_PATH. NVIDIA's
@@ -57,7 +64,7 @@ build)
 	bench/iterative/run.sh --build-only --out bench/out/iterative
 	# inside iterative's folder: h100-small carries that one
 	bench/overhead/run.sh --build-only --out bench/out/iterative/overhead
-	bench/run.sh --build-only --out bench/out/multi   # bench/multi/run.sh's build
+	bench/multi/run.sh --build-only --out bench/out/multi
 	echo "carry: bench/out/lib and the bench/out/ folder of the part (du -sh: $(du -sh bench/out | cut -f1))"
 	;;
 h100-workloads)
@@ -99,15 +106,18 @@ h100-traces)
 	# The device tool brings back a few files only: one archive.
 	tar -C "$OUT" -czf "$OUT/traces.tar.gz" traces && rm -r "$OUT/traces"
 	;;
+h200-ab)
+	device_env
+	bench/ab-all.sh --out "$OUT/ab-all" "${A_DIR:-bench/out/ab-A}" "${B_DIR:-bench/out/ab-B}"
+	;;
 h200x2-multi)
 	device_env
-	# Split with --only (ONLY=w,w) when nine workloads in four
-	# configurations do not fit one call.
-	bench/multi/run.sh --no-build --out bench/out/multi --size 4G ${ONLY:+--only $ONLY}
-	cp -r bench/out/multi/multi.csv bench/out/multi/summary.txt "$OUT"/
+	# Split with --only (ONLY=w,w) when the lines do not fit one call.
+	bench/multi/run.sh --no-build --out bench/out/multi ${ONLY:+--only $ONLY}
+	cp -r bench/out/multi/multi.csv bench/out/multi/summary.txt bench/out/multi/links.log "$OUT"/
 	;;
 *)
-	sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,39p' "$0" | sed 's/^# \{0,1\}//'
 	[ -z "$part" ] || { echo "bench/device.sh: unknown part '$part'" >&2; exit 2; }
 	;;
 esac

@@ -8,9 +8,9 @@
 # Builds EXAMPLE natively and with vastcc (diff.sh's VAST_E2E_BUILD_ONLY),
 # runs the native build, then the vastcc build on PoCL with two CPU
 # devices (POCL_DEVICES="pthread pthread") and VAST_DEVICES=all, with the
-# budgets VAST_DEVICE_MEM=50% and 10% and with the launch's whole data in
-# budget (paged on each device or not, as the partitioner and the budget
-# choose). Every output must equal the native run's byte for byte, and
+# budgets VAST_DEVICE_MEM=50%, 25% and 10% and with the launch's whole
+# data in budget (paged on each device or not, as the partitioner and the
+# budget choose). Every output must equal the native run's byte for byte, and
 # every kernel of EXAMPLE.cl must have run work-groups on both devices
 # (VAST_STATS's dev_groups), except the kernels named in
 # VAST_E2E_ONE_DEVICE, which must have been refused with the runtime's
@@ -61,7 +61,7 @@ run() { # LABEL BINARY [ENV...]
 
 args=("$@")
 run native "$tmp/native/$name/$name"
-for mem in 50% 10% 100%; do
+for mem in 50% 25% 10% 100%; do
 	label="mem_${mem//%/pct}"
 	fpcheck=()
 	[ "${VAST_E2E_SHARES_FP:-0}" = 1 ] && fpcheck=(VAST_FOOTPRINTS=check VAST_TRACE="$tmp/$label.json")
