@@ -163,8 +163,8 @@ static const char *in_name(unsigned k)
 
 static const char *out_name(unsigned k)
 {
-	static const char *const names[] = {"nowhere", "home", "dirty in its frames",
-	                                    "the hold"};
+	static const char *const names[] = {"none", "home", "left dirty in its frames",
+	                                    "in the hold"};
 	return k < sizeof names / sizeof *names ? names[k] : "?";
 }
 
@@ -178,16 +178,13 @@ static size_t check(const vrt_planrec *r, const vrt_moves *M)
 		for (unsigned s = 1; s <= lay->nslots; s++)
 			for (size_t p = 0; p < lay->slot_pages[s]; p++) {
 				size_t k = i * rb + lay->slot_off[s] + p;
-				unsigned in = M->in[k], sent = r->sent[k];
-				int ok_in = sent ? in == VRT_IN_HOST || in == VRT_IN_KEPT ||
-				                   in == VRT_IN_FORWARD
-				                 : in != VRT_IN_HOST;
-				if (ok_in && M->out[k] == r->out[k])
+				if (vrt_moves_agree(M, k, r->sent[k], r->out[k]))
 					continue;
 				if (bad++ < 8)
-					vrt_log(VRT_LOG_WARN, "kernel '%s' range %zu: page %zu of slot %u: the plan takes it from %s and sends it %s; the range %s it and sent it %s",
-					        r->kernel, i, p, s, in_name(in), out_name(M->out[k]),
-					        sent ? "sent" : "did not send", out_name(r->out[k]));
+					vrt_log(VRT_LOG_WARN, "kernel '%s' range %zu: page %zu of slot %u: the plan takes it from %s, its writes %s; the range %s, its writes %s",
+					        r->kernel, i, p, s, in_name(M->in[k]), out_name(M->out[k]),
+					        r->sent[k] ? "sent it from the host" : "did not send it from the host",
+					        out_name(r->out[k]));
 			}
 	return bad;
 }

@@ -245,3 +245,11 @@ void vrt_moves_free(vrt_moves *M)
 	vrt_free(M->bytes);
 	vrt_free(M);
 }
+
+int vrt_moves_agree(const vrt_moves *M, size_t k, int sent, unsigned out)
+{
+	unsigned in = M->in[k];
+	int in_ok = sent ? in == VRT_IN_HOST || in == VRT_IN_KEPT || in == VRT_IN_FORWARD
+	                 : in != VRT_IN_HOST;
+	return in_ok && M->out[k] == out;
+}

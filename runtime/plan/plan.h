@@ -402,6 +402,14 @@ typedef struct vrt_moves {
  * (vrt_moves_free), -1 out of memory. */
 int vrt_moves_plan(const vrt_move_input *in, vrt_moves **out);
 void vrt_moves_free(vrt_moves *m);
+/* Whether a page (index k into M's rows) moved as M says, where the
+ * executor sent it from the host or not (sent) and put what it wrote
+ * where `out` (VRT_OUT_*) says: every page M sends the range sent; every
+ * page the range sent M sends too, takes from a kept frame (the executor
+ * may have lost the copy to a reused frame, or sent a staged slot whole)
+ * or from an earlier range (sent, then copied over); and written pages
+ * go where M says. */
+int vrt_moves_agree(const vrt_moves *M, size_t k, int sent, unsigned out);
 /* Bytes of page p of slot s that lie in its buffer. */
 unsigned long long vrt_page_valid(const vrt_layout *lay, unsigned s, size_t p);
 

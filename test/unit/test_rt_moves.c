@@ -435,12 +435,8 @@ static void unload(rec *R, int n)
 static size_t mismatches(const rec *r, const vrt_moves *M)
 {
 	size_t bad = 0, rb = r->lay.row_bytes;
-	for (size_t k = 0; k < r->in.nranges * rb; k++) {
-		unsigned in = M->in[k];
-		int ok = r->sent[k] ? in == VRT_IN_HOST || in == VRT_IN_KEPT || in == VRT_IN_FORWARD
-		                    : in != VRT_IN_HOST;
-		bad += !ok || M->out[k] != r->out[k];
-	}
+	for (size_t k = 0; k < r->in.nranges * rb; k++)
+		bad += !vrt_moves_agree(M, k, r->sent[k], r->out[k]);
 	return bad;
 }
 
@@ -470,6 +466,18 @@ static void test_fixture(const char *name, int want, int want_stats)
 			fprintf(stderr, "%s: launch %d (%s): %zu pages moved otherwise\n", name, i,
 			        R[i].kernel, bad);
 		CHECK(bad == 0);
+		/* A range that had not sent a page the plan sends, or had sent
+		 * one the plan needs nothing of, or put a page elsewhere than
+		 * the plan does, would not agree. */
+		for (size_t k = 0; k < R[i].in.nranges * R[i].lay.row_bytes; k++) {
+			if (M->in[k] == VRT_IN_HOST)
+				CHECK(!vrt_moves_agree(M, k, 0, M->out[k]));
+			if (M->in[k] == VRT_IN_NONE || M->in[k] == VRT_IN_WRITTEN ||
+			    M->in[k] == VRT_IN_HOLD)
+				CHECK(!vrt_moves_agree(M, k, 1, M->out[k]));
+			unsigned other = M->out[k] == VRT_OUT_HOME ? VRT_OUT_DIRTY : VRT_OUT_HOME;
+			CHECK(!vrt_moves_agree(M, k, R[i].sent[k], other));
+		}
 		/* the ranges' in_bytes also count LPTs and fault words */
 		CHECK(M->total.in_host <= R[i].in_bytes);
 		CHECK(M->total.home <= R[i].out_bytes);
