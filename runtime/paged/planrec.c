@@ -156,14 +156,14 @@ static void dump(const vrt_planrec *r)
 
 static const char *in_name(unsigned k)
 {
-	static const char *const names[] = {"nothing", "the host", "a kept frame", "the hold",
-	                                    "an earlier range", "nothing (written whole)"};
+	static const char *const names[] = {"nowhere", "the host", "a kept frame", "the hold",
+	                                    "an earlier range", "nowhere (written whole)"};
 	return k < sizeof names / sizeof *names ? names[k] : "?";
 }
 
 static const char *out_name(unsigned k)
 {
-	static const char *const names[] = {"none", "home", "left dirty in its frames",
+	static const char *const names[] = {"none", "home", "dirty in its frames",
 	                                    "in the hold"};
 	return k < sizeof names / sizeof *names ? names[k] : "?";
 }
@@ -181,10 +181,9 @@ static size_t check(const vrt_planrec *r, const vrt_moves *M)
 				if (vrt_moves_agree(M, k, r->sent[k], r->out[k]))
 					continue;
 				if (bad++ < 8)
-					vrt_log(VRT_LOG_WARN, "kernel '%s' range %zu: page %zu of slot %u: the plan takes it from %s, its writes %s; the range %s, its writes %s",
+					vrt_log(VRT_LOG_WARN, "kernel '%s' range %zu: page %zu of slot %u: planned in from %s, out %s; done: %s the host, out %s",
 					        r->kernel, i, p, s, in_name(M->in[k]), out_name(M->out[k]),
-					        r->sent[k] ? "sent it from the host" : "did not send it from the host",
-					        out_name(r->out[k]));
+					        r->sent[k] ? "sent from" : "not sent from", out_name(r->out[k]));
 			}
 	return bad;
 }

@@ -43,7 +43,7 @@ check() {
 	shift
 	"$native" -q -o "$tmp/native.out" "$@" >/dev/null 2>&1 || fail "$label: the native run failed"
 	env "${env[@]}" VAST_PLAN_CHECK=1 VAST_LOG=debug VAST_STATS=kv "$vast" -q -o "$tmp/vast.out" \
-		"$@" >"$tmp/log" 2>&1 || { grep -m 5 'the plan takes' "$tmp/log" >&2; tail -3 "$tmp/log" >&2;
+		"$@" >"$tmp/log" 2>&1 || { grep -m 5 'planned in from' "$tmp/log" >&2; tail -3 "$tmp/log" >&2;
 		fail "$label: the run failed"; }
 	cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "$label: output differs from the native run"
 	local launches checked
