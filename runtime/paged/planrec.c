@@ -188,6 +188,30 @@ static size_t check(const vrt_planrec *r, const vrt_moves *M)
 	return bad;
 }
 
+static unsigned long long sum(const unsigned long long *v, size_t n)
+{
+	unsigned long long t = 0;
+	for (size_t i = 0; i < n; i++)
+		t += v[i];
+	return t;
+}
+
+/* The bytes of the pages the ranges sent from the host, all of them or
+ * those M plans in as `kind` (VRT_IN_NONE: all). */
+static unsigned long long sent_bytes(const vrt_planrec *r, const vrt_moves *M, unsigned kind)
+{
+	const vrt_layout *lay = &r->lay;
+	unsigned long long n = 0;
+	for (size_t i = 0; i < r->in.nranges; i++)
+		for (unsigned s = 1; s <= lay->nslots; s++) {
+			size_t k = i * lay->row_bytes + lay->slot_off[s];
+			for (size_t p = 0; p < lay->slot_pages[s]; p++)
+				if (r->sent[k + p] && (!kind || M->in[k + p] == kind))
+					n += vrt_page_valid(lay, s, p);
+		}
+	return n;
+}
+
 cl_int vrt_planrec_end(vrt_planrec *r, int ran)
 {
 	cl_int err = CL_SUCCESS;
@@ -200,16 +224,15 @@ cl_int vrt_planrec_end(vrt_planrec *r, int ran)
 		if (vrt_moves_plan(&r->in, &M))
 			err = CL_OUT_OF_HOST_MEMORY;
 		else {
-			unsigned long long in = 0, out = 0;
-			for (size_t i = 0; i < r->in.nranges; i++) {
-				in += r->in_bytes[i];
-				out += r->out_bytes[i];
-			}
-			vrt_log(VRT_LOG_INFO, "kernel '%s': the plan moves %llu bytes in from the host and %llu home (the ranges: %llu in, %llu out)",
-			        r->kernel, M->total.in_host, M->total.home, in, out);
+			/* What the ranges sent that the plan does not: pages an
+			 * earlier range forwards over, kept copies lost. */
+			vrt_log(VRT_LOG_INFO, "kernel '%s': the plan moves %llu bytes of pages in from the host and %llu home; the ranges sent %llu (%llu of them forwarded after, %llu kept), %llu in all with their LPTs, and %llu out",
+			        r->kernel, M->total.in_host, M->total.home, sent_bytes(r, M, VRT_IN_NONE),
+			        sent_bytes(r, M, VRT_IN_FORWARD), sent_bytes(r, M, VRT_IN_KEPT),
+			        sum(r->in_bytes, r->in.nranges), sum(r->out_bytes, r->in.nranges));
 			size_t bad = check(r, M);
 			if (bad) {
-				vrt_log(VRT_LOG_WARN, "kernel '%s': %zu pages moved otherwise than its plan says (VAST_PLAN_CHECK)",
+				vrt_log(VRT_LOG_WARN, "kernel '%s': %zu of its pages moved otherwise than its plan says (VAST_PLAN_CHECK)",
 				        r->kernel, bad);
 				err = CL_INVALID_OPERATION;
 			}
