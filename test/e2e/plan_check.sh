@@ -42,7 +42,9 @@ check() {
 	while [ "$1" != -- ]; do env+=("$1"); shift; done
 	shift
 	"$native" -q -o "$tmp/native.out" "$@" >/dev/null 2>&1 || fail "$label: the native run failed"
-	env "${env[@]}" VAST_PLAN_CHECK=1 VAST_LOG=debug VAST_STATS=kv "$vast" -q -o "$tmp/vast.out" \
+	# (in a sanitizer build, leak checks on: the record must not leak)
+	env "${env[@]}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1" \
+		VAST_PLAN_CHECK=1 VAST_LOG=debug VAST_STATS=kv "$vast" -q -o "$tmp/vast.out" \
 		"$@" >"$tmp/log" 2>&1 || { grep -m 5 'planned in from' "$tmp/log" >&2; tail -3 "$tmp/log" >&2;
 		fail "$label: the run failed"; }
 	cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "$label: output differs from the native run"
