@@ -16,9 +16,12 @@
  * ranges touch stay in its frames for the ranges after it. Frames
  * themselves are not laid out here: a kept copy counts as usable until
  * a range writes the page (the executor may also lose one to a range
- * that reuses its frame, and then sends it: it moves as much as the
- * plan says or more, never less). Pure C: no device, no globals; the
- * unit test drives it on recorded launches (test_rt_moves.c).
+ * that reuses its frame, and then sends it: it sends every page the
+ * plan sends, and maybe more). Not planned here either: slots moved
+ * as boxes (their pages are in no row), and which pages a range written
+ * in part fills by their gaps alone (gaps.c): such a page counts as sent
+ * whole. Pure C: no device, no globals; the unit test drives it on
+ * recorded launches (test_rt_moves.c).
  */
 #include <string.h>
 
