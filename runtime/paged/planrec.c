@@ -5,15 +5,16 @@
  *
  * paged.c records, range by range, the pages each range touched, wrote
  * whole, sent from the host and where its written pages went. At the
- * end the record is appended to VAST_PLAN_DUMP's file as text (the unit
- * test's fixtures, the .plan files of test/unit/fixtures, are such records) and,
- * with VAST_PLAN_CHECK, the planner runs on the same input and must
- * agree with what the executor did: every page it sends from the host
- * the range sent; every page the range sent it sends too, or takes from
- * a kept frame or an earlier range (the executor may lose a kept copy to
- * a reused frame, or send a forwarded page before copying over it); and
- * every written page goes where it says. So the planner stays the
- * executor's description while the executor still decides for itself.
+ * end the record is appended to VAST_PLAN_DUMP's file as text (the .plan
+ * files of test/unit/fixtures are such records) and, with
+ * VAST_PLAN_CHECK, the planner runs on the same input and must agree
+ * with what the executor did (vrt_moves_agree): every page it sends
+ * from the host the range sent; every page the range sent it sends too,
+ * or takes from a kept frame or an earlier range (the executor may lose
+ * a kept copy to a reused frame, or send a forwarded page before copying
+ * over it); and every written page goes where it says. So the planner
+ * stays the executor's description while the executor still decides
+ * for itself.
  *
  * Dump format, one launch:
  *   launch NAME ranges N sets S shift SH slots NS hold H HP

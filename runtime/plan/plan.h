@@ -398,8 +398,8 @@ typedef struct vrt_moves {
  * pages of the hold's slot all lie in the hold is bound to it. Written
  * pages go home when the range finishes, stay dirty in the frames where
  * the launch's ranges all have sets of their own and the slot is lazy,
- * or stay in the hold. Pure: no device, no globals. Returns 0 with *out
- * (vrt_moves_free), -1 out of memory. */
+ * or stay in the hold. Pure (no device, no globals: thread-safe on its
+ * own input). Returns 0 with *out (vrt_moves_free), -1 out of memory. */
 int vrt_moves_plan(const vrt_move_input *in, vrt_moves **out);
 void vrt_moves_free(vrt_moves *m);
 /* Whether a page (index k into M's rows) moved as M says, where the
