@@ -305,8 +305,19 @@ static unsigned long long kv(const char *line, const char *key)
 	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
 }
 
+static void unload(rec *R, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(R[i].state);
+		free(R[i].u);
+		free(R[i].whole);
+		free(R[i].sent);
+		free(R[i].out);
+	}
+}
+
 /* Reads launches and stats lines; returns how many launches, -1 when the
- * file is malformed. */
+ * file is malformed (nothing is kept). */
 static int load(const char *path, rec *R, int max, stat_line *S, int *ns)
 {
 	FILE *f = fopen(path, "r");
@@ -416,19 +427,11 @@ static int load(const char *path, rec *R, int max, stat_line *S, int *ns)
 		bad = 1;
 	}
 	fclose(f);
+	if (bad)
+		unload(R, n);
 	return bad ? -1 : n;
 }
 
-static void unload(rec *R, int n)
-{
-	for (int i = 0; i < n; i++) {
-		free(R[i].state);
-		free(R[i].u);
-		free(R[i].whole);
-		free(R[i].sent);
-		free(R[i].out);
-	}
-}
 
 /* Pages the planner moves otherwise than the range did (as
  * runtime/paged/planrec.c checks them). */
