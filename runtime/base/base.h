@@ -176,6 +176,8 @@ typedef struct vrt_config {
 	int overlap;           /* VAST_OVERLAP: a launch's end overlaps the next command */
 	int fuse;              /* VAST_FUSE: paged launches back to back may be fused */
 	int wgsplit;           /* VAST_WGSPLIT: independent work-items' groups may shrink */
+	int plan_check;        /* VAST_PLAN_CHECK: check the move list against the ranges */
+	const char *plan_dump; /* VAST_PLAN_DUMP: the file launches' plans go to, NULL: off */
 } vrt_config;
 /* Devices a launch may be split over, its own included (VAST_DEVICES). */
 #define VRT_MAX_DEVICES 8

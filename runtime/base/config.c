@@ -37,6 +37,10 @@
  *                  (queue.c); to measure what overlapping them saves
  * VAST_FUSE        0: never run two paged launches range by range together
  *                  (launch.c, fused); to measure what fusing saves
+ * VAST_PLAN_CHECK  1: each paged launch's move list (plan/moves.c) is
+ *                  checked against what its ranges did; a mismatch fails it
+ * VAST_PLAN_DUMP   FILE: each paged launch's layout, rows and moves are
+ *                  appended to FILE as text (paged/planrec.c)
  * VAST_WGSPLIT     0: never run the program's work-groups as smaller ones,
  *                  even where its work-items are independent (launch.c);
  *                  such a group that does not fit is refused
@@ -265,6 +269,9 @@ void vrt_config_load(void)
 	config_onoff("VAST_OVERLAP", &vrt_cfg.overlap, 1);
 	config_onoff("VAST_FUSE", &vrt_cfg.fuse, 1);
 	config_onoff("VAST_WGSPLIT", &vrt_cfg.wgsplit, 1);
+	config_onoff("VAST_PLAN_CHECK", &vrt_cfg.plan_check, 0);
+	if ((s = vrt_getenv("VAST_PLAN_DUMP")) && *s)
+		vrt_cfg.plan_dump = s;
 	if ((s = vrt_getenv("VAST_DEVICES")) && *s)
 		vrt_cfg.devices = s;
 	vrt_cfg.footprints = VRT_FP_ON;

@@ -205,6 +205,10 @@ typedef struct paged {
 	vrt_fp_plan *fp2;           /* L2's descriptors */
 	struct paged *pre;          /* the plan fused_plan made, not yet taken */
 	cl_kernel kp2, ks2;         /* L2's paged and straight variants */
+	vrt_planrec *rec;           /* the ranges as they ran, for the planner
+	                             * (planrec.c: VAST_PLAN_CHECK, _DUMP); NULL: not */
+	unsigned char *recrows;     /* the range's whole, sent and out rows */
+	size_t recrows_cap;
 } paged;
 
 /* The range the i-th to run: the plan's order, or every other launch on
@@ -2283,6 +2287,57 @@ static cl_int enqueue_kernel(vrt_launch *Lk, paged *P, fset *F, cl_kernel kp, cl
 	return CL_SUCCESS;
 }
 
+/* What range i's executor did, for the planner's check and dump
+ * (planrec.c), in P->recrows: the pages it writes whole, with nothing
+ * read first (pages_to_fill left them out of F->fill), ... */
+static void record_whole(paged *P, const fset *F)
+{
+	size_t rb = P->lay.row_bytes;
+	if (!P->rec)
+		return;
+	if (!scratch_row(&P->recrows, &P->recrows_cap, 3 * rb)) {
+		vrt_planrec_end(P->rec, 0); /* out of memory: no check */
+		P->rec = NULL;
+		return;
+	}
+	memset(P->recrows, 0, 3 * rb);
+	for (size_t k = 0; k < rb; k++)
+		P->recrows[k] = F->u[k] && !F->fill[k];
+}
+
+/* ... the pages it sends from the host (use_kept took the kept ones out
+ * of F->fill; `sending`, the slots that send), ... */
+static void record_sent(paged *P, const fset *F, uint64_t sending)
+{
+	const vrt_layout *lay = &P->lay;
+	unsigned char *sent = P->recrows + lay->row_bytes;
+	for (unsigned s = 1; P->rec && s <= lay->nslots; s++)
+		for (size_t p = 0; (sending >> s & 1) && p < lay->slot_pages[s]; p++)
+			sent[lay->slot_off[s] + p] = F->fill[lay->slot_off[s] + p] != 0;
+}
+
+/* ... and where its written pages go (VRT_OUT_*, as goes_home_now). */
+static void record_range(const vrt_launch *L, paged *P, const fset *F, size_t i)
+{
+	const vrt_layout *lay = &P->lay;
+	size_t rb = lay->row_bytes;
+	if (!P->rec)
+		return;
+	unsigned char *out = P->recrows + 2 * rb;
+	for (unsigned s = 1; s <= lay->nslots; s++) {
+		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->fr.count[s] || lay->res_buf[s] ||
+		    F->box[s].rows)
+			continue;
+		unsigned kind = F->fr.held == s ? VRT_OUT_HELD
+		                : goes_home_now(L, P, F, s) ? VRT_OUT_HOME : VRT_OUT_DIRTY;
+		for (size_t p = 0; p < lay->slot_pages[s]; p++)
+			out[lay->slot_off[s] + p] = F->u[lay->slot_off[s] + p] ? kind : VRT_OUT_NONE;
+	}
+	vrt_planrec_range rr = {F->u, P->recrows, P->recrows + rb, out, F->in_bytes,
+	                        F->out_bytes};
+	vrt_planrec_put(P->rec, i, &rr);
+}
+
 /* Plans range i on its frame set (free: its previous range finished),
  * gathers and enqueues its H2D, kernel (a fused launch's two) and D2H. */
 static cl_int start_range(vrt_launch *L, paged *P, size_t i)
@@ -2339,6 +2394,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 		g1 = L->groups;
 	if ((err = pages_to_fill(L, P, F, g0, g1)) != CL_SUCCESS)
 		return err;
+	record_whole(P, F);
 	double tk = vrt_now_ms();
 	err = use_kept(L, P, i, F);
 	vrt_trace_host("kept", L->k->name, tk, vrt_now_ms(), (long)i, 0);
@@ -2357,6 +2413,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 			sending |= (uint64_t)1 << s;
 			ringed |= (uint64_t)in_by_ring(L, P, F, s) << s;
 		}
+	record_sent(P, F, sending);
 	P->hold_back = ringed != 0;
 	P->nheld = P->held_next = P->held_sent = 0;
 	P->held_bytes = 0;
@@ -2455,6 +2512,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	}
 	L->st->d2h += F->out_bytes;
 	F->range = (long)i;
+	record_range(L, P, F, i);
 	err = F->checked ? vrt_real.clFlush(qs->out) : CL_SUCCESS;
 	vrt_trace_host("enqueue", L->k->name, t2, vrt_now_ms(), (long)i, 0);
 	return err;
@@ -3264,6 +3322,57 @@ static cl_int set_launch_args(vrt_launch *L, paged *P, cl_kernel kv, unsigned ki
 	return vrt_tailargs_set(kv, L->k->nargs, kind, &t);
 }
 
+/* The planner's input for P's launch (plan/moves.c): the slots' modes,
+ * what the kept frames may hold of them, and in state (a row) where each
+ * page lies before the first range, as use_kept would find it (a kept
+ * frame's copy under the buffer's version, the hold's). */
+static void move_input(const vrt_launch *L, const paged *P, vrt_move_input *in,
+                       unsigned char *state)
+{
+	const vrt_layout *lay = &P->lay;
+	memset(in, 0, sizeof *in);
+	in->lay = lay;
+	in->nranges = P->nranges;
+	in->nsets = P->nsets;
+	in->state = state;
+	for (unsigned s = 1; s <= lay->nslots; s++) {
+		uint64_t bit = (uint64_t)1 << s;
+		in->mode[s] = L->slot_mode[s];
+		in->resides |= may_reside(L, s) ? bit : 0;
+		in->lazy |= lazy_slot(L, s) ? bit : 0;
+		in->shared |= !(L->slot_mode[s] & VAST_MODE_W) && (P->shared & bit) ? bit : 0;
+	}
+	for (unsigned s = 1; (P->devs.res.n || P->devs.held) && s <= lay->nslots; s++) {
+		const vrt_mem *m = L->slot_mem[s];
+		for (size_t p = 0; (in->resides >> s & 1) && p < lay->slot_pages[s]; p++) {
+			const vrt_held *h = vrt_hold_find(&P->devs, m->serial, p);
+			const vrt_resident *e = vrt_res_find(&P->devs.res, m->serial, p);
+			unsigned char *at = state + lay->slot_off[s] + p;
+			if (h && h->version == m->version && P->devs.hold)
+				*at = VRT_AT_HOLD;
+			else if (e && e->version == m->version && e->set < P->nsets &&
+			         P->set[e->set].frames[e->buf])
+				*at = e->dirty ? VRT_AT_DIRTY : VRT_AT_KEPT;
+		}
+	}
+}
+
+/* Starts the record of the launch's ranges the planner is checked
+ * against (VAST_PLAN_CHECK) or dumped with (VAST_PLAN_DUMP). */
+static void record_start(const vrt_launch *L, paged *P)
+{
+	P->rec = NULL;
+	if (!vrt_cfg.plan_check && !vrt_cfg.plan_dump)
+		return;
+	unsigned char *state = vrt_calloc(1, P->lay.row_bytes);
+	vrt_move_input in;
+	if (!state)
+		return;
+	move_input(L, P, &in, state);
+	P->rec = vrt_planrec_new(&in, L->k->name);
+	vrt_free(state);
+}
+
 /* Runs every range through the pipeline: range i waits for its set,
  * which range i - nsets held. */
 static cl_int run_ranges(vrt_launch *L, paged *P)
@@ -3273,6 +3382,7 @@ static cl_int run_ranges(vrt_launch *L, paged *P)
 	 * launch's shares, which run side by side. */
 	vrt_progress pr;
 	vrt_progress_begin(&pr, L->k->name, P->nranges, L->share ? NULL : L->st);
+	record_start(L, P);
 	for (size_t i = 0; i < P->nranges && !err; i++) {
 		while (!err && P->done + P->nsets <= i) {
 			err = finish_range(L, P, P->done);
@@ -3281,6 +3391,10 @@ static cl_int run_ranges(vrt_launch *L, paged *P)
 		if (!err)
 			err = start_range(L, P, i);
 	}
+	cl_int checked = vrt_planrec_end(P->rec, !err);
+	P->rec = NULL;
+	if (!err)
+		err = checked;
 	if (!err && !L->share) {
 		double t0 = vrt_now_ms();
 		remember(L, P, 0);
@@ -3430,6 +3544,7 @@ out:
 	vrt_free(P->whole);
 	vrt_free(P->held);
 	vrt_free(P->boxrow);
+	vrt_free(P->recrows);
 	vrt_free(P->copies);
 	vrt_free(P->tail); /* unless the launch's (defer_ranges) */
 	if (P->last_run)

@@ -3,7 +3,8 @@
  * paged.h - paged/: a launch run range by range through frames
  * (paged.c), its last device work completed after the next command
  * (tail.c), and the reads queued behind it, filled as it runs
- * (deliver.c). Uses inspect/ and the folders below it.
+ * (deliver.c), and what its ranges moved recorded against the planner's
+ * move list (planrec.c). Uses inspect/ and the folders below it.
  */
 #ifndef VRT_PAGED_H
 #define VRT_PAGED_H
@@ -86,6 +87,31 @@ void vrt_deliver_end(const vrt_launch *L, int ok);
 int vrt_deliver_read(const vrt_cmd *c, vrt_mem *m, cl_int *err);
 /* c ends: what was kept for it goes. */
 void vrt_deliver_forget(const vrt_cmd *c);
+
+/* --- planrec.c: what the ranges moved, against the planner's move list --- */
+/* A launch's ranges as the executor ran them, recorded when VAST_PLAN_CHECK
+ * or VAST_PLAN_DUMP asks (vrt_cfg). Range by range, in the order they ran:
+ * the pages it touched, wrote whole with nothing read first, sent from the
+ * host, and where the pages it wrote went (a row of VRT_OUT_*); with the
+ * bytes it moved in and out. */
+typedef struct vrt_planrec vrt_planrec;
+typedef struct vrt_planrec_range {
+	const unsigned char *u, *whole, *sent, *out;
+	unsigned long long in_bytes, out_bytes;
+} vrt_planrec_range;
+/* A record of a launch planned from `in` (its unions and whole rows
+ * aside: they come range by range; its state row is copied), NULL when
+ * neither knob is on or out of memory (then nothing is checked). */
+vrt_planrec *vrt_planrec_new(const vrt_move_input *in, const char *kernel);
+void vrt_planrec_put(vrt_planrec *r, size_t i, const vrt_planrec_range *rr);
+/* Once every range started (ran; else it only frees r): appends the record to VAST_PLAN_DUMP's file,
+ * plans the moves (vrt_moves_plan) and checks them against the record:
+ * a page the planner sends from the host that the range did not, one the
+ * range sent that the planner takes from the hold or needs none of, a
+ * written page that went elsewhere than the planner says. With
+ * VAST_PLAN_CHECK a mismatch is a warning and CL_INVALID_OPERATION. Frees
+ * r (NULL: CL_SUCCESS). */
+cl_int vrt_planrec_end(vrt_planrec *r, int ran);
 
 #pragma GCC visibility pop
 #endif

@@ -6,8 +6,9 @@
  * footprint.h: pure, unit-tested alone; boxframes.c, cover.c), rows and
  * ranges planned from them (fprows.c, fpplan.c), the pieces of pages a
  * range writes in part (gaps.c), spans moved as rectangles (rects.c),
- * work-group boxes (groupbox.c) and the plans kept for later launches
- * (plans.c). Uses mem/ and the folders below it.
+ * work-group boxes (groupbox.c), the plans kept for later launches
+ * (plans.c) and what each range of a plan moves (moves.c). Uses mem/ and
+ * the folders below it.
  */
 #ifndef VRT_PLAN_H
 #define VRT_PLAN_H
@@ -323,6 +324,94 @@ int vrt_fp_plan_ranges(vrt_fp_plan *P, const vrt_layout *lay, size_t groups,
                        unsigned long long budget, unsigned sets, size_t slot_max,
                        vrt_range **ranges, size_t *nranges, unsigned char **unions,
                        size_t *bad_group, int *exact);
+
+/* --- moves.c: what each range moves ------------------------------------- */
+/* Where a page's current bytes lie before a launch (a row of these, one
+ * byte a page of the layout): the host copy alone, also a kept frame's
+ * copy (clean), a kept frame alone (dirty: the host copy is stale), or
+ * the hold. */
+enum { VRT_AT_HOST = 0, VRT_AT_KEPT, VRT_AT_DIRTY, VRT_AT_HOLD };
+/* How a range gets a page it touches, before its kernel. */
+enum {
+	VRT_IN_NONE = 0,            /* not touched (or a slot kept whole, a box) */
+	VRT_IN_HOST,                /* sent from the host copy */
+	VRT_IN_KEPT,                /* taken from a kept frame (or left in place) */
+	VRT_IN_HOLD,                /* taken from the hold */
+	VRT_IN_FORWARD,             /* copied from an earlier range still in flight */
+	VRT_IN_WRITTEN              /* written whole: nothing goes in */
+};
+/* Where a page the range writes goes after its kernel. */
+enum {
+	VRT_OUT_NONE = 0,           /* not written */
+	VRT_OUT_HOME,               /* to the host copy, when the range finishes */
+	VRT_OUT_DIRTY,              /* left dirty in the frames (lazily home) */
+	VRT_OUT_HELD                /* recorded in the hold, dirty */
+};
+/* A launch to plan the moves of: its ranges' pages, in the order they
+ * run, and what the launch and the device's frames know of them. All
+ * rows are rows of lay; the planner reads them only. */
+typedef struct vrt_move_input {
+	const vrt_layout *lay;
+	size_t nranges;
+	const unsigned char *unions; /* nranges rows: the pages each range touches */
+	const unsigned char *whole;  /* nranges rows: pages it writes whole with
+	                              * nothing read first (must-write descriptors
+	                              * of a slot only written); NULL: none */
+	unsigned mode[VAST_MAX_SLOTS + 1]; /* VAST_MODE_R, VAST_MODE_W bits */
+	unsigned nsets;              /* frame sets in flight (>= 1) */
+	uint64_t resides;            /* slots whose pages kept frames may hold */
+	uint64_t lazy;               /* written slots that may stay dirty in frames */
+	uint64_t shared;             /* read-only slots whose pages a range leaves
+	                              * to the later ranges (share_reads) */
+	const unsigned char *state;  /* a row of VRT_AT_*; NULL: all on the host */
+} vrt_move_input;
+/* One move: a run of pages of one slot with the same VRT_IN_* (out 0) or
+ * VRT_OUT_* (out 1); from: the range (run order) a forwarded run comes
+ * from; bytes: the buffer's bytes of those pages (the last one's valid
+ * bytes only). */
+typedef struct vrt_move {
+	unsigned char kind, out;
+	unsigned slot;
+	size_t page, npages, from;
+	unsigned long long bytes;
+} vrt_move;
+/* Bytes by kind: of a range, or of the launch. */
+typedef struct vrt_move_bytes {
+	unsigned long long in_host, in_kept, in_hold, forwarded, written, home, dirty, held;
+} vrt_move_bytes;
+typedef struct vrt_moves {
+	size_t nranges;
+	unsigned char *in, *out;     /* nranges rows of VRT_IN_*, VRT_OUT_* */
+	unsigned char *after;        /* a row of VRT_AT_*: the state the launch leaves */
+	vrt_move *moves;             /* every range's moves, range by range */
+	size_t *first;               /* nranges + 1: range i's are moves[first[i] ..
+	                              * first[i + 1]) */
+	vrt_move_bytes *bytes;       /* nranges */
+	vrt_move_bytes total;
+} vrt_moves;
+/* Plans what each range of `in` moves, as the paged executor does
+ * (paged.c): a page a written slot's range still in flight (the nsets - 1
+ * ranges before) touches is forwarded from it; else a page the hold or a
+ * kept frame holds is taken from there; else it comes from the host,
+ * unless the range writes it whole. A read-only slot's pages the set's
+ * previous range had, the same ones, stay in place (kept). A range whose
+ * pages of the hold's slot all lie in the hold is bound to it. Written
+ * pages go home when the range finishes, stay dirty in the frames where
+ * the launch's ranges all have sets of their own and the slot is lazy,
+ * or stay in the hold. Pure (no device, no globals: thread-safe on its
+ * own input). Returns 0 with *out (vrt_moves_free), -1 out of memory. */
+int vrt_moves_plan(const vrt_move_input *in, vrt_moves **out);
+void vrt_moves_free(vrt_moves *m);
+/* Whether a page (index k into M's rows) moved as M says, where the
+ * executor sent it from the host or not (sent) and put what it wrote
+ * where `out` (VRT_OUT_*) says: every page M sends the range sent; every
+ * page the range sent M sends too, takes from a kept frame (the executor
+ * may have lost the copy to a reused frame, or sent a staged slot whole)
+ * or from an earlier range (sent, then copied over); and written pages
+ * go where M says. */
+int vrt_moves_agree(const vrt_moves *M, size_t k, int sent, unsigned out);
+/* Bytes of page p of slot s that lie in its buffer. */
+unsigned long long vrt_page_valid(const vrt_layout *lay, unsigned s, size_t p);
 
 #pragma GCC visibility pop
 #endif
