@@ -495,7 +495,7 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 	 * the (pinned) host copy, rather than all of them at the next
 	 * launch; should that fail, the host copy alone is current. */
 	int resident = m->dev && vrt_mem_dev_valid(m) && !in_family(m) && n < m->size;
-	vrt_mem_host_written(m);
+	vrt_mem_host_wrote(m, off, n);
 	if (resident && send_host_copy(m, m->dev_queue, off, n) == CL_SUCCESS) {
 		dev_holds(m);
 		if (st)
@@ -510,6 +510,20 @@ void vrt_mem_host_written(vrt_mem *m)
 	m->failed[0] = '\0';
 	m->zero = 0;
 	host_wrote(m);
+}
+
+void vrt_mem_host_wrote(vrt_mem *m, size_t off, size_t n)
+{
+	/* Only those bytes: the others' copies elsewhere (a frame pool's
+	 * pages) stay current. Out of memory, the whole window. */
+	if (!m->dir || n == m->size ||
+	    vrt_dir_wrote(m->dir, VRT_DIR_HOST, m->origin + off, n) != 0) {
+		vrt_mem_host_written(m);
+		return;
+	}
+	vrt_mem_changed(m);
+	m->failed[0] = '\0';
+	m->zero = 0;
 }
 
 /* A launch that fails part-way has already written some ranges back,
@@ -636,7 +650,7 @@ cl_int vrt_mem_fill(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const 
 	if ((err = vrt_mem_to_host(m)) != CL_SUCCESS)
 		return err;
 	vrt_fill(m->host + off, pat, ps, n);
-	vrt_mem_host_written(m);
+	vrt_mem_host_wrote(m, off, n);
 	return CL_SUCCESS;
 }
 

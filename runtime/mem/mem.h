@@ -67,6 +67,9 @@ void vrt_mem_changed(vrt_mem *m);
 /* The host copy changed: the device copy is stale. The program wrote
  * it, so a failed launch's partial results are gone. */
 void vrt_mem_host_written(vrt_mem *m);
+/* The same for [off, off + n) of m's host copy, current before it:
+ * only those bytes' other copies are stale. */
+void vrt_mem_host_wrote(vrt_mem *m, size_t off, size_t n);
 /* A launch of `kernel` failed after changing some of m's bytes: m, and
  * the members of its family that overlap it, hold a mix of old and new
  * bytes. Until the program overwrites m whole, vrt_mem_check() refuses
