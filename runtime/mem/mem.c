@@ -217,13 +217,13 @@ void vrt_mem_dev_written(vrt_mem *m)
 	dev_wrote(m);
 }
 
-/* Pages of m that paged launches left dirty in the frames they keep
- * (framepool.c, residency.c) come home before anything else reads or
- * sends the host copy: a read, map, copy or fill, a native launch, an
- * inspector, a sub-buffer made of it. */
+/* Pages of m that paged launches left in the frames they keep newer
+ * than the host copy (the directory says so: poolloc.c) come home before
+ * anything else reads or sends the host copy: a read, map, copy or
+ * fill, a native launch, an inspector, a sub-buffer made of it. */
 static cl_int from_frames(vrt_mem *m)
 {
-	return m->frames_dirty ? vrt_framepool_write_home(m) : CL_SUCCESS;
+	return vrt_framepool_newer(m) ? vrt_framepool_write_home(m) : CL_SUCCESS;
 }
 
 vrt_mem *vrt_mem_by_serial(unsigned long long serial)
@@ -284,7 +284,8 @@ cl_int vrt_mem_to_host(vrt_mem *m)
 }
 
 /* Brings [off, off + n) of the family of `root` home (a vrt_dir_mover):
- * from the device copy of the member at location `from`, or zeros. */
+ * from the device copy of the member at location `from`, from a frame
+ * pool's (framepool.c), or zeros. */
 static int home_from(void *u, int from, int to, size_t off, size_t n)
 {
 	(void)to;
@@ -297,7 +298,7 @@ static int home_from(void *u, int from, int to, size_t off, size_t n)
 		if (family_root(x) == root && x->dev_loc == from && x->dev)
 			o = x;
 	if (!o)
-		return CL_INVALID_MEM_OBJECT; /* a location with no copy: a bug */
+		return vrt_framepool_move(root, from, off, n);
 	cl_int err;
 	if (root->pin.buf)
 		err = vrt_real.clEnqueueReadBuffer(o->dev_queue, o->dev, CL_TRUE, off - o->origin,
@@ -350,7 +351,8 @@ static cl_int read_back(vrt_mem *m)
  * (DESIGN §3); without one, making it would cost more than it saves. */
 static int dev_only(const vrt_mem *m, size_t n)
 {
-	return !vrt_mem_host_valid(m) && !in_family(m) && (n < m->size || !m->host);
+	return !vrt_mem_host_valid(m) && vrt_mem_dev_valid(m) && !in_family(m) &&
+	       (n < m->size || !m->host);
 }
 
 cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
@@ -658,7 +660,7 @@ cl_int vrt_mem_copy(vrt_mem *a, vrt_mem *b, cl_command_queue q, size_t ao, size_
                     size_t n)
 {
 	cl_int err;
-	if (a->dev && vrt_mem_dev_valid(a) && a->dev_queue == q && !a->frames_dirty && !in_family(a) &&
+	if (a->dev && vrt_mem_dev_valid(a) && a->dev_queue == q && !in_family(a) &&
 	    device_target(b, q, bo, n)) {
 		vrt_mem_changed(b);
 		err = vrt_real.clEnqueueCopyBuffer(q, a->dev, b->dev, ao, bo, n, 0, NULL, NULL);
