@@ -231,7 +231,7 @@ cl_int vrt_framepool_write_home(vrt_mem *m)
 
 int vrt_framepool_newer(const vrt_mem *m)
 {
-	if (vrt_mem_host_valid(m))
+	if (!m->dir || (vrt_dir_holders(m->dir, m->origin, m->size) & VRT_LOC(VRT_DIR_HOST)))
 		return 0; /* the host holds every byte: nothing newer anywhere */
 	for (pool *p = pools; p; p = p->next)
 		if (p->ctx == m->ctx && vrt_pool_any_newer(&p->sets, m))
@@ -245,7 +245,7 @@ cl_int vrt_framepool_move(vrt_mem *root, int l, size_t off, size_t n)
 	(void)n;
 	for (pool *p = pools; p; p = p->next)
 		for (unsigned i = 0; i < p->sets.nlocs; i++) {
-			vrt_mem *m = vrt_mem_by_serial(p->sets.locs[i].serial);
+			vrt_mem *m = vrt_pool_live(&p->sets.locs[i]);
 			if (m && m->dir == root->dir && p->sets.locs[i].loc == l)
 				return p->sets.home ? p->sets.home(&p->sets, p->ctx, p->dev, m)
 				                    : CL_INVALID_MEM_OBJECT;

@@ -142,6 +142,7 @@ typedef struct vrt_res_run {
 /* A buffer a pool holds pages of, and its location in the buffer's
  * directory (poolloc.c). */
 struct vrt_pool_loc {
+	vrt_mem *mem;               /* the buffer, when it lives (vrt_pool_live) */
 	unsigned long long serial;
 	int loc;
 };
@@ -211,6 +212,9 @@ void vrt_hold_forget(vrt_devsets *d, size_t page);
 int vrt_pool_loc(vrt_devsets *d, vrt_mem *m);
 /* m's location in d, -1: none. */
 int vrt_pool_find(const vrt_devsets *d, const vrt_mem *m);
+/* The buffer of e while it lives, NULL once released (looked up among
+ * the live objects, never dereferenced blindly). */
+vrt_mem *vrt_pool_live(const struct vrt_pool_loc *e);
 /* Page p (pages of 2^sh bytes) of m, as a range of its directory. */
 void vrt_pool_page(const vrt_mem *m, size_t p, unsigned sh, size_t *off, size_t *n);
 /* Location l of m holds page p. */

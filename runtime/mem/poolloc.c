@@ -27,8 +27,11 @@
  * outside sub-buffer families have pages in the pools (paged.c,
  * may_reside), so a location is of the buffer's own directory: it goes
  * with the buffer when the buffer is released, and is released with the
- * pool (vrt_pool_release_locs). Entries are named by serial, looked up
- * among the live buffers before use. Lock held throughout.
+ * pool (vrt_pool_release_locs), or when the pool drops the buffer's
+ * last page (vrt_pool_forget_frames, vrt_pool_forget_hold). An entry
+ * names its buffer by handle and serial, checked live before use
+ * (vrt_pool_live: mem.c uses this file, not the other way). Lock held
+ * throughout.
  */
 #include <string.h>
 
@@ -42,6 +45,19 @@ static struct vrt_pool_loc *entry_of(const vrt_devsets *d, unsigned long long se
 		if (d->locs[i].serial == serial)
 			return &d->locs[i];
 	return NULL;
+}
+
+vrt_mem *vrt_pool_live(const struct vrt_pool_loc *e)
+{
+	vrt_mem *m = vrt_mem_of(e->mem);
+	return m && m->serial == e->serial ? m : NULL;
+}
+
+/* The live buffer of `serial` d has a location of, NULL: none. */
+static vrt_mem *buffer_of(const vrt_devsets *d, unsigned long long serial)
+{
+	const struct vrt_pool_loc *e = entry_of(d, serial);
+	return e ? vrt_pool_live(e) : NULL;
 }
 
 int vrt_pool_find(const vrt_devsets *d, const vrt_mem *m)
@@ -60,7 +76,7 @@ int vrt_pool_loc(vrt_devsets *d, vrt_mem *m)
 	/* The entry of a buffer released since is free. */
 	struct vrt_pool_loc *e = NULL;
 	for (unsigned i = 0; i < d->nlocs && !e; i++)
-		if (!vrt_mem_by_serial(d->locs[i].serial))
+		if (!vrt_pool_live(&d->locs[i]))
 			e = &d->locs[i];
 	if (!e && d->nlocs == d->locs_cap) {
 		unsigned cap = d->locs_cap ? 2 * d->locs_cap : 4;
@@ -74,7 +90,7 @@ int vrt_pool_loc(vrt_devsets *d, vrt_mem *m)
 		return -1;
 	if (!e)
 		e = &d->locs[d->nlocs++];
-	*e = (struct vrt_pool_loc){m->serial, l};
+	*e = (struct vrt_pool_loc){m, m->serial, l};
 	return l;
 }
 
@@ -203,7 +219,7 @@ size_t vrt_pool_newer_runs(const vrt_devsets *d, const vrt_mem *only, int where,
 	gather g = {d, NULL, -1, where, want, ctx, 0, NULL, 0, 0, 0};
 	*runs = NULL;
 	for (unsigned i = 0; i < d->nlocs && !g.oom; i++) {
-		const vrt_mem *m = vrt_mem_by_serial(d->locs[i].serial);
+		const vrt_mem *m = vrt_pool_live(&d->locs[i]);
 		if (!m || !m->dir || (only && m->dir != only->dir))
 			continue;
 		/* the hold's pages are of the frames' size (paged.c, make_sets) */
@@ -225,7 +241,7 @@ void vrt_pool_homed(const vrt_devsets *d, const vrt_res_run *runs, size_t n)
 	vrt_mem *m = NULL;
 	for (size_t i = 0; i < n; i++) {
 		if (!m || m->serial != runs[i].serial)
-			m = vrt_mem_by_serial(runs[i].serial);
+			m = buffer_of(d, runs[i].serial);
 		/* Out of memory the host is not recorded: the pages go home
 		 * again, harmlessly, next time. */
 		if (m && m->dir)
@@ -236,7 +252,7 @@ void vrt_pool_homed(const vrt_devsets *d, const vrt_res_run *runs, size_t n)
 int vrt_pool_any_newer(const vrt_devsets *d, const vrt_mem *m)
 {
 	for (unsigned i = 0; m->dir && i < d->nlocs; i++) {
-		const vrt_mem *x = vrt_mem_by_serial(d->locs[i].serial);
+		const vrt_mem *x = vrt_pool_live(&d->locs[i]);
 		if (x && x->dir == m->dir &&
 		    vrt_dir_dirty_bytes(m->dir, d->locs[i].loc, m->origin, m->size))
 			return 1;
@@ -270,8 +286,6 @@ void vrt_pool_drop_loc(vrt_devsets *d, vrt_mem *m)
 	vrt_res_drop_if(&d->res, of_serial, &m->serial);
 }
 
-static void drop_entry(vrt_devsets *d, unsigned i, vrt_mem *m);
-
 /* Forgets l's copies of the runs of pages the hold has (want 1) or
  * lacks (want 0) among its pages; -1 out of memory. */
 static int forget_held(vrt_devsets *d, vrt_mem *m, int l, int want)
@@ -292,11 +306,17 @@ static int forget_held(vrt_devsets *d, vrt_mem *m, int l, int want)
 
 void vrt_pool_forget_hold(vrt_devsets *d)
 {
-	vrt_mem *m = d->held ? vrt_mem_by_serial(d->hold_serial) : NULL;
+	vrt_mem *m = d->held ? buffer_of(d, d->hold_serial) : NULL;
 	struct vrt_pool_loc *e = m && m->dir ? entry_of(d, m->serial) : NULL;
 	if (!e)
 		return;
-	if (forget_held(d, m, e->loc, 1)) /* out of memory: the location goes whole */
+	/* With no page of m left in the frames either, the location goes
+	 * (out of memory forgetting, too: whole). */
+	unsigned long long serial = m->serial;
+	int none = 1;
+	for (size_t i = 0; i < d->res.cap && none; i++)
+		none = d->res.tab[i].serial != serial;
+	if (none || forget_held(d, m, e->loc, 1))
 		drop_entry(d, (unsigned)(e - d->locs), m);
 	memset(d->held, 0, d->hold_pages);
 }
@@ -304,24 +324,22 @@ void vrt_pool_forget_hold(vrt_devsets *d)
 void vrt_pool_forget_frames(vrt_devsets *d)
 {
 	for (unsigned i = 0; i < d->nlocs;) {
-		vrt_mem *m = vrt_mem_by_serial(d->locs[i].serial);
-		int l = d->locs[i].loc, err = 0;
-		if (!m) {
-			drop_entry(d, i, NULL);
+		vrt_mem *m = vrt_pool_live(&d->locs[i]);
+		int l = d->locs[i].loc;
+		/* A buffer the hold has no page of: the pool drops its last
+		 * page, and its location goes. */
+		if (!m || !d->held || d->hold_serial != m->serial ||
+		    !memchr(d->held, 1, d->hold_pages)) {
+			drop_entry(d, i, m);
 			continue;
 		}
-		if (!(d->held && d->hold_serial == m->serial)) {
-			err = vrt_dir_forget(m->dir, l, m->origin, m->size);
-		} else {
-			/* every run of pages the hold does not have, and what lies
-			 * past its pages */
-			size_t sh = d->hold_shift;
-			err = forget_held(d, m, l, 0);
-			if (!err && ((size_t)d->hold_pages << sh) < m->size)
-				err = vrt_pool_forget(m, l, d->hold_pages,
-				                      ((m->size - 1) >> sh) + 1 - d->hold_pages,
-				                      (unsigned)sh);
-		}
+		/* every run of pages the hold does not have, and what lies
+		 * past its pages */
+		size_t sh = d->hold_shift;
+		int err = forget_held(d, m, l, 0);
+		if (!err && ((size_t)d->hold_pages << sh) < m->size)
+			err = vrt_pool_forget(m, l, d->hold_pages,
+			                      ((m->size - 1) >> sh) + 1 - d->hold_pages, (unsigned)sh);
 		if (err) { /* out of memory: the location goes whole */
 			drop_entry(d, i, m);
 			continue;
@@ -333,7 +351,7 @@ void vrt_pool_forget_frames(vrt_devsets *d)
 void vrt_pool_release_locs(vrt_devsets *d)
 {
 	for (unsigned i = 0; i < d->nlocs; i++) {
-		vrt_mem *m = vrt_mem_by_serial(d->locs[i].serial);
+		vrt_mem *m = vrt_pool_live(&d->locs[i]);
 		if (m)
 			vrt_dir_release_loc(m->dir, d->locs[i].loc);
 	}
