@@ -35,6 +35,7 @@
  * result.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "paged/paged.h"
@@ -189,6 +190,12 @@ typedef struct paged {
 		size_t src, dst, n;     /* frames */
 	} *copies;
 	size_t ncopies, copies_cap;
+	struct forgot {             /* a page whose kept copy a range drops */
+		vrt_mem *m;
+		int l;
+		size_t page;
+	} *forgot;
+	size_t forgot_cap;
 	uint64_t deliver;           /* slots whose queued reads ranges fill (deliver.c) */
 	uint64_t shared;            /* slots with pages several ranges touch (shared_slots) */
 	struct held {               /* a straight H2D held back (send_held) */
@@ -1785,12 +1792,16 @@ static cl_int write_lost_home(vrt_launch *L, paged *P, overwrite *o)
 }
 
 /* The buffers a range's overwritten entries are of, and their pool
- * locations, a few remembered (the map's entries come in hash order):
- * forgetting an entry forgets the pool's copy of its page too. */
+ * locations, a few remembered (the map's entries come in hash order);
+ * the pages whose copies the pool forgets with the entries, gathered
+ * (P->forgot) to be forgotten in runs: one directory update a page, in
+ * hash order, cuts its runs up, each update then moving all of them. */
 typedef struct forgetting {
 	const overwrite *o;
+	paged *P;
 	struct { unsigned long long serial; vrt_mem *m; int l; } seen[8];
 	unsigned next;
+	size_t n;                   /* pages gathered in P->forgot */
 	vrt_mem *oom;               /* a buffer whose copies could not be forgotten */
 } forgetting;
 
@@ -1799,7 +1810,7 @@ static int forget_overwritten(const vrt_resident *e, void *ctx)
 	forgetting *f = ctx;
 	if (!overwritten(e, (void *)f->o))
 		return 0;
-	const paged *P = f->o->P;
+	paged *P = f->P;
 	unsigned k = 0;
 	while (k < 8 && f->seen[k].serial != e->serial)
 		k++;
@@ -1811,11 +1822,44 @@ static int forget_overwritten(const vrt_resident *e, void *ctx)
 		f->seen[k].l = m ? vrt_pool_find(&P->devs, m) : -1;
 	}
 	vrt_mem *m = f->seen[k].m;
+	int l = f->seen[k].l;
 	/* the hold's copy, should it have the page too, is the hold's */
-	if (m && f->seen[k].l >= 0 && !vrt_hold_has(&P->devs, e->serial, e->page) &&
-	    vrt_pool_forget(m, f->seen[k].l, e->page, 1, P->lay.page_shift))
-		f->oom = m;
+	if (!m || l < 0 || vrt_hold_has(&P->devs, e->serial, e->page))
+		return 1;
+	if (f->n == P->forgot_cap) {
+		size_t cap = P->forgot_cap ? 2 * P->forgot_cap : 64;
+		struct forgot *g = vrt_realloc(P->forgot, cap * sizeof *g);
+		if (!g) { /* out of memory: forgotten one by one */
+			if (vrt_pool_forget(m, l, e->page, 1, P->lay.page_shift))
+				f->oom = m;
+			return 1;
+		}
+		P->forgot = g;
+		P->forgot_cap = cap;
+	}
+	P->forgot[f->n++] = (struct forgot){m, l, e->page};
 	return 1;
+}
+
+static int by_buffer_page(const void *a, const void *b)
+{
+	const struct forgot *x = a, *y = b;
+	if (x->m != y->m)
+		return x->m < y->m ? -1 : 1;
+	return x->page < y->page ? -1 : x->page > y->page;
+}
+
+/* The pool forgets the pages gathered, in runs of consecutive ones. */
+static void forget_gathered(paged *P, forgetting *f)
+{
+	struct forgot *g = P->forgot;
+	qsort(g, f->n, sizeof *g, by_buffer_page);
+	for (size_t i = 0, j; i < f->n; i = j) {
+		for (j = i + 1; j < f->n && g[j].m == g[i].m && g[j].page == g[j - 1].page + 1; j++)
+			;
+		if (vrt_pool_forget(g[i].m, g[i].l, g[i].page, j - i, P->lay.page_shift))
+			f->oom = g[i].m;
+	}
 }
 
 /* The hold's copies of the pages F's range writes are stale from now:
@@ -1890,8 +1934,9 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 	vrt_trace_host("home", L->k->name, th, vrt_now_ms(), (long)i, 0);
 	if (err)
 		return err;
-	forgetting f = {&o, {{0, NULL, -1}}, 0, NULL};
+	forgetting f = {&o, P, {{0, NULL, -1}}, 0, 0, NULL};
 	vrt_res_drop_if(&P->devs.res, forget_overwritten, &f);
+	forget_gathered(P, &f);
 	if (f.oom || forget_written_held(L, P, F)) {
 		/* The pool's copies could not all be forgotten: they go whole,
 		 * and the buffer with them (never read stale). */
@@ -3545,6 +3590,7 @@ out:
 	vrt_free(P->held);
 	vrt_free(P->boxrow);
 	vrt_free(P->copies);
+	vrt_free(P->forgot);
 	vrt_free(P->tail); /* unless the launch's (defer_ranges) */
 	if (P->last_run)
 		vrt_real.clReleaseEvent(P->last_run);
