@@ -231,7 +231,10 @@ cl_int vrt_framepool_write_home(vrt_mem *m)
 
 int vrt_framepool_newer(const vrt_mem *m)
 {
-	if (!m->dir || (vrt_dir_holders(m->dir, m->origin, m->size) & VRT_LOC(VRT_DIR_HOST)))
+	vrt_locs own = VRT_LOC(VRT_DIR_HOST) | (m->dev_loc >= 0 ? VRT_LOC(m->dev_loc) : 0);
+	if (!m->dir || !(m->dir->used & ~own))
+		return 0; /* no location but its own copies: no pool's */
+	if (vrt_dir_holders(m->dir, m->origin, m->size) & VRT_LOC(VRT_DIR_HOST))
 		return 0; /* the host holds every byte: nothing newer anywhere */
 	for (pool *p = pools; p; p = p->next)
 		if (p->ctx == m->ctx && vrt_pool_any_newer(&p->sets, m))

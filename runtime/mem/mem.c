@@ -210,6 +210,12 @@ void vrt_mem_changed(vrt_mem *m)
 		}
 }
 
+void vrt_mem_host_changed(vrt_mem *m)
+{
+	vrt_mem_changed(m);
+	host_wrote(m);
+}
+
 void vrt_mem_dev_written(vrt_mem *m)
 {
 	vrt_mem_changed(m);

@@ -65,6 +65,10 @@ cl_int vrt_mem_copy(vrt_mem *a, vrt_mem *b, cl_command_queue q, size_t ao, size_
  * writing, a kernel that writes it): its version, and that of every
  * member of its family overlapping it, moves on. */
 void vrt_mem_changed(vrt_mem *m);
+/* A launch wrote m's host copy behind the other paths (a split launch's
+ * merge, multi.c): its version moves on, and every other copy of its
+ * bytes (a device copy, a frame pool's pages) is stale. */
+void vrt_mem_host_changed(vrt_mem *m);
 /* The host copy changed: the device copy is stale. The program wrote
  * it, so a failed launch's partial results are gone. */
 void vrt_mem_host_written(vrt_mem *m);
