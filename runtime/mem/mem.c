@@ -478,6 +478,9 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 		err = vrt_ring_send(m->ctx, m->dev_queue, m->dev, off, src, n);
 		if (st && err == CL_SUCCESS)
 			st->h2d += n;
+		/* Other copies of those bytes (a frame pool's) are stale. */
+		if (m->dir && vrt_dir_wrote(m->dir, m->dev_loc, m->origin + off, n))
+			dev_wrote(m);
 		return err;
 	}
 	/* The whole buffer: no need to fetch what we overwrite (in a family
@@ -681,7 +684,7 @@ cl_int vrt_mem_copy(vrt_mem *a, vrt_mem *b, cl_command_queue q, size_t ao, size_
 	if ((err = vrt_mem_to_host(a)) != CL_SUCCESS || (err = vrt_mem_to_host(b)) != CL_SUCCESS)
 		return err;
 	vrt_copy(b->host + bo, a->host + ao, n);
-	vrt_mem_host_written(b);
+	vrt_mem_host_wrote(b, bo, n);
 	return CL_SUCCESS;
 }
 
