@@ -196,7 +196,7 @@ void vrt_framepool_give(cl_context ctx, cl_device_id dev, vrt_devsets *sets)
 	if (p) {
 		*pp = p->next;
 		if (p->sets.home)
-			p->sets.home(&p->sets, ctx, dev, NULL);
+			p->sets.home(&p->sets, ctx, dev, NULL, 0);
 		vrt_devsets_release(&p->sets);
 		vrt_free(p);
 	}
@@ -225,7 +225,7 @@ cl_int vrt_framepool_write_home(vrt_mem *m)
 	cl_int err = CL_SUCCESS;
 	for (pool *p = pools; p && !err; p = p->next)
 		if ((!m || p->ctx == m->ctx) && p->sets.home)
-			err = p->sets.home(&p->sets, p->ctx, p->dev, m);
+			err = p->sets.home(&p->sets, p->ctx, p->dev, m, 0);
 	return err;
 }
 
@@ -250,7 +250,7 @@ cl_int vrt_framepool_move(vrt_mem *root, int l, size_t off, size_t n)
 		for (unsigned i = 0; i < p->sets.nlocs; i++) {
 			vrt_mem *m = vrt_pool_live(&p->sets.locs[i]);
 			if (m && m->dir == root->dir && p->sets.locs[i].loc == l)
-				return p->sets.home ? p->sets.home(&p->sets, p->ctx, p->dev, m)
+				return p->sets.home ? p->sets.home(&p->sets, p->ctx, p->dev, m, 1)
 				                    : CL_INVALID_MEM_OBJECT;
 		}
 	return CL_INVALID_MEM_OBJECT; /* a location no pool has: a bug */

@@ -185,12 +185,13 @@ typedef struct vrt_devsets {
 	unsigned nlocs, locs_cap;
 	int reverse;                /* the last launch ran its ranges last first */
 	/* Writes home (blocking) the pages d, kept for ctx and dev, holds
-	 * newer than the host copy, of the family of `only` (NULL: of every
-	 * buffer), as the directory says (poolloc.c); a buffer whose pages
-	 * could not go home is refused (vrt_mem_fail). Set by the paged
-	 * launch that made the sets (paged.c); NULL: none did. */
+	 * newer than every other copy (move: every page it holds that the
+	 * host lacks), of the family of `only` (NULL: of every buffer), as
+	 * the directory says (poolloc.c); a buffer whose pages could not go
+	 * home is refused (vrt_mem_fail). Set by the paged launch that made
+	 * the sets (paged.c); NULL: none did. */
 	cl_int (*home)(struct vrt_devsets *d, cl_context ctx, cl_device_id dev,
-	               const vrt_mem *only);
+	               const vrt_mem *only, int move);
 } vrt_devsets;
 
 /* --- hold.c ------------------------------------------------------------- */
@@ -223,25 +224,27 @@ vrt_mem *vrt_pool_live(const struct vrt_pool_loc *e);
 void vrt_pool_page(const vrt_mem *m, size_t p, unsigned sh, size_t *off, size_t *n);
 /* Location l of m holds page p. */
 int vrt_pool_holds(const vrt_mem *m, int l, size_t p, unsigned sh);
-/* ... and the host copy lacks some of its bytes. */
+/* ... some bytes of it alone: newer than every other copy. */
 int vrt_pool_newer(const vrt_mem *m, int l, size_t p, unsigned sh);
 /* Transitions (directory.h) of pages p..p+n-1 of m at l; -1 out of
  * memory, the directory unchanged. */
 int vrt_pool_copied(vrt_mem *m, int l, size_t p, size_t n, unsigned sh);
 int vrt_pool_wrote(vrt_mem *m, int l, size_t p, size_t n, unsigned sh);
 int vrt_pool_forget(vrt_mem *m, int l, size_t p, size_t n, unsigned sh);
-/* The pages d's locations hold newer than the host copy, of the buffers
- * sharing only's directory (NULL: of every buffer), as runs of their
- * frames: those in the hold (VRT_POOL_HOLD), in the frame sets
- * (VRT_POOL_FRAMES), that want(e, ctx) accepts (NULL: all), in *runs
- * (vrt_free; NULL when none). Their count, (size_t)-1 out of memory. */
-enum { VRT_POOL_FRAMES = 1, VRT_POOL_HOLD = 2 };
+/* The pages d's locations hold newer than every other copy (some bytes
+ * only they hold; with VRT_POOL_MOVE, every page they hold some bytes of
+ * that the host lacks), of the buffers sharing only's directory (NULL:
+ * of every buffer), as runs of their frames: those in the hold
+ * (VRT_POOL_HOLD), in the frame sets (VRT_POOL_FRAMES), that want(e,
+ * ctx) accepts (NULL: all), in *runs (vrt_free; NULL when none). Their
+ * count, (size_t)-1 out of memory. */
+enum { VRT_POOL_FRAMES = 1, VRT_POOL_HOLD = 2, VRT_POOL_MOVE = 4 };
 size_t vrt_pool_newer_runs(const vrt_devsets *d, const vrt_mem *only, int where,
                            int (*want)(const vrt_resident *, void *), void *ctx,
                            vrt_res_run **runs);
 /* The pages of runs went home: the host copy holds them too. */
 void vrt_pool_homed(const vrt_devsets *d, const vrt_res_run *runs, size_t n);
-/* Some page of m's window in d is newer than the host copy. */
+/* Some byte of m's window only d holds. */
 int vrt_pool_any_newer(const vrt_devsets *d, const vrt_mem *m);
 /* The frame sets' pages are gone (the residency map cleared after):
  * d's locations forget every page but those in the hold. */
@@ -278,14 +281,14 @@ unsigned long long vrt_framepool_bytes(void);
 void vrt_framepool_release(void);
 /* Releases every handle of d and zeroes it. */
 void vrt_devsets_release(vrt_devsets *d);
-/* Writes home the pages the pools of m's context hold newer than the
- * host copy, of m's family (m NULL: every pool's of every buffer). */
+/* Writes home the pages the pools of m's context hold newer than every
+ * other copy, of m's family (m NULL: every pool's of every buffer). */
 cl_int vrt_framepool_write_home(vrt_mem *m);
-/* Some pool holds bytes of m's window newer than its host copy. */
+/* Some pool alone holds bytes of m's window. */
 int vrt_framepool_newer(const vrt_mem *m);
 /* A vrt_dir_mover's move of [off, off + n) from location l of root's
- * directory, a pool's, home: the pool writes home the pages it holds
- * newer than the host; CL_INVALID_MEM_OBJECT when no pool has l. */
+ * directory, a pool's, home: the pool writes home every page it holds
+ * that the host lacks; CL_INVALID_MEM_OBJECT when no pool has l. */
 cl_int vrt_framepool_move(vrt_mem *root, int l, size_t off, size_t n);
 
 #pragma GCC visibility pop

@@ -10,11 +10,15 @@
  * Every path that changes the bytes elsewhere (a host write, fill or map
  * for writing, a native launch writing the device copy, a paged launch
  * writing them home) makes the pool's copy of exactly those bytes stale
- * through the directory, with no stamp to compare. A page the pool holds
- * and the host copy does not is newer there (a launch wrote it and left
- * it in the frames, lazy write-back): it goes home before the host needs
- * it (vrt_pool_newer_runs lists them by frame, the sets' home writes
- * them, vrt_pool_homed records it).
+ * through the directory, with no stamp to compare. A page only the pool
+ * holds is newer there (a launch wrote it and left it in the frames,
+ * lazy write-back): it goes home before the host needs it, before its
+ * frame is reused and before the pool goes (vrt_pool_newer_runs lists
+ * them by frame, the sets' home writes them, vrt_pool_homed records
+ * it). Where a device copy holds the bytes too, mem.c's own paths bring
+ * them (a lent USE_HOST_PTR buffer mapped back); where the directory
+ * picks the pool to bring bytes home from, every page of the range it
+ * holds goes (VRT_POOL_MOVE, vrt_framepool_move).
  *
  * The invariant the paged path keeps (paged.c): the location holds the
  * bytes of a page only where the hold or the residency map has the page,
@@ -118,11 +122,33 @@ int vrt_pool_holds(const vrt_mem *m, int l, size_t p, unsigned sh)
 	return l >= 0 && n && (vrt_dir_holders(m->dir, off, n) & VRT_LOC(l));
 }
 
+/* Bytes of a walk that location *u alone holds. */
+typedef struct sole {
+	int l;
+	size_t bytes;
+} sole;
+
+static int sole_run(void *u, size_t off, size_t n, vrt_locs valid)
+{
+	(void)off;
+	sole *s = u;
+	if (valid == VRT_LOC(s->l))
+		s->bytes += n;
+	return 0;
+}
+
+static size_t sole_bytes(const vrt_dir *d, int l, size_t off, size_t n)
+{
+	sole s = {l, 0};
+	vrt_dir_walk(d, off, n, sole_run, &s);
+	return s.bytes;
+}
+
 int vrt_pool_newer(const vrt_mem *m, int l, size_t p, unsigned sh)
 {
 	size_t off, n;
 	pages(m, p, 1, sh, &off, &n);
-	return vrt_pool_holds(m, l, p, sh) && vrt_dir_dirty_bytes(m->dir, l, off, n);
+	return l >= 0 && n && sole_bytes(m->dir, l, off, n);
 }
 
 int vrt_pool_copied(vrt_mem *m, int l, size_t p, size_t n, unsigned sh)
@@ -181,12 +207,14 @@ static int append(gather *g, const vrt_resident *e)
 	return 0;
 }
 
-/* A run of the directory: its pages, where l holds them and the host
- * does not, are listed by the frame that has them. */
+/* A run of the directory: its pages, where l alone holds them (with
+ * VRT_POOL_MOVE: where l holds them and the host does not), are listed
+ * by the frame that has them. */
 static int newer_run(void *u, size_t off, size_t n, vrt_locs valid)
 {
 	gather *g = u;
-	if (!(valid & VRT_LOC(g->l)) || (valid & VRT_LOC(VRT_DIR_HOST)))
+	if ((g->where & VRT_POOL_MOVE) ? !(valid & VRT_LOC(g->l)) || (valid & VRT_LOC(VRT_DIR_HOST))
+	                               : valid != VRT_LOC(g->l))
 		return 0;
 	const vrt_devsets *d = g->d;
 	const vrt_mem *m = g->m;
@@ -253,8 +281,7 @@ int vrt_pool_any_newer(const vrt_devsets *d, const vrt_mem *m)
 {
 	for (unsigned i = 0; m->dir && i < d->nlocs; i++) {
 		const vrt_mem *x = vrt_pool_live(&d->locs[i]);
-		if (x && x->dir == m->dir &&
-		    vrt_dir_dirty_bytes(m->dir, d->locs[i].loc, m->origin, m->size))
+		if (x && x->dir == m->dir && sole_bytes(m->dir, d->locs[i].loc, m->origin, m->size))
 			return 1;
 	}
 	return 0;

@@ -1605,10 +1605,11 @@ static cl_int write_runs_home(vrt_devsets *d, cl_command_queue q, const vrt_res_
 	return err;
 }
 
-/* Writes home (blocking) the pages d holds newer than the host copy (the
- * directory says which: poolloc.c), of the family of `only` (NULL: of
- * every buffer), in `where`: its hold, its frame sets or both
- * (VRT_POOL_HOLD, VRT_POOL_FRAMES). Where they cannot go, their buffer
+/* Writes home (blocking) the pages d holds newer than every other copy
+ * (the directory says which: poolloc.c), of the family of `only` (NULL:
+ * of every buffer), in `where`: its hold, its frame sets or both
+ * (VRT_POOL_HOLD, VRT_POOL_FRAMES; VRT_POOL_MOVE: every page held that
+ * the host lacks). Where they cannot go, their buffer
  * is refused, never read with stale pages (vrt_mem_check), and d's
  * copies of it dropped. */
 static cl_int newer_home(vrt_devsets *d, cl_context ctx, cl_device_id dev, const vrt_mem *only,
@@ -1641,12 +1642,13 @@ static cl_int newer_home(vrt_devsets *d, cl_context ctx, cl_device_id dev, const
 	return err;
 }
 
-/* The sets' home (framepool.c): every page d holds newer than the host
- * copy, hold and frames. */
+/* The sets' home (framepool.c): the pages d holds newer than every
+ * other copy (move: every one the host lacks), hold and frames. */
 static cl_int write_home(vrt_devsets *d, cl_context ctx, cl_device_id dev,
-                         const vrt_mem *only)
+                         const vrt_mem *only, int move)
 {
-	return newer_home(d, ctx, dev, only, VRT_POOL_HOLD | VRT_POOL_FRAMES);
+	return newer_home(d, ctx, dev, only,
+	                  VRT_POOL_HOLD | VRT_POOL_FRAMES | (move ? VRT_POOL_MOVE : 0));
 }
 
 /* Read-only slot s of F's range is in place: the set's previous range
@@ -2113,7 +2115,7 @@ static void remember_nothing(vrt_launch *L, paged *P, size_t k0)
 	for (unsigned s = 1; err && s <= lay->nslots; s++)
 		if (lazy_slot(L, s))
 			vrt_mem_fail(L->slot_mem[s], L->k->name);
-	write_home(&P->devs, L->ctx, L->dev, NULL);
+	write_home(&P->devs, L->ctx, L->dev, NULL, 0);
 	vrt_pool_forget_frames(&P->devs);
 	vrt_res_clear(&P->devs.res);
 }
@@ -2810,6 +2812,13 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 	if (!L->share)
 		vrt_framepool_take(L->ctx, L->dev, d);
 	d->home = write_home;
+	/* Pages the pools of the context's other devices alone hold (their
+	 * launches left them) come home first: this launch fills its frames
+	 * from the host copy. */
+	for (unsigned s = 1; !L->share && s <= L->nslots; s++)
+		if (vrt_framepool_newer(L->slot_mem[s]) &&
+		    (err = vrt_framepool_write_home(L->slot_mem[s])) != CL_SUCCESS)
+			return err;
 	/* Frame buffers fit drops, or pages of another size, take the pages
 	 * they hold with them: those newer than the host go home first (the
 	 * hold's with its buffer where the page size changes: the hold's
@@ -2909,7 +2918,7 @@ static void drop_sets(paged *P, const vrt_launch *L, int keep)
 		vrt_framepool_give(L->ctx, L->dev, &P->devs);
 	} else {
 		if (!L->share)
-			write_home(&P->devs, L->ctx, L->dev, NULL);
+			write_home(&P->devs, L->ctx, L->dev, NULL, 0);
 		vrt_devsets_release(&P->devs);
 	}
 	P->dummy = NULL;
@@ -3468,7 +3477,7 @@ static cl_int boxes_home(vrt_launch *L, paged *P)
 		if (L->share || !vrt_fp_boxed(P->fp, s))
 			continue;
 		if (vrt_pool_any_newer(&P->devs, m))
-			err = write_home(&P->devs, L->ctx, L->dev, m);
+			err = write_home(&P->devs, L->ctx, L->dev, m, 0);
 		if (!err && vrt_framepool_newer(m))
 			err = vrt_framepool_write_home(m);
 	}
