@@ -220,8 +220,6 @@ int vrt_pool_find(const vrt_devsets *d, const vrt_mem *m);
 /* The buffer of e while it lives, NULL once released (looked up among
  * the live objects, never dereferenced blindly). */
 vrt_mem *vrt_pool_live(const struct vrt_pool_loc *e);
-/* Page p (pages of 2^sh bytes) of m, as a range of its directory. */
-void vrt_pool_page(const vrt_mem *m, size_t p, unsigned sh, size_t *off, size_t *n);
 /* Location l of m holds page p. */
 int vrt_pool_holds(const vrt_mem *m, int l, size_t p, unsigned sh);
 /* ... some bytes of it alone: newer than every other copy. */

@@ -110,11 +110,6 @@ static void pages(const vrt_mem *m, size_t p, size_t n, unsigned sh, size_t *off
 	*len = end - at;
 }
 
-void vrt_pool_page(const vrt_mem *m, size_t p, unsigned sh, size_t *off, size_t *n)
-{
-	pages(m, p, 1, sh, off, n);
-}
-
 int vrt_pool_holds(const vrt_mem *m, int l, size_t p, unsigned sh)
 {
 	size_t off, n;
