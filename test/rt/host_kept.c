@@ -3,12 +3,13 @@
  * host_kept.c - what makes a kept page stale between two paged launches
  * is the memory directory's answer, byte by byte: c = a + b, then one of
  * (argv[3]) nothing, a write of 100 bytes of a, a map of 100 bytes of a
- * for writing, a fill of 64 bytes of a, then c = a + b again, c read and
+ * for writing, a fill of 64 bytes of a, a copy of 100 bytes of b into
+ * a, then c = a + b again, c read and
  * checked against the sums computed here. Only the page those bytes lie
  * in is stale: the second launch sends it again, and takes every other
  * page of a and b from the frames the first left on the device
  * (kept.sh compares VAST_STATS h2d of each against "none").
- * Usage: host_kept vadd.cl none|write|map|fill
+ * Usage: host_kept vadd.cl none|write|map|fill|copy
  */
 #include <string.h>
 
@@ -75,6 +76,9 @@ int main(int argc, char **argv)
 		CHECK(clEnqueueFillBuffer(c.q, a, &two, sizeof two, AT - 4, 64, 0, NULL, NULL));
 		for (size_t i = 0; i < 16; i++)
 			ha[(AT - 4) / sizeof(float) + i] = two;
+	} else if (!strcmp(how, "copy")) {
+		CHECK(clEnqueueCopyBuffer(c.q, b, a, 40, AT, sizeof news, 0, NULL, NULL));
+		memcpy((char *)ha + AT, (char *)hb + 40, sizeof news);
 	} else if (strcmp(how, "none")) {
 		return 2;
 	}
