@@ -1750,7 +1750,7 @@ static cl_int add_copy(paged *P, const vrt_resident *e, unsigned dst_buf, size_t
 	return CL_SUCCESS;
 }
 
-/* Page e, newer in its kept frame than the host copy, must go home
+/* Page e, newer in its kept frame than every other copy, must go home
  * before range o->F's frames go in: the range fills it from the host
  * copy (no kept frame served it), or forgets it (overwritten) without
  * writing it home itself, whole: the range writes back every page it
@@ -1787,7 +1787,7 @@ static cl_int write_lost_home(vrt_launch *L, paged *P, overwrite *o)
 		return CL_OUT_OF_HOST_MEMORY;
 	unsigned long long d2h = L->st->d2h;
 	cl_int err = write_runs_home(&P->devs, P->qs->out, runs, n);
-	vrt_log(VRT_LOG_DEBUG, "kernel '%s': %zu runs of pages newer than the host written home (%llu bytes)",
+	vrt_log(VRT_LOG_DEBUG, "kernel '%s': %zu runs of pages only kept frames held written home (%llu bytes)",
 	        L->k->name, n, L->st->d2h - d2h);
 	vrt_free(runs);
 	return err;
@@ -1855,6 +1855,8 @@ static int by_buffer_page(const void *a, const void *b)
 static void forget_gathered(paged *P, forgetting *f)
 {
 	struct forgot *g = P->forgot;
+	if (!f->n)
+		return;
 	qsort(g, f->n, sizeof *g, by_buffer_page);
 	for (size_t i = 0, j; i < f->n; i = j) {
 		for (j = i + 1; j < f->n && g[j].m == g[i].m && g[j].page == g[j - 1].page + 1; j++)
