@@ -459,7 +459,7 @@ static cl_int run_map(vrt_cmd *c, cl_command_queue q)
 	xfer *x = (xfer *)c;
 	cl_int err = prepare(x->a);
 	if (err == CL_SUCCESS && (x->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)))
-		vrt_mem_host_written(x->a);
+		vrt_mem_host_wrote(x->a, x->ao, x->n);
 	return err;
 }
 
@@ -494,8 +494,11 @@ void *vrt_api_clEnqueueMapBuffer(cl_command_queue q, cl_mem mem,
 	}
 	if (err == CL_SUCCESS) {
 		xfer *x = new_xfer(m, NULL, run_map);
-		if (x)
+		if (x) {
 			x->flags = flags;
+			x->ao = off;
+			x->n = n;
+		}
 		if (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
 			writes(x, "clEnqueueMapBuffer");
 		err = submit(x, q, CL_COMMAND_MAP_BUFFER, blocking, nw, w, ev);

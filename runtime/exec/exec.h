@@ -64,10 +64,6 @@ struct vrt_mem {
 	 * names the buffer, version moves on whenever its bytes may change
 	 * (vrt_mem_changed); the plan cache compares them (plans.c). */
 	unsigned long long serial, version;
-	/* Kept frames of paged launches may hold pages of it newer than the
-	 * host copy (residency.c, dirty): written home before the host copy
-	 * is used (vrt_framepool_write_home). */
-	int frames_dirty;
 	/* Paged launches that used it (and could keep buffers): after one,
 	 * a later one may keep it whole on the device (keep_resident);
 	 * after two, an iterative program's, its first pages may stay in

@@ -199,6 +199,18 @@ int vrt_dir_remove_loc(vrt_dir *d, int l)
 	return 0;
 }
 
+void vrt_dir_release_loc(vrt_dir *d, int l)
+{
+	if (l == VRT_DIR_HOST || !(d->used & VRT_LOC(l)))
+		return;
+	/* In place: runs only lose l and join, never split. */
+	for (unsigned i = 0; i < d->nrun; i++)
+		d->run[i].valid &= ~VRT_LOC(l);
+	if (d->nrun)
+		join(d, 0, d->nrun - 1);
+	d->used &= ~VRT_LOC(l);
+}
+
 vrt_locs vrt_dir_holders(const vrt_dir *d, size_t off, size_t n)
 {
 	tally t = {0, 0, d->used};

@@ -75,6 +75,11 @@ int vrt_dir_add_loc(vrt_dir *d, int device, int context);
 /* Unregisters l (never the host); -1, changing nothing, where l is the
  * only holder of some bytes. */
 int vrt_dir_remove_loc(vrt_dir *d, int l);
+/* Unregisters l (never the host) whatever it holds: its copies are
+ * forgotten first (what only it held reads as zeros until rewritten).
+ * Never allocates, never fails: what an owner whose bytes are gone (a
+ * frame pool released) or beyond saving (out of memory) does. */
+void vrt_dir_release_loc(vrt_dir *d, int l);
 
 /* The transitions (off + n <= size; n may be 0). wrote and copied return
  * -1 only when out of memory, the directory unchanged. */

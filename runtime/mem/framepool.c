@@ -17,8 +17,11 @@
  * (vrt_mem_to_device). Released, too, when a launch runs out of device
  * memory (it took the pool first). The pages the frames hold (the
  * residency map, residency.c) go with the buffers: released with them,
- * forgotten when a buffer they lie in is dropped; the dirty ones (what
- * a launch wrote and left there) written home before either. The hold
+ * forgotten when a buffer they lie in is dropped; those newer than the
+ * host copy (what a launch wrote and left there) written home before
+ * either. A pool is a location of the directory of every buffer it
+ * holds pages of (poolloc.c): the host needing bytes only a pool holds
+ * brings them home through the pool's home (vrt_framepool_move). The hold
  * (paged.c, choose_hold) is the pool's too, but no set's: fitting the
  * sets leaves it and its pages alone. The context outlives
  * the pool: the runtime's own queues hold it until exit. Lock held throughout.
@@ -49,6 +52,7 @@ static unsigned long long sets_bytes(const vrt_devsets *d)
 
 void vrt_devsets_release(vrt_devsets *d)
 {
+	vrt_pool_release_locs(d);
 	vrt_res_clear(&d->res);
 	vrt_hold_free(d);
 	if (d->dummy)
@@ -164,8 +168,10 @@ static void fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long b
 	 * frames by set and buffer, so forget it all rather than guess.
 	 * The hold is no set's: its pages (hold.c) stay. */
 	for (unsigned i = 0; i < VRT_MAX_SETS; i++)
-		if (memcmp(before[i], have->set[i].frames, sizeof before[i]))
+		if (memcmp(before[i], have->set[i].frames, sizeof before[i])) {
+			vrt_pool_forget_frames(have);
 			vrt_res_clear(&have->res);
+		}
 }
 
 void vrt_devsets_fit(vrt_devsets *have, const vrt_devsets *want, unsigned long long budget)
@@ -190,7 +196,7 @@ void vrt_framepool_give(cl_context ctx, cl_device_id dev, vrt_devsets *sets)
 	if (p) {
 		*pp = p->next;
 		if (p->sets.home)
-			p->sets.home(&p->sets, ctx, dev, NULL);
+			p->sets.home(&p->sets, ctx, dev, NULL, 0);
 		vrt_devsets_release(&p->sets);
 		vrt_free(p);
 	}
@@ -219,10 +225,35 @@ cl_int vrt_framepool_write_home(vrt_mem *m)
 	cl_int err = CL_SUCCESS;
 	for (pool *p = pools; p && !err; p = p->next)
 		if ((!m || p->ctx == m->ctx) && p->sets.home)
-			err = p->sets.home(&p->sets, p->ctx, p->dev, m);
-	if (m && !err)
-		m->frames_dirty = 0;
+			err = p->sets.home(&p->sets, p->ctx, p->dev, m, 0);
 	return err;
+}
+
+int vrt_framepool_newer(const vrt_mem *m)
+{
+	vrt_locs own = VRT_LOC(VRT_DIR_HOST) | (m->dev_loc >= 0 ? VRT_LOC(m->dev_loc) : 0);
+	if (!m->dir || !(m->dir->used & ~own))
+		return 0; /* no location but its own copies: no pool's */
+	if (vrt_dir_holders(m->dir, m->origin, m->size) & VRT_LOC(VRT_DIR_HOST))
+		return 0; /* the host holds every byte: nothing newer anywhere */
+	for (pool *p = pools; p; p = p->next)
+		if (p->ctx == m->ctx && vrt_pool_any_newer(&p->sets, m))
+			return 1;
+	return 0;
+}
+
+cl_int vrt_framepool_move(vrt_mem *root, int l, size_t off, size_t n)
+{
+	(void)off;
+	(void)n;
+	for (pool *p = pools; p; p = p->next)
+		for (unsigned i = 0; i < p->sets.nlocs; i++) {
+			vrt_mem *m = vrt_pool_live(&p->sets.locs[i]);
+			if (m && m->dir == root->dir && p->sets.locs[i].loc == l)
+				return p->sets.home ? p->sets.home(&p->sets, p->ctx, p->dev, m, 1)
+				                    : CL_INVALID_MEM_OBJECT;
+		}
+	return CL_INVALID_MEM_OBJECT; /* a location no pool has: a bug */
 }
 
 void vrt_framepool_release(void)

@@ -210,6 +210,12 @@ void vrt_mem_changed(vrt_mem *m)
 		}
 }
 
+void vrt_mem_host_changed(vrt_mem *m)
+{
+	vrt_mem_changed(m);
+	host_wrote(m);
+}
+
 void vrt_mem_dev_written(vrt_mem *m)
 {
 	vrt_mem_changed(m);
@@ -217,13 +223,13 @@ void vrt_mem_dev_written(vrt_mem *m)
 	dev_wrote(m);
 }
 
-/* Pages of m that paged launches left dirty in the frames they keep
- * (framepool.c, residency.c) come home before anything else reads or
- * sends the host copy: a read, map, copy or fill, a native launch, an
- * inspector, a sub-buffer made of it. */
+/* Pages of m that paged launches left in the frames they keep newer
+ * than the host copy (the directory says so: poolloc.c) come home before
+ * anything else reads or sends the host copy: a read, map, copy or
+ * fill, a native launch, an inspector, a sub-buffer made of it. */
 static cl_int from_frames(vrt_mem *m)
 {
-	return m->frames_dirty ? vrt_framepool_write_home(m) : CL_SUCCESS;
+	return vrt_framepool_newer(m) ? vrt_framepool_write_home(m) : CL_SUCCESS;
 }
 
 vrt_mem *vrt_mem_by_serial(unsigned long long serial)
@@ -284,7 +290,8 @@ cl_int vrt_mem_to_host(vrt_mem *m)
 }
 
 /* Brings [off, off + n) of the family of `root` home (a vrt_dir_mover):
- * from the device copy of the member at location `from`, or zeros. */
+ * from the device copy of the member at location `from`, from a frame
+ * pool's (framepool.c), or zeros. */
 static int home_from(void *u, int from, int to, size_t off, size_t n)
 {
 	(void)to;
@@ -297,7 +304,7 @@ static int home_from(void *u, int from, int to, size_t off, size_t n)
 		if (family_root(x) == root && x->dev_loc == from && x->dev)
 			o = x;
 	if (!o)
-		return CL_INVALID_MEM_OBJECT; /* a location with no copy: a bug */
+		return vrt_framepool_move(root, from, off, n);
 	cl_int err;
 	if (root->pin.buf)
 		err = vrt_real.clEnqueueReadBuffer(o->dev_queue, o->dev, CL_TRUE, off - o->origin,
@@ -350,7 +357,8 @@ static cl_int read_back(vrt_mem *m)
  * (DESIGN §3); without one, making it would cost more than it saves. */
 static int dev_only(const vrt_mem *m, size_t n)
 {
-	return !vrt_mem_host_valid(m) && !in_family(m) && (n < m->size || !m->host);
+	return !vrt_mem_host_valid(m) && vrt_mem_dev_valid(m) && !in_family(m) &&
+	       (n < m->size || !m->host);
 }
 
 cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
@@ -470,6 +478,9 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 		err = vrt_ring_send(m->ctx, m->dev_queue, m->dev, off, src, n);
 		if (st && err == CL_SUCCESS)
 			st->h2d += n;
+		/* Other copies of those bytes (a frame pool's) are stale. */
+		if (m->dir && vrt_dir_wrote(m->dir, m->dev_loc, m->origin + off, n))
+			dev_wrote(m);
 		return err;
 	}
 	/* The whole buffer: no need to fetch what we overwrite (in a family
@@ -495,7 +506,7 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 	 * the (pinned) host copy, rather than all of them at the next
 	 * launch; should that fail, the host copy alone is current. */
 	int resident = m->dev && vrt_mem_dev_valid(m) && !in_family(m) && n < m->size;
-	vrt_mem_host_written(m);
+	vrt_mem_host_wrote(m, off, n);
 	if (resident && send_host_copy(m, m->dev_queue, off, n) == CL_SUCCESS) {
 		dev_holds(m);
 		if (st)
@@ -510,6 +521,20 @@ void vrt_mem_host_written(vrt_mem *m)
 	m->failed[0] = '\0';
 	m->zero = 0;
 	host_wrote(m);
+}
+
+void vrt_mem_host_wrote(vrt_mem *m, size_t off, size_t n)
+{
+	/* Only those bytes: the others' copies elsewhere (a frame pool's
+	 * pages) stay current. Out of memory, the whole window. */
+	if (!m->dir || n == m->size ||
+	    vrt_dir_wrote(m->dir, VRT_DIR_HOST, m->origin + off, n) != 0) {
+		vrt_mem_host_written(m);
+		return;
+	}
+	vrt_mem_changed(m);
+	m->failed[0] = '\0';
+	m->zero = 0;
 }
 
 /* A launch that fails part-way has already written some ranges back,
@@ -636,7 +661,7 @@ cl_int vrt_mem_fill(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const 
 	if ((err = vrt_mem_to_host(m)) != CL_SUCCESS)
 		return err;
 	vrt_fill(m->host + off, pat, ps, n);
-	vrt_mem_host_written(m);
+	vrt_mem_host_wrote(m, off, n);
 	return CL_SUCCESS;
 }
 
@@ -644,7 +669,7 @@ cl_int vrt_mem_copy(vrt_mem *a, vrt_mem *b, cl_command_queue q, size_t ao, size_
                     size_t n)
 {
 	cl_int err;
-	if (a->dev && vrt_mem_dev_valid(a) && a->dev_queue == q && !a->frames_dirty && !in_family(a) &&
+	if (a->dev && vrt_mem_dev_valid(a) && a->dev_queue == q && !in_family(a) &&
 	    device_target(b, q, bo, n)) {
 		vrt_mem_changed(b);
 		err = vrt_real.clEnqueueCopyBuffer(q, a->dev, b->dev, ao, bo, n, 0, NULL, NULL);
@@ -659,7 +684,7 @@ cl_int vrt_mem_copy(vrt_mem *a, vrt_mem *b, cl_command_queue q, size_t ao, size_
 	if ((err = vrt_mem_to_host(a)) != CL_SUCCESS || (err = vrt_mem_to_host(b)) != CL_SUCCESS)
 		return err;
 	vrt_copy(b->host + bo, a->host + ao, n);
-	vrt_mem_host_written(b);
+	vrt_mem_host_wrote(b, bo, n);
 	return CL_SUCCESS;
 }
 

@@ -4,7 +4,8 @@
  * copy and device copy (mem.c), which device copy goes when the budget
  * is short (evict.c), the device buffers of paged launches' frame sets
  * kept between launches (framepool.c) with the pages their frames hold
- * (residency.c) and the hold (hold.c), and the memory directory
+ * (residency.c) and the hold (hold.c), each pool a location of the
+ * directory of the buffers it holds pages of (poolloc.c), and the memory directory
  * (directory.c, directory.h: pure, unit-tested alone). Uses exec/ and
  * the folders below it.
  */
@@ -64,9 +65,16 @@ cl_int vrt_mem_copy(vrt_mem *a, vrt_mem *b, cl_command_queue q, size_t ao, size_
  * writing, a kernel that writes it): its version, and that of every
  * member of its family overlapping it, moves on. */
 void vrt_mem_changed(vrt_mem *m);
+/* A launch wrote m's host copy behind the other paths (a split launch's
+ * merge, multi.c): its version moves on, and every other copy of its
+ * bytes (a device copy, a frame pool's pages) is stale. */
+void vrt_mem_host_changed(vrt_mem *m);
 /* The host copy changed: the device copy is stale. The program wrote
  * it, so a failed launch's partial results are gone. */
 void vrt_mem_host_written(vrt_mem *m);
+/* The same for [off, off + n) of m's host copy, current before it:
+ * only those bytes' other copies are stale. */
+void vrt_mem_host_wrote(vrt_mem *m, size_t off, size_t n);
 /* A launch of `kernel` failed after changing some of m's bytes: m, and
  * the members of its family that overlap it, hold a mix of old and new
  * bytes. Until the program overwrites m whole, vrt_mem_check() refuses
@@ -99,19 +107,19 @@ vrt_mem *vrt_mem_by_serial(unsigned long long serial);
 size_t vrt_evict_pick(size_t n, const unsigned long *next_use, const unsigned long long *lru);
 
 /* --- residency.c -------------------------------------------------------- */
-/* The host pages kept frame sets hold, between launches. */
+/* Which frame holds each host page the kept frame sets have, between
+ * launches: an index, not a record of validity (a frame's copy is
+ * current where the memory directory says the pool's location holds the
+ * page's bytes: poolloc.c). */
 typedef struct vrt_resident {
 	unsigned long long serial;  /* the vrt_mem's (0: an empty slot) */
-	unsigned long long version; /* its version when the frame got the bytes */
 	size_t page;                /* page of the buffer, at the map's page size */
 	unsigned set, buf;          /* frame set, and device buffer within it */
 	size_t frame;               /* frame within that buffer */
-	int dirty;                  /* newer than the host copy: goes home lazily */
 } vrt_resident;
 typedef struct vrt_residency {
 	unsigned page_shift;        /* the pages' size */
 	size_t n, cap;              /* entries; slots of tab, a power of two */
-	size_t ndirty;              /* dirty entries */
 	vrt_resident *tab;
 } vrt_residency;
 /* Where page `page` of the buffer of `serial` lies, NULL: nowhere. */
@@ -125,23 +133,23 @@ void vrt_res_forget(vrt_residency *r, unsigned long long serial, size_t page);
 void vrt_res_drop_if(vrt_residency *r, int (*gone)(const vrt_resident *, void *), void *ctx);
 /* Forgets every entry. */
 void vrt_res_clear(vrt_residency *r);
-/* A run of dirty pages: pages page..page+n-1 of the buffer of `serial`
- * in frames frame..frame+n-1 of buffer buf of set `set`. */
+/* A run of pages to write home: pages page..page+n-1 of the buffer of
+ * `serial` in frames frame..frame+n-1 of buffer buf of set `set`
+ * (VRT_HOLD_SET: the hold, frame = page). */
 typedef struct vrt_res_run {
 	unsigned long long serial;
 	size_t page, frame, n;
 	unsigned set, buf;
 } vrt_res_run;
-/* The dirty entries want(e, ctx) accepts (want NULL: all), as runs
- * consecutive in both pages and frames, in *runs (vrt_free; NULL when
- * none); their count, or (size_t)-1 when out of memory. */
-size_t vrt_res_dirty_runs(const vrt_residency *r, int (*want)(const vrt_resident *, void *),
-                          void *ctx, vrt_res_run **runs);
-/* Marks clean (their bytes went home) or, with drop, forgets the entries
- * of the pages of runs. */
-void vrt_res_settle(vrt_residency *r, const vrt_res_run *runs, size_t n, int drop);
 
 /* --- framepool.c -------------------------------------------------------- */
+/* A buffer a pool holds pages of, and its location in the buffer's
+ * directory (poolloc.c). */
+struct vrt_pool_loc {
+	vrt_mem *mem;               /* the buffer, when it lives (vrt_pool_live) */
+	unsigned long long serial;
+	int loc;
+};
 /* The device buffers of a paged launch's frame sets, kept
  * for the next one on the same context and device, with what their
  * frames hold (residency.c). */
@@ -170,41 +178,85 @@ typedef struct vrt_devsets {
 	unsigned long long hold_bytes, hold_serial;
 	unsigned hold_shift;
 	size_t hold_pages;
-	struct vrt_held *held;
+	unsigned char *held;
+	/* The directory location of each buffer it holds pages of
+	 * (poolloc.c): nlocs of them, in locs (vrt_free). */
+	struct vrt_pool_loc *locs;
+	unsigned nlocs, locs_cap;
 	int reverse;                /* the last launch ran its ranges last first */
-	/* Writes home (blocking) the dirty pages of d, kept for ctx and dev,
-	 * of the buffer `only` (NULL: of every buffer); a buffer whose pages
-	 * could not go home is refused (vrt_mem_fail). Set by the paged
-	 * launch that made the sets (paged.c); NULL: none did. */
+	/* Writes home (blocking) the pages d, kept for ctx and dev, holds
+	 * newer than every other copy (move: every page it holds that the
+	 * host lacks), of the family of `only` (NULL: of every buffer), as
+	 * the directory says (poolloc.c); a buffer whose pages could not go
+	 * home is refused (vrt_mem_fail). Set by the paged launch that made
+	 * the sets (paged.c); NULL: none did. */
 	cl_int (*home)(struct vrt_devsets *d, cl_context ctx, cl_device_id dev,
-	               const vrt_mem *only);
+	               const vrt_mem *only, int move);
 } vrt_devsets;
 
 /* --- hold.c ------------------------------------------------------------- */
-/* The pages the hold holds, one entry a page (version 0: not
- * there). */
-typedef struct vrt_held {
-	unsigned long long version; /* the buffer's when the page got its bytes */
-	int dirty;                  /* newer than the host copy */
-} vrt_held;
-/* Entries for `pages` pages of the buffer of `serial`, none held; -1 out
+/* Which pages the hold has, one byte a page: the index, as residency.c
+ * is the frames'; whether its copy is current is the directory's
+ * answer (poolloc.c). */
+/* Room for `pages` pages of the buffer of `serial`, none there; -1 out
  * of memory (none then). */
 int vrt_hold_init(vrt_devsets *d, unsigned long long serial, size_t pages, unsigned shift);
 void vrt_hold_free(vrt_devsets *d);
-/* Page `page` of the buffer of `serial` in the hold, NULL: not there. */
-vrt_held *vrt_hold_find(const vrt_devsets *d, unsigned long long serial, size_t page);
-void vrt_hold_put(vrt_devsets *d, size_t page, unsigned long long version, int dirty);
+/* Page `page` of the buffer of `serial` is in the hold. */
+int vrt_hold_has(const vrt_devsets *d, unsigned long long serial, size_t page);
+void vrt_hold_put(vrt_devsets *d, size_t page);
 void vrt_hold_forget(vrt_devsets *d, size_t page);
-/* Dirty entries of version `before` take `after` (a launch wrote the
- * buffer: what it left in the hold is of the new version). */
-void vrt_hold_restamp(vrt_devsets *d, unsigned long long before, unsigned long long after);
-/* The dirty pages of the buffer's current `version` as runs of set
- * VRT_HOLD_SET (frame = page) in *runs (vrt_free); dirty entries of
- * another version are stale: forgotten. Their count, (size_t)-1 when
- * out of memory. */
-size_t vrt_hold_dirty_runs(vrt_devsets *d, unsigned long long version, vrt_res_run **runs);
-/* Marks the pages of runs clean (their bytes went home). */
-void vrt_hold_settle(vrt_devsets *d, const vrt_res_run *runs, size_t n);
+
+/* --- poolloc.c ---------------------------------------------------------- */
+/* A frame pool is a location of the memory directory of every buffer it
+ * holds pages of (directory.h): a page in its frames or its hold is
+ * current where the location holds the page's bytes, and newer than the
+ * host copy where the host does not. */
+/* m's location in d, registered when it has none (m outside a family,
+ * live); -1 when the directory has no room or out of memory. */
+int vrt_pool_loc(vrt_devsets *d, vrt_mem *m);
+/* m's location in d, -1: none. */
+int vrt_pool_find(const vrt_devsets *d, const vrt_mem *m);
+/* The buffer of e while it lives, NULL once released (looked up among
+ * the live objects, never dereferenced blindly). */
+vrt_mem *vrt_pool_live(const struct vrt_pool_loc *e);
+/* Location l of m holds page p. */
+int vrt_pool_holds(const vrt_mem *m, int l, size_t p, unsigned sh);
+/* ... some bytes of it alone: newer than every other copy. */
+int vrt_pool_newer(const vrt_mem *m, int l, size_t p, unsigned sh);
+/* Transitions (directory.h) of pages p..p+n-1 of m at l; -1 out of
+ * memory, the directory unchanged. */
+int vrt_pool_copied(vrt_mem *m, int l, size_t p, size_t n, unsigned sh);
+int vrt_pool_wrote(vrt_mem *m, int l, size_t p, size_t n, unsigned sh);
+int vrt_pool_forget(vrt_mem *m, int l, size_t p, size_t n, unsigned sh);
+/* The pages d's locations hold newer than every other copy (some bytes
+ * only they hold; with VRT_POOL_MOVE, every page they hold some bytes of
+ * that the host lacks), of the buffers sharing only's directory (NULL:
+ * of every buffer), as runs of their frames: those in the hold
+ * (VRT_POOL_HOLD), in the frame sets (VRT_POOL_FRAMES), that want(e,
+ * ctx) accepts (NULL: all), in *runs (vrt_free; NULL when none). Their
+ * count, (size_t)-1 out of memory. */
+enum { VRT_POOL_FRAMES = 1, VRT_POOL_HOLD = 2, VRT_POOL_MOVE = 4 };
+size_t vrt_pool_newer_runs(const vrt_devsets *d, const vrt_mem *only, int where,
+                           int (*want)(const vrt_resident *, void *), void *ctx,
+                           vrt_res_run **runs);
+/* The pages of runs went home: the host copy holds them too. */
+void vrt_pool_homed(const vrt_devsets *d, const vrt_res_run *runs, size_t n);
+/* Some byte of m's window only d holds. */
+int vrt_pool_any_newer(const vrt_devsets *d, const vrt_mem *m);
+/* The frame sets' pages are gone (the residency map cleared after):
+ * d's locations forget every page but those in the hold. */
+void vrt_pool_forget_frames(vrt_devsets *d);
+/* The hold's pages are gone (the hold freed after): d's location of its
+ * buffer forgets them. */
+void vrt_pool_forget_hold(vrt_devsets *d);
+/* m's location in d goes with every page of m d indexes (what only it
+ * held is lost: out of memory, or m refused). */
+void vrt_pool_drop_loc(vrt_devsets *d, vrt_mem *m);
+/* d's locations go, with d's pages (released: newer ones went home
+ * first, or their buffers were refused). */
+void vrt_pool_release_locs(vrt_devsets *d);
+
 /* Moves the sets kept for ctx and dev to *out (zeroed when none). */
 void vrt_framepool_take(cl_context ctx, cl_device_id dev, vrt_devsets *out);
 /* The sets kept for ctx and dev, left in the pool; NULL when none. */
@@ -227,9 +279,15 @@ unsigned long long vrt_framepool_bytes(void);
 void vrt_framepool_release(void);
 /* Releases every handle of d and zeroes it. */
 void vrt_devsets_release(vrt_devsets *d);
-/* Writes home the dirty pages the pools of m's context hold of m (m
- * NULL: every pool's of every buffer) and clears m->frames_dirty. */
+/* Writes home the pages the pools of m's context hold newer than every
+ * other copy, of m's family (m NULL: every pool's of every buffer). */
 cl_int vrt_framepool_write_home(vrt_mem *m);
+/* Some pool alone holds bytes of m's window. */
+int vrt_framepool_newer(const vrt_mem *m);
+/* A vrt_dir_mover's move of [off, off + n) from location l of root's
+ * directory, a pool's, home: the pool writes home every page it holds
+ * that the host lacks; CL_INVALID_MEM_OBJECT when no pool has l. */
+cl_int vrt_framepool_move(vrt_mem *root, int l, size_t off, size_t n);
 
 #pragma GCC visibility pop
 #endif

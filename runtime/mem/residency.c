@@ -6,10 +6,13 @@
  * After a paged launch the frames of its last ranges hold clean copies
  * of host pages: what was sent, or what the kernel wrote and was written
  * back. The frame pool keeps those buffers (framepool.c), and this map
- * says what is where: (buffer serial, page) -> (set, buffer, frame) and
- * the buffer's write version when the frame got its bytes. The next
- * paged launch (paged.c) takes a page from its frame instead of the host
- * when the version still matches: the host bytes did not change since.
+ * says what is where: (buffer serial, page) -> (set, buffer, frame). It
+ * is an index, not a record of validity: the frame's copy is current
+ * where the memory directory says the pool's location holds the page's
+ * bytes (poolloc.c; a host write makes it stale there by itself), and
+ * newer than the host copy where the host does not hold them. The next
+ * paged launch (paged.c) takes a page from its frame instead of the
+ * host when it is current.
  *
  * Open addressing with linear probing, keyed by serial and page; serial
  * 0 marks an empty slot (mem.c's serials start at 1). Entries leave in
@@ -19,12 +22,6 @@
  * each range cost a large calloc, its pages faulted in, per range), and
  * no work beyond the entry's cluster (re-inserting every entry after a
  * batch cost the H100's host ~1 ms a range with 18 K entries).
- *
- * A page a paged launch wrote and left in a kept frame is dirty there
- * (paged.c): the frame, not the host copy, holds its bytes until they
- * go home (vrt_res_dirty_runs lists them in runs of pages consecutive
- * in both the buffer and the frames, one copy each; vrt_res_settle
- * marks them clean or forgets them once home).
  * Pure C: no OpenCL calls; the unit test drives it directly.
  */
 #include <stdlib.h>
@@ -78,11 +75,6 @@ static int rebuild(vrt_residency *r, size_t cap)
 	return 0;
 }
 
-static int dirt(const vrt_resident *e)
-{
-	return e->serial && e->dirty;
-}
-
 int vrt_res_put(vrt_residency *r, const vrt_resident *e)
 {
 	/* At most half full, so probes stay short and always end. */
@@ -90,8 +82,6 @@ int vrt_res_put(vrt_residency *r, const vrt_resident *e)
 		return -1;
 	vrt_resident *slot = lookup(r, e->serial, e->page);
 	r->n += !slot->serial;
-	r->ndirty -= dirt(slot);
-	r->ndirty += dirt(e);
 	*slot = *e;
 	return 0;
 }
@@ -103,7 +93,6 @@ int vrt_res_put(vrt_residency *r, const vrt_resident *e)
 static void delete_at(vrt_residency *r, size_t i)
 {
 	size_t mask = r->cap - 1;
-	r->ndirty -= dirt(&r->tab[i]);
 	for (size_t j = (i + 1) & mask; r->tab[j].serial; j = (j + 1) & mask) {
 		size_t home = slot_of(r, r->tab[j].serial, r->tab[j].page);
 		/* j's entry stays where its home lies cyclically in (i, j] */
@@ -144,94 +133,5 @@ void vrt_res_clear(vrt_residency *r)
 {
 	vrt_free(r->tab);
 	r->tab = NULL;
-	r->cap = r->n = r->ndirty = 0;
-}
-
-static int by_page(const void *a, const void *b)
-{
-	const vrt_resident *x = a, *y = b;
-	if (x->serial != y->serial)
-		return x->serial < y->serial ? -1 : 1;
-	return x->page < y->page ? -1 : x->page > y->page;
-}
-
-size_t vrt_res_dirty_runs(const vrt_residency *r, int (*want)(const vrt_resident *, void *),
-                          void *ctx, vrt_res_run **runs)
-{
-	size_t n = 0, nr = 0;
-	*runs = NULL;
-	for (size_t i = 0; i < r->cap; i++)
-		n += r->tab[i].serial && r->tab[i].dirty && (!want || want(&r->tab[i], ctx));
-	if (!n)
-		return 0;
-	vrt_resident *e = vrt_malloc(n * sizeof *e);
-	vrt_res_run *out = vrt_malloc(n * sizeof *out);
-	if (!e || !out) {
-		vrt_free(e);
-		vrt_free(out);
-		return (size_t)-1;
-	}
-	n = 0;
-	for (size_t i = 0; i < r->cap; i++)
-		if (r->tab[i].serial && r->tab[i].dirty && (!want || want(&r->tab[i], ctx)))
-			e[n++] = r->tab[i];
-	qsort(e, n, sizeof *e, by_page);
-	for (size_t i = 0; i < n; i++) {
-		vrt_res_run *l = nr ? &out[nr - 1] : NULL;
-		if (l && l->serial == e[i].serial && l->set == e[i].set && l->buf == e[i].buf &&
-		    l->page + l->n == e[i].page && l->frame + l->n == e[i].frame)
-			l->n++;
-		else
-			out[nr++] = (vrt_res_run){e[i].serial, e[i].page, e[i].frame, 1, e[i].set,
-			                          e[i].buf};
-	}
-	vrt_free(e);
-	*runs = out;
-	return nr;
-}
-
-typedef struct settled {
-	const vrt_res_run *runs;
-	size_t n;
-} settled;
-
-/* The run of runs (sorted by serial and page) holding e's page in e's
- * frame, NULL if none. */
-static const vrt_res_run *run_of(const settled *s, const vrt_resident *e)
-{
-	size_t lo = 0, hi = s->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const vrt_res_run *u = &s->runs[mid];
-		if (u->serial < e->serial || (u->serial == e->serial && u->page + u->n <= e->page))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	const vrt_res_run *u = lo < s->n ? &s->runs[lo] : NULL;
-	if (!u || u->serial != e->serial || e->page < u->page || u->set != e->set ||
-	    u->buf != e->buf || e->frame != u->frame + (e->page - u->page))
-		return NULL;
-	return u;
-}
-
-static int in_runs(const vrt_resident *e, void *ctx)
-{
-	return run_of(ctx, e) != NULL;
-}
-
-void vrt_res_settle(vrt_residency *r, const vrt_res_run *runs, size_t n, int drop)
-{
-	settled s = {runs, n};
-	if (!n)
-		return;
-	if (drop) {
-		vrt_res_drop_if(r, in_runs, &s);
-		return;
-	}
-	for (size_t i = 0; i < r->cap; i++)
-		if (r->tab[i].serial && run_of(&s, &r->tab[i])) {
-			r->ndirty -= dirt(&r->tab[i]);
-			r->tab[i].dirty = 0;
-		}
+	r->cap = r->n = 0;
 }

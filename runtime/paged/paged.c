@@ -35,6 +35,7 @@
  * result.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "paged/paged.h"
@@ -171,6 +172,9 @@ typedef struct paged {
 	int cached;                 /* rows and ranges are a kept plan's (plans.c) */
 	int from_fp;                /* the plan came from descriptors alone */
 	vrt_devsets devs;           /* the sets' device buffers (framepool.c) */
+	int loc[VAST_MAX_SLOTS + 1]; /* the pool's location in the directory of
+	                             * a slot whose pages it may keep (may_reside:
+	                             * poolloc.c), -1: none */
 	vrt_tail *tail;             /* the fault words, and the last ranges when
 	                             * the executor completes them (tail.c) */
 	int reverse;                /* ranges run last first (range_at) */
@@ -186,6 +190,12 @@ typedef struct paged {
 		size_t src, dst, n;     /* frames */
 	} *copies;
 	size_t ncopies, copies_cap;
+	struct forgot {             /* a page whose kept copy a range drops */
+		vrt_mem *m;
+		int l;
+		size_t page;
+	} *forgot;
+	size_t forgot_cap;
 	uint64_t deliver;           /* slots whose queued reads ranges fill (deliver.c) */
 	uint64_t shared;            /* slots with pages several ranges touch (shared_slots) */
 	struct held {               /* a straight H2D held back (send_held) */
@@ -1559,23 +1569,6 @@ static cl_int read_home(cl_command_queue q, cl_mem fb, size_t frame, vrt_mem *m,
 	                                    NULL, NULL);
 }
 
-typedef struct home {
-	const vrt_mem *only;
-	int stale;                  /* want the stale entries, not the current */
-} home;
-
-/* A dirty entry of h->only (NULL: any buffer) whose bytes are current:
- * its buffer lives and was not written since (a host write of the whole
- * buffer leaves the entry stale: its bytes must never go home). */
-static int homeward(const vrt_resident *e, void *ctx)
-{
-	const home *h = ctx;
-	if (h->only && e->serial != h->only->serial)
-		return 0;
-	const vrt_mem *m = vrt_mem_by_serial(e->serial);
-	return (m && m->version == e->version) != h->stale;
-}
-
 /* Before reading frames on the D2H queue q: kernels left in flight with
  * no D2H after them (defer_ranges) wrote them on another queue. */
 static cl_int after_kernels(vrt_devsets *d, cl_command_queue q)
@@ -1592,6 +1585,8 @@ static cl_int after_kernels(vrt_devsets *d, cl_command_queue q)
 	return err;
 }
 
+/* Writes home (blocking) the pages of runs: the host holds them too
+ * from then on (poolloc.c). */
 static cl_int write_runs_home(vrt_devsets *d, cl_command_queue q, const vrt_res_run *runs,
                               size_t n)
 {
@@ -1609,18 +1604,23 @@ static cl_int write_runs_home(vrt_devsets *d, cl_command_queue q, const vrt_res_
 	vrt_kstats *st = vrt_stats_for(NULL);
 	if (st && !err)
 		st->d2h += bytes;
+	if (!err)
+		vrt_pool_homed(d, runs, n);
 	return err;
 }
 
-/* Writes home (blocking) the dirty pages d's hold has of `only` (NULL:
- * of any buffer); where they cannot go, their buffer is refused. */
-static cl_int hold_home(vrt_devsets *d, cl_context ctx, cl_device_id dev, const vrt_mem *only)
+/* Writes home (blocking) the pages d holds newer than every other copy
+ * (the directory says which: poolloc.c), of the family of `only` (NULL:
+ * of every buffer), in `where`: its hold, its frame sets or both
+ * (VRT_POOL_HOLD, VRT_POOL_FRAMES; VRT_POOL_MOVE: every page held that
+ * the host lacks). Where they cannot go, their buffer
+ * is refused, never read with stale pages (vrt_mem_check), and d's
+ * copies of it dropped. */
+static cl_int newer_home(vrt_devsets *d, cl_context ctx, cl_device_id dev, const vrt_mem *only,
+                         int where)
 {
-	vrt_mem *m = d->held ? vrt_mem_by_serial(d->hold_serial) : NULL;
-	if (!m || (only && only != m))
-		return CL_SUCCESS;
 	vrt_res_run *runs;
-	size_t n = vrt_hold_dirty_runs(d, m->version, &runs);
+	size_t n = vrt_pool_newer_runs(d, only, where, NULL, NULL, &runs);
 	if (!n)
 		return CL_SUCCESS;
 	if (n == (size_t)-1)
@@ -1629,65 +1629,30 @@ static cl_int hold_home(vrt_devsets *d, cl_context ctx, cl_device_id dev, const 
 	queues *qs = queues_for(ctx, dev, &err);
 	if (qs)
 		err = write_runs_home(d, qs->out, runs, n);
-	vrt_log(VRT_LOG_DEBUG, "%zu runs of dirty pages of the hold written home", n);
-	if (!err)
-		vrt_hold_settle(d, runs, n);
-	else if (!m->failed[0])
-		vrt_mem_fail(m, "(pages kept on the device)");
-	vrt_free(runs);
-	return err;
-}
-
-/* Writes home the dirty pages of `only` (NULL: of every buffer) d's
- * frames hold, and with `sets` 0 those of its hold too. */
-static cl_int write_dirty_home(vrt_devsets *d, cl_context ctx, cl_device_id dev,
-                               const vrt_mem *only, int sets)
-{
-	home h = {only, 1};
-	cl_int err = sets ? CL_SUCCESS : hold_home(d, ctx, dev, only);
-	if (err != CL_SUCCESS)
-		return err;
-	vrt_res_run *runs;
-	if (!d->res.n)
-		return CL_SUCCESS;
-	/* Stale dirty entries first: forgotten, never written. */
-	size_t n = vrt_res_dirty_runs(&d->res, homeward, &h, &runs);
-	if (n == (size_t)-1)
-		return CL_OUT_OF_HOST_MEMORY;
-	vrt_res_settle(&d->res, runs, n, 1);
-	vrt_free(runs);
-	h.stale = 0;
-	if (!(n = vrt_res_dirty_runs(&d->res, homeward, &h, &runs)))
-		return CL_SUCCESS;
-	if (n == (size_t)-1)
-		return CL_OUT_OF_HOST_MEMORY;
-	queues *qs = queues_for(ctx, dev, &err);
-	if (qs)
-		err = write_runs_home(d, qs->out, runs, n);
-	vrt_log(VRT_LOG_DEBUG, "%zu runs of dirty pages of %s written home", n,
+	vrt_log(VRT_LOG_DEBUG, "%zu runs of pages kept on the device of %s written home", n,
 	        only ? "a buffer" : "every buffer");
-	if (!err)
-		vrt_res_settle(&d->res, runs, n, 0);
-	/* Bytes that could not go home: their buffers are refused, never
-	 * read with stale pages (vrt_mem_check). */
 	for (size_t i = 0; i < n && err; i++) {
 		vrt_mem *m = vrt_mem_by_serial(runs[i].serial);
+		if (!m || vrt_pool_find(d, m) < 0)
+			continue;
 		if (!m->failed[0]) {
 			vrt_log(VRT_LOG_WARN, "writing pages kept on the device home failed: %s",
 			        vrt_cl_error_name(err));
 			vrt_mem_fail(m, "(pages kept on the device)");
 		}
+		vrt_pool_drop_loc(d, m);
 	}
-	if (err)
-		vrt_res_clear(&d->res);
 	vrt_free(runs);
 	return err;
 }
 
+/* The sets' home (framepool.c): the pages d holds newer than every
+ * other copy (move: every one the host lacks), hold and frames. */
 static cl_int write_home(vrt_devsets *d, cl_context ctx, cl_device_id dev,
-                         const vrt_mem *only)
+                         const vrt_mem *only, int move)
 {
-	return write_dirty_home(d, ctx, dev, only, 0);
+	return newer_home(d, ctx, dev, only,
+	                  VRT_POOL_HOLD | VRT_POOL_FRAMES | (move ? VRT_POOL_MOVE : 0));
 }
 
 /* Read-only slot s of F's range is in place: the set's previous range
@@ -1742,25 +1707,29 @@ static int overwritten(const vrt_resident *e, void *ctx)
 	return 0;
 }
 
-/* Page p of slot s, to go in from the host, lies in a kept frame whose
- * bytes are still the host's (the buffer's version is the one recorded)
- * and that this range does not overwrite before reading it: that
- * frame; NULL otherwise. *here: it is the very frame p goes to. */
+/* Page p of slot s, to go in from the host, lies in a kept frame (or
+ * the hold) whose copy is current (the directory: the pool's location
+ * holds the page's bytes) and that this range does not overwrite
+ * before reading it: that frame; NULL otherwise. *here: it is the very
+ * frame p goes to. */
 static const vrt_resident *kept_page(const vrt_launch *L, const paged *P, const overwrite *o,
                                      unsigned s, size_t p, int *here, vrt_resident *hold_at)
 {
 	const vrt_mem *m = L->slot_mem[s];
-	const vrt_resident *e = vrt_res_find(&P->devs.res, m->serial, p);
 	const fset *F = o->F;
-	const uint32_t *tf = vrt_lpt_table(F->lpt, s);
-	const vrt_held *h = vrt_hold_find(&P->devs, m->serial, p);
-	if (h && h->version == m->version && P->devs.hold) {
+	unsigned sh = P->lay.page_shift;
+	if (P->devs.hold && vrt_hold_has(&P->devs, m->serial, p)) {
+		if (!vrt_pool_holds(m, P->loc[s], p, sh))
+			return NULL;
 		*here = F->fr.held == s; /* page p in frame p, as the hold has it */
-		*hold_at = (vrt_resident){m->serial, h->version, p, VRT_HOLD_SET, 0, p, h->dirty};
+		*hold_at = (vrt_resident){m->serial, p, VRT_HOLD_SET, 0, p};
 		return hold_at;
 	}
-	if (!e || e->version != m->version || e->set >= P->nsets || !P->set[e->set].frames[e->buf])
+	const vrt_resident *e = vrt_res_find(&P->devs.res, m->serial, p);
+	if (!e || e->set >= P->nsets || !P->set[e->set].frames[e->buf] ||
+	    !vrt_pool_holds(m, P->loc[s], p, sh))
 		return NULL;
+	const uint32_t *tf = vrt_lpt_table(F->lpt, s);
 	*here = e->set == o->set && e->buf == F->fr.buf[s] && e->frame == tf[p];
 	return *here || !in_frames(o, e->set, e->buf, e->frame) ? e : NULL;
 }
@@ -1785,20 +1754,18 @@ static cl_int add_copy(paged *P, const vrt_resident *e, unsigned dst_buf, size_t
 	return CL_SUCCESS;
 }
 
-/* Dirty page e must go home before range o->F's frames go in: the range
- * fills it from the host copy (no kept frame served it), or forgets it
- * (overwritten) without writing it home itself, whole: the range writes
- * back every page it touches of a slot it writes, its fill taken from
- * this very entry (use_kept) or not needed (written whole). */
+/* Page e, newer in its kept frame than every other copy, must go home
+ * before range o->F's frames go in: the range fills it from the host
+ * copy (no kept frame served it), or forgets it (overwritten) without
+ * writing it home itself, whole: the range writes back every page it
+ * touches of a slot it writes, its fill taken from this very entry
+ * (use_kept) or not needed (written whole). */
 static int goes_home(const vrt_resident *e, void *ctx)
 {
 	const overwrite *o = ctx;
 	const vrt_layout *lay = &o->P->lay;
-	const vrt_mem *m = vrt_mem_by_serial(e->serial);
-	if (!m || m->version != e->version)
-		return 0; /* stale: never written */
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		if (o->L->slot_mem[s] != m || e->page >= lay->slot_pages[s])
+		if (o->L->slot_mem[s]->serial != e->serial || e->page >= lay->slot_pages[s])
 			continue;
 		size_t at = lay->slot_off[s] + e->page;
 		if (o->F->fr.count[s] && o->F->fill[at])
@@ -1809,43 +1776,124 @@ static int goes_home(const vrt_resident *e, void *ctx)
 	return overwritten(e, ctx);
 }
 
-/* Writes home (blocking) the dirty pages goes_home names. They lie in
- * frames of the launch before, which no range of this one has refilled
- * yet (the range that does forgets them first, here). */
+/* Writes home (blocking) the pages goes_home names. They lie in frames
+ * of the launch before, which no range of this one has refilled yet
+ * (the range that does forgets them first, here). */
 static cl_int write_lost_home(vrt_launch *L, paged *P, overwrite *o)
 {
 	vrt_res_run *runs;
-	if (!P->devs.res.ndirty)
+	if (!P->devs.res.n)
 		return CL_SUCCESS;
-	size_t n = vrt_res_dirty_runs(&P->devs.res, goes_home, o, &runs);
+	size_t n = vrt_pool_newer_runs(&P->devs, NULL, VRT_POOL_FRAMES, goes_home, o, &runs);
 	if (!n)
 		return CL_SUCCESS;
 	if (n == (size_t)-1)
 		return CL_OUT_OF_HOST_MEMORY;
 	unsigned long long d2h = L->st->d2h;
 	cl_int err = write_runs_home(&P->devs, P->qs->out, runs, n);
-	if (!err)
-		vrt_res_settle(&P->devs.res, runs, n, 0);
-	vrt_log(VRT_LOG_DEBUG, "kernel '%s': %zu runs of dirty pages written home (%llu bytes)",
+	vrt_log(VRT_LOG_DEBUG, "kernel '%s': %zu runs of pages only kept frames held written home (%llu bytes)",
 	        L->k->name, n, L->st->d2h - d2h);
 	vrt_free(runs);
 	return err;
 }
 
+/* The buffers a range's overwritten entries are of, and their pool
+ * locations, a few remembered (the map's entries come in hash order);
+ * the pages whose copies the pool forgets with the entries, gathered
+ * (P->forgot) to be forgotten in runs: one directory update a page, in
+ * hash order, cuts its runs up, each update then moving all of them. */
+typedef struct forgetting {
+	const overwrite *o;
+	paged *P;
+	struct { unsigned long long serial; vrt_mem *m; int l; } seen[8];
+	unsigned next;
+	size_t n;                   /* pages gathered in P->forgot */
+	vrt_mem *oom;               /* a buffer whose copies could not be forgotten */
+} forgetting;
+
+static int forget_overwritten(const vrt_resident *e, void *ctx)
+{
+	forgetting *f = ctx;
+	if (!overwritten(e, (void *)f->o))
+		return 0;
+	paged *P = f->P;
+	unsigned k = 0;
+	while (k < 8 && f->seen[k].serial != e->serial)
+		k++;
+	if (k == 8) {
+		k = f->next++ % 8;
+		vrt_mem *m = vrt_mem_by_serial(e->serial);
+		f->seen[k].serial = e->serial;
+		f->seen[k].m = m;
+		f->seen[k].l = m ? vrt_pool_find(&P->devs, m) : -1;
+	}
+	vrt_mem *m = f->seen[k].m;
+	int l = f->seen[k].l;
+	/* the hold's copy, should it have the page too, is the hold's */
+	if (!m || l < 0 || vrt_hold_has(&P->devs, e->serial, e->page))
+		return 1;
+	if (f->n == P->forgot_cap) {
+		size_t cap = P->forgot_cap ? 2 * P->forgot_cap : 64;
+		struct forgot *g = vrt_realloc(P->forgot, cap * sizeof *g);
+		if (!g) { /* out of memory: forgotten one by one */
+			if (vrt_pool_forget(m, l, e->page, 1, P->lay.page_shift))
+				f->oom = m;
+			return 1;
+		}
+		P->forgot = g;
+		P->forgot_cap = cap;
+	}
+	P->forgot[f->n++] = (struct forgot){m, l, e->page};
+	return 1;
+}
+
+static int by_buffer_page(const void *a, const void *b)
+{
+	const struct forgot *x = a, *y = b;
+	if (x->m != y->m)
+		return x->m < y->m ? -1 : 1;
+	return x->page < y->page ? -1 : x->page > y->page;
+}
+
+/* The pool forgets the pages gathered, in runs of consecutive ones. */
+static void forget_gathered(paged *P, forgetting *f)
+{
+	struct forgot *g = P->forgot;
+	if (!f->n)
+		return;
+	qsort(g, f->n, sizeof *g, by_buffer_page);
+	for (size_t i = 0, j; i < f->n; i = j) {
+		for (j = i + 1; j < f->n && g[j].m == g[i].m && g[j].page == g[j - 1].page + 1; j++)
+			;
+		if (vrt_pool_forget(g[i].m, g[i].l, g[i].page, j - i, P->lay.page_shift))
+			f->oom = g[i].m;
+	}
+}
+
 /* The hold's copies of the pages F's range writes are stale from now:
  * it writes them back itself, or, bound to the hold, records them anew
- * (record_held). */
-static void forget_written_held(const vrt_launch *L, paged *P, const fset *F)
+ * (record_held). -1: out of memory forgetting them. */
+static int forget_written_held(const vrt_launch *L, paged *P, const fset *F)
 {
 	const vrt_layout *lay = &P->lay;
 	for (unsigned s = 1; P->devs.held && s <= lay->nslots; s++) {
 		if (!(L->slot_mode[s] & VAST_MODE_W) || L->slot_mem[s]->serial != P->devs.hold_serial)
 			continue;
 		const unsigned char *u = F->u + lay->slot_off[s];
-		for (size_t p = 0; p < lay->slot_pages[s] && p < P->devs.hold_pages; p++)
-			if (u[p])
-				vrt_hold_forget(&P->devs, p);
+		vrt_mem *m = L->slot_mem[s];
+		int l = vrt_pool_find(&P->devs, m);
+		size_t end = lay->slot_pages[s] < P->devs.hold_pages ? lay->slot_pages[s]
+		                                                      : P->devs.hold_pages;
+		for (size_t p = 0; p < end;) {
+			size_t q = p;
+			while (q < end && u[q] && vrt_hold_has(&P->devs, m->serial, q))
+				vrt_hold_forget(&P->devs, q++);
+			if (q > p && l >= 0 && vrt_pool_forget(m, l, p, q - p, lay->page_shift))
+				return -1;
+			p = q + 1;
+		}
 	}
+	return 0;
 }
 
 /* Takes from the kept frames the pages of F's range (range i) that
@@ -1894,8 +1942,19 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 	vrt_trace_host("home", L->k->name, th, vrt_now_ms(), (long)i, 0);
 	if (err)
 		return err;
-	vrt_res_drop_if(&P->devs.res, overwritten, &o);
-	forget_written_held(L, P, F);
+	forgetting f = {&o, P, {{0, NULL, -1}}, 0, 0, NULL};
+	vrt_res_drop_if(&P->devs.res, forget_overwritten, &f);
+	forget_gathered(P, &f);
+	if (f.oom || forget_written_held(L, P, F)) {
+		/* The pool's copies could not all be forgotten: they go whole,
+		 * and the buffer with them (never read stale). */
+		vrt_mem *m = f.oom ? f.oom : vrt_mem_by_serial(P->devs.hold_serial);
+		if (m) {
+			vrt_mem_fail(m, L->k->name);
+			vrt_pool_drop_loc(&P->devs, m);
+		}
+		return CL_OUT_OF_HOST_MEMORY;
+	}
 	return CL_SUCCESS;
 }
 
@@ -1904,44 +1963,89 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
  * that writes one of them forgets the hold's entry first (use_kept): so
  * the hold's current copy is the latest; frames that hold the page too
  * (the range before in the same launch) must not take its place. */
-static int in_hold_now(const vrt_devsets *d, const vrt_mem *m, size_t p)
+static int in_hold_now(const paged *P, const vrt_mem *m, int l, size_t p)
 {
-	const vrt_held *h = vrt_hold_find(d, m->serial, p);
-	return h && h->version == m->version;
+	return vrt_hold_has(&P->devs, m->serial, p) && vrt_pool_holds(m, l, p, P->lay.page_shift);
+}
+
+/* Another slot of L names s's buffer and writes it: what s's frames
+ * read is not what the launch leaves. */
+static int written_by_another(const vrt_launch *L, unsigned s)
+{
+	for (unsigned t = 1; t <= L->nslots; t++)
+		if (t != s && L->slot_mem[t] == L->slot_mem[s] && (L->slot_mode[t] & VAST_MODE_W))
+			return 1;
+	return 0;
+}
+
+/* Pages of one buffer recorded one by one into the pool's index, given
+ * one directory transition a run of consecutive ones (poolloc.c). */
+typedef struct pages_run {
+	vrt_mem *m;
+	int l, wrote;               /* wrote: newer than any other copy */
+	size_t p, n;
+} pages_run;
+
+static int run_flush(pages_run *r, unsigned sh)
+{
+	int err = 0;
+	if (r->n)
+		err = r->wrote ? vrt_pool_wrote(r->m, r->l, r->p, r->n, sh)
+		               : vrt_pool_copied(r->m, r->l, r->p, r->n, sh);
+	r->n = 0;
+	return err;
+}
+
+static int run_add(pages_run *r, vrt_mem *m, int l, size_t p, int wrote, unsigned sh)
+{
+	if (r->n && r->m == m && r->l == l && r->wrote == wrote && r->p + r->n == p) {
+		r->n++;
+		return 0;
+	}
+	int err = run_flush(r, sh);
+	*r = (pages_run){m, l, wrote, p, 1};
+	return err;
 }
 
 /* The pages of F's read-only slots lie in its frames once its H2D and
- * device copies are done: recorded, clean, so that the next ranges (on
- * other sets) copy the pages they share with it, a stencil's halo planes
- * or a vector every row reads, device-side instead of sending them again
- * (use_kept). Those copies go on the in-order kernel queue after this
- * range's kernel, which waits for its H2D; the frames are refilled only
- * after them (copy_kept's reader). A page recorded dirty keeps its
- * entry: that is the only record that its bytes must go home. Out of
+ * device copies are done: recorded, current (the pool's location holds
+ * them: copied), so that the next ranges (on other sets) copy the pages
+ * they share with it, a stencil's halo planes or a vector every row
+ * reads, device-side instead of sending them again (use_kept). Those
+ * copies go on the in-order kernel queue after this range's kernel,
+ * which waits for its H2D; the frames are refilled only after them
+ * (copy_kept's reader). A page whose recorded copy is newer than the
+ * host's keeps its entry: the only place its bytes are indexed. Out of
  * memory, a page is simply not recorded. */
 static void share_reads(const vrt_launch *L, paged *P, const fset *F)
 {
 	const vrt_layout *lay = &P->lay;
 	vrt_residency *r = &P->devs.res;
+	unsigned sh = lay->page_shift;
+	pages_run run = {NULL, -1, 0, 0, 0};
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		if (!F->fr.count[s] || F->box[s].rows || (L->slot_mode[s] & VAST_MODE_W) ||
-		    !may_reside(L, s) || F->fr.held == s || !(P->shared >> s & 1))
+		    !may_reside(L, s) || F->fr.held == s || !(P->shared >> s & 1) ||
+		    written_by_another(L, s))
 			continue;
-		const vrt_mem *m = L->slot_mem[s];
+		vrt_mem *m = L->slot_mem[s];
+		int l = P->loc[s];
 		const unsigned char *u = F->u + lay->slot_off[s];
 		const uint32_t *tf = vrt_lpt_table(F->lpt, s);
 		for (size_t p = 0; p < lay->slot_pages[s]; p++) {
-			if (!u[p])
+			if (!u[p] || in_hold_now(P, m, l, p))
 				continue;
 			const vrt_resident *old = vrt_res_find(r, m->serial, p);
-			if ((old && old->dirty) || in_hold_now(&P->devs, m, p))
+			if (old && vrt_pool_newer(m, l, p, sh))
 				continue;
-			vrt_resident e = {m->serial, m->version, p, (unsigned)(F - P->set),
-			                  F->fr.buf[s], tf[p], 0};
-			if (vrt_res_put(r, &e))
+			if (m->serial == P->devs.hold_serial)
+				vrt_hold_forget(&P->devs, p); /* stale there */
+			vrt_resident e = {m->serial, p, (unsigned)(F - P->set), F->fr.buf[s], tf[p]};
+			if (vrt_res_put(r, &e) || run_add(&run, m, l, p, 0, sh))
 				return;
 		}
 	}
+	run_flush(&run, sh);
 }
 
 /* Enqueues use_kept's copies on the kernel queue, after F's H2D (the
@@ -1978,7 +2082,8 @@ static cl_int copy_kept(paged *P, fset *F)
 
 /* Out of memory recording them: the lazy pages of the last ranges go
  * home now, later ranges over earlier ones (one in-order queue), and so
- * do the dirty pages recorded before; then nothing is kept. */
+ * do the pages newer than the host recorded before; then the frames
+ * keep nothing. */
 static void remember_nothing(vrt_launch *L, paged *P, size_t k0)
 {
 	const vrt_layout *lay = &P->lay;
@@ -2000,81 +2105,79 @@ static void remember_nothing(vrt_launch *L, paged *P, size_t k0)
 	if (!err)
 		err = vrt_real.clFinish(P->qs->out);
 	L->st->d2h += bytes;
+	/* Home, the host copy holds their newest bytes. */
+	for (size_t k = k0; k < P->nranges && !err; k++) {
+		const fset *F = &P->set[k % P->nsets];
+		for (unsigned s = 1; s <= lay->nslots; s++) {
+			if (!F->fr.count[s] || !(F->lazy && lazy_slot(L, s)) || F->fr.held == s)
+				continue;
+			const unsigned char *u = F->u + lay->slot_off[s];
+			for (size_t p = 0; p < lay->slot_pages[s]; p++)
+				if (u[p] && vrt_pool_wrote(L->slot_mem[s], VRT_DIR_HOST, p, 1,
+				                           lay->page_shift))
+					vrt_mem_fail(L->slot_mem[s], L->k->name);
+		}
+	}
 	for (unsigned s = 1; err && s <= lay->nslots; s++)
 		if (lazy_slot(L, s))
 			vrt_mem_fail(L->slot_mem[s], L->k->name);
-	write_home(&P->devs, L->ctx, L->dev, NULL);
+	write_home(&P->devs, L->ctx, L->dev, NULL, 0);
+	vrt_pool_forget_frames(&P->devs);
 	vrt_res_clear(&P->devs.res);
 }
 
-/* After a launch that went well (its written buffers have their new
- * versions), the frames of the last range on each set hold copies of
- * its pages: clean ones, sent or written back, and dirty ones, what it
- * wrote of a lazy slot. Recorded for the next launch, later ranges over
- * earlier ones (the last nsets ranges are the last on their sets; a
- * page two of them hold is the later one's). A clean copy of a page
- * recorded dirty elsewhere (a range took it from there, use_kept) holds
- * the same bytes: it takes over the dirt. `written`: the slots the
- * launch writes, after it went well; else those it only reads, whose
- * versions it leaves, as soon as its last range started (run_ranges):
- * recorded while the last ranges' transfers run rather than after them
- * (3-4 ms of reduction's 91 ms on the H100, 16 K pages of its input).
- * Should a range fail after that, the frames and their records go
- * (drop_sets). Out of memory there, the rest are simply not recorded. */
+/* After a launch that went well, the frames of the last range on each
+ * set hold copies of its pages: current ones, sent or written back
+ * (copied: the pool's location holds them beside the host), and newer
+ * ones, what it wrote of a lazy slot (wrote: the location alone holds
+ * them, until they go home). Recorded for the next launch, later
+ * ranges over earlier ones (the last nsets ranges are the last on their
+ * sets; a page two of them hold is the later one's). A copy of a page
+ * the location held newer than the host (a range took it from a kept
+ * frame, use_kept) is as new: copied keeps the host out. `written`: the
+ * slots the launch writes, after it went well; else those it only
+ * reads, as soon as its last range started (run_ranges): recorded while
+ * the last ranges' transfers run rather than after them (3-4 ms of
+ * reduction's 91 ms on the H100, 16 K pages of its input). Should a
+ * range fail after that, the frames and their records go (drop_sets).
+ * Out of memory there, the rest are simply not recorded (what the
+ * launch wrote goes home: remember_nothing). */
 static void remember(vrt_launch *L, paged *P, int written)
 {
 	const vrt_layout *lay = &P->lay;
 	vrt_residency *r = &P->devs.res;
+	unsigned sh = lay->page_shift;
+	pages_run run = {NULL, -1, 0, 0, 0};
 	size_t k0 = P->nranges > P->nsets ? P->nranges - P->nsets : 0;
 	for (size_t k = k0; k < P->nranges; k++) {
 		const fset *F = &P->set[k % P->nsets];
 		for (unsigned s = 1; s <= lay->nslots; s++) {
 			/* the hold's pages were recorded as they went there */
 			if (!F->fr.count[s] || !may_reside(L, s) || F->fr.held == s ||
-			    !(L->slot_mode[s] & VAST_MODE_W) != !written)
+			    !(L->slot_mode[s] & VAST_MODE_W) != !written ||
+			    (!written && written_by_another(L, s)))
 				continue;
 			vrt_mem *m = L->slot_mem[s];
+			int l = P->loc[s], newer = F->lazy && lazy_slot(L, s);
 			const unsigned char *u = F->u + lay->slot_off[s];
 			const uint32_t *tf = vrt_lpt_table(F->lpt, s);
 			for (size_t p = 0; p < lay->slot_pages[s]; p++) {
-				if (!u[p])
+				if (!u[p] || in_hold_now(P, m, l, p))
 					continue;
-				/* (no lookup while nothing is dirty: triad's 600 K
-				 * pages took 150-200 ms) */
-				const vrt_resident *old = r->ndirty ? vrt_res_find(r, m->serial, p) : NULL;
-				if (in_hold_now(&P->devs, m, p))
-					continue;
-				int dirty = (F->lazy && lazy_slot(L, s)) ||
-				            (old && old->dirty && old->version == m->version);
-				vrt_resident e = {m->serial, m->version, p, (unsigned)(k % P->nsets),
-				                  F->fr.buf[s], tf[p], dirty};
-				if (vrt_res_put(r, &e)) {
-					if (written)
-						remember_nothing(L, P, k0);
-					return;
-				}
-				m->frames_dirty |= dirty;
+				if (m->serial == P->devs.hold_serial)
+					vrt_hold_forget(&P->devs, p); /* stale there */
+				vrt_resident e = {m->serial, p, (unsigned)(k % P->nsets), F->fr.buf[s],
+				                  tf[p]};
+				if (vrt_res_put(r, &e) || run_add(&run, m, l, p, newer, sh))
+					goto oom;
 			}
 		}
 	}
-}
-
-/* Dirty pages of the buffers L wrote that L did not touch (it forgot
- * those it did, use_kept) are still current under their new versions;
- * `before` the versions they had before (stale entries stay stale). */
-static void restamp(vrt_launch *L, paged *P, const unsigned long long *before)
-{
-	vrt_residency *r = &P->devs.res;
-	for (size_t i = 0; i < r->cap; i++) {
-		vrt_resident *e = &r->tab[i];
-		for (unsigned s = 1; e->serial && e->dirty && s <= L->nslots; s++)
-			if ((L->slot_mode[s] & VAST_MODE_W) && L->slot_mem[s]->serial == e->serial &&
-			    e->version == before[s])
-				e->version = L->slot_mem[s]->version;
-	}
-	for (unsigned s = 1; P->devs.held && s <= L->nslots; s++)
-		if ((L->slot_mode[s] & VAST_MODE_W) && L->slot_mem[s]->serial == P->devs.hold_serial)
-			vrt_hold_restamp(&P->devs, before[s], L->slot_mem[s]->version);
+	if (!run_flush(&run, sh))
+		return;
+oom:
+	if (written)
+		remember_nothing(L, P, k0);
 }
 
 /* Sends F's LPT and a cleared fault word, unless its device buffers
@@ -2185,33 +2288,76 @@ static cl_int hold_in(paged *P)
 
 /* F's range bound the hold's slot to the hold: its pages there are the
  * current ones once its kernel ran, recorded now (later ranges and
- * launches take them from there: use_kept), and a kept frame's copy is
- * forgotten. Dirty where the kernel writes the slot, or where the copy
- * they came from was: they go home when the host needs them, as kept
- * frames' do (write_home). */
-static void record_held(vrt_launch *L, paged *P, const fset *F, size_t i)
+ * launches take them from there: use_kept), and a kept frame's entry
+ * of one is dropped (the hold's is the index now). Newer than any other
+ * copy where the kernel writes the slot (wrote), else as new as the copy
+ * they came from (copied): they go home when the host needs them, as
+ * kept frames' do (write_home). Out of memory recording them, the
+ * buffer is refused and the pool's copies of it go. */
+static cl_int record_held(vrt_launch *L, paged *P, const fset *F, size_t i)
 {
 	unsigned s = F->fr.held;
 	if (!s)
-		return;
+		return CL_SUCCESS;
 	vrt_residency *r = &P->devs.res;
 	vrt_mem *m = L->slot_mem[s];
 	const unsigned char *u = F->u + P->lay.slot_off[s];
 	int writes = (L->slot_mode[s] & VAST_MODE_W) != 0;
+	unsigned sh = P->lay.page_shift;
+	pages_run run = {NULL, -1, 0, 0, 0};
+	int err = 0;
 	vrt_log(VRT_LOG_DEBUG, "range %zu: slot %u in the hold (%llu bytes in)", i, s,
 	        F->in_bytes);
-	for (size_t p = 0; p < P->lay.slot_pages[s] && p < P->devs.hold_pages; p++) {
+	for (size_t p = 0; p < P->lay.slot_pages[s] && p < P->devs.hold_pages && !err; p++) {
 		if (!u[p])
 			continue;
-		const vrt_resident *old = vrt_res_find(r, m->serial, p);
-		const vrt_held *h = vrt_hold_find(&P->devs, m->serial, p);
-		int dirty = writes || (old && old->dirty && old->version == m->version) ||
-		            (h && h->dirty && h->version == m->version);
-		if (old)
+		if (r->n)
 			vrt_res_forget(r, m->serial, p);
-		vrt_hold_put(&P->devs, p, m->version, dirty);
-		m->frames_dirty |= dirty;
+		vrt_hold_put(&P->devs, p);
+		err = run_add(&run, m, P->loc[s], p, writes, sh);
 	}
+	if (!err)
+		err = run_flush(&run, sh);
+	if (!err)
+		return CL_SUCCESS;
+	vrt_mem_fail(m, L->k->name);
+	vrt_pool_drop_loc(&P->devs, m);
+	return CL_OUT_OF_HOST_MEMORY;
+}
+
+/* F's range writes home, as it finishes, the pages it touches of the
+ * slots that go home at once (goes_home_now): the host copy holds their
+ * newest bytes, and every other copy of them (a frame pool's) is stale.
+ * Recorded as the range is enqueued, in the order the ranges run, as
+ * the hold's pages are (record_held), so that the directory ends with
+ * what the last range to touch a page left. Not for a share of a split
+ * launch (its private views have no directory), nor for a buffer no
+ * other location is registered for (nothing to make stale). Out of
+ * memory, the buffer is refused. */
+static cl_int record_home(vrt_launch *L, paged *P, const fset *F)
+{
+	const vrt_layout *lay = &P->lay;
+	for (unsigned s = 1; !L->share && s <= lay->nslots; s++) {
+		vrt_mem *m = L->slot_mem[s];
+		if (!m->dir || !(m->dir->used & ~VRT_LOC(VRT_DIR_HOST)) ||
+		    !goes_home_now(L, P, F, s))
+			continue;
+		const unsigned char *u = F->u + lay->slot_off[s], *end = u + lay->slot_pages[s];
+		for (const unsigned char *a = u; a < end;) {
+			while (a < end && !*a)
+				a++;
+			const unsigned char *b = a;
+			while (b < end && *b)
+				b++;
+			if (b > a && vrt_pool_wrote(m, VRT_DIR_HOST, (size_t)(a - u), (size_t)(b - a),
+			                            lay->page_shift)) {
+				vrt_mem_fail(m, L->k->name);
+				return CL_OUT_OF_HOST_MEMORY;
+			}
+			a = b;
+		}
+	}
+	return CL_SUCCESS;
 }
 
 /* Whether a whole write is pending for some slot of L (pending.c): only
@@ -2465,7 +2611,9 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	/* From here the host copies may change (direct D2H into pinned host
 	 * copies): a failure now must refuse the written buffers (launch.c). */
 	L->partial = 1;
-	record_held(L, P, F, i);
+	if ((err = record_held(L, P, F, i)) != CL_SUCCESS ||
+	    (err = record_home(L, P, F)) != CL_SUCCESS)
+		return err;
 	if (P->last_run)
 		vrt_real.clReleaseEvent(P->last_run);
 	vrt_real.clRetainEvent(F->run);
@@ -2681,6 +2829,8 @@ static cl_mem backed_buffer(vrt_launch *L, paged *P, size_t bytes, cl_int *err)
 	return m;
 }
 
+static void drop_hold(vrt_devsets *d, cl_context ctx, cl_device_id dev);
+
 static cl_int make_sets(vrt_launch *L, paged *P)
 {
 	size_t rb = P->lay.row_bytes, lb = vrt_lpt_bytes(&P->lay);
@@ -2722,20 +2872,37 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 	if (!L->share)
 		vrt_framepool_take(L->ctx, L->dev, d);
 	d->home = write_home;
+	/* Pages the pools of the context's other devices alone hold (their
+	 * launches left them) come home first: this launch fills its frames
+	 * from the host copy. */
+	for (unsigned s = 1; !L->share && s <= L->nslots; s++)
+		if (vrt_framepool_newer(L->slot_mem[s]) &&
+		    (err = vrt_framepool_write_home(L->slot_mem[s])) != CL_SUCCESS)
+			return err;
 	/* Frame buffers fit drops, or pages of another size, take the pages
-	 * they hold with them: the dirty ones go home first (the hold's
-	 * too where the page size changes: place_hold drops it then). */
+	 * they hold with them: those newer than the host go home first (the
+	 * hold's with its buffer where the page size changes: the hold's
+	 * pages are the frames' size, poolloc.c). */
 	/* The plan's sets fill the budget (place_frames), the dummy page
 	 * aside. */
 	unsigned long long room = L->budget + want.dummy_bytes;
 	if (d->res.n && (d->res.page_shift != sh || !vrt_devsets_fit_keeps(d, &want, room)) &&
-	    (err = write_dirty_home(d, L->ctx, L->dev, NULL, d->res.page_shift == sh)) != CL_SUCCESS)
+	    (err = newer_home(d, L->ctx, L->dev, NULL, VRT_POOL_FRAMES)) != CL_SUCCESS)
 		return err;
+	if (d->hold && d->hold_shift != sh)
+		drop_hold(d, L->ctx, L->dev);
 	vrt_devsets_fit(d, &want, room);
 	if (d->res.page_shift != sh) {
+		vrt_pool_forget_frames(d);
 		vrt_res_clear(&d->res); /* its pages are not this launch's */
 		d->res.page_shift = sh;
 	}
+	/* The pool is a location of every buffer whose pages it may keep. */
+	for (unsigned s = 0; s <= VAST_MAX_SLOTS; s++)
+		P->loc[s] = -1;
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if (may_reside(L, s) && (P->loc[s] = vrt_pool_loc(d, L->slot_mem[s])) < 0)
+			return CL_OUT_OF_HOST_MEMORY;
 	if (vrt_cfg.resident && !L->share)
 		d->reverse = !d->reverse;
 	P->reverse = d->reverse;
@@ -2811,7 +2978,7 @@ static void drop_sets(paged *P, const vrt_launch *L, int keep)
 		vrt_framepool_give(L->ctx, L->dev, &P->devs);
 	} else {
 		if (!L->share)
-			write_home(&P->devs, L->ctx, L->dev, NULL);
+			write_home(&P->devs, L->ctx, L->dev, NULL, 0);
 		vrt_devsets_release(&P->devs);
 	}
 	P->dummy = NULL;
@@ -2887,13 +3054,15 @@ static int first_slot_of(const vrt_launch *L, unsigned s)
 	return 1;
 }
 
-/* Releases d's hold, its dirty pages written home first (those that
- * cannot, their buffer refused: write_home). */
+/* Releases d's hold, the pages it holds newer than the host written
+ * home first (those that cannot, their buffer refused: write_home), and
+ * the pool's location forgets them. */
 static void drop_hold(vrt_devsets *d, cl_context ctx, cl_device_id dev)
 {
 	if (!d->hold)
 		return;
-	hold_home(d, ctx, dev, NULL);
+	newer_home(d, ctx, dev, NULL, VRT_POOL_HOLD);
+	vrt_pool_forget_hold(d);
 	vrt_hold_free(d);
 	vrt_real.clReleaseMemObject(d->hold);
 	d->hold = NULL;
@@ -3421,8 +3590,11 @@ static cl_int boxes_home(vrt_launch *L, paged *P)
 	cl_int err = CL_SUCCESS;
 	for (unsigned s = 1; s <= L->nslots && !err; s++) {
 		vrt_mem *m = L->slot_mem[s];
-		if (!L->share && vrt_fp_boxed(P->fp, s) && m->frames_dirty &&
-		    (err = write_home(&P->devs, L->ctx, L->dev, m)) == CL_SUCCESS)
+		if (L->share || !vrt_fp_boxed(P->fp, s))
+			continue;
+		if (vrt_pool_any_newer(&P->devs, m))
+			err = write_home(&P->devs, L->ctx, L->dev, m, 0);
+		if (!err && vrt_framepool_newer(m))
 			err = vrt_framepool_write_home(m);
 	}
 	return err;
@@ -3444,6 +3616,8 @@ static cl_int paged_run(vrt_launch *L, int keep, vrt_launch *L2, const unsigned 
 	}
 	P->L2 = L2;
 	P->pre = pre;
+	for (unsigned s = 0; s <= VAST_MAX_SLOTS; s++)
+		P->loc[s] = -1;
 	if (L2)
 		memcpy(P->mode1, mode1, sizeof P->mode1);
 
@@ -3503,23 +3677,19 @@ static cl_int paged_run(vrt_launch *L, int keep, vrt_launch *L2, const unsigned 
 		L2->st->fused++;
 	}
 	/* Written slots are current on the host, or in the last ranges'
-	 * frames (lazy slots, remember), and changed behind mem.c's back:
-	 * new versions, so kept plans and clean pages that read them are
-	 * stale (plans.c, remember). A split launch's shares leave that to
-	 * it (launch.c). */
-	unsigned long long before[VAST_MAX_SLOTS + 1];
+	 * frames (lazy slots, remember), as the directory says (record_home,
+	 * record_held, remember), and changed: new versions, so kept plans
+	 * that read them are stale (plans.c). A split launch's shares leave
+	 * that to it (launch.c). */
 	for (unsigned s = 1; !L->share && s <= L->nslots; s++) {
-		before[s] = L->slot_mem[s]->version;
 		if ((L->slot_mode[s] & VAST_MODE_W) && L->res_buf[s])
 			vrt_mem_dev_written(L->slot_mem[s]);
 		else if (L->slot_mode[s] & VAST_MODE_W)
 			vrt_mem_changed(L->slot_mem[s]);
 	}
 	t1 = vrt_now_ms();
-	if (err == CL_SUCCESS && !L->share) {
-		restamp(L, P, before);
+	if (err == CL_SUCCESS && !L->share)
 		remember(L, P, 1);
-	}
 out:
 	if (P->qs && err != CL_SUCCESS) {
 		/* After a failure commands may still be queued: let them drain
@@ -3546,6 +3716,7 @@ out:
 	vrt_free(P->boxrow);
 	vrt_free(P->recrows);
 	vrt_free(P->copies);
+	vrt_free(P->forgot);
 	vrt_free(P->tail); /* unless the launch's (defer_ranges) */
 	if (P->last_run)
 		vrt_real.clReleaseEvent(P->last_run);

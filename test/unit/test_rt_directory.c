@@ -169,7 +169,7 @@ static void step(vrt_dir *d)
 	size_t off, n;
 	pick(&off, &n);
 	int dev = 1 + rnd(LOCS - 1);
-	switch (rnd(8)) {
+	switch (rnd(9)) {
 	case 0: /* host read */
 		bring(d, 0, off, n);
 		break;
@@ -218,6 +218,18 @@ static void step(vrt_dir *d)
 		if (!sole)
 			for (size_t i = off; i < off + n; i++)
 				model[i] &= ~VRT_LOC(dev);
+		break;
+	}
+	case 8: { /* released whatever it holds (a frame pool gone), registered anew */
+		vrt_dir_release_loc(d, loc_id[dev]);
+		for (size_t i = 0; i < SIZE; i++) {
+			if (model[i] == VRT_LOC(dev))
+				truth[i] = 0; /* its bytes are lost: the zeros */
+			model[i] &= ~VRT_LOC(dev);
+		}
+		CHECK(!(d->used & VRT_LOC(loc_id[dev])));
+		loc_id[dev] = vrt_dir_add_loc(d, loc_device[dev], loc_context[dev]);
+		CHECK(loc_id[dev] > 0);
 		break;
 	}
 	case 7: { /* a read of one byte: the holders the directory names */

@@ -168,16 +168,15 @@ static void hold_case(void)
 	have.set[0].frame_bytes[0] = 1024; /* too small: dropped */
 	have.hold = handle(&next);
 	have.hold_bytes = 8192;
-	vrt_resident in_set = {7, 1, 3, 0, 0, 5, 1};
+	vrt_resident in_set = {7, 3, 0, 0, 5};
 	CHECK(vrt_res_put(&have.res, &in_set) == 0);
 	CHECK(vrt_hold_init(&have, 7, 2, 12) == 0);
-	vrt_hold_put(&have, 1, 1, 1);
+	vrt_hold_put(&have, 1);
 	vrt_devsets_fit(&have, &want, 1 << 20);
 	CHECK(!have.set[0].frames[0] && released[1] == 1);
 	CHECK(have.hold && released[2] == 0);
 	CHECK(!vrt_res_find(&have.res, 7, 3));
-	const vrt_held *h = vrt_hold_find(&have, 7, 1);
-	CHECK(h && h->version == 1 && h->dirty && !vrt_hold_find(&have, 7, 0));
+	CHECK(vrt_hold_has(&have, 7, 1) && !vrt_hold_has(&have, 7, 0) && !vrt_hold_has(&have, 8, 1));
 	vrt_devsets_release(&have);
 	CHECK(released[2] == 1 && !have.hold && !have.held && !have.res.n);
 }

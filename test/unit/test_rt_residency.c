@@ -6,10 +6,7 @@
  * frames a range overwrites, the pages it writes), clears, and the
  * allocator failing at random (a failed record changes nothing; a
  * forget allocates nothing, so it forgets exactly what its predicate
- * says even then), and the dirty entries listed as runs (vrt_res_dirty_runs:
- * every dirty entry the filter takes in exactly one run, runs consecutive
- * in pages and frames and maximal) then marked clean or forgotten
- * (vrt_res_settle). After every step each
+ * says even then). After every step each
  * (serial, page) is found exactly where the model says, or nowhere.
  * Then the frame pool's part (runtime/mem/framepool.c): fitting kept sets to
  * a launch keeps the map while every frame buffer stays, forgets it when
@@ -35,8 +32,8 @@ static unsigned rnd(unsigned n)
 
 static vrt_resident random_entry(void)
 {
-	vrt_resident e = {1 + rnd(SERIALS - 1), rnd(5), rnd(PAGES), rnd(VRT_MAX_SETS),
-	                  rnd(VAST_FRAME_BUFS), 1 + rnd(200), (int)rnd(2)};
+	vrt_resident e = {1 + rnd(SERIALS - 1), rnd(PAGES), rnd(VRT_MAX_SETS),
+	                  rnd(VAST_FRAME_BUFS), 1 + rnd(200)};
 	return e;
 }
 
@@ -57,12 +54,11 @@ static int gone(const vrt_resident *e, void *ctx)
 
 static void compare(const vrt_residency *r)
 {
-	size_t n = 0, ndirty = 0;
+	size_t n = 0;
 	for (unsigned s = 1; s < SERIALS; s++)
 		for (size_t p = 0; p < PAGES; p++) {
 			const vrt_resident *e = vrt_res_find(r, s, p), *m = &model[s][p];
 			n += m->serial != 0;
-			ndirty += m->serial && m->dirty;
 			if (!m->serial) {
 				CHECK(e == NULL);
 				continue;
@@ -72,55 +68,6 @@ static void compare(const vrt_residency *r)
 				CHECK(!memcmp(e, m, sizeof *e));
 		}
 	CHECK(r->n == n);
-	CHECK(r->ndirty == ndirty);
-}
-
-static int of_serial(const vrt_resident *e, void *ctx)
-{
-	return e->serial == *(const unsigned long long *)ctx;
-}
-
-/* Lists the dirty entries (of one serial, or all), checks the runs
- * against the model, and settles them. */
-static void runs_step(vrt_residency *r, int fail)
-{
-	unsigned long long only = rnd(SERIALS); /* 0: every serial */
-	vrt_res_run *runs;
-	size_t n = vrt_res_dirty_runs(r, only ? of_serial : NULL, &only, &runs), want = 0;
-	for (unsigned s = 1; s < SERIALS; s++)
-		for (size_t p = 0; p < PAGES; p++)
-			want += model[s][p].serial && model[s][p].dirty && (!only || s == only);
-	if (n == (size_t)-1) {
-		CHECK(fail && want);
-		return;
-	}
-	size_t covered = 0;
-	for (size_t i = 0; i < n; i++) {
-		const vrt_res_run *u = &runs[i];
-		CHECK(u->n > 0 && (!only || u->serial == only));
-		for (size_t k = 0; k < u->n; k++) {
-			const vrt_resident *m = &model[u->serial][u->page + k];
-			CHECK(m->serial && m->dirty && m->set == u->set && m->buf == u->buf &&
-			      m->frame == u->frame + k);
-		}
-		covered += u->n;
-		if (i) /* maximal: the one before would have taken it */
-			CHECK(!(runs[i - 1].serial == u->serial && runs[i - 1].set == u->set &&
-			        runs[i - 1].buf == u->buf && runs[i - 1].page + runs[i - 1].n == u->page &&
-			        runs[i - 1].frame + runs[i - 1].n == u->frame));
-	}
-	CHECK(covered == want);
-	int drop = (int)rnd(2);
-	vrt_res_settle(r, runs, n, drop);
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < runs[i].n; k++) {
-			vrt_resident *m = &model[runs[i].serial][runs[i].page + k];
-			if (drop)
-				memset(m, 0, sizeof *m);
-			else
-				m->dirty = 0;
-		}
-	vrt_free(runs);
 }
 
 static void random_trace(unsigned seed)
@@ -141,7 +88,7 @@ static void random_trace(unsigned seed)
 				model[e.serial][e.page] = e;
 			else
 				CHECK(fail);
-		} else if (op < 88) {
+		} else if (op < 98) {
 			pred p = {(int)rnd(2), rnd(VRT_MAX_SETS), rnd(VAST_FRAME_BUFS), rnd(200), 0,
 			          1 + rnd(SERIALS - 1)};
 			p.hi = p.lo + rnd(80);
@@ -152,8 +99,6 @@ static void random_trace(unsigned seed)
 				for (size_t q = 0; q < PAGES; q++)
 					if (model[s][q].serial && gone(&model[s][q], &p))
 						memset(&model[s][q], 0, sizeof model[s][q]);
-		} else if (op < 98) {
-			runs_step(&r, fail);
 		} else {
 			vrt_res_clear(&r);
 			memset(model, 0, sizeof model);
@@ -190,7 +135,7 @@ static void pool_forgets(void)
 		have.set[i].lpt_bytes = want.set[i].lpt_bytes = 512;
 		have.set[i].fault = (cl_mem)h++;
 	}
-	vrt_resident e = {1, 1, 3, 1, 0, 7, 0};
+	vrt_resident e = {1, 3, 1, 0, 7};
 	CHECK(vrt_res_put(&have.res, &e) == 0);
 	/* The same sizes: every buffer stays, and so does the map. */
 	vrt_devsets_fit(&have, &want, 1ull << 30);
