@@ -3494,7 +3494,8 @@ static cl_int set_launch_args(vrt_launch *L, paged *P, cl_kernel kv, unsigned ki
 /* The planner's input for P's launch (plan/moves.c): the slots' modes,
  * what the kept frames may hold of them, and in state (a row) where each
  * page lies before the first range, as use_kept would find it (a kept
- * frame's copy under the buffer's version, the hold's). */
+ * frame's or the hold's copy where the pool's location holds the page,
+ * dirty where it alone does). */
 static void move_input(const vrt_launch *L, const paged *P, vrt_move_input *in,
                        unsigned char *state)
 {
@@ -3513,15 +3514,17 @@ static void move_input(const vrt_launch *L, const paged *P, vrt_move_input *in,
 	}
 	for (unsigned s = 1; (P->devs.res.n || P->devs.held) && s <= lay->nslots; s++) {
 		const vrt_mem *m = L->slot_mem[s];
-		for (size_t p = 0; (in->resides >> s & 1) && p < lay->slot_pages[s]; p++) {
-			const vrt_held *h = vrt_hold_find(&P->devs, m->serial, p);
+		int l = P->loc[s];
+		for (size_t p = 0; l >= 0 && (in->resides >> s & 1) && p < lay->slot_pages[s]; p++) {
 			const vrt_resident *e = vrt_res_find(&P->devs.res, m->serial, p);
 			unsigned char *at = state + lay->slot_off[s] + p;
-			if (h && h->version == m->version && P->devs.hold)
+			if (!vrt_pool_holds(m, l, p, lay->page_shift))
+				continue;
+			if (P->devs.hold && vrt_hold_has(&P->devs, m->serial, p))
 				*at = VRT_AT_HOLD;
-			else if (e && e->version == m->version && e->set < P->nsets &&
-			         P->set[e->set].frames[e->buf])
-				*at = e->dirty ? VRT_AT_DIRTY : VRT_AT_KEPT;
+			else if (e && e->set < P->nsets && P->set[e->set].frames[e->buf])
+				*at = vrt_pool_newer(m, l, p, lay->page_shift) ? VRT_AT_DIRTY
+				                                               : VRT_AT_KEPT;
 		}
 	}
 }
