@@ -15,8 +15,9 @@
  * otherwise than vastcc assumed (devmacros.c). The choice is made at every build (a program whose first
  * build failed may be rebuilt with vastcc's options and page). Programs from binaries or IL are the real ones, untouched.
  *
- * A build that has no stub, or none for its options and devices, first
- * compiles the program with vastcc (jit.c, docs/jit.md); its result then
+ * A build that has no stub, or none for its options and devices,
+ * compiles the program with vastcc (jit.c, docs/jit.md) on a thread of
+ * its own while the driver builds the original kernels; its result then
  * serves as the stub. When vastcc rejects the source and so does the
  * driver, the build fails (CL_BUILD_PROGRAM_FAILURE, OpenCL 1.2 §5.6.2)
  * and CL_PROGRAM_BUILD_LOG holds vastcc's diagnostics.
