@@ -11,9 +11,11 @@
  * second program built the first time a launch may page (variants.c).
  * When clBuildProgram's -D/-U/-I/-cl-std= options differ from those
  * vastcc parsed with, the generated code may not be what this build
- * means: one warning, and the program runs natively; so does a device that predefines a macro the program tests
- * otherwise than vastcc assumed (devmacros.c). The choice is made at every build (a program whose first
- * build failed may be rebuilt with vastcc's options and page). Programs from binaries or IL are the real ones, untouched.
+ * means: one warning, and the program runs natively; so does a device
+ * that predefines a macro the program tests otherwise than vastcc
+ * assumed (devmacros.c). The choice is made at every build (a program
+ * whose first build failed may be rebuilt with vastcc's options and
+ * page). Programs from binaries or IL are the real ones, untouched.
  *
  * A build that has no stub, or none for its options and devices,
  * compiles the program with vastcc (jit.c, docs/jit.md) on a thread of
