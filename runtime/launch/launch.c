@@ -303,8 +303,8 @@ static cl_int plan(launch_cmd *c)
 	 * one that does, or one whose buffers take half the budget (the next
 	 * may pass it), in the background from here (variants.c). */
 	if (can_page && (c->paged || L->footprint > L->budget / 2 || !one_fits))
-		vrt_variants_start(k->prog, c->paged ? "a launch pages"
-		                                     : "a launch's buffers take half the budget");
+		vrt_program_may_page(k->prog, c->paged ? "a launch pages"
+		                                       : "a launch's buffers take half the budget");
 	if (fits || c->paged)
 		return CL_SUCCESS;
 	const char *why = !ki ? "its program was not compiled by vastcc"

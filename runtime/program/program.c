@@ -308,9 +308,9 @@ static int wants_cpu_inspector(vrt_program *p)
 	return 0;
 }
 
-/* Starts the CPU inspector's copy building on a thread (program.h). */
-void vrt_program_cpu_prebuild(vrt_program *p)
+void vrt_program_may_page(vrt_program *p, const char *why)
 {
+	vrt_variants_start(p, why);
 	if (!p->cpu_thread_live && !p->cpu_prog && p->info && wants_cpu_inspector(p) &&
 	    pthread_create(&p->cpu_thread, NULL, cpu_prebuild, p) == 0)
 		p->cpu_thread_live = 1;

@@ -30,10 +30,11 @@ void vrt_kernel_release(vrt_kernel *k);
 /* The CPU device (PoCL) context and queue with the generated program
  * built there; created on first use. */
 cl_int vrt_program_cpu(vrt_program *p);
-/* Starts the CPU inspector's copy building in the background when an
- * inspector of p reads buffer data and p runs on another device; lock
- * held. */
-void vrt_program_cpu_prebuild(vrt_program *p);
+/* A launch of p may page (why: for the log): its variants start building
+ * in the background (variants.c), and so does the CPU inspector's copy
+ * when an inspector of p reads buffer data and p runs on another device.
+ * Lock held. */
+void vrt_program_may_page(vrt_program *p, const char *why);
 /* The program's kernel names less the generated ones, "a;b" (vrt_free). */
 char *vrt_program_kernel_names(vrt_program *p, cl_uint *count);
 /* Whether `name` is one of the kernels vastcc generated in p's program

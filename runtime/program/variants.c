@@ -10,7 +10,7 @@
  * variants, several times their size) is a second program of the same
  * context, devices and options, built on a thread of its own the first
  * time a launch may page (launch.c: one that pages, or whose buffers take
- * more than half the budget), so that it compiles while the program's
+ * more than half the budget; vrt_program_may_page), so that it compiles while the program's
  * commands run. A launch that pages waits for it at its enqueue (without
  * the runtime's lock); the variant kernels are created from it
  * (kernel.c, pinspect.c). Nothing builds it when nothing pages.
@@ -156,9 +156,6 @@ void vrt_variants_start(vrt_program *p, const char *why)
 		/* No thread to spare: built here, now. */
 		build(v);
 	}
-	/* An inspector that reads buffer data may run on the CPU device:
-	 * its copy of the program builds beside (program.c). */
-	vrt_program_cpu_prebuild(p);
 }
 
 cl_int vrt_variants_wait(vrt_program *p)
