@@ -2,7 +2,7 @@
 /*
  * buildtime - how long clBuildProgram takes on one kernel file.
  *
- *   usage: buildtime [-n N] KERNEL.cl [OPTIONS]
+ *   usage: buildtime [-n N] [-k NAME] KERNEL.cl [OPTIONS]
  *
  * Creates a context on the first GPU of any platform (else the first
  * device of any platform), then N times (default 5): a fresh program
@@ -11,6 +11,13 @@
  *   device=NAME
  *   build_s=T        (one line per build, in order)
  *   median_s=T
+ * With -k NAME, each build is followed by a first launch of kernel NAME,
+ * and first_s=T (build, kernel and launch to its end) is printed beside
+ * build_s, median_s the median of those: its arguments are made from
+ * clGetKernelArgInfo (a 4 MiB zeroed buffer for each __global or
+ * __constant pointer, 1 KiB of __local, 64 for an integer scalar, 1.0 for
+ * a floating one; the build gets -cl-kernel-arg-info), its geometry 4 work-groups a used dimension of its
+ * reqd_work_group_size, else 1024 work-items.
  * Plain OpenCL host code: built with cc it measures the driver, built with
  * vastcc it measures what the runtime adds (compile at clBuildProgram, or
  * a cache hit). bench/jit-build/run.sh runs it.
@@ -53,6 +60,96 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/* Sets every argument of k (see the header); 0, or -1 saying why. */
+static int set_args(cl_context ctx, cl_kernel k, cl_mem *bufs, cl_uint *nbufs)
+{
+	static char zeros[4 << 20];
+	cl_uint n = 0;
+	cl_int err;
+	*nbufs = 0;
+	if (clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof n, &n, NULL) != CL_SUCCESS)
+		return -1;
+	for (cl_uint i = 0; i < n; i++) {
+		cl_kernel_arg_address_qualifier aq;
+		char type[256] = "";
+		if (clGetKernelArgInfo(k, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL) ||
+		    clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_NAME, sizeof type, type, NULL)) {
+			fprintf(stderr, "buildtime: no argument info for argument %u\n", i);
+			return -1;
+		}
+		if (aq == CL_KERNEL_ARG_ADDRESS_GLOBAL || aq == CL_KERNEL_ARG_ADDRESS_CONSTANT) {
+			cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+			                          sizeof zeros, zeros, &err);
+			if (!m)
+				return -1;
+			bufs[(*nbufs)++] = m;
+			err = clSetKernelArg(k, i, sizeof m, &m);
+		} else if (aq == CL_KERNEL_ARG_ADDRESS_LOCAL) {
+			err = clSetKernelArg(k, i, 1024, NULL);
+		} else if (strstr(type, "double")) {
+			double v = 1.0;
+			err = clSetKernelArg(k, i, sizeof v, &v);
+		} else if (strstr(type, "float")) {
+			float v = 1.0f;
+			err = clSetKernelArg(k, i, sizeof v, &v);
+		} else if (strstr(type, "long") || strstr(type, "size_t")) {
+			cl_long v = 64;
+			err = clSetKernelArg(k, i, sizeof v, &v);
+		} else if (strstr(type, "short")) {
+			cl_short v = 64;
+			err = clSetKernelArg(k, i, sizeof v, &v);
+		} else if (strstr(type, "char")) {
+			cl_char v = 64;
+			err = clSetKernelArg(k, i, sizeof v, &v);
+		} else {
+			cl_int v = 64;
+			err = clSetKernelArg(k, i, sizeof v, &v);
+		}
+		if (err != CL_SUCCESS || *nbufs >= 64) {
+			fprintf(stderr, "buildtime: argument %u (%s): %d\n", i, type, err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Creates kernel `name` of prog and runs it once to its end; 0 or -1. */
+static int first_launch(cl_context ctx, cl_device_id dev, cl_program prog, const char *name)
+{
+	cl_int err;
+	cl_mem bufs[64];
+	cl_uint nbufs = 0;
+	int rc = -1;
+	cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
+	cl_kernel k = q ? clCreateKernel(prog, name, &err) : NULL;
+	if (!k) {
+		fprintf(stderr, "buildtime: kernel '%s': %d\n", name, err);
+		goto out;
+	}
+	if (set_args(ctx, k, bufs, &nbufs))
+		goto out;
+	size_t reqd[3] = { 0, 0, 0 }, g[3] = { 1024, 1, 1 };
+	clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof reqd, reqd, NULL);
+	cl_uint dim = reqd[0] ? (reqd[2] > 1 ? 3 : reqd[1] > 1 ? 2 : 1) : 1;
+	for (cl_uint d = 0; reqd[0] && d < 3; d++)
+		g[d] = 4 * reqd[d];
+	if ((err = clEnqueueNDRangeKernel(q, k, dim, NULL, g, reqd[0] ? reqd : NULL, 0, NULL,
+	                                  NULL)) != CL_SUCCESS ||
+	    (err = clFinish(q)) != CL_SUCCESS) {
+		fprintf(stderr, "buildtime: launch of '%s': %d\n", name, err);
+		goto out;
+	}
+	rc = 0;
+out:
+	while (nbufs)
+		clReleaseMemObject(bufs[--nbufs]);
+	if (k)
+		clReleaseKernel(k);
+	if (q)
+		clReleaseCommandQueue(q);
+	return rc;
+}
+
 /* The first GPU of any platform, else the first device of any platform. */
 static int pick_device(cl_device_id *dev)
 {
@@ -74,17 +171,27 @@ static int pick_device(cl_device_id *dev)
 int main(int argc, char **argv)
 {
 	int opt, n = 5;
-	while ((opt = getopt(argc, argv, "+n:")) != -1) {
-		if (opt != 'n' || (n = atoi(optarg)) < 1) {
-			fprintf(stderr, "usage: %s [-n N] KERNEL.cl [OPTIONS]\n", argv[0]);
+	const char *kname = NULL;
+	while ((opt = getopt(argc, argv, "+n:k:")) != -1) {
+		if (opt == 'k') {
+			kname = optarg;
+		} else if (opt != 'n' || (n = atoi(optarg)) < 1) {
+			fprintf(stderr, "usage: %s [-n N] [-k NAME] KERNEL.cl [OPTIONS]\n", argv[0]);
 			return 2;
 		}
 	}
 	if (optind >= argc || argc - optind > 2) {
-		fprintf(stderr, "usage: %s [-n N] KERNEL.cl [OPTIONS]\n", argv[0]);
+		fprintf(stderr, "usage: %s [-n N] [-k NAME] KERNEL.cl [OPTIONS]\n", argv[0]);
 		return 2;
 	}
 	const char *path = argv[optind], *options = optind + 1 < argc ? argv[optind + 1] : "";
+	/* set_args reads the arguments' types, which a driver may keep only
+	 * when asked (PoCL does); the same for both builds. */
+	char *with_info = malloc(strlen(options) + 32);
+	if (!with_info)
+		return 1;
+	sprintf(with_info, "%s%s", options, kname ? " -cl-kernel-arg-info" : "");
+	options = with_info;
 	size_t len;
 	char *src = read_file(path, &len);
 	if (!src) {
@@ -127,6 +234,10 @@ int main(int argc, char **argv)
 			rc = 1;
 		} else {
 			printf("build_s=%.6f\n", t[i]);
+			if (kname && first_launch(ctx, dev, prog, kname))
+				rc = 1;
+			else if (kname)
+				printf("first_s=%.6f\n", t[i] = now() - t0);
 		}
 		clReleaseProgram(prog);
 	}
@@ -136,6 +247,7 @@ int main(int argc, char **argv)
 	}
 	free(t);
 	free(src);
+	free(with_info);
 	clReleaseContext(ctx);
 	return rc;
 }

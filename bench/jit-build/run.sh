@@ -7,6 +7,7 @@
 #
 #   bench/jit-build/run.sh [--reps N] [--kernel FILE.cl] [--options "OPTS"]
 #       [--vastcc PATH] [--out DIR] [--no-build] [--build-only]
+#       [--launch KERNEL] [--cold]
 #
 # buildtime.c (a plain OpenCL host) is built twice, with cc (native) and
 # with vastcc (the runtime linked in; the kernel file is never named, so
@@ -25,6 +26,11 @@
 # first compile. Exits 1 when a build or run fails, or when the "first"
 # runs left no cache (the runtime did not compile at clBuildProgram).
 #
+# --launch KERNEL times each build and the first launch of KERNEL after
+# it to its end (buildtime -k): what a program waits before its first
+# result. --cold gives every process an empty driver cache too (PoCL's
+# POCL_CACHE_DIR), instead of warming it: a first run on a fresh machine.
+#
 # Default kernel: test/thirdparty/sgemm/sgemm.cl with that program's
 # options. Builds go to DIR/build: --build-only stops there, --no-build
 # runs what is there (to build here and run on another machine; the
@@ -32,7 +38,7 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HERE=$ROOT/bench/jit-build
-REPS=5 BUILD=1 RUN=1
+REPS=5 BUILD=1 RUN=1 LAUNCH= COLD=0
 KERNEL=$ROOT/test/thirdparty/sgemm/sgemm.cl
 OPTIONS="-DTILE=16 -DREAL=float -cl-mad-enable"
 VASTCC=${VASTCC:-$ROOT/build/bin/vastcc}
@@ -46,8 +52,10 @@ while [ $# -gt 0 ]; do
 	--vastcc) VASTCC=$2; shift ;;
 	--out) OUT=$2; shift ;;
 	--no-build) BUILD=0 ;;
+	--launch) LAUNCH=$2; shift ;;
+	--cold) COLD=1 ;;
 	--build-only) RUN=0 ;;
-	-h | --help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "jit-build: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -84,7 +92,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 once() { # PROGRAM CACHE-DIR: one process, one build; prints its seconds (exits on failure)
 	local log=$tmp/once.log
-	XDG_CACHE_HOME=$2 VAST_CACHE_DIR=$2/vastcc "$B/buildtime-$1" -n 1 "$KERNEL" "$OPTIONS" \
+	local pocl=$POCL_CACHE_DIR
+	[ $COLD = 1 ] && pocl=$2/pocl
+	XDG_CACHE_HOME=$2 VAST_CACHE_DIR=$2/vastcc POCL_CACHE_DIR=$pocl \
+		"$B/buildtime-$1" -n 1 ${LAUNCH:+-k "$LAUNCH"} "$KERNEL" "$OPTIONS" \
 		>"$log" 2>&1 || { cat "$log" >&2; die "buildtime-$1 failed"; }
 	sed -n 's/^median_s=//p' "$log"
 }
@@ -92,12 +103,14 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 # Warm the driver's cache for the original and for the generated program.
-once native "$tmp/warm" >/dev/null
-once vast "$tmp/warm" >/dev/null
+if [ $COLD = 0 ]; then
+	once native "$tmp/warm" >/dev/null
+	once vast "$tmp/warm" >/dev/null
+fi
 device=$("$B/buildtime-native" -n 1 "$KERNEL" "$OPTIONS" | sed -n 's/^device=//p')
 
 for i in $(seq "$REPS"); do
-	once native "$tmp/none" >>"$tmp/native.s"
+	once native "$tmp/none$i" >>"$tmp/native.s"
 done
 for i in $(seq "$REPS"); do
 	once vast "$tmp/first$i" >>"$tmp/first.s"
@@ -114,7 +127,7 @@ if [ -z "$native" ] || [ -z "$first" ] || [ -z "$cached" ]; then
 fi
 
 {
-	echo "jit-build: $(basename "$KERNEL") '$OPTIONS' on '$device', median of $REPS processes"
+	echo "jit-build: $(basename "$KERNEL") '$OPTIONS' on '$device', median of $REPS processes${LAUNCH:+, build and first launch of '$LAUNCH'}$([ $COLD = 1 ] && echo ', driver cache cold')"
 	printf 'native  %.4f s\n' "$native"
 	printf 'first   %.4f s  first/native  %s\n' "$first" "$(ratio "$first" "$native")"
 	printf 'cached  %.4f s  cached/native %s  (goal <= 1.20)\n' "$cached" "$(ratio "$cached" "$native")"

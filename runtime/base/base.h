@@ -242,6 +242,10 @@ typedef struct vrt_program {
 	 * the CPU compiler; joined before anything touches the cpu_ fields. */
 	pthread_t cpu_thread;
 	int cpu_thread_live;
+	/* The generated program with the variants, built apart from the
+	 * original kernels (real) when a launch may page (variants.c); NULL
+	 * when the program runs natively. */
+	struct vrt_variants *variants;
 } vrt_program;
 
 typedef struct vrt_arg {

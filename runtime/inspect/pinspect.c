@@ -191,7 +191,10 @@ static cl_int make_buffers(pinspect *I, size_t pas_bytes)
 		return err;
 	char name[512];
 	vrt_variant_name(k, "pinspect", name, sizeof name);
-	if (!(I->kin = vrt_real.clCreateKernel(k->real_prog, name, &err))) {
+	cl_program variants;
+	if ((err = vrt_kernel_variants(k, &variants)) != CL_SUCCESS)
+		return err;
+	if (!(I->kin = vrt_real.clCreateKernel(variants, name, &err))) {
 		vrt_log(VRT_LOG_WARN, "kernel '%s' has no generated '%s': %s", k->name, name,
 		        vrt_cl_error_name(err));
 		return err;

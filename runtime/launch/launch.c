@@ -288,7 +288,7 @@ static cl_int plan(launch_cmd *c)
 	int can_page = ki && ki->virtualizable &&
 	               (ki->variants & (VAST_HAS_INSPECT | VAST_HAS_PAGED)) ==
 	               (VAST_HAS_INSPECT | VAST_HAS_PAGED) && uniform &&
-	               L->nslots <= VAST_MAX_SLOTS;
+	               L->nslots <= VAST_MAX_SLOTS && !vrt_variants_failed(k->prog);
 	L->can_page = can_page;
 	/* Natively, each buffer is one device buffer: none may pass the
 	 * device's largest allocation (the H100's 19.8 GiB of 79). */
@@ -299,10 +299,17 @@ static cl_int plan(launch_cmd *c)
 	int one_fits = !maxalloc || largest <= maxalloc;
 	int fits = L->footprint <= L->budget && one_fits;
 	c->paged = can_page && (vrt_cfg.mode == VRT_RUN_PAGED || !fits);
+	/* The variants' program is built the first time a launch may page:
+	 * one that does, or one whose buffers take half the budget (the next
+	 * may pass it), in the background from here (variants.c). */
+	if (can_page && (c->paged || L->footprint > L->budget / 2 || !one_fits))
+		vrt_program_may_page(k->prog, c->paged ? "a launch pages"
+		                                       : "a launch's buffers take half the budget");
 	if (fits || c->paged)
 		return CL_SUCCESS;
 	const char *why = !ki ? "its program was not compiled by vastcc"
 	                  : !ki->virtualizable ? (ki->reason ? ki->reason : "not virtualizable")
+	                  : vrt_variants_failed(k->prog) ? "the variants vastcc generated do not build"
 	                  : !uniform ? "its global size is not a multiple of its local size"
 	                  : L->nslots > VAST_MAX_SLOTS ? "it has more distinct buffer arguments than a launch can page"
 	                  : "vastcc generated no paged variant";
@@ -659,6 +666,21 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 	}
 	if (err == CL_SUCCESS)
 		err = plan(c);
+	if (err == CL_SUCCESS && c->paged && !vrt_variants_ready(k->prog)) {
+		/* It needs its program's variants (variants.c): waited for here,
+		 * the lock free for the commands before it, so that a build that
+		 * fails is this launch's to tell. Then planned again: natively
+		 * when it fits, else refused as a program vastcc did not
+		 * compile would be. */
+		vrt_unlock();
+		cl_int built = vrt_variants_wait(k->prog);
+		vrt_lock();
+		if (built != CL_SUCCESS) {
+			L->nslots = 0;
+			L->footprint = 0;
+			err = plan(c);
+		}
+	}
 	if (err != CL_SUCCESS)
 		drop_launch(&c->cmd);
 	vrt_unlock();

@@ -9,8 +9,8 @@
  * stands for; every other argument also goes to the real kernel at once
  * so the implementation validates it (OpenCL 1.2 §5.7.2 errors).
  * The generated variants vast_inspect_K / vast_paged_K / vast_straight_K
- * are created on first use and receive the recorded arguments at each
- * launch.
+ * are created on first use, from the variants' program (variants.c), and
+ * receive the recorded arguments at each launch.
  */
 #include <stdio.h>
 #include <string.h>
@@ -316,6 +316,17 @@ void vrt_variant_name(const vrt_kernel *k, const char *what, char *name, size_t 
 	snprintf(name, n, "%s%s_%s", k->prog->stub->prefix, what, k->name);
 }
 
+cl_int vrt_kernel_variants(const vrt_kernel *k, cl_program *out)
+{
+	/* A share of a launch split over devices (multi.c) is a copy of k
+	 * whose real_prog is the generated program of its device. */
+	if (k->real_prog != k->prog->real) {
+		*out = k->real_prog;
+		return CL_SUCCESS;
+	}
+	return vrt_variants_program(k->prog, out);
+}
+
 cl_int vrt_kernel_variant(vrt_kernel *k, const char *what, cl_kernel *out)
 {
 	cl_kernel *slot = !strcmp(what, "inspect") ? &k->inspect
@@ -323,8 +334,11 @@ cl_int vrt_kernel_variant(vrt_kernel *k, const char *what, cl_kernel *out)
 	if (!*slot) {
 		char name[512];
 		vrt_variant_name(k, what, name, sizeof name);
-		cl_int err;
-		*slot = vrt_real.clCreateKernel(k->real_prog, name, &err);
+		cl_program variants;
+		cl_int err = vrt_kernel_variants(k, &variants);
+		if (err != CL_SUCCESS)
+			return err;
+		*slot = vrt_real.clCreateKernel(variants, name, &err);
 		if (!*slot) {
 			vrt_log(VRT_LOG_WARN, "kernel '%s' has no generated '%s': %s", k->name,
 			        name, vrt_cl_error_name(err));

@@ -4,18 +4,22 @@
  *
  * clCreateProgramWithSource hashes the program's source (the strings
  * concatenated, as the compiler sees them) and looks for a stub that
- * registered the same hash and size. A match is built from the stub's
- * generated program, which holds the original kernels unchanged plus
- * their inspector/paged/merge variants, so one build serves all. When
- * clBuildProgram's -D/-U/-I/-cl-std= options differ from those vastcc
- * parsed with, the generated code may not be what this build means: one
- * warning, and the program is rebuilt from its original source and runs
- * natively; so does a device that predefines a macro the program tests
- * otherwise than vastcc assumed (devmacros.c). The choice is made at every build (a program whose first
- * build failed may be rebuilt with vastcc's options and page). Programs from binaries or IL are the real ones, untouched.
+ * registered the same hash and size. clBuildProgram builds the program's
+ * own source, the original kernels and nothing else, as the driver
+ * alone would; the stub's generated program, which holds the original
+ * kernels again with their inspector/paged/straight variants, is a
+ * second program built the first time a launch may page (variants.c).
+ * When clBuildProgram's -D/-U/-I/-cl-std= options differ from those
+ * vastcc parsed with, the generated code may not be what this build
+ * means: one warning, and the program runs natively; so does a device
+ * that predefines a macro the program tests otherwise than vastcc
+ * assumed (devmacros.c). The choice is made at every build (a program
+ * whose first build failed may be rebuilt with vastcc's options and
+ * page). Programs from binaries or IL are the real ones, untouched.
  *
- * A build that has no stub, or none for its options and devices, first
- * compiles the program with vastcc (jit.c, docs/jit.md); its result then
+ * A build that has no stub, or none for its options and devices,
+ * compiles the program with vastcc (jit.c, docs/jit.md) on a thread of
+ * its own while the driver builds the original kernels; its result then
  * serves as the stub. When vastcc rejects the source and so does the
  * driver, the build fails (CL_BUILD_PROGRAM_FAILURE, OpenCL 1.2 §5.6.2)
  * and CL_PROGRAM_BUILD_LOG holds vastcc's diagnostics.
@@ -123,15 +127,14 @@ cl_program vrt_api_clCreateProgramWithSource(cl_context ctx,
 	p->info = p->stub = vrt_registry_find(h, total);
 	vrt_unlock();
 	cl_int err;
-	if (p->info) {
-		const char *gen = p->info->generated_source;
-		p->real = vrt_real.clCreateProgramWithSource(ctx, 1, &gen, NULL, &err);
+	if (p->info)
 		vrt_log(VRT_LOG_INFO, "program '%s' matched its vastcc stub", p->info->file);
-	} else {
+	else
 		vrt_log(VRT_LOG_INFO, "program (%zu bytes, hash %016llx) has no vastcc stub: %s", total, h,
 		        vrt_cfg.jit ? "vastcc compiles it at its build" : "its kernels run natively");
-		p->real = vrt_real.clCreateProgramWithSource(ctx, count, strings, lengths, &err);
-	}
+	/* The original kernels, whatever the build decides: the variants are
+	 * another program (variants.c). */
+	p->real = vrt_real.clCreateProgramWithSource(ctx, count, strings, lengths, &err);
 	if (!p->real) {
 		vrt_free(src);
 		vrt_object_retire(p);
@@ -144,23 +147,6 @@ cl_program vrt_api_clCreateProgramWithSource(cl_context ctx,
 	p->source_len = total;
 	SET_ERR(CL_SUCCESS);
 	return (cl_program)(void *)p;
-}
-
-/* Replaces the real program by one made from the generated source (gen)
- * or the original one. Only while no kernel exists: OpenCL 1.2 §5.6.2
- * forbids building a program with kernels attached anyway. */
-static cl_int switch_source(vrt_program *p, int gen)
-{
-	const char *s = gen ? p->stub->generated_source : p->source;
-	size_t len = gen ? strlen(s) : p->source_len;
-	cl_int err;
-	cl_program np = vrt_real.clCreateProgramWithSource(p->ctx, 1, &s, &len, &err);
-	if (!np)
-		return err;
-	vrt_real.clReleaseProgram(p->real);
-	p->real = np;
-	p->info = gen ? p->stub : NULL;
-	return CL_SUCCESS;
 }
 
 /* Whether p's stub holds for a build with options opts on devs: the
@@ -178,27 +164,27 @@ static int stub_holds(vrt_program *p, const char *opts, cl_uint ndev,
 	return holds;
 }
 
-/* Picks what this build compiles: the generated program when the stub
- * holds for it, else the original source (native kernels). Decided per
- * build, so a program rebuilt with other options (a failed first build,
- * a second configuration) follows its latest options. */
-static cl_int choose_source(vrt_program *p, const char *opts, cl_uint ndev,
-                            const cl_device_id *devs, char *why, size_t n)
+/* Whether this build may page: the stub holds for it (p->info is the
+ * stub), or not (NULL: native kernels). Decided per build, so a program
+ * rebuilt with other options (a failed first build, a second
+ * configuration) follows its latest options. Only while no kernel
+ * exists: OpenCL 1.2 §5.6.2 forbids building a program with kernels
+ * attached anyway. */
+static cl_int choose_stub(vrt_program *p, const char *opts, cl_uint ndev,
+                          const cl_device_id *devs, char *why, size_t n)
 {
 	int holds = stub_holds(p, opts, ndev, devs, why, n);
 	if (holds < 0)
 		return CL_OUT_OF_HOST_MEMORY;
-	if (!holds)
-		return p->info ? switch_source(p, 0) : CL_SUCCESS;
-	if (p->info == p->stub)
-		return CL_SUCCESS;
-	vrt_log(VRT_LOG_INFO, "program '%s' built with the options vastcc compiled it with: paging enabled",
-	        p->stub->file);
-	return switch_source(p, 1);
+	if (holds && p->info != p->stub)
+		vrt_log(VRT_LOG_INFO, "program '%s' built with the options vastcc compiled it with: paging enabled",
+		        p->stub->file);
+	p->info = holds ? p->stub : NULL;
+	return CL_SUCCESS;
 }
 
 /* The device a compile at build is for: the first of the build's, else
- * of the context's (the others are checked against it, choose_source). */
+ * of the context's (the others are checked against it, choose_stub). */
 static cl_device_id jit_device(vrt_program *p, const cl_device_id *devs)
 {
 	cl_device_id d = NULL;
@@ -209,57 +195,82 @@ static cl_device_id jit_device(vrt_program *p, const cl_device_id *devs)
 	return d;
 }
 
-/* Compiles p with vastcc for this build when no stub holds for it
- * (jit.c): then p->stub is the result. Called without the lock; p's
- * source never changes. CL_BUILD_PROGRAM_FAILURE when vastcc and the
- * driver both reject the source; otherwise CL_SUCCESS, with why[] set
- * when the program is to run natively for a reason worth a warning. */
-static cl_int jit_build(vrt_program *p, const char *opts, cl_uint ndev,
-                        const cl_device_id *devs, char *why, size_t n)
+/* A compile at clBuildProgram (jit.c) when no stub holds for the build,
+ * run on a thread of its own while the driver builds the original
+ * kernels: neither needs the other's result. */
+typedef struct jit_job {
+	vrt_program *p;
+	const char *opts;
+	cl_uint ndev;
+	const cl_device_id *devs;
+	int res;                        /* VRT_JIT_* */
+	const vast_program_info *prog;  /* VRT_JIT_OK: the result */
+	char *log;                      /* VRT_JIT_SOURCE_ERROR: vastcc's diagnostics */
+	char why[512];                  /* VRT_JIT_UNAVAILABLE: why not */
+} jit_job;
+
+/* Whether this build needs vastcc: no stub, or none that holds for its
+ * options and devices (else why says why, for the warning). Clears the
+ * last build's log. Called without the lock. */
+static int jit_needed(vrt_program *p, const char *opts, cl_uint ndev,
+                      const cl_device_id *devs, char *why, size_t n)
 {
-	char *log = NULL;
-	const vast_program_info *prog = NULL;
 	vrt_lock();
 	vrt_free(p->build_log); /* the last build's */
 	p->build_log = NULL;
 	int need = vrt_cfg.jit && (!p->stub || stub_holds(p, opts, ndev, devs, why, n) == 0);
 	vrt_unlock();
-	if (!need)
-		return CL_SUCCESS;
-	why[0] = '\0';
-	cl_device_id dev = jit_device(p, devs);
-	int res = dev ? vrt_jit_program(p->source, p->source_len, opts, dev, &prog, &log, why, n)
-	              : VRT_JIT_UNAVAILABLE;
+	if (need)
+		why[0] = '\0';
+	return need;
+}
+
+/* Runs vastcc for job (jit.c), without the lock; p's source never
+ * changes. */
+static void *jit_run(void *arg)
+{
+	jit_job *j = arg;
+	cl_device_id dev = jit_device(j->p, j->devs);
+	j->res = VRT_JIT_UNAVAILABLE;
 	if (!dev)
-		snprintf(why, n, "cannot list its context's devices");
+		snprintf(j->why, sizeof j->why, "cannot list its context's devices");
+	else
+		j->res = vrt_jit_program(j->p->source, j->p->source_len, j->opts, dev, &j->prog,
+		                         &j->log, j->why, sizeof j->why);
+	return NULL;
+}
+
+/* What the compile means for the build, given the driver's build of the
+ * original kernels (built): p->stub is its result when compiled. When
+ * vastcc rejects the source, the driver has the last word on what
+ * compiles: only when it rejects the source too is the build a failure
+ * (CL_BUILD_PROGRAM_FAILURE, vastcc's diagnostics as the log). Otherwise
+ * CL_SUCCESS, with why[] set when the program is to run natively for a
+ * reason worth a warning. Lock held. */
+static cl_int jit_outcome(vrt_program *p, jit_job *j, cl_int built, char *why, size_t n)
+{
 	cl_int err = CL_SUCCESS;
-	vrt_lock();
-	if (res == VRT_JIT_OK) {
-		p->stub = prog;
-	} else if (res == VRT_JIT_SOURCE_ERROR) {
-		/* The driver has the last word on what compiles: only when it
-		 * rejects the source too is the build a failure. */
-		err = p->info ? switch_source(p, 0) : CL_SUCCESS;
-		if (err == CL_SUCCESS &&
-		    vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL) != CL_SUCCESS) {
-			p->build_log = log;
-			log = NULL;
+	if (j->res == VRT_JIT_OK) {
+		p->stub = j->prog;
+	} else if (j->res == VRT_JIT_SOURCE_ERROR) {
+		p->info = NULL;
+		if (built != CL_SUCCESS) {
+			p->build_log = j->log;
+			j->log = NULL;
 			err = CL_BUILD_PROGRAM_FAILURE;
-		} else if (err == CL_SUCCESS) {
-			char *nl = strchr(log, '\n');
+		} else {
+			char *nl = strchr(j->log, '\n');
 			if (nl)
 				*nl = '\0';
 			snprintf(why, n, "vastcc rejected a program the driver builds (%s); running natively",
-			         log);
+			         j->log);
 		}
 	} else {
-		char r[512];
-		snprintf(r, sizeof r, "%s", why);
 		snprintf(why, n, "program (%zu bytes) could not be compiled by vastcc: %s; running natively",
-		         p->source_len, r);
+		         p->source_len, j->why);
 	}
-	vrt_unlock();
-	vrt_free(log);
+	vrt_free(j->log);
+	j->log = NULL;
 	return err;
 }
 
@@ -297,6 +308,14 @@ static int wants_cpu_inspector(vrt_program *p)
 	return 0;
 }
 
+void vrt_program_may_page(vrt_program *p, const char *why)
+{
+	vrt_variants_start(p, why);
+	if (!p->cpu_thread_live && !p->cpu_prog && p->info && wants_cpu_inspector(p) &&
+	    pthread_create(&p->cpu_thread, NULL, cpu_prebuild, p) == 0)
+		p->cpu_thread_live = 1;
+}
+
 cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 	const cl_device_id *devs, const char *opts,
 	void (CL_CALLBACK *notify)(cl_program, void *), void *user)
@@ -315,22 +334,41 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 	cpu_join(p);
 	if (p->nkernels)
 		err = CL_INVALID_OPERATION; /* §5.6.2: kernels are attached */
+	else
+		vrt_variants_drop(p); /* built with the last build's options */
 	vrt_unlock();
-	if (err == CL_SUCCESS && !vrt_native_mode())
-		err = jit_build(p, opts, ndev, devs, why, sizeof why);
-	if (err == CL_BUILD_PROGRAM_FAILURE && notify)
-		notify(prog, user);
 	if (err != CL_SUCCESS)
 		return err;
+	/* vastcc compiles (when no stub holds) while the driver builds the
+	 * original kernels, synchronously as the driver alone would (their
+	 * errors are the program's); the callback (OpenCL 1.2 §5.6.2) then
+	 * sees the program handle the caller knows. */
+	jit_job job = { .p = p, .opts = opts, .ndev = ndev, .devs = devs };
+	pthread_t jit_thread;
+	int jit = !vrt_native_mode() && jit_needed(p, opts, ndev, devs, why, sizeof why);
+	int jit_live = jit && pthread_create(&jit_thread, NULL, jit_run, &job) == 0;
+	if (jit && !jit_live)
+		jit_run(&job);
+	double t0 = vrt_now_ms();
+	cl_int built = vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL);
+	double t1 = vrt_now_ms();
+	if (jit_live)
+		pthread_join(jit_thread, NULL);
 	vrt_lock();
-	if (p->nkernels)
+	if (jit)
+		err = jit_outcome(p, &job, built, why, sizeof why);
+	if (err == CL_SUCCESS && built != CL_SUCCESS)
+		err = built;
+	if (err != CL_SUCCESS)
+		p->info = NULL;
+	else if (p->nkernels)
 		err = CL_INVALID_OPERATION; /* made by another thread meanwhile */
 	else if (p->stub && !why[0])
-		err = choose_source(p, opts, ndev, devs, why, sizeof why);
-	else if (p->stub && p->info)
-		err = switch_source(p, 0);
+		err = choose_stub(p, opts, ndev, devs, why, sizeof why);
+	else
+		p->info = NULL;
 	if (err == CL_SUCCESS && p->cpu_prog) {
-		/* The CPU inspector's copy was built with the old options. */
+		/* The CPU inspector's copy was built with the last options. */
 		vrt_real.clReleaseProgram(p->cpu_prog);
 		p->cpu_prog = NULL;
 	}
@@ -343,22 +381,17 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 			p->options = o;
 		}
 	}
+	vrt_log(VRT_LOG_DEBUG, "program '%s': original kernels built in %.0f ms%s",
+	        p->info ? p->info->file : "(native)", t1 - t0,
+	        built != CL_SUCCESS ? " (failed)"
+	        : p->info ? "; its variants wait for a launch that may page" : "");
+	if (err == CL_SUCCESS && p->info)
+		err = vrt_variants_prepare(p, ndev, devs, opts);
 	vrt_unlock();
-	if (err != CL_SUCCESS)
+	if (err != CL_SUCCESS) {
+		if (notify && (built != CL_SUCCESS || err == CL_BUILD_PROGRAM_FAILURE))
+			notify(prog, user); /* the build ran, and failed */
 		return err;
-	/* Built synchronously; the callback (OpenCL 1.2 §5.6.2) then sees
-	 * the program handle the caller knows. */
-	err = vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL);
-	if (err != CL_SUCCESS && p->info) {
-		/* The generated program does not build where the original may
-		 * (a driver's limit, a generator's bug): the original, natively. */
-		snprintf(why, sizeof why, "the program vastcc generated for '%s' does not build (%s); running natively",
-		         p->info->file, vrt_cl_error_name(err));
-		vrt_lock();
-		err = switch_source(p, 0);
-		vrt_unlock();
-		if (err == CL_SUCCESS)
-			err = vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL);
 	}
 	/* Said once the build succeeded: a failed build that the program
 	 * then repeats with vastcc's options is no reason to warn. */
@@ -367,9 +400,6 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 	else if (err == CL_SUCCESS && p->stub && !p->info)
 		vrt_log(VRT_LOG_WARN, "program built with options '%s' but vastcc compiled it with '%s'; running natively",
 		        opts ? opts : "", p->stub->cl_options ? p->stub->cl_options : "");
-	if (err == CL_SUCCESS && p->info && wants_cpu_inspector(p) &&
-	    pthread_create(&p->cpu_thread, NULL, cpu_prebuild, p) == 0)
-		p->cpu_thread_live = 1;
 	if (err == CL_SUCCESS && p->info)
 		vrt_devices_prebuild(p); /* VAST_DEVICES: devices.c */
 	if (notify)
@@ -567,6 +597,7 @@ void vrt_program_release(vrt_program *p)
 	if (--p->refs)
 		return;
 	cpu_join(p);
+	vrt_variants_drop(p);
 	vrt_real.clReleaseProgram(p->real);
 	if (p->cpu_prog)
 		vrt_real.clReleaseProgram(p->cpu_prog);

@@ -30,6 +30,11 @@ void vrt_kernel_release(vrt_kernel *k);
 /* The CPU device (PoCL) context and queue with the generated program
  * built there; created on first use. */
 cl_int vrt_program_cpu(vrt_program *p);
+/* A launch of p may page (why: for the log): its variants start building
+ * in the background (variants.c), and so does the CPU inspector's copy
+ * when an inspector of p reads buffer data and p runs on another device.
+ * Lock held. */
+void vrt_program_may_page(vrt_program *p, const char *why);
 /* The program's kernel names less the generated ones, "a;b" (vrt_free). */
 char *vrt_program_kernel_names(vrt_program *p, cl_uint *count);
 /* Whether `name` is one of the kernels vastcc generated in p's program
@@ -45,8 +50,36 @@ int vrt_local_may_shrink(const vrt_launch *L);
 /* The name of k's generated variant <what> ("inspect", "paged"):
  * "<prefix><what>_<name>", the prefix the stub records. */
 void vrt_variant_name(const vrt_kernel *k, const char *what, char *name, size_t n);
+/* The program k's generated variants are made from: the variants'
+ * program of k's (variants.c), built and waited for if need be, or a
+ * split launch's device program (multi.c). Lock held. */
+cl_int vrt_kernel_variants(const vrt_kernel *k, cl_program *out);
 /* Creates a generated variant kernel lazily. */
 cl_int vrt_kernel_variant(vrt_kernel *k, const char *what, cl_kernel *out);
+
+/* --- variants.c: the variants' program, built when a launch may page --- */
+typedef struct vrt_variants vrt_variants;
+/* Records how p's variants are to be built (p->info's generated program,
+ * the build's devices and options; devs NULL: the context's), after its
+ * original kernels built; builds nothing. Drops an earlier record. Lock
+ * held. */
+cl_int vrt_variants_prepare(vrt_program *p, cl_uint ndev, const cl_device_id *devs,
+                            const char *opts);
+/* Starts their build on a thread of its own, once (why: for the log);
+ * nothing when p has no record. Lock held. */
+void vrt_variants_start(vrt_program *p, const char *why);
+/* Waits for a started build: CL_SUCCESS, or the driver's error, told
+ * once with its build log. With or without the lock. */
+cl_int vrt_variants_wait(vrt_program *p);
+/* Whether they are built and usable (without waiting); whether they
+ * cannot be (a build that failed, or no record). */
+int vrt_variants_ready(vrt_program *p);
+int vrt_variants_failed(vrt_program *p);
+/* The built variants' program, started and waited for if need be (the
+ * executor, lock held); the error of a build that failed. */
+cl_int vrt_variants_program(vrt_program *p, cl_program *out);
+/* Waits for a build in flight and releases everything. Lock held. */
+void vrt_variants_drop(vrt_program *p);
 
 /* --- args.c ------------------------------------------------------------- */
 /* Whether argument i of L is a buffer (a __global or __constant
