@@ -26,6 +26,12 @@
  * needs the bytes, as a program built with cc would do; then exactly one
  * side is valid at a time.
  *
+ * A buffer outside a family may also have replicas: windows of it that
+ * split launches keep on their devices (replica.c), locations of the
+ * same directory. The mover (vrt_mem_mover) moves bytes between any two
+ * locations, so every path that brings bytes home or to the device copy
+ * takes them from wherever the newest are.
+ *
  * Every live vrt_mem is on one list (eviction walks it); object.c
  * records which handles are ours (a kernel argument's bytes naming one of
  * ours are told from a scalar without dereferencing them).
@@ -155,14 +161,19 @@ static int number_of(const void *h, const void **seen, int *n, int cap)
 	return (*n)++;
 }
 
-static int dev_location(vrt_mem *m, cl_command_queue q)
+int vrt_mem_new_loc(vrt_mem *m, cl_device_id dev, cl_context ctx)
 {
 	static const void *devices[64], *contexts[64];
 	static int ndevices, ncontexts;
+	return vrt_dir_add_loc(m->dir, number_of(dev, devices, &ndevices, 64),
+	                       number_of(ctx, contexts, &ncontexts, 64));
+}
+
+static int dev_location(vrt_mem *m, cl_command_queue q)
+{
 	cl_device_id dev = NULL;
 	clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
-	return vrt_dir_add_loc(m->dir, number_of(dev, devices, &ndevices, 64),
-	                       number_of(m->ctx, contexts, &ncontexts, 64));
+	return vrt_mem_new_loc(m, dev, m->ctx);
 }
 
 static int in_family(const vrt_mem *m)
@@ -263,7 +274,7 @@ cl_int vrt_mem_host_copy(vrt_mem *m)
 		return CL_OUT_OF_HOST_MEMORY;
 	}
 	vrt_advise_huge(m->host, m->size);
-	if (!holders(m)) { /* the zeros, nowhere yet */
+	if (!holders(m) && !m->replicas) { /* the zeros, nowhere yet */
 		vrt_fill(m->host, "", 1, m->size);
 		host_holds(m);
 	}
@@ -283,31 +294,97 @@ cl_int vrt_mem_to_host(vrt_mem *m)
 	return read_back(m);
 }
 
-/* Brings [off, off + n) of the family of `root` home (a vrt_dir_mover):
- * from the device copy of the member at location `from`, or zeros. */
-static int home_from(void *u, int from, int to, size_t off, size_t n)
+/* Where location l of root's directory keeps its bytes: the host copy
+ * (buf NULL), a member's device copy (native) or a replica (replica.c);
+ * base is the directory offset of buf's first byte. */
+typedef struct place {
+	cl_mem buf;
+	cl_command_queue q;
+	cl_context ctx;
+	size_t base;
+	int native;
+} place;
+
+static int place_of(vrt_mem *root, int l, place *p)
 {
-	(void)to;
-	vrt_mem *root = u, *o = NULL;
-	if (from < 0) {
-		vrt_fill(root->host + off, "", 1, n);
-		return CL_SUCCESS;
-	}
-	for (vrt_mem *x = all_mems; x && !o; x = x->next)
-		if (family_root(x) == root && x->dev_loc == from && x->dev)
-			o = x;
-	if (!o)
-		return CL_INVALID_MEM_OBJECT; /* a location with no copy: a bug */
-	cl_int err;
-	if (root->pin.buf)
-		err = vrt_real.clEnqueueReadBuffer(o->dev_queue, o->dev, CL_TRUE, off - o->origin,
-		                                   n, root->host + off, 0, NULL, NULL);
-	else
-		err = vrt_ring_receive(o->ctx, o->dev_queue, o->dev, off - o->origin,
-		                       root->host + off, n);
+	memset(p, 0, sizeof *p);
+	if (l == VRT_DIR_HOST)
+		return 1;
+	for (vrt_mem *x = all_mems; x; x = x->next)
+		if (family_root(x) == root && x->dev_loc == l && x->dev) {
+			*p = (place){ x->dev, x->dev_queue, x->ctx, x->origin, 1 };
+			return 1;
+		}
+	for (vrt_replica *r = root->replicas; r; r = r->next)
+		if (r->loc == l) {
+			*p = (place){ r->buf, r->q, r->ctx, r->lo, 0 };
+			return 1;
+		}
+	return 0; /* a location with no copy: a bug */
+}
+
+/* [off, off + n) from host memory at src into p's copy: a device copy of
+ * plain memory through the ring, as mem.c always sent it; pinned host
+ * copies and replicas (maybe in another context than the ring's) straight. */
+static cl_int put_bytes(vrt_mem *root, const place *p, size_t off, size_t n, const void *src)
+{
+	if (p->native && !root->pin.buf)
+		return vrt_ring_send(p->ctx, p->q, p->buf, off - p->base, src, n);
+	return vrt_real.clEnqueueWriteBuffer(p->q, p->buf, CL_TRUE, off - p->base, n, src, 0,
+	                                     NULL, NULL);
+}
+
+static cl_int get_bytes(vrt_mem *root, const place *p, size_t off, size_t n, void *dst)
+{
+	if (p->native && !root->pin.buf)
+		return vrt_ring_receive(p->ctx, p->q, p->buf, off - p->base, dst, n);
+	return vrt_real.clEnqueueReadBuffer(p->q, p->buf, CL_TRUE, off - p->base, n, dst, 0,
+	                                    NULL, NULL);
+}
+
+int vrt_mem_mover(void *u, int from, int to, size_t off, size_t n)
+{
+	vrt_mem *root = u;
+	place src, dst;
+	if (!place_of(root, to, &dst) || (from >= 0 && !place_of(root, from, &src)))
+		return CL_INVALID_MEM_OBJECT;
 	vrt_kstats *st = vrt_stats_for(NULL);
-	if (st && err == CL_SUCCESS)
-		st->d2h += n;
+	cl_int err;
+	if (from < 0) { /* the zeros no one holds */
+		static const unsigned char zero;
+		if (!dst.buf) {
+			vrt_fill(root->host + off, "", 1, n);
+			return CL_SUCCESS;
+		}
+		err = vrt_real.clEnqueueFillBuffer(dst.q, dst.buf, &zero, 1, off - dst.base, n, 0,
+		                                   NULL, NULL);
+		return err == CL_SUCCESS ? vrt_real.clFinish(dst.q) : err;
+	}
+	if (!src.buf || !dst.buf) {
+		err = !src.buf ? put_bytes(root, &dst, off, n, root->host + off)
+		               : get_bytes(root, &src, off, n, root->host + off);
+		if (st && err == CL_SUCCESS)
+			*(!src.buf ? &st->h2d : &st->d2h) += n;
+		return err;
+	}
+	if (src.ctx == dst.ctx) {
+		/* One context: on the device, after what the source's queue
+		 * still has in flight. */
+		if ((err = vrt_real.clFinish(src.q)) == CL_SUCCESS &&
+		    (err = vrt_real.clEnqueueCopyBuffer(dst.q, src.buf, dst.buf, off - src.base,
+		                                        off - dst.base, n, 0, NULL, NULL)) == CL_SUCCESS)
+			err = vrt_real.clFinish(dst.q);
+		return err;
+	}
+	/* Another context: through host memory of its own, never the host
+	 * copy, whose bytes there are other (older) ones. */
+	void *tmp = vrt_malloc(n ? n : 1);
+	if (!tmp)
+		return CL_OUT_OF_HOST_MEMORY;
+	err = get_bytes(root, &src, off, n, tmp);
+	if (err == CL_SUCCESS)
+		err = put_bytes(root, &dst, off, n, tmp);
+	vrt_free(tmp);
 	return err;
 }
 
@@ -326,7 +403,7 @@ static cl_int read_back(vrt_mem *m)
 			vrt_dir_drop(m->dir, m->dev_loc, m->origin, m->size);
 		}
 	} else {
-		err = vrt_dir_bring(m->dir, VRT_DIR_HOST, m->origin, m->size, home_from,
+		err = vrt_dir_bring(m->dir, VRT_DIR_HOST, m->origin, m->size, vrt_mem_mover,
 		                    family_root(m));
 		if (err == -1) /* the directory's own: out of memory */
 			err = CL_OUT_OF_HOST_MEMORY;
@@ -350,7 +427,8 @@ static cl_int read_back(vrt_mem *m)
  * (DESIGN §3); without one, making it would cost more than it saves. */
 static int dev_only(const vrt_mem *m, size_t n)
 {
-	return !vrt_mem_host_valid(m) && !in_family(m) && (n < m->size || !m->host);
+	return !vrt_mem_host_valid(m) && vrt_mem_dev_valid(m) && !in_family(m) &&
+	       (n < m->size || !m->host);
 }
 
 cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
@@ -359,7 +437,7 @@ cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
 	/* The program's array is often fresh (malloc'd for the result). */
 	if (!m->host || dst != m->host + off)
 		vrt_advise_huge(dst, n);
-	if (!m->host && !vrt_mem_dev_valid(m)) { /* zeros, nowhere yet */
+	if (!m->host && !vrt_mem_dev_valid(m) && !m->replicas) { /* zeros, nowhere yet */
 		vrt_fill(dst, "", 1, n);
 		return CL_SUCCESS;
 	}
@@ -413,7 +491,7 @@ static cl_int zero_device_copy(vrt_mem *m, cl_command_queue q);
  * placed, its zeros made around [off, off+n) if it held no bytes yet. */
 static int device_target(vrt_mem *m, cl_command_queue q, size_t off, size_t n)
 {
-	if (m->host || in_family(m) || !q || (m->dev && m->dev_queue != q) ||
+	if (m->host || in_family(m) || m->replicas || !q || (m->dev && m->dev_queue != q) ||
 	    vrt_cfg.mode == VRT_RUN_PAGED)
 		return 0;
 	cl_device_id dev;
@@ -452,6 +530,27 @@ static int write_to_device(vrt_mem *m, cl_command_queue q, const void *src)
 	return 1;
 }
 
+/* The device copy, which held all of m, took [off, off + n) from the
+ * program: replicas holding those bytes are stale. Should the directory
+ * have no room to say so, they go (the device copy holds everything). */
+static void replicas_stale(vrt_mem *m, size_t off, size_t n)
+{
+	if (m->replicas && vrt_dir_wrote(m->dir, m->dev_loc, m->origin + off, n) != 0)
+		vrt_replicas_free(m);
+}
+
+/* vrt_mem_host_written for part of m, its host copy current: only
+ * [off, off + n) of the copies split launches keep on their devices
+ * goes stale, and only those bytes move to them again. */
+static void host_wrote_part(vrt_mem *m, size_t off, size_t n)
+{
+	vrt_mem_changed(m);
+	m->failed[0] = '\0';
+	m->zero = 0;
+	if (vrt_dir_wrote(m->dir, VRT_DIR_HOST, m->origin + off, n) != 0)
+		host_wrote(m); /* no room for the runs: all of it */
+}
+
 cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *src,
                      const vrt_cmd *launch)
 {
@@ -470,6 +569,7 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 		err = vrt_ring_send(m->ctx, m->dev_queue, m->dev, off, src, n);
 		if (st && err == CL_SUCCESS)
 			st->h2d += n;
+		replicas_stale(m, off, n);
 		return err;
 	}
 	/* The whole buffer: no need to fetch what we overwrite (in a family
@@ -495,7 +595,10 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 	 * the (pinned) host copy, rather than all of them at the next
 	 * launch; should that fail, the host copy alone is current. */
 	int resident = m->dev && vrt_mem_dev_valid(m) && !in_family(m) && n < m->size;
-	vrt_mem_host_written(m);
+	if (m->replicas && n < m->size)
+		host_wrote_part(m, off, n);
+	else
+		vrt_mem_host_written(m);
 	if (resident && send_host_copy(m, m->dev_queue, off, n) == CL_SUCCESS) {
 		dev_holds(m);
 		if (st)
@@ -573,6 +676,17 @@ cl_int vrt_mem_evict_except(cl_context ctx, vrt_mem *const *keep, unsigned nkeep
 	for (vrt_mem *m = all_mems; m; m = m->next) {
 		if ((!ctx || m->ctx == ctx) && m->host)
 			m->zero = 0;
+		/* Its replicas too, on every device: the caller works from the
+		 * host copy, all of it current (a paged launch reads and writes
+		 * it behind the directory's back), and the room is its
+		 * device's. */
+		if ((!ctx || m->ctx == ctx) && m->replicas && !kept(m, keep, nkeep)) {
+			cl_int err = vrt_mem_to_host(m);
+			while (err == CL_SUCCESS && m->replicas)
+				err = vrt_replica_evict(m, m->replicas);
+			if (err != CL_SUCCESS)
+				return err;
+		}
 		if (m->dev && (!ctx || m->ctx == ctx) && !kept(m, keep, nkeep)) {
 			cl_int err = vrt_mem_evict(m);
 			if (err != CL_SUCCESS)
@@ -585,6 +699,41 @@ cl_int vrt_mem_evict_except(cl_context ctx, vrt_mem *const *keep, unsigned nkeep
 cl_int vrt_mem_evict_all(cl_context ctx)
 {
 	return vrt_mem_evict_except(ctx, NULL, 0);
+}
+
+size_t vrt_mem_replica_bytes(cl_context ctx, cl_device_id dev, vrt_mem *const *skip,
+                             unsigned nskip)
+{
+	size_t n = 0;
+	for (vrt_mem *m = all_mems; m; m = m->next)
+		if (!kept(m, skip, nskip))
+			n += vrt_replicas_bytes(m, ctx, dev);
+	return n;
+}
+
+cl_int vrt_mem_evict_replicas(cl_context ctx, cl_device_id dev, vrt_mem *const *skip,
+                              unsigned nskip)
+{
+	for (vrt_mem *m = all_mems; m; m = m->next) {
+		if (kept(m, skip, nskip))
+			continue;
+		vrt_replica *r = m->replicas, *next;
+		for (; r; r = next) {
+			next = r->next;
+			if ((ctx && r->ctx != ctx) || (dev && r->dev != dev))
+				continue;
+			cl_int err = vrt_replica_evict(m, r);
+			if (err != CL_SUCCESS)
+				return err;
+		}
+	}
+	return CL_SUCCESS;
+}
+
+cl_int vrt_mem_settle(vrt_mem *m)
+{
+	vrt_pend_settle(m);
+	return from_frames(m);
 }
 
 /* [off, off+n) of m's device copy on q filled with the ps-byte pattern
@@ -711,6 +860,11 @@ static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
 		 * same budget: a native launch needs their room first. */
 		if (vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size > budget)
 			vrt_framepool_release();
+		/* So do the replicas split launches left in m's context. */
+		if (vrt_mem_resident_bytes() + vrt_mem_replica_bytes(m->ctx, NULL, NULL, 0) +
+		            m->size > budget &&
+		    (err = vrt_mem_evict_replicas(m->ctx, NULL, NULL, 0)) != CL_SUCCESS)
+			return err;
 		while (vrt_mem_resident_bytes() + m->size > budget) {
 			vrt_mem *victim = eviction_victim(m, keep, nkeep, NULL);
 			if (!victim)
@@ -759,6 +913,14 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 	if ((err = from_frames(m)) != CL_SUCCESS || (err = family_flush(m)) != CL_SUCCESS ||
 	    (err = place_device_copy(m, q, budget, keep, nkeep)) != CL_SUCCESS)
 		return err;
+	if (!vrt_mem_dev_valid(m) && m->replicas) {
+		/* A split launch may have left the newest bytes on its
+		 * devices: each run from the nearest copy (the mover counts
+		 * what crosses the link). */
+		int e = vrt_dir_bring(m->dir, m->dev_loc, m->origin, m->size, vrt_mem_mover, m);
+		if (e != 0)
+			return e == -1 ? CL_OUT_OF_HOST_MEMORY : e;
+	}
 	if (!vrt_mem_dev_valid(m)) {
 		if (lent(m)) {
 			/* The driver owns the bytes now, to move as it likes. */
@@ -816,6 +978,7 @@ static void mem_free(vrt_mem *m)
 		vrt_real.clReleaseCommandQueue(m->dev_queue);
 		dev_gone(m);
 	}
+	vrt_replicas_free(m);
 	if (!m->parent && m->dir) { /* its sub-buffers, which hold it, are gone */
 		vrt_dir_fini(m->dir);
 		vrt_free(m->dir);
