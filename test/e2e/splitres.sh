@@ -4,12 +4,17 @@
 # resident on them (docs/multi.md, "Resident shares"). splitres/host.c
 # launches y = 3a + b ten times on PoCL's two CPU devices, then reads y;
 # the data fits each device. y must equal the cc build's byte for byte,
-# every launch must be split, a and b must cross to the devices once over
-# the ten launches (h2d = their bytes: nothing is written home before a
-# split, and a later launch finds its windows where the last one left
-# them) and y come home once (d2h = its bytes, the host's one read). With
-# the host writing 4 KiB of a after the fifth launch, h2d grows by exactly
-# those bytes.
+# and every launch run on resident shares (VAST_LOG=info: "resident (h2d
+# B bytes, d2h D)"): the first moves a and b to the devices once (h2d =
+# their bytes: nothing is written home before a split), every later
+# launch split as the one before it moves nothing (it finds its windows
+# where that one left them), no launch writes anything home, and y comes
+# home once (VAST_STATS d2h = its bytes, the host's one read). With the
+# host writing 4 KiB of a after the fifth launch, the sixth (split as the
+# fifth) moves exactly those bytes. The partitioner may move a boundary
+# between two launches (the devices' measured speeds differ by noise):
+# such a launch moves what changed sides, unchecked; a run where the
+# sixth launch moved its boundary is run again.
 set -u
 vastcc=$1
 src=$(cd "$(dirname "$0")" && pwd)/splitres
@@ -27,17 +32,43 @@ field() { # KEY LOG: the axpb kernel's VAST_STATS value
 	sed -n "s/^vast: kernel axpb .* $1=\([0-9,]*\).*/\1/p" "$2"
 }
 bytes=$((4 << 18)) # of each buffer
+check() { # POKE: 0 ok, 1 failed, 2 the sixth launch moved its boundary
+	local poke=$1 log=log$1
+	POCL_DEVICES="pthread pthread" VAST_DEVICES=all VAST_STATS=kv VAST_LOG=info \
+		./app 10 $poke out$poke.bin >$log 2>&1 || { tail -5 $log; echo "the run failed"; return 1; }
+	cmp -s ref$poke.bin out$poke.bin || { echo "y differs from the native run"; return 1; }
+	grep "kernel 'axpb': split over" $log |
+		sed -n 's/.*(work-groups \([^,)]*\).*resident (h2d \([0-9]*\) bytes, d2h \([0-9]*\)).*/\1 \2 \3/p' |
+		tr ' ' , >splits$poke
+	[ "$(wc -l <splits$poke)" = 10 ] || { cat $log; echo "want 10 launches split on resident shares"; return 1; }
+	awk -F, -v bytes=$bytes -v poke=$poke '
+		NR == 1 && $3 != 2 * bytes { print "launch 1 moved " $3 " bytes to the devices, want " 2 * bytes " (a and b once)"; bad = 1 }
+		$4 != 0 { print "launch " NR " wrote " $4 " bytes home, want none"; bad = 1 }
+		NR > 1 && $1 "," $2 == prev {
+			same++
+			want = poke && NR == 6 ? 4096 : 0
+			if ($3 != want) { print "launch " NR ", split as the one before, moved " $3 " bytes, want " want; bad = 1 }
+		}
+		NR == 6 && $1 "," $2 != prev && poke { moved = 1 }
+		{ prev = $1 "," $2 }
+		END {
+			if (!bad && same < 3) { print "fewer than 3 launches split as the one before"; bad = 1 }
+			exit bad ? 1 : moved ? 2 : 0
+		}' splits$poke
+	local rc=$?
+	[ $rc = 0 ] || { [ $rc = 2 ] || cat $log; return $rc; }
+	local d2h
+	d2h=$(field d2h $log)
+	[ "$d2h" = "$bytes" ] || { cat $log; echo "d2h=$d2h, want $bytes (y once, read at the end)"; return 1; }
+	return 0
+}
 for poke in 0 1; do
 	./plain 10 $poke ref$poke.bin || fail "the native run failed"
-	POCL_DEVICES="pthread pthread" VAST_DEVICES=all VAST_STATS=kv VAST_LOG=info \
-		./app 10 $poke out$poke.bin >log$poke 2>&1 || { tail -5 log$poke; fail "poke=$poke: the run failed"; }
-	cmp -s ref$poke.bin out$poke.bin || fail "poke=$poke: y differs from the native run"
-	splits=$(field split log$poke)
-	[ "$splits" = 10 ] || { cat log$poke; fail "poke=$poke: split=$splits, want all 10 launches split"; }
-	want_h2d=$((2 * bytes + poke * 4096))
-	h2d=$(field h2d log$poke) d2h=$(field d2h log$poke)
-	[ "$h2d" = "$want_h2d" ] ||
-		{ cat log$poke; fail "poke=$poke: h2d=$h2d, want $want_h2d (a and b once$([ $poke = 1 ] && echo ', then the 4 KiB written'))"; }
-	[ "$d2h" = "$bytes" ] || { cat log$poke; fail "poke=$poke: d2h=$d2h, want $bytes (y once, read at the end)"; }
+	for try in 1 2 3 4; do
+		why=$(check $poke)
+		rc=$?
+		[ $rc = 2 ] || break
+	done
+	[ $rc = 0 ] || fail "poke=$poke: $why"
 done
 echo "splitres: ok"
