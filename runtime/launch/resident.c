@@ -8,7 +8,7 @@
  *   refuse what the directory could not record exactly (two windows may
  *   write one page) or what does not fit a device ->
  *   each share's replicas placed, the bytes they lack brought from the
- *   nearest copy (mem/replica.c, the memory directory) ->
+ *   nearest copy (mem/replica.c, mem.c: the memory directory) ->
  *   the straight variant over each window on them, a thread per device ->
  *   each window's may-write pages recorded as the newest there.
  *
@@ -221,7 +221,7 @@ static cl_int each_run(const unsigned char *pages, size_t size,
 
 static cl_int record_wrote(vrt_mem *m, vrt_replica *r, size_t off, size_t n)
 {
-	return vrt_replica_wrote(m, r, off, n) == 0 ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+	return vrt_mem_replica_wrote(m, r, off, n) == 0 ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 }
 
 /* The LPT the straight kernels of a program with a __constant parameter
@@ -360,6 +360,7 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 	}
 	if (!straight_ok(L) || !buffers_ok(L))
 		NOT_HERE("no straight variant, or a buffer that cannot be kept on the devices");
+	double t0 = vrt_now_ms();
 	for (unsigned j = 0; j < n; j++) {
 		sh[j].W = *L;
 		sh[j].W.group_base = start[j];
@@ -378,6 +379,9 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 	}
 	if (writes_meet(L, sh, n))
 		NOT_HERE("two windows may write one page");
+	/* Each window planned from the descriptors, as a paged share's
+	 * would be (VAST_TRACE, VAST_STATS fp_plans). */
+	vrt_trace_host("footprints", L->k->name, t0, vrt_now_ms(), -1, 0);
 	/* Each device's program, queue and straight kernel. */
 	for (unsigned j = 0; j < n; j++) {
 		if (!counts[j])
@@ -421,9 +425,9 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 			vrt_mem *m = L->slot_mem[s];
 			if (rs->hi <= rs->lo)
 				continue;
-			if ((*err = vrt_replica_place(m, sh[j].ctx, sh[j].q, devs[j], rs->lo, rs->hi,
+			if ((*err = vrt_mem_replica_place(m, sh[j].ctx, sh[j].q, devs[j], rs->lo, rs->hi,
 			                              &rs->rep)) == CL_SUCCESS)
-				*err = each_run(rs->acc, m->size, vrt_replica_bring, m, rs->rep);
+				*err = each_run(rs->acc, m->size, vrt_mem_replica_bring, m, rs->rep);
 		}
 		if (counts[j] && *err == CL_SUCCESS && (*err = make_lpt(L, &sh[j])) == CL_SUCCESS)
 			*err = set_args(&sh[j]);
@@ -463,6 +467,7 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 		}
 		L->st->ranges++;
 		L->st->straight++;
+		L->st->fp_plans++;
 		L->st->kernel_ms += sh[j].ms;
 		for (unsigned s = 1; s <= L->nslots; s++) {
 			res_slot *rs = &sh[j].slot[s];

@@ -388,6 +388,122 @@ int vrt_mem_mover(void *u, int from, int to, size_t off, size_t n)
 	return err;
 }
 
+/* --- replicas (replica.c keeps the records): their bytes --------------- */
+
+cl_int vrt_mem_replica_bring(vrt_mem *m, vrt_replica *r, size_t off, size_t n)
+{
+	int err = vrt_dir_bring(m->dir, r->loc, off, n, vrt_mem_mover, m);
+	return err == -1 ? CL_OUT_OF_HOST_MEMORY : err; /* -1: the directory's own */
+}
+
+int vrt_mem_replica_wrote(vrt_mem *m, vrt_replica *r, size_t off, size_t n)
+{
+	return vrt_dir_wrote(m->dir, r->loc, off, n);
+}
+
+cl_int vrt_mem_replica_evict(vrt_mem *m, vrt_replica *r)
+{
+	cl_int err = vrt_mem_host_copy(m);
+	if (err != CL_SUCCESS)
+		return err;
+	int e = vrt_dir_evict(m->dir, r->loc, r->lo, r->hi - r->lo, vrt_mem_mover, m);
+	if (e != 0) {
+		vrt_log(VRT_LOG_WARN, "writing a device's window of a buffer home failed: %s",
+		        e == -1 ? "out of host memory" : vrt_cl_error_name(e));
+		return e == -1 ? CL_OUT_OF_HOST_MEMORY : e;
+	}
+	vrt_dir_remove_loc(m->dir, r->loc);
+	vrt_replica_free(m, r);
+	return CL_SUCCESS;
+}
+
+/* m is going: its replicas go without moving a byte. */
+static void replicas_free(vrt_mem *m)
+{
+	while (m->replicas) {
+		vrt_replica *r = m->replicas;
+		vrt_dir_forget(m->dir, r->loc, 0, m->dir->size);
+		vrt_dir_remove_loc(m->dir, r->loc);
+		vrt_replica_free(m, r);
+	}
+}
+
+/* The runs of a window location `loc` holds (vrt_dir_walk): collected
+ * first, since bringing them changes the directory being walked. */
+typedef struct held_runs {
+	int loc;
+	size_t n, cap;
+	size_t *off, *len;
+	int oom;
+} held_runs;
+
+static int collect_held(void *u, size_t off, size_t n, vrt_locs valid)
+{
+	held_runs *h = u;
+	if (!(valid & VRT_LOC(h->loc)))
+		return 0;
+	if (h->n == h->cap) {
+		size_t cap = h->cap ? 2 * h->cap : 16;
+		size_t *o = vrt_realloc(h->off, cap * sizeof *o);
+		if (o)
+			h->off = o;
+		size_t *l = o ? vrt_realloc(h->len, cap * sizeof *l) : NULL;
+		if (!l) {
+			h->oom = 1;
+			return 1;
+		}
+		h->len = l;
+		h->cap = cap;
+	}
+	h->off[h->n] = off;
+	h->len[h->n++] = n;
+	return 0;
+}
+
+cl_int vrt_mem_replica_place(vrt_mem *m, cl_context ctx, cl_command_queue q,
+                             cl_device_id dev, size_t lo, size_t hi, vrt_replica **out)
+{
+	vrt_replica *old = vrt_replica_on(m, dev), *r;
+	if (old && old->lo <= lo && hi <= old->hi) {
+		*out = old;
+		return CL_SUCCESS;
+	}
+	if (old) { /* a window only grows */
+		lo = old->lo < lo ? old->lo : lo;
+		hi = old->hi > hi ? old->hi : hi;
+	}
+	int loc = vrt_mem_new_loc(m, dev, ctx);
+	if (loc < 0)
+		return CL_MEM_OBJECT_ALLOCATION_FAILURE; /* every location taken */
+	cl_int err = vrt_replica_new(m, ctx, q, dev, lo, hi, loc, &r);
+	if (err != CL_SUCCESS) {
+		vrt_dir_remove_loc(m->dir, loc);
+		return err;
+	}
+	if (!old) {
+		*out = r;
+		return CL_SUCCESS;
+	}
+	/* What the old one held comes from it (the nearest: its device), the
+	 * rest stays where it is; then the old one holds nothing alone. */
+	held_runs h = { .loc = old->loc };
+	vrt_dir_walk(m->dir, old->lo, old->hi - old->lo, collect_held, &h);
+	for (size_t i = 0; i < h.n && !h.oom && err == CL_SUCCESS; i++)
+		err = vrt_mem_replica_bring(m, r, h.off[i], h.len[i]);
+	vrt_free(h.off);
+	vrt_free(h.len);
+	if (h.oom && err == CL_SUCCESS)
+		err = CL_OUT_OF_HOST_MEMORY;
+	if (err == CL_SUCCESS)
+		err = vrt_mem_replica_evict(m, old); /* moves nothing */
+	if (err != CL_SUCCESS) {
+		vrt_mem_replica_evict(m, r);
+		return err;
+	}
+	*out = r;
+	return CL_SUCCESS;
+}
+
 /* The bytes of m's window the host copy lacks come home from the device
  * copies holding them. */
 static cl_int read_back(vrt_mem *m)
@@ -536,7 +652,7 @@ static int write_to_device(vrt_mem *m, cl_command_queue q, const void *src)
 static void replicas_stale(vrt_mem *m, size_t off, size_t n)
 {
 	if (m->replicas && vrt_dir_wrote(m->dir, m->dev_loc, m->origin + off, n) != 0)
-		vrt_replicas_free(m);
+		replicas_free(m);
 }
 
 /* vrt_mem_host_written for part of m, its host copy current: only
@@ -683,7 +799,7 @@ cl_int vrt_mem_evict_except(cl_context ctx, vrt_mem *const *keep, unsigned nkeep
 		if ((!ctx || m->ctx == ctx) && m->replicas && !kept(m, keep, nkeep)) {
 			cl_int err = vrt_mem_to_host(m);
 			while (err == CL_SUCCESS && m->replicas)
-				err = vrt_replica_evict(m, m->replicas);
+				err = vrt_mem_replica_evict(m, m->replicas);
 			if (err != CL_SUCCESS)
 				return err;
 		}
@@ -722,7 +838,7 @@ cl_int vrt_mem_evict_replicas(cl_context ctx, cl_device_id dev, vrt_mem *const *
 			next = r->next;
 			if ((ctx && r->ctx != ctx) || (dev && r->dev != dev))
 				continue;
-			cl_int err = vrt_replica_evict(m, r);
+			cl_int err = vrt_mem_replica_evict(m, r);
 			if (err != CL_SUCCESS)
 				return err;
 		}
@@ -978,7 +1094,7 @@ static void mem_free(vrt_mem *m)
 		vrt_real.clReleaseCommandQueue(m->dev_queue);
 		dev_gone(m);
 	}
-	vrt_replicas_free(m);
+	replicas_free(m);
 	if (!m->parent && m->dir) { /* its sub-buffers, which hold it, are gone */
 		vrt_dir_fini(m->dir);
 		vrt_free(m->dir);

@@ -120,9 +120,10 @@ cl_int vrt_mem_evict_replicas(cl_context ctx, cl_device_id dev, vrt_mem *const *
  * in a context of the runtime's or the program's, kept between split
  * launches (docs/multi.md, "Resident shares"). It is location `loc` of
  * the buffer's directory: which of its bytes are current is the
- * directory's to say, and the mover (vrt_mem_mover) fills it. Owned by
- * the buffer (m->replicas), freed with it; a launch on its device that
- * needs the room writes it home first (vrt_mem_evict_replicas). */
+ * directory's to say, and mem.c fills it (vrt_mem_replica_place, _bring:
+ * the mover). Owned by the buffer (m->replicas), freed with it; a launch
+ * on its device that needs the room writes it home first
+ * (vrt_mem_evict_replicas). */
 typedef struct vrt_replica {
 	struct vrt_replica *next;   /* the buffer's next */
 	cl_context ctx;             /* not retained: the buffer's or a device's, both outlive it */
@@ -134,25 +135,30 @@ typedef struct vrt_replica {
 } vrt_replica;
 /* m's replica on dev, NULL when it has none. */
 vrt_replica *vrt_replica_on(const vrt_mem *m, cl_device_id dev);
-/* m's replica on dev (in ctx, used through q) covering [lo, hi): the one
- * it has when that covers them, else one of the window of both whose
- * bytes the old one held are copied on the device (the old one goes).
- * CL_SUCCESS with *out, else the error (nothing lost: m's bytes are
- * where they were). */
-cl_int vrt_replica_place(vrt_mem *m, cl_context ctx, cl_command_queue q, cl_device_id dev,
-                         size_t lo, size_t hi, vrt_replica **out);
-/* r holds [off, off + n) (within its window) once this returns
- * CL_SUCCESS: each run it lacks from the nearest copy (directory.h). */
-cl_int vrt_replica_bring(vrt_mem *m, vrt_replica *r, size_t off, size_t n);
-/* A kernel wrote [off, off + n) of r: every other copy of it is stale.
- * -1 when out of memory (nothing recorded). */
-int vrt_replica_wrote(vrt_mem *m, vrt_replica *r, size_t off, size_t n);
-/* Writes home what only r holds, then frees it. */
-cl_int vrt_replica_evict(vrt_mem *m, vrt_replica *r);
-/* Frees every replica of m without moving a byte (m is going). */
-void vrt_replicas_free(vrt_mem *m);
+/* A replica of [lo, hi) of m on dev (in ctx, used through q), location
+ * loc of m's directory (holding nothing yet), put on m's list. */
+cl_int vrt_replica_new(vrt_mem *m, cl_context ctx, cl_command_queue q, cl_device_id dev,
+                       size_t lo, size_t hi, int loc, vrt_replica **out);
+/* Takes r off m's list and frees it (the directory is the caller's). */
+void vrt_replica_free(vrt_mem *m, vrt_replica *r);
 /* Bytes of m's replicas on dev (NULL: any) in ctx (NULL: any). */
 size_t vrt_replicas_bytes(const vrt_mem *m, cl_context ctx, cl_device_id dev);
+
+/* --- mem.c: the replicas' bytes ---------------------------------------- */
+/* m's replica on dev (in ctx, used through q) covering [lo, hi): the one
+ * it has when that covers them, else one of the window of both, filled
+ * on the device from the old one (which goes). CL_SUCCESS with *out,
+ * else the error (nothing lost: m's bytes are where they were). */
+cl_int vrt_mem_replica_place(vrt_mem *m, cl_context ctx, cl_command_queue q,
+                             cl_device_id dev, size_t lo, size_t hi, vrt_replica **out);
+/* r holds [off, off + n) (within its window) once this returns
+ * CL_SUCCESS: each run it lacks from the nearest copy (directory.h). */
+cl_int vrt_mem_replica_bring(vrt_mem *m, vrt_replica *r, size_t off, size_t n);
+/* A kernel wrote [off, off + n) of r: every other copy of it is stale.
+ * -1 when out of memory (nothing recorded). */
+int vrt_mem_replica_wrote(vrt_mem *m, vrt_replica *r, size_t off, size_t n);
+/* Writes home what only r holds, then frees it. */
+cl_int vrt_mem_replica_evict(vrt_mem *m, vrt_replica *r);
 
 /* --- evict.c: which device copy goes ------------------------------------ */
 /* Of n candidates, the index of the one to evict: the farthest
