@@ -31,6 +31,9 @@ typedef struct vrt_pwork {
 double vrt_partition(const vrt_pdev *d, unsigned n, const vrt_pwork *w, size_t *out);
 
 /* --- resident.c: a split launch's windows on copies kept on the devices -- */
+/* Pages of 4 KiB: what a window's may-write set is recorded at, and so
+ * where two windows' writes count as one page's. */
+#define VRT_RESIDENT_SHIFT 12
 /* Runs window [start[j], start[j] + counts[j]) of L's work-groups on
  * devs[j] (the launch's own device first), each on copies of the bytes
  * it reaches kept on that device (mem/replica.c), all at once: 1 when it

@@ -351,14 +351,15 @@ static int write_only(const vrt_launch *L, unsigned s)
 	return (L->slot_mode[s] & VAST_MODE_RW) == VAST_MODE_W;
 }
 
-/* Whether a window boundary before group g cuts no page of a write-only
- * slot: every page groups up to g - 1 may write lies before those group
- * g may write (their spans, fprows.c). */
-static int clean_cut(const vrt_launch *L, vrt_fp_plan *P, size_t g, unsigned shift)
+/* Whether a window boundary before group g cuts no page (of 2^shift
+ * bytes) of a write-only slot, or with all of a written one: every page
+ * groups up to g - 1 may write lies before those group g may write
+ * (their spans, fprows.c). */
+static int clean_cut(const vrt_launch *L, vrt_fp_plan *P, size_t g, unsigned shift, int all)
 {
 	for (unsigned s = 1; s <= L->nslots; s++) {
 		long long lo0, hi0, lo1, hi1;
-		if (!write_only(L, s))
+		if (!(all ? (L->slot_mode[s] & VAST_MODE_W) != 0 : write_only(L, s)))
 			continue;
 		if (vrt_fp_write_span(P, s, g - 1, g, &lo0, &hi0) != 1 ||
 		    vrt_fp_write_span(P, s, g, g + 1, &lo1, &hi1) != 1)
@@ -375,13 +376,15 @@ static int clean_cut(const vrt_launch *L, vrt_fp_plan *P, size_t g, unsigned shi
  * written by both shares, and so need private copies and a merge.
  * Writes that grow with the group (a row of tiles after another) cut
  * cleanly at the pages they cross; whether the whole windows are then
- * disjoint, disjoint() decides. */
+ * disjoint, disjoint() decides. Pages of 2^shift bytes, of write-only
+ * slots (shares writing in place) or with all, of every written one
+ * (resident shares: resident.c records writes at 4 KiB pages). */
 #define ALIGN_REACH 4096
-static int align(const vrt_launch *L, unsigned n, size_t base, size_t *counts)
+static int align(const vrt_launch *L, unsigned n, size_t base, size_t *counts, unsigned shift,
+                 int all)
 {
 	int oom = 0;
 	vrt_fp_plan *P = vrt_fp_plan_new(L, &oom);
-	unsigned shift = largest_page_shift();
 	size_t g = base;
 	for (unsigned j = 0; P && j + 1 < n; j++) {
 		g += counts[j];
@@ -390,13 +393,13 @@ static int align(const vrt_launch *L, unsigned n, size_t base, size_t *counts)
 			continue;
 		size_t reach = a / 2 < ALIGN_REACH ? a / 2 : ALIGN_REACH;
 		for (size_t d = 0; d <= reach; d++) {
-			if (clean_cut(L, P, g + d, shift)) {
+			if (clean_cut(L, P, g + d, shift, all)) {
 				counts[j] += d;
 				counts[j + 1] -= d;
 				g += d;
 				break;
 			}
-			if (d && clean_cut(L, P, g - d, shift)) {
+			if (d && clean_cut(L, P, g - d, shift, all)) {
 				counts[j] -= d;
 				counts[j + 1] += d;
 				g -= d;
@@ -598,7 +601,8 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 	size_t base = probed ? probe[0] * (n - 1) : 0;
 	if (*err == CL_SUCCESS && !probed)
 		keep_split(L, m, n, rest);
-	if (*err == CL_SUCCESS && align(L, n, base, rest) < 0)
+	if (*err == CL_SUCCESS && (align(L, n, base, rest, largest_page_shift(), 0) < 0 ||
+	                           align(L, n, base, rest, VRT_RESIDENT_SHIFT, 1) < 0))
 		*err = CL_OUT_OF_HOST_MEMORY;
 	for (unsigned j = 0; j < n; j++)
 		start[j] = j ? start[j - 1] + rest[j - 1] : base;

@@ -32,9 +32,7 @@
 
 #include "launch/launch.h"
 
-/* Pages of 4 KiB: what a window's may-write set is recorded at, and so
- * where two windows' writes count as one page's. */
-#define RES_SHIFT 12
+#define RES_SHIFT VRT_RESIDENT_SHIFT
 
 typedef struct res_slot {
 	unsigned char *acc, *wr; /* pages read or written; may-write (NULL: none) */

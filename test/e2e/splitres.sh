@@ -4,8 +4,9 @@
 # resident on them (docs/multi.md, "Resident shares"). splitres/host.c
 # launches y = 3a + b ten times on PoCL's two CPU devices, then reads y;
 # the data fits each device. y must equal the cc build's byte for byte,
-# and every launch run on resident shares (VAST_LOG=info: "resident (h2d
-# B bytes, d2h D)"): the first moves a and b to the devices once (h2d =
+# and every launch run on resident shares (the split's log line,
+# "resident (h2d B bytes, d2h D)"; VAST_LOG=debug, which prints a line
+# again): the first moves a and b to the devices once (h2d =
 # their bytes: nothing is written home before a split), every later
 # launch split as the one before it moves nothing (it finds its windows
 # where that one left them), no launch writes anything home, and y comes
@@ -14,7 +15,8 @@
 # fifth) moves exactly those bytes. The partitioner may move a boundary
 # between two launches (the devices' measured speeds differ by noise):
 # such a launch moves what changed sides, unchecked; a run where the
-# sixth launch moved its boundary is run again.
+# sixth launch moved its boundary, or where the partitioner gave one
+# device a whole launch, is run again.
 set -u
 vastcc=$1
 src=$(cd "$(dirname "$0")" && pwd)/splitres
@@ -32,15 +34,20 @@ field() { # KEY LOG: the axpb kernel's VAST_STATS value
 	sed -n "s/^vast: kernel axpb .* $1=\([0-9,]*\).*/\1/p" "$2"
 }
 bytes=$((4 << 18)) # of each buffer
-check() { # POKE: 0 ok, 1 failed, 2 the sixth launch moved its boundary
+check() { # POKE: 0 ok, 1 failed, 2 the partitioner's choices leave nothing to check
 	local poke=$1 log=log$1
-	POCL_DEVICES="pthread pthread" VAST_DEVICES=all VAST_STATS=kv VAST_LOG=info \
+	POCL_DEVICES="pthread pthread" VAST_DEVICES=all VAST_STATS=kv VAST_LOG=debug \
 		./app 10 $poke out$poke.bin >$log 2>&1 || { tail -5 $log; echo "the run failed"; return 1; }
 	cmp -s ref$poke.bin out$poke.bin || { echo "y differs from the native run"; return 1; }
 	grep "kernel 'axpb': split over" $log |
 		sed -n 's/.*(work-groups \([^,)]*\).*resident (h2d \([0-9]*\) bytes, d2h \([0-9]*\)).*/\1 \2 \3/p' |
 		tr ' ' , >splits$poke
-	[ "$(wc -l <splits$poke)" = 10 ] || { cat $log; echo "want 10 launches split on resident shares"; return 1; }
+	if [ "$(wc -l <splits$poke)" != 10 ]; then
+		# The partitioner, timing the devices, may give one all of a
+		# launch (a slow measurement on a busy machine): run again.
+		grep -q -e "one device pays best" -e "private copies [1-9]" $log && return 2
+		cat $log; echo "want 10 launches split on resident shares"; return 1
+	fi
 	awk -F, -v bytes=$bytes -v poke=$poke '
 		NR == 1 && $3 != 2 * bytes { print "launch 1 moved " $3 " bytes to the devices, want " 2 * bytes " (a and b once)"; bad = 1 }
 		$4 != 0 { print "launch " NR " wrote " $4 " bytes home, want none"; bad = 1 }
@@ -52,11 +59,11 @@ check() { # POKE: 0 ok, 1 failed, 2 the sixth launch moved its boundary
 		NR == 6 && $1 "," $2 != prev && poke { moved = 1 }
 		{ prev = $1 "," $2 }
 		END {
-			if (!bad && same < 3) { print "fewer than 3 launches split as the one before"; bad = 1 }
+			if (!bad && same < 3) { print "fewer than 3 launches split as the one before"; moved = 1 }
 			exit bad ? 1 : moved ? 2 : 0
 		}' splits$poke
 	local rc=$?
-	[ $rc = 0 ] || { [ $rc = 2 ] || cat $log; return $rc; }
+	[ $rc = 0 ] || { [ $rc = 2 ] && echo "the partitioner moved the boundaries too often to tell, 4 runs"; [ $rc = 2 ] || cat $log; return $rc; }
 	local d2h
 	d2h=$(field d2h $log)
 	[ "$d2h" = "$bytes" ] || { cat $log; echo "d2h=$d2h, want $bytes (y once, read at the end)"; return 1; }
