@@ -4,11 +4,16 @@
  * docs/multi.md).
  *
  *   refuse what no merge makes exact -> build the program on each device
- *   (devices.c) -> shares (partition.c) -> one thread per share, each a
- *   paged launch of its window of work-groups on its own device, frames
- *   and budget (paged.c) -> merge into the host copies.
+ *   (devices.c) -> shares (partition.c) -> each round of windows on
+ *   resident shares where it can (resident.c: copies kept on the devices,
+ *   nothing written home) -> else one thread per share, each a paged
+ *   launch of its window of work-groups on its own device, frames and
+ *   budget (paged.c) -> merge into the host copies.
  *
- * The host copies are the source of truth. Each share reads them
+ * What follows is the second way, from the first round that cannot run
+ * on resident shares: the host copies are the source of truth (every
+ * device copy and replica of the context is written home before that
+ * round, legacy_start). Each share reads them
  * (read-only slots, shared by every share). A write-only slot whose
  * shares' windows write disjoint pages (footprint descriptors, after
  * moving the windows' boundaries to clean page cuts: align, disjoint)
