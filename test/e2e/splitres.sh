@@ -16,7 +16,9 @@
 # between two launches (the devices' measured speeds differ by noise):
 # such a launch moves what changed sides, unchecked; a run where the
 # sixth launch moved its boundary, or where the partitioner gave one
-# device a whole launch, is run again.
+# device a whole launch, is run again. Then y, left on the devices, is
+# read by a kernel of one work-group on its own device, native and
+# paged, before the host reads it: both as the cc build's.
 set -u
 vastcc=$1
 src=$(cd "$(dirname "$0")" && pwd)/splitres
@@ -77,5 +79,17 @@ for poke in 0 1; do
 		[ $rc = 2 ] || break
 	done
 	[ $rc = 0 ] || fail "poke=$poke: $why"
+done
+# y left on the devices, then read by a kernel of one work-group on its
+# own device, natively (its device copy gathers y from both devices'
+# copies) and paged (y comes home first): z and y as the cc build's.
+./plain 10 2 ref2.bin || fail "the native run failed"
+for mode in native paged; do
+	env POCL_DEVICES="pthread pthread" VAST_DEVICES=all VAST_STATS=kv VAST_LOG=debug \
+		$([ $mode = paged ] && echo VAST_MODE=paged) ./app 10 2 out2.bin >log2 2>&1 ||
+		{ tail -5 log2; fail "gather ($mode): the run failed"; }
+	cmp -s ref2.bin out2.bin || { grep -v debug log2; fail "gather ($mode): y or z differs from the native run"; }
+	grep -q "kernel 'axpb': split over.*resident" log2 || { grep -v debug log2; fail "gather ($mode): axpb never ran on resident shares"; }
+	grep -q "^vast: kernel gather .* $mode=1" log2 || { grep -v debug log2; fail "gather: want it run $mode"; }
 done
 echo "splitres: ok"
