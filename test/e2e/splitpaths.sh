@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# splitpaths.sh VASTCC: the paths that take a buffer's bytes from where
+# split launches on resident shares left them (docs/multi.md, "Resident
+# shares"), one scenario of splitpaths/host.c each (its comment says
+# what it pins), on PoCL's two CPU devices: the output must equal the cc
+# build's byte for byte, and the scenario's splits must have run on
+# resident shares (VAST_LOG=debug), else it pinned nothing.
+set -u
+vastcc=$1
+src=$(cd "$(dirname "$0")" && pwd)/splitpaths
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-splitpaths.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELINE \
+	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_LOG VAST_PINNED VAST_FOOTPRINTS VAST_RESIDENT \
+	VAST_STRAIGHT VAST_DEVICES
+export VAST_CACHE_DIR=$tmp/cache
+fail() { echo "splitpaths: FAIL: $*" >&2; exit 1; }
+cp "$src"/* "$src/../../rt/rt_host.h" "$tmp/" && cd "$tmp" || exit 1
+cc -O1 -w -o plain host.c -lOpenCL || fail "cc"
+"$vastcc" -O1 -w -o app host.c splitpaths.cl || fail "vastcc"
+# scenario ENV... -- KERNEL...: runs it; each KERNEL must have split on
+# resident shares.
+scenario() {
+	local name=$1
+	shift
+	local env=()
+	while [ "$1" != -- ]; do env+=("$1"); shift; done
+	shift
+	./plain "$name" ref.bin || fail "$name: the native run failed"
+	env POCL_DEVICES="pthread pthread" VAST_DEVICES=all VAST_LOG=debug "${env[@]}" \
+		./app "$name" out.bin >log 2>&1 || { tail -5 log; fail "$name: the run failed"; }
+	for k in "$@"; do
+		grep -q "kernel '$k': split over 2 devices.*resident" log ||
+			{ grep -v debug log; fail "$name: kernel '$k' did not split on resident shares"; }
+	done
+	cmp -s ref.bin out.bin || { grep -v debug log; fail "$name: the output differs from the cc build's"; }
+	echo "splitpaths: $name: ok"
+}
+# Budgets of 160 KiB: y's device copy (64 KiB) and twice's and axpb's
+# windows fit, with y's replicas written home on both devices first.
+scenario stale VAST_PINNED=0 VAST_DEVICE_MEM=160K -- inc twice axpb
+echo "splitpaths: ok"

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * splitpaths - for test/e2e/splitpaths.sh: the paths that take a buffer's
+ * bytes from where split launches left them (docs/multi.md, "Resident
+ * shares"). Buffers of N floats, kernels on work-groups of LWS, each
+ * kernel launched once so that it splits equally (splitpaths.cl).
+ * usage: splitpaths SCENARIO OUT
+ *
+ * stale: y is written whole (its device copy, no host copy), then inc
+ * updates its first half on two devices (replicas; the device copy is
+ * stale there, current on the rest), then two splits of other buffers
+ * need the room of y's replicas on both devices (written home: the host
+ * copy holds y's first half only), then gather, one work-group on its own
+ * device, reads all of y from its device copy: the first half must come
+ * from the host copy, the second stay the device copy's own.
+ */
+#include "rt_host.h"
+
+#define N 16384
+#define LWS 1024
+
+static rt_cl c;
+
+static void run(const char *name, size_t gws, cl_uint nargs, const cl_mem *m)
+{
+	cl_int err;
+	cl_kernel k = clCreateKernel(c.prog, name, &err);
+	CHECK(err);
+	for (cl_uint i = 0; i < nargs; i++)
+		CHECK(clSetKernelArg(k, i, sizeof m[i], &m[i]));
+	size_t lws = LWS;
+	CHECK(clEnqueueNDRangeKernel(c.q, k, 1, NULL, &gws, &lws, 0, NULL, NULL));
+	CHECK(clReleaseKernel(k));
+}
+
+static cl_mem buffer(const float *init)
+{
+	cl_int err;
+	cl_mem m = clCreateBuffer(c.ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0),
+	                          N * sizeof(float), (void *)init, &err);
+	CHECK(err);
+	return m;
+}
+
+/* z = y[i * stride] + y[i * stride + stride / 2], 64 of them: all of y. */
+static void gather(cl_mem y, FILE *out)
+{
+	static float hz[64];
+	cl_int err;
+	cl_mem z = clCreateBuffer(c.ctx, CL_MEM_READ_WRITE, sizeof hz, NULL, &err);
+	CHECK(err);
+	cl_kernel k = clCreateKernel(c.prog, "gather", &err);
+	CHECK(err);
+	cl_uint stride = N / 64;
+	size_t n64 = 64;
+	CHECK(clSetKernelArg(k, 0, sizeof y, &y));
+	CHECK(clSetKernelArg(k, 1, sizeof z, &z));
+	CHECK(clSetKernelArg(k, 2, sizeof stride, &stride));
+	CHECK(clEnqueueNDRangeKernel(c.q, k, 1, NULL, &n64, &n64, 0, NULL, NULL));
+	CHECK(clEnqueueReadBuffer(c.q, z, CL_TRUE, 0, sizeof hz, hz, 0, NULL, NULL));
+	rt_write(out, hz, sizeof hz);
+	CHECK(clReleaseKernel(k));
+	CHECK(clReleaseMemObject(z));
+}
+
+static void stale(FILE *out)
+{
+	static float ha[N], hy[N];
+	for (int i = 0; i < N; i++) {
+		ha[i] = (float)(i % 1009);
+		hy[i] = (float)(i % 77) + 1.0f;
+	}
+	cl_mem a = buffer(ha), y = buffer(NULL), f = buffer(ha), g = buffer(NULL);
+	cl_mem p = buffer(ha), q = buffer(ha), r = buffer(NULL);
+	CHECK(clEnqueueWriteBuffer(c.q, y, CL_TRUE, 0, sizeof hy, hy, 0, NULL, NULL));
+	run("inc", N / 2, 2, (cl_mem[]){ y, a });
+	run("twice", N, 2, (cl_mem[]){ f, g });
+	run("axpb", N, 3, (cl_mem[]){ p, q, r });
+	gather(y, out);
+	CHECK(clEnqueueReadBuffer(c.q, y, CL_TRUE, 0, sizeof hy, hy, 0, NULL, NULL));
+	rt_write(out, hy, sizeof hy);
+	cl_mem all[] = { a, y, f, g, p, q, r };
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		CHECK(clReleaseMemObject(all[i]));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3)
+		return 2;
+	rt_setup(&c, "splitpaths.cl", NULL);
+	FILE *out = fopen(argv[2], "wb");
+	if (!out)
+		return 1;
+	if (!strcmp(argv[1], "stale"))
+		stale(out);
+	else
+		return 2;
+	if (fclose(out) != 0)
+		return 1;
+	rt_teardown(&c);
+	return 0;
+}
