@@ -406,6 +406,8 @@ cl_int vrt_mem_replica_evict(vrt_mem *m, vrt_replica *r)
 	cl_int err = vrt_mem_host_copy(m);
 	if (err != CL_SUCCESS)
 		return err;
+	vrt_log(VRT_LOG_DEBUG, "evict buffer %p's window [%zu, %zu) kept on a split launch's device",
+	        (void *)m, r->lo, r->hi);
 	int e = vrt_dir_evict(m->dir, r->loc, r->lo, r->hi - r->lo, vrt_mem_mover, m);
 	if (e != 0) {
 		vrt_log(VRT_LOG_WARN, "writing a device's window of a buffer home failed: %s",
@@ -1029,10 +1031,12 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 	if ((err = from_frames(m)) != CL_SUCCESS || (err = family_flush(m)) != CL_SUCCESS ||
 	    (err = place_device_copy(m, q, budget, keep, nkeep)) != CL_SUCCESS)
 		return err;
-	if (!vrt_mem_dev_valid(m) && m->replicas) {
+	if (!vrt_mem_dev_valid(m) && !lent(m) && !m->zero && !in_family(m) &&
+	    (m->replicas || !vrt_mem_host_valid(m))) {
 		/* A split launch may have left the newest bytes on its
-		 * devices: each run from the nearest copy (the mover counts
-		 * what crosses the link). */
+		 * devices, or, its replicas written home since, some only in
+		 * this device copy (the host copy lacks them): each run from
+		 * the nearest copy (the mover counts what crosses the link). */
 		int e = vrt_dir_bring(m->dir, m->dev_loc, m->origin, m->size, vrt_mem_mover, m);
 		if (e != 0)
 			return e == -1 ? CL_OUT_OF_HOST_MEMORY : e;
