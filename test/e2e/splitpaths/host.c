@@ -13,6 +13,8 @@
  * copy holds y's first half only), then gather, one work-group on its own
  * device, reads all of y from its device copy: the first half must come
  * from the host copy, the second stay the device copy's own.
+ *
+ * once: y = 3a + b, read: a split launch, nothing else.
  */
 #include "rt_host.h"
 
@@ -84,6 +86,22 @@ static void stale(FILE *out)
 		CHECK(clReleaseMemObject(all[i]));
 }
 
+static void once(FILE *out)
+{
+	static float ha[N], hb[N], hy[N];
+	for (int i = 0; i < N; i++) {
+		ha[i] = (float)(i % 1009);
+		hb[i] = (float)((i * 7) % 113);
+	}
+	cl_mem a = buffer(ha), b = buffer(hb), y = buffer(NULL);
+	run("axpb", N, 3, (cl_mem[]){ a, b, y });
+	CHECK(clEnqueueReadBuffer(c.q, y, CL_TRUE, 0, sizeof hy, hy, 0, NULL, NULL));
+	rt_write(out, hy, sizeof hy);
+	cl_mem all[] = { a, b, y };
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		CHECK(clReleaseMemObject(all[i]));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3)
@@ -94,6 +112,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (!strcmp(argv[1], "stale"))
 		stale(out);
+	else if (!strcmp(argv[1], "once"))
+		once(out);
 	else
 		return 2;
 	if (fclose(out) != 0)
