@@ -356,6 +356,10 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 		*err = CL_OUT_OF_HOST_MEMORY;
 		return 1;
 	}
+	/* "Pages every buffer" keeps none whole on a device (paged.c's
+	 * keeps_allowed): the shares are paged launches. */
+	if (vrt_cfg.mode == VRT_RUN_PAGED)
+		NOT_HERE("VAST_MODE=paged");
 	if (!straight_ok(L) || !buffers_ok(L))
 		NOT_HERE("no straight variant, or a buffer that cannot be kept on the devices");
 	double t0 = vrt_now_ms();
