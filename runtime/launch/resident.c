@@ -168,6 +168,14 @@ static size_t share_bytes(const vrt_launch *L, const res_share *sh)
 	return n;
 }
 
+/* What the budget of dev counts: the replicas there and, on the launch's
+ * own device, the device copies and the frames kept for paged launches. */
+static size_t device_bytes(cl_device_id dev, int own)
+{
+	size_t used = vrt_mem_replica_bytes(NULL, dev, NULL, 0);
+	return own ? used + vrt_mem_resident_bytes() + vrt_framepool_bytes() : used;
+}
+
 /* Room on share j's device for its replicas: other buffers' replicas
  * there go home first and, on the launch's own device, the frames kept
  * for paged launches and other buffers' device copies. 0: no room. */
@@ -444,6 +452,11 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 	}
 	if (*err != CL_SUCCESS || !ran)
 		goto out;
+	for (unsigned j = 0; j < n; j++)
+		if (counts[j])
+			vrt_log(VRT_LOG_DEBUG, "kernel '%s': device '%s' holds %zu bytes of it and other buffers, budget %llu",
+			        L->k->name, vrt_device_name(devs[j]), device_bytes(devs[j], j == 0),
+			        vrt_budget(devs[j], L->footprint));
 	for (unsigned j = 0; j < n; j++)
 		if (counts[j])
 			sh[j].threaded = pthread_create(&sh[j].tid, NULL, run_share, &sh[j]) == 0;

@@ -42,11 +42,19 @@ scenario() {
 		esac
 	done
 	cmp -s ref.bin out.bin || { grep -v debug log; fail "$name: the output differs from the cc build's"; }
+	# No device holds more than its budget once a split's windows are
+	# placed.
+	sed -n 's/.* holds \([0-9]*\) bytes of it and other buffers, budget \([0-9]*\)$/\1 \2/p' log |
+		awk '$1 > $2 { bad = 1 } END { exit bad }' ||
+		fail "$name: a device holds more than its budget"
 	echo "splitpaths: $name: ok"
 }
 # Budgets of 160 KiB: y's device copy (64 KiB) and twice's and axpb's
 # windows fit, with y's replicas written home on both devices first.
 scenario stale VAST_PINNED=0 VAST_DEVICE_MEM=160K -- inc twice axpb
+# Budgets of 80 KiB: each window of y and a fits, their union on the
+# second device (inc's window and dec's) does not.
+scenario grow VAST_DEVICE_MEM=80K -- inc dec
 # VAST_MODE=paged pages every buffer, keeps none whole on a device
 # (docs/runtime.md): a split's shares are paged launches.
 scenario once VAST_MODE=paged -- '!axpb'

@@ -15,6 +15,10 @@
  * from the host copy, the second stay the device copy's own.
  *
  * once: y = 3a + b, read: a split launch, nothing else.
+ *
+ * grow: inc over y's first half, then dec over all of it: the second
+ * device's window of y and a moves past the replica it has (a replica
+ * only grows), which would hold more than its budget.
  */
 #include "rt_host.h"
 
@@ -102,6 +106,22 @@ static void once(FILE *out)
 		CHECK(clReleaseMemObject(all[i]));
 }
 
+static void grow(FILE *out)
+{
+	static float ha[N], hy[N];
+	for (int i = 0; i < N; i++) {
+		ha[i] = (float)(i % 1009);
+		hy[i] = (float)(i % 77) + 1.0f;
+	}
+	cl_mem a = buffer(ha), y = buffer(hy);
+	run("inc", N / 2, 2, (cl_mem[]){ y, a });
+	run("dec", N, 2, (cl_mem[]){ y, a });
+	CHECK(clEnqueueReadBuffer(c.q, y, CL_TRUE, 0, sizeof hy, hy, 0, NULL, NULL));
+	rt_write(out, hy, sizeof hy);
+	CHECK(clReleaseMemObject(a));
+	CHECK(clReleaseMemObject(y));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3)
@@ -114,6 +134,8 @@ int main(int argc, char **argv)
 		stale(out);
 	else if (!strcmp(argv[1], "once"))
 		once(out);
+	else if (!strcmp(argv[1], "grow"))
+		grow(out);
 	else
 		return 2;
 	if (fclose(out) != 0)

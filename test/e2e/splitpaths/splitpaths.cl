@@ -8,6 +8,12 @@ __kernel void inc(__global float *y, __global const float *a)
 	y[i] = y[i] + a[i];
 }
 
+__kernel void dec(__global float *y, __global const float *a)
+{
+	size_t i = get_global_id(0);
+	y[i] = y[i] - 2.0f * a[i];
+}
+
 __kernel void twice(__global const float *f, __global float *g)
 {
 	size_t i = get_global_id(0);
