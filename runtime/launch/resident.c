@@ -160,12 +160,33 @@ static int writes_meet(const vrt_launch *L, const res_share *sh, unsigned n)
 	return 0;
 }
 
+/* Bytes share sh's replicas take on its device once placed: of each
+ * slot, the replica it has there where that covers the window (or the
+ * window needs none of it), else one of both (a replica only grows,
+ * vrt_mem_replica_place) and, while that one fills, the old one beside
+ * it. */
 static size_t share_bytes(const vrt_launch *L, const res_share *sh)
 {
-	size_t n = 0;
-	for (unsigned s = 1; s <= L->nslots; s++)
-		n += sh->slot[s].hi - sh->slot[s].lo;
-	return n;
+	size_t n = 0, beside = 0;
+	for (unsigned s = 1; s <= L->nslots; s++) {
+		const res_slot *rs = &sh->slot[s];
+		const vrt_replica *old = vrt_replica_on(L->slot_mem[s], sh->dev);
+		size_t lo = rs->lo, hi = rs->hi;
+		if (old && (hi <= lo || (old->lo <= lo && hi <= old->hi))) {
+			n += old->hi - old->lo;
+			continue;
+		}
+		if (hi <= lo)
+			continue;
+		if (old) {
+			lo = old->lo < lo ? old->lo : lo;
+			hi = old->hi > hi ? old->hi : hi;
+			if (old->hi - old->lo > beside)
+				beside = old->hi - old->lo;
+		}
+		n += hi - lo;
+	}
+	return n + beside;
 }
 
 /* What the budget of dev counts: the replicas there and, on the launch's
@@ -176,26 +197,41 @@ static size_t device_bytes(cl_device_id dev, int own)
 	return own ? used + vrt_mem_resident_bytes() + vrt_framepool_bytes() : used;
 }
 
+/* Writes home and frees the replicas the launch's buffers have on dev:
+ * placed again, they hold the windows alone. */
+static cl_int evict_own(const vrt_launch *L, cl_device_id dev)
+{
+	cl_int err = CL_SUCCESS;
+	for (unsigned s = 1; s <= L->nslots && err == CL_SUCCESS; s++) {
+		vrt_replica *r = vrt_replica_on(L->slot_mem[s], dev);
+		if (r)
+			err = vrt_mem_replica_evict(L->slot_mem[s], r);
+	}
+	return err;
+}
+
 /* Room on share j's device for its replicas: other buffers' replicas
- * there go home first and, on the launch's own device, the frames kept
- * for paged launches and other buffers' device copies. 0: no room. */
+ * there go home first; then, on the launch's own device, the frames kept
+ * for paged launches and other buffers' device copies; then the
+ * launch's buffers' own replicas there, which windows moved past would
+ * grow. 0: no room. */
 static int make_room(vrt_launch *L, res_share *sh, int own, cl_int *err)
 {
 	vrt_mem *const *slots = (vrt_mem *const *)L->slot_mem + 1;
 	unsigned long long budget = vrt_budget(sh->dev, L->footprint);
-	size_t need = share_bytes(L, sh);
-	for (int pass = 0; pass < 3; pass++) {
+	for (int pass = 0; pass < 4; pass++) {
 		size_t used = vrt_mem_replica_bytes(NULL, sh->dev, slots, L->nslots);
 		if (own)
 			used += vrt_mem_resident_bytes() + vrt_framepool_bytes();
-		if (used + need <= budget)
+		if (used + share_bytes(L, sh) <= budget)
 			return 1;
 		if (pass == 0)
 			*err = vrt_mem_evict_replicas(NULL, sh->dev, slots, L->nslots);
 		else if (pass == 1 && own) {
 			vrt_framepool_release();
 			*err = vrt_mem_evict_except(L->ctx, slots, L->nslots);
-		}
+		} else if (pass == 2)
+			*err = evict_own(L, sh->dev);
 		if (*err != CL_SUCCESS)
 			return 0;
 	}
