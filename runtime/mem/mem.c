@@ -342,6 +342,8 @@ static cl_int get_bytes(vrt_mem *root, const place *p, size_t off, size_t n, voi
 	                                    NULL, NULL);
 }
 
+static cl_int zero_buffer(cl_command_queue q, cl_mem buf, size_t off, size_t n);
+
 int vrt_mem_mover(void *u, int from, int to, size_t off, size_t n)
 {
 	vrt_mem *root = u;
@@ -351,14 +353,11 @@ int vrt_mem_mover(void *u, int from, int to, size_t off, size_t n)
 	vrt_kstats *st = vrt_stats_for(NULL);
 	cl_int err;
 	if (from < 0) { /* the zeros no one holds */
-		static const unsigned char zero;
 		if (!dst.buf) {
 			vrt_fill(root->host + off, "", 1, n);
 			return CL_SUCCESS;
 		}
-		err = vrt_real.clEnqueueFillBuffer(dst.q, dst.buf, &zero, 1, off - dst.base, n, 0,
-		                                   NULL, NULL);
-		return err == CL_SUCCESS ? vrt_real.clFinish(dst.q) : err;
+		return zero_buffer(dst.q, dst.buf, off - dst.base, n);
 	}
 	if (!src.buf || !dst.buf) {
 		err = !src.buf ? put_bytes(root, &dst, off, n, root->host + off)
@@ -854,29 +853,41 @@ cl_int vrt_mem_settle(vrt_mem *m)
 	return from_frames(m);
 }
 
-/* [off, off+n) of m's device copy on q filled with the ps-byte pattern
- * in fills of at most 1 GiB (NVIDIA's driver never finishes a one-byte
- * fill of 4 GiB: seen on the H100; 2 GiB take 2 ms), waited for. */
-static cl_int fill_device_copy(vrt_mem *m, cl_command_queue q, const void *pat, size_t ps,
-                               size_t off, size_t n)
+/* [off, off+n) of buf on q filled with the ps-byte pattern in fills of
+ * at most 1 GiB (NVIDIA's driver never finishes a one-byte fill of 4 GiB:
+ * seen on the H100; 2 GiB take 2 ms), waited for. */
+static cl_int fill_buffer(cl_command_queue q, cl_mem buf, const void *pat, size_t ps,
+                          size_t off, size_t n)
 {
 	cl_int err = CL_SUCCESS;
 	for (size_t done = 0; done < n && err == CL_SUCCESS; done += (size_t)1 << 30) {
 		size_t len = n - done < ((size_t)1 << 30) ? n - done : (size_t)1 << 30;
-		err = vrt_real.clEnqueueFillBuffer(q, m->dev, pat, ps, off + done, len, 0, NULL,
-		                                   NULL);
+		err = vrt_real.clEnqueueFillBuffer(q, buf, pat, ps, off + done, len, 0, NULL, NULL);
 	}
 	return err == CL_SUCCESS ? vrt_real.clFinish(q) : err;
 }
 
-/* Zeros all of m's device copy, with the widest pattern its size allows. */
-static cl_int zero_device_copy(vrt_mem *m, cl_command_queue q)
+/* [off, off+n) of buf zeroed, with the widest pattern the range allows
+ * (a fill's offset and size are multiples of its pattern's). */
+static cl_int zero_buffer(cl_command_queue q, cl_mem buf, size_t off, size_t n)
 {
 	static const unsigned char z[128];
 	size_t ps = sizeof z;
-	while (m->size % ps)
+	while (off % ps || n % ps)
 		ps /= 2;
-	return fill_device_copy(m, q, z, ps, 0, m->size);
+	return fill_buffer(q, buf, z, ps, off, n);
+}
+
+static cl_int fill_device_copy(vrt_mem *m, cl_command_queue q, const void *pat, size_t ps,
+                               size_t off, size_t n)
+{
+	return fill_buffer(q, m->dev, pat, ps, off, n);
+}
+
+/* Zeros all of m's device copy. */
+static cl_int zero_device_copy(vrt_mem *m, cl_command_queue q)
+{
+	return zero_buffer(q, m->dev, 0, m->size);
 }
 
 /* A device command that changed [part of] m's device copy failed: its
