@@ -18,7 +18,7 @@ export VAST_CACHE_DIR=$tmp/cache
 fail() { echo "splitpaths: FAIL: $*" >&2; exit 1; }
 cp "$src"/* "$src/../../rt/rt_host.h" "$tmp/" && cd "$tmp" || exit 1
 cc -O1 -w -o plain host.c -lOpenCL || fail "cc"
-"$vastcc" -O1 -w -o app host.c splitpaths.cl || fail "vastcc"
+"$vastcc" -O1 -w -o app host.c splitpaths.cl runtable.cl || fail "vastcc"
 # scenario NAME ENV... -- KERNEL...: runs it; each KERNEL must have
 # split on resident shares, each !KERNEL split, never on resident shares.
 scenario() {
@@ -55,6 +55,7 @@ scenario stale VAST_PINNED=0 VAST_DEVICE_MEM=160K -- inc twice axpb
 # Budgets of 80 KiB: each window of y and a fits, their union on the
 # second device (inc's window and dec's) does not.
 scenario grow VAST_DEVICE_MEM=80K -- inc dec
+scenario runtable -- inc addh
 # VAST_MODE=paged pages every buffer, keeps none whole on a device
 # (docs/runtime.md): a split's shares are paged launches.
 scenario once VAST_MODE=paged -- '!axpb'

@@ -27,7 +27,7 @@
 
 static rt_cl c;
 
-static void run(const char *name, size_t gws, cl_uint nargs, const cl_mem *m)
+static void run_at(const char *name, size_t goff, size_t gws, cl_uint nargs, const cl_mem *m)
 {
 	cl_int err;
 	cl_kernel k = clCreateKernel(c.prog, name, &err);
@@ -35,8 +35,13 @@ static void run(const char *name, size_t gws, cl_uint nargs, const cl_mem *m)
 	for (cl_uint i = 0; i < nargs; i++)
 		CHECK(clSetKernelArg(k, i, sizeof m[i], &m[i]));
 	size_t lws = LWS;
-	CHECK(clEnqueueNDRangeKernel(c.q, k, 1, NULL, &gws, &lws, 0, NULL, NULL));
+	CHECK(clEnqueueNDRangeKernel(c.q, k, 1, &goff, &gws, &lws, 0, NULL, NULL));
 	CHECK(clReleaseKernel(k));
+}
+
+static void run(const char *name, size_t gws, cl_uint nargs, const cl_mem *m)
+{
+	run_at(name, 0, gws, nargs, m);
 }
 
 static cl_mem buffer(const float *init)
@@ -122,11 +127,28 @@ static void grow(FILE *out)
 	CHECK(clReleaseMemObject(y));
 }
 
+static void runtable(FILE *out)
+{
+	static float ha[N], hy[N];
+	for (int i = 0; i < N; i++) {
+		ha[i] = (float)(i % 1009);
+		hy[i] = (float)(i % 77);
+	}
+	cl_mem a = buffer(ha), y = buffer(hy);
+	run("inc", N, 2, (cl_mem[]){ y, a });
+	run_at("addh", N / 2, N / 2, 2, (cl_mem[]){ y, a });
+	CHECK(clEnqueueReadBuffer(c.q, y, CL_TRUE, 0, sizeof hy, hy, 0, NULL, NULL));
+	rt_write(out, hy, sizeof hy);
+	CHECK(clReleaseMemObject(a));
+	CHECK(clReleaseMemObject(y));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3)
 		return 2;
-	rt_setup(&c, "splitpaths.cl", NULL);
+	int table = !strcmp(argv[1], "runtable");
+	rt_setup(&c, table ? "runtable.cl" : "splitpaths.cl", NULL);
 	FILE *out = fopen(argv[2], "wb");
 	if (!out)
 		return 1;
@@ -136,6 +158,8 @@ int main(int argc, char **argv)
 		once(out);
 	else if (!strcmp(argv[1], "grow"))
 		grow(out);
+	else if (table)
+		runtable(out);
 	else
 		return 2;
 	if (fclose(out) != 0)
