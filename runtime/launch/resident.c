@@ -267,8 +267,9 @@ static cl_int record_wrote(vrt_mem *m, vrt_replica *r, size_t off, size_t n)
 }
 
 /* The LPT the straight kernels of a program with a __constant parameter
- * read runs from: a header, the run table (slot s: its replica's window
- * in frame buffer s - 1) and an empty box table; no page tables. */
+ * read runs from: a header, the run table (slot s: its replica's window,
+ * which may begin before the share's, in frame buffer s - 1) and an
+ * empty box table; no page tables. */
 static cl_int make_lpt(const vrt_launch *L, res_share *sh)
 {
 	unsigned n = L->nslots;
@@ -282,8 +283,8 @@ static cl_int make_lpt(const vrt_launch *L, res_share *sh)
 	t[VAST_LPT_RUNS(n)] = (uint32_t)runs;
 	for (unsigned s = 1; s <= n; s++) {
 		t[VAST_LPT_TABLE(s)] = (uint32_t)words;
-		const res_slot *rs = &sh->slot[s];
-		uint64_t e[4] = { rs->lo, rs->rep ? rs->hi - rs->lo : 0, 0, s - 1 };
+		const vrt_replica *r = sh->slot[s].rep;
+		uint64_t e[4] = { r ? r->lo : 0, r ? r->hi - r->lo : 0, 0, s - 1 };
 		memcpy(t + runs + (size_t)(s - 1) * VAST_LPT_ENTRY_WORDS, e, sizeof e);
 	}
 	cl_int err;
