@@ -27,7 +27,7 @@ scenario() {
 	local env=()
 	while [ "$1" != -- ]; do env+=("$1"); shift; done
 	shift
-	./plain "$name" ref.bin || fail "$name: the native run failed"
+	POCL_DEVICES="pthread pthread" ./plain "$name" ref.bin || fail "$name: the native run failed"
 	env POCL_DEVICES="pthread pthread" VAST_DEVICES=all VAST_LOG=debug "${env[@]}" \
 		./app "$name" out.bin >log 2>&1 || { tail -5 log; fail "$name: the run failed"; }
 	for k in "$@"; do
@@ -56,6 +56,12 @@ scenario stale VAST_PINNED=0 VAST_DEVICE_MEM=160K -- inc twice axpb
 # second device (inc's window and dec's) does not.
 scenario grow VAST_DEVICE_MEM=80K -- inc dec
 scenario runtable -- inc addh
+scenario twoctx -- inc dec
+# dec's window on its own device, inside the replica inc left there in a
+# runtime context, is placed anew in the program's: y's and a's windows
+# of that replica written home.
+[ "$(grep -c "window \[32768, 65536) kept on a split launch's device" log)" = 2 ] ||
+	{ grep -v debug log; fail "twoctx: a replica of another context was kept"; }
 # VAST_MODE=paged pages every buffer, keeps none whole on a device
 # (docs/runtime.md): a split's shares are paged launches.
 scenario once VAST_MODE=paged -- '!axpb'

@@ -143,6 +143,58 @@ static void runtable(FILE *out)
 	CHECK(clReleaseMemObject(y));
 }
 
+static void twoctx(FILE *out)
+{
+	static float ha[N], hy[N];
+	for (int i = 0; i < N; i++) {
+		ha[i] = (float)(i % 1009);
+		hy[i] = (float)(i % 77);
+	}
+	cl_device_id dev[2];
+	cl_uint nd = 0;
+	cl_int err;
+	CHECK(clGetDeviceIDs(c.plat, CL_DEVICE_TYPE_ALL, 2, dev, &nd));
+	if (nd < 2)
+		exit(3);
+	cl_context ctx = clCreateContext(NULL, 2, dev, NULL, NULL, &err);
+	CHECK(err);
+	cl_command_queue q[2];
+	for (int d = 0; d < 2; d++) {
+		q[d] = clCreateCommandQueue(ctx, dev[d], 0, &err);
+		CHECK(err);
+	}
+	size_t len;
+	char *text = rt_read_file("splitpaths.cl", &len);
+	const char *t = text;
+	cl_program prog = clCreateProgramWithSource(ctx, 1, &t, &len, &err);
+	CHECK(err);
+	free(text);
+	CHECK(clBuildProgram(prog, 2, dev, NULL, NULL, NULL));
+	cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof ha, ha, &err);
+	CHECK(err);
+	cl_mem y = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof hy, hy, &err);
+	CHECK(err);
+	const char *names[2] = { "inc", "dec" };
+	size_t goff[2] = { 0, N / 2 }, gws[2] = { N, N / 2 }, lws = LWS;
+	for (int d = 0; d < 2; d++) {
+		cl_kernel k = clCreateKernel(prog, names[d], &err);
+		CHECK(err);
+		CHECK(clSetKernelArg(k, 0, sizeof y, &y));
+		CHECK(clSetKernelArg(k, 1, sizeof a, &a));
+		CHECK(clEnqueueNDRangeKernel(q[d], k, 1, &goff[d], &gws[d], &lws, 0, NULL, NULL));
+		CHECK(clFinish(q[d]));
+		CHECK(clReleaseKernel(k));
+	}
+	CHECK(clEnqueueReadBuffer(q[0], y, CL_TRUE, 0, sizeof hy, hy, 0, NULL, NULL));
+	rt_write(out, hy, sizeof hy);
+	CHECK(clReleaseMemObject(a));
+	CHECK(clReleaseMemObject(y));
+	CHECK(clReleaseProgram(prog));
+	for (int d = 0; d < 2; d++)
+		CHECK(clReleaseCommandQueue(q[d]));
+	CHECK(clReleaseContext(ctx));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3)
@@ -160,6 +212,8 @@ int main(int argc, char **argv)
 		grow(out);
 	else if (table)
 		runtable(out);
+	else if (!strcmp(argv[1], "twoctx"))
+		twoctx(out);
 	else
 		return 2;
 	if (fclose(out) != 0)
