@@ -465,7 +465,10 @@ cl_int vrt_mem_replica_place(vrt_mem *m, cl_context ctx, cl_command_queue q,
                              cl_device_id dev, size_t lo, size_t hi, vrt_replica **out)
 {
 	vrt_replica *old = vrt_replica_on(m, dev), *r;
-	if (old && old->lo <= lo && hi <= old->hi) {
+	/* One made in another context (dev was another launch's other
+	 * device, in a runtime context, and is this one's own, in the
+	 * program's) is no argument of this launch's kernels: replaced. */
+	if (old && old->ctx == ctx && old->lo <= lo && hi <= old->hi) {
 		*out = old;
 		return CL_SUCCESS;
 	}

@@ -146,8 +146,8 @@ size_t vrt_replicas_bytes(const vrt_mem *m, cl_context ctx, cl_device_id dev);
 
 /* --- mem.c: the replicas' bytes ---------------------------------------- */
 /* m's replica on dev (in ctx, used through q) covering [lo, hi): the one
- * it has when that covers them, else one of the window of both, filled
- * on the device from the old one (which goes). CL_SUCCESS with *out,
+ * it has when that covers them in ctx, else one of the window of both,
+ * filled from the old one (which goes). CL_SUCCESS with *out,
  * else the error (nothing lost: m's bytes are where they were). */
 cl_int vrt_mem_replica_place(vrt_mem *m, cl_context ctx, cl_command_queue q,
                              cl_device_id dev, size_t lo, size_t hi, vrt_replica **out);
