@@ -992,10 +992,14 @@ static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
 		 * same budget: a native launch needs their room first. */
 		if (vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size > budget)
 			vrt_framepool_release();
-		/* So do the replicas split launches left in m's context. */
-		if (vrt_mem_resident_bytes() + vrt_mem_replica_bytes(m->ctx, NULL, NULL, 0) +
-		            m->size > budget &&
-		    (err = vrt_mem_evict_replicas(m->ctx, NULL, NULL, 0)) != CL_SUCCESS)
+		/* So do the replicas split launches left on q's device, in
+		 * whichever context. */
+		cl_device_id dev = NULL;
+		clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
+		if (dev &&
+		    vrt_mem_resident_bytes() + vrt_mem_replica_bytes(NULL, dev, NULL, 0) + m->size >
+		            budget &&
+		    (err = vrt_mem_evict_replicas(NULL, dev, NULL, 0)) != CL_SUCCESS)
 			return err;
 		while (vrt_mem_resident_bytes() + m->size > budget) {
 			vrt_mem *victim = eviction_victim(m, keep, nkeep, NULL);
