@@ -52,6 +52,7 @@ scenario() {
 # Budgets of 160 KiB: y's device copy (64 KiB) and twice's and axpb's
 # windows fit, with y's replicas written home on both devices first.
 scenario stale VAST_PINNED=0 VAST_DEVICE_MEM=160K -- inc twice axpb
+scenario poke VAST_PINNED=0 VAST_DEVICE_MEM=160K -- inc twice axpb
 # Budgets of 80 KiB: each window of y and a fits, their union on the
 # second device (inc's window and dec's) does not.
 scenario grow VAST_DEVICE_MEM=80K -- inc dec

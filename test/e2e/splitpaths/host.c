@@ -14,6 +14,10 @@
  * device, reads all of y from its device copy: the first half must come
  * from the host copy, the second stay the device copy's own.
  *
+ * poke: as stale, then the host writes 4 KiB of y's first half, which go
+ * to its device copy (the only one holding all of y): the host copy's
+ * bytes there are stale, and y read whole must not keep them.
+ *
  * once: y = 3a + b, read: a split launch, nothing else.
  *
  * grow: inc over y's first half, then dec over all of it: the second
@@ -74,7 +78,7 @@ static void gather(cl_mem y, FILE *out)
 	CHECK(clReleaseMemObject(z));
 }
 
-static void stale(FILE *out)
+static void stale(FILE *out, int poke)
 {
 	static float ha[N], hy[N];
 	for (int i = 0; i < N; i++) {
@@ -88,6 +92,10 @@ static void stale(FILE *out)
 	run("twice", N, 2, (cl_mem[]){ f, g });
 	run("axpb", N, 3, (cl_mem[]){ p, q, r });
 	gather(y, out);
+	if (poke) {
+		static const float hp[1024] = { 42.0f, 43.0f };
+		CHECK(clEnqueueWriteBuffer(c.q, y, CL_TRUE, 4096, sizeof hp, hp, 0, NULL, NULL));
+	}
 	CHECK(clEnqueueReadBuffer(c.q, y, CL_TRUE, 0, sizeof hy, hy, 0, NULL, NULL));
 	rt_write(out, hy, sizeof hy);
 	cl_mem all[] = { a, y, f, g, p, q, r };
@@ -215,8 +223,8 @@ int main(int argc, char **argv)
 	FILE *out = fopen(argv[2], "wb");
 	if (!out)
 		return 1;
-	if (!strcmp(argv[1], "stale"))
-		stale(out);
+	if (!strcmp(argv[1], "stale") || !strcmp(argv[1], "poke"))
+		stale(out, !strcmp(argv[1], "poke"));
 	else if (!strcmp(argv[1], "once"))
 		once(out);
 	else if (!strcmp(argv[1], "grow"))
