@@ -651,12 +651,16 @@ static int write_to_device(vrt_mem *m, cl_command_queue q, const void *src)
 }
 
 /* The device copy, which held all of m, took [off, off + n) from the
- * program: replicas holding those bytes are stale. Should the directory
- * have no room to say so, they go (the device copy holds everything). */
-static void replicas_stale(vrt_mem *m, size_t off, size_t n)
+ * program: every other copy of those bytes is stale (replicas, and runs
+ * the host copy holds beside it once they came back to the device copy
+ * from there). Should the directory have no room to say so, the device
+ * copy alone holds m, and the replicas go. */
+static void dev_wrote_part(vrt_mem *m, size_t off, size_t n)
 {
-	if (m->replicas && vrt_dir_wrote(m->dir, m->dev_loc, m->origin + off, n) != 0)
+	if (vrt_dir_wrote(m->dir, m->dev_loc, m->origin + off, n) != 0) {
+		dev_wrote(m);
 		replicas_free(m);
+	}
 }
 
 /* vrt_mem_host_written for part of m, its host copy current: only
@@ -689,7 +693,7 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 		err = vrt_ring_send(m->ctx, m->dev_queue, m->dev, off, src, n);
 		if (st && err == CL_SUCCESS)
 			st->h2d += n;
-		replicas_stale(m, off, n);
+		dev_wrote_part(m, off, n);
 		return err;
 	}
 	/* The whole buffer: no need to fetch what we overwrite (in a family
