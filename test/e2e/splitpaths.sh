@@ -70,6 +70,7 @@ scenario tworoom VAST_DEVICE_MEM=100K -- inc
 [ "$(grep -c "window \[32768, 65536) kept on a split launch's device" log)" = 2 ] &&
 	! grep -q "window \[0, 32768) kept on a split launch's device" log ||
 	{ grep -v debug log; fail "tworoom: room made on another device than the native launch's"; }
+scenario uhpwrite -- inc
 # VAST_MODE=paged pages every buffer, keeps none whole on a device
 # (docs/runtime.md): a split's shares are paged launches.
 scenario once VAST_MODE=paged -- '!axpb'

@@ -18,6 +18,12 @@
  * to its device copy (the only one holding all of y): the host copy's
  * bytes there are stale, and y read whole must not keep them.
  *
+ * uhpwrite: y over the program's memory (CL_MEM_USE_HOST_PTR), inc
+ * leaves it on the devices; the program puts new bytes in 4 KiB of that
+ * memory and writes them from there (OpenCL 1.2 §5.2.2: "the latest
+ * bits" of the region), then reads y into other memory: the rest of y
+ * comes home, never over those bytes.
+ *
  * once: y = 3a + b, read: a split launch, nothing else.
  *
  * grow: inc over y's first half, then dec over all of it: the second
@@ -101,6 +107,29 @@ static void stale(FILE *out, int poke)
 	cl_mem all[] = { a, y, f, g, p, q, r };
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
 		CHECK(clReleaseMemObject(all[i]));
+}
+
+static void uhpwrite(FILE *out)
+{
+	static float ha[N], hy[N], got[N];
+	for (int i = 0; i < N; i++) {
+		ha[i] = (float)(i % 1009);
+		hy[i] = (float)(i % 77);
+	}
+	cl_int err;
+	cl_mem a = buffer(ha);
+	cl_mem y = clCreateBuffer(c.ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, sizeof hy, hy, &err);
+	CHECK(err);
+	run("inc", N, 2, (cl_mem[]){ y, a });
+	CHECK(clFinish(c.q)); /* before the program touches its memory */
+	for (int i = 0; i < 1024; i++)
+		hy[3000 + i] = -1.0f - (float)i;
+	CHECK(clEnqueueWriteBuffer(c.q, y, CL_TRUE, 3000 * sizeof(float), 4096, hy + 3000, 0, NULL,
+	                           NULL));
+	CHECK(clEnqueueReadBuffer(c.q, y, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+	rt_write(out, got, sizeof got);
+	CHECK(clReleaseMemObject(a));
+	CHECK(clReleaseMemObject(y));
 }
 
 static void once(FILE *out)
@@ -225,6 +254,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (!strcmp(argv[1], "stale") || !strcmp(argv[1], "poke"))
 		stale(out, !strcmp(argv[1], "poke"));
+	else if (!strcmp(argv[1], "uhpwrite"))
+		uhpwrite(out);
 	else if (!strcmp(argv[1], "once"))
 		once(out);
 	else if (!strcmp(argv[1], "grow"))
