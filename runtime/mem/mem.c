@@ -536,6 +536,21 @@ static cl_int read_back(vrt_mem *m)
 	return CL_SUCCESS;
 }
 
+/* vrt_mem_to_host but for [off, off + n) of m (outside a family, not
+ * lent), which the program put in the host copy itself. */
+static cl_int to_host_around(vrt_mem *m, size_t off, size_t n)
+{
+	cl_int err;
+	if ((err = vrt_mem_host_copy(m)) != CL_SUCCESS || (err = from_frames(m)) != CL_SUCCESS)
+		return err;
+	size_t end = off + n;
+	int e = vrt_dir_bring(m->dir, VRT_DIR_HOST, m->origin, off, vrt_mem_mover, m);
+	if (e == 0)
+		e = vrt_dir_bring(m->dir, VRT_DIR_HOST, m->origin + end, m->size - end, vrt_mem_mover,
+		                  m);
+	return e == -1 ? CL_OUT_OF_HOST_MEMORY : e;
+}
+
 /* Reads and writes of part of a buffer whose only current copy is on
  * the device go to the device copy: fetching the whole buffer to change
  * or see a few bytes moves more than the driver would (OpenCL 1.2
@@ -698,8 +713,16 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 	}
 	/* The whole buffer: no need to fetch what we overwrite (in a family
 	 * of sub-buffers, the others' dirty data must come home first; a
-	 * lent buffer is mapped back, its bytes not brought back). */
-	if ((n < m->size || in_family(m)) && (err = vrt_mem_to_host(m)) != CL_SUCCESS)
+	 * lent buffer is mapped back, its bytes not brought back). A part
+	 * written from where it lies in the host copy (a USE_HOST_PTR
+	 * buffer's own memory, OpenCL 1.2 §5.2.2: it holds "the latest
+	 * bits") is not fetched either. */
+	err = CL_SUCCESS;
+	if (n < m->size && src == m->host + off && !in_family(m) && !lent(m))
+		err = to_host_around(m, off, n);
+	else if (n < m->size || in_family(m))
+		err = vrt_mem_to_host(m);
+	if (err != CL_SUCCESS)
 		return err;
 	if ((err = m->host ? host_mapped(m, 1) : vrt_mem_host_copy(m)) != CL_SUCCESS)
 		return err;
