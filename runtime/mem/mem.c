@@ -718,7 +718,7 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 	 * buffer's own memory, OpenCL 1.2 §5.2.2: it holds "the latest
 	 * bits") is not fetched either. */
 	err = CL_SUCCESS;
-	if (n < m->size && src == m->host + off && !in_family(m) && !lent(m))
+	if (n < m->size && m->host && src == m->host + off && !in_family(m) && !lent(m))
 		err = to_host_around(m, off, n);
 	else if (n < m->size || in_family(m))
 		err = vrt_mem_to_host(m);
