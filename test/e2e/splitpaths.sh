@@ -74,4 +74,8 @@ scenario uhpwrite -- inc
 # VAST_MODE=paged pages every buffer, keeps none whole on a device
 # (docs/runtime.md): a split's shares are paged launches.
 scenario once VAST_MODE=paged -- '!axpb'
+# VAST_FOOTPRINTS=check refuses a launch whose descriptors miss a page
+# the inspector marks (README.md): resident shares, planned from the
+# descriptors alone, are not checked, so the shares are paged launches.
+scenario once VAST_FOOTPRINTS=check -- '!axpb'
 echo "splitpaths: ok"
