@@ -405,6 +405,10 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 	 * keeps_allowed): the shares are paged launches. */
 	if (vrt_cfg.mode == VRT_RUN_PAGED)
 		NOT_HERE("VAST_MODE=paged");
+	/* The descriptors plan the windows here, with no inspector to
+	 * check them against. */
+	if (vrt_cfg.footprints == VRT_FP_CHECK)
+		NOT_HERE("VAST_FOOTPRINTS=check");
 	if (!straight_ok(L) || !buffers_ok(L))
 		NOT_HERE("no straight variant, or a buffer that cannot be kept on the devices");
 	double t0 = vrt_now_ms();
