@@ -69,6 +69,10 @@ struct vrt_mem {
 	 * after two, an iterative program's, its first pages may stay in
 	 * the hold (paged.c, choose_hold). */
 	unsigned paged_uses;
+	/* Copies of windows of it on the devices split launches ran on
+	 * (mem/replica.c), each a location of dir; NULL: none. Only a
+	 * buffer outside a family has them. */
+	struct vrt_replica *replicas;
 };
 /* Layout shared by the PAS rows, the LPT and the frames of one launch.
  * Slots are 1-based; a row holds one byte per page of every slot, each

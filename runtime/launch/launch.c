@@ -481,13 +481,13 @@ static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
 	} else if (err == CL_SUCCESS) {
 		err = run_native(L);
 	}
-	/* The split path writes the host copies behind mem.c's back: kept
-	 * plans that read them are stale (plans.c), and so are the pages
-	 * frame pools keep of them (the directory, poolloc.c). A paged
-	 * launch records what it writes itself, as it goes (paged.c). */
+	/* A split launch changed its written buffers: kept plans that read
+	 * them are stale (plans.c). Where their bytes now are it recorded
+	 * in the directory itself (multi.c, resident.c), as a paged launch
+	 * does as it goes (paged.c). */
 	for (unsigned s = 1; split && s <= L->nslots; s++)
 		if (L->slot_mode[s] & VAST_MODE_W)
-			vrt_mem_host_changed(L->slot_mem[s]);
+			vrt_mem_changed(L->slot_mem[s]);
 	cmd->deferred = L->tail != NULL;
 	L->st->total_ms += vrt_now_ms() - t0;
 	return err;

@@ -30,6 +30,20 @@ typedef struct vrt_pwork {
  * device has a rate (then everything goes to device 0). Pure. */
 double vrt_partition(const vrt_pdev *d, unsigned n, const vrt_pwork *w, size_t *out);
 
+/* --- resident.c: a split launch's windows on copies kept on the devices -- */
+/* Pages of 4 KiB: what a window's may-write set is recorded at, and so
+ * where two windows' writes count as one page's. */
+#define VRT_RESIDENT_SHIFT 12
+/* Runs window [start[j], start[j] + counts[j]) of L's work-groups on
+ * devs[j] (the launch's own device first), each on copies of the bytes
+ * it reaches kept on that device (mem/replica.c), all at once: 1 when it
+ * ran, or tried to (*err its result; ms[j] each device's time), 0 when
+ * these windows cannot run so (the descriptors do not give their pages,
+ * two may write one page, one does not fit its device...; nothing of
+ * the program's changed). Lock held. */
+int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const size_t *start,
+                     const size_t *counts, double *ms, cl_int *err);
+
 /* --- multi.c: one launch split over the devices of VAST_DEVICES --------- */
 /* Runs L over several devices when VAST_DEVICES names more than its own
  * and the split is exact and pays: 1 (*err its result), else 0 (the

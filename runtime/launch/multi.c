@@ -4,11 +4,16 @@
  * docs/multi.md).
  *
  *   refuse what no merge makes exact -> build the program on each device
- *   (devices.c) -> shares (partition.c) -> one thread per share, each a
- *   paged launch of its window of work-groups on its own device, frames
- *   and budget (paged.c) -> merge into the host copies.
+ *   (devices.c) -> shares (partition.c) -> each round of windows on
+ *   resident shares where it can (resident.c: copies kept on the devices,
+ *   nothing written home) -> else one thread per share, each a paged
+ *   launch of its window of work-groups on its own device, frames and
+ *   budget (paged.c) -> merge into the host copies.
  *
- * The host copies are the source of truth. Each share reads them
+ * What follows is the second way, from the first round that cannot run
+ * on resident shares: the host copies are the source of truth (every
+ * device copy and replica of the context is written home before that
+ * round, legacy_start). Each share reads them
  * (read-only slots, shared by every share). A write-only slot whose
  * shares' windows write disjoint pages (footprint descriptors, after
  * moving the windows' boundaries to clean page cuts: align, disjoint)
@@ -49,6 +54,12 @@ typedef struct measure {
 	double overhead[VRT_MAX_DEVICES]; /* seconds of planning per share */
 	double merge_bps;                /* bytes per second of private copy and merge */
 	int warned;                      /* a refusal was logged */
+	/* The work-groups each device ran in the last launch, when all of
+	 * it ran on resident shares: the next keeps them while the model's
+	 * are near (keep_split). */
+	size_t last[VRT_MAX_DEVICES];
+	size_t last_groups;
+	unsigned last_n;
 	struct measure *next;
 } measure;
 static measure *all_measures;
@@ -154,6 +165,7 @@ static cl_int make_share(vrt_launch *L, share *sh, unsigned j, cl_device_id dev)
 		/* Its host bytes are current for the share: no directory. */
 		m->dir = NULL;
 		m->dev_loc = -1;
+		m->replicas = NULL;
 		if ((L->slot_mode[s] & VAST_MODE_W) && !sh->home[s]) {
 			if (!(sh->priv[s] = vrt_malloc(m->size ? m->size : 1)))
 				return CL_OUT_OF_HOST_MEMORY;
@@ -218,25 +230,32 @@ static void merge_blocks(void *ctx, size_t begin, size_t end)
 	}
 }
 
-/* What a share's window measured, into the model (a running mean: half
- * old, half new, so the model follows a device whose speed changes). */
-static void learn(measure *m, cl_device_id d, const share *sh)
+/* What a window of `groups` work-groups measured on device d (kernel_ms
+ * of kernel time, inspect_ms of planning, ms in all), into the model (a
+ * running mean: half old, half new, so the model follows a device whose
+ * speed changes). */
+static void learn_window(measure *m, cl_device_id d, size_t groups, double kernel_ms,
+                         double inspect_ms, double ms)
 {
 	unsigned at = 0;
 	while (at < VRT_MAX_DEVICES - 1 && m->dev[at] && m->dev[at] != d)
 		at++;
 	m->dev[at] = d;
-	const vrt_kstats *st = &sh->st;
-	double ks = st->kernel_ms / 1e3, is = st->inspect_ms / 1e3;
-	double xs = sh->ms / 1e3 - ks - is;
-	double rate = ks > 0 ? sh->L.groups / ks : 0;
-	double xfer = xs > 0 ? xs / sh->L.groups : 0;
+	double ks = kernel_ms / 1e3, is = inspect_ms / 1e3;
+	double xs = ms / 1e3 - ks - is;
+	double rate = ks > 0 ? groups / ks : 0;
+	double xfer = xs > 0 ? xs / groups : 0;
 	if (rate <= 0)
 		return;
 	int first = !(m->rate[at] > 0);
 	m->rate[at] = first ? rate : (m->rate[at] + rate) / 2;
 	m->xfer[at] = first ? xfer : (m->xfer[at] + xfer) / 2;
 	m->overhead[at] = first ? is : (m->overhead[at] + is) / 2;
+}
+
+static void learn(measure *m, cl_device_id d, const share *sh)
+{
+	learn_window(m, d, sh->L.groups, sh->st.kernel_ms, sh->st.inspect_ms, sh->ms);
 }
 
 /* Work-groups per device for `groups` of L's: the model's shares, or an
@@ -275,14 +294,13 @@ static int choose_shares(const vrt_launch *L, const measure *m, const cl_device_
 	return 1;
 }
 
-/* Runs the windows [base + sum of earlier counts, ...) of counts[j]
- * work-groups on device j, all at once; their statistics go to L's and
+/* Runs the windows [start[j], start[j] + counts[j]) on device j, all at
+ * once, with private copies where needed; their statistics go to L's and
  * the model. */
 static cl_int run_windows(vrt_launch *L, measure *m, const cl_device_id *devs, share *sh,
-                          unsigned n, size_t base, const size_t *counts)
+                          unsigned n, const size_t *start, const size_t *counts)
 {
 	cl_int err = CL_SUCCESS;
-	size_t g0 = base;
 	for (unsigned j = 0; j < n && err == CL_SUCCESS; j++) {
 		if (!counts[j])
 			continue;
@@ -290,9 +308,8 @@ static cl_int run_windows(vrt_launch *L, measure *m, const cl_device_id *devs, s
 			err = make_share(L, &sh[j], j, devs[j]);
 		memset(&sh[j].st, 0, sizeof sh[j].st);
 		sh[j].st.name = L->k->name;
-		sh[j].L.group_base = g0;
+		sh[j].L.group_base = start[j];
 		sh[j].L.groups = counts[j];
-		g0 += counts[j];
 	}
 	for (unsigned j = 0; j < n && err == CL_SUCCESS; j++)
 		if (counts[j])
@@ -339,14 +356,15 @@ static int write_only(const vrt_launch *L, unsigned s)
 	return (L->slot_mode[s] & VAST_MODE_RW) == VAST_MODE_W;
 }
 
-/* Whether a window boundary before group g cuts no page of a write-only
- * slot: every page groups up to g - 1 may write lies before those group
- * g may write (their spans, fprows.c). */
-static int clean_cut(const vrt_launch *L, vrt_fp_plan *P, size_t g, unsigned shift)
+/* Whether a window boundary before group g cuts no page (of 2^shift
+ * bytes) of a write-only slot, or with all of a written one: every page
+ * groups up to g - 1 may write lies before those group g may write
+ * (their spans, fprows.c). */
+static int clean_cut(const vrt_launch *L, vrt_fp_plan *P, size_t g, unsigned shift, int all)
 {
 	for (unsigned s = 1; s <= L->nslots; s++) {
 		long long lo0, hi0, lo1, hi1;
-		if (!write_only(L, s))
+		if (!(all ? (L->slot_mode[s] & VAST_MODE_W) != 0 : write_only(L, s)))
 			continue;
 		if (vrt_fp_write_span(P, s, g - 1, g, &lo0, &hi0) != 1 ||
 		    vrt_fp_write_span(P, s, g, g + 1, &lo1, &hi1) != 1)
@@ -363,14 +381,16 @@ static int clean_cut(const vrt_launch *L, vrt_fp_plan *P, size_t g, unsigned shi
  * written by both shares, and so need private copies and a merge.
  * Writes that grow with the group (a row of tiles after another) cut
  * cleanly at the pages they cross; whether the whole windows are then
- * disjoint, disjoint() decides. */
+ * disjoint, disjoint() decides. Pages of 2^shift bytes, of write-only
+ * slots (shares writing in place) or with all, of every written one
+ * (resident shares: resident.c records writes at 4 KiB pages). */
 #define ALIGN_REACH 4096
-static int align(const vrt_launch *L, unsigned n, size_t *counts)
+static int align(const vrt_launch *L, unsigned n, size_t base, size_t *counts, unsigned shift,
+                 int all)
 {
 	int oom = 0;
 	vrt_fp_plan *P = vrt_fp_plan_new(L, &oom);
-	unsigned shift = largest_page_shift();
-	size_t g = 0;
+	size_t g = base;
 	for (unsigned j = 0; P && j + 1 < n; j++) {
 		g += counts[j];
 		size_t a = counts[j] < counts[j + 1] ? counts[j] : counts[j + 1];
@@ -378,13 +398,13 @@ static int align(const vrt_launch *L, unsigned n, size_t *counts)
 			continue;
 		size_t reach = a / 2 < ALIGN_REACH ? a / 2 : ALIGN_REACH;
 		for (size_t d = 0; d <= reach; d++) {
-			if (clean_cut(L, P, g + d, shift)) {
+			if (clean_cut(L, P, g + d, shift, all)) {
 				counts[j] += d;
 				counts[j + 1] -= d;
 				g += d;
 				break;
 			}
-			if (d && clean_cut(L, P, g - d, shift)) {
+			if (d && clean_cut(L, P, g - d, shift, all)) {
 				counts[j] -= d;
 				counts[j + 1] += d;
 				g -= d;
@@ -454,6 +474,61 @@ static void merge(vrt_launch *L, measure *m, share *sh, unsigned n)
 		m->merge_bps = bytes / ((t1 - t0) / 1e3);
 }
 
+/* The windows of the profiling round: the first devices' from group 0
+ * on, the last device's at the end, so that with the rest between them
+ * each device's groups of the launch are one run (its data one window,
+ * which the next launch, split alike, finds in place). */
+static void probe_starts(size_t groups, unsigned n, const size_t *probe, size_t *start)
+{
+	size_t g = 0;
+	for (unsigned j = 0; j + 1 < n; g += probe[j], j++)
+		start[j] = g;
+	start[n - 1] = groups - probe[n - 1];
+}
+
+/* The launch's split of the model, or the last launch's where each
+ * device's part is within a quarter of it: moving a boundary moves the
+ * data resident shares keep (resident.c), which the model does not
+ * price, and two devices alike measure apart by noise. */
+static void keep_split(const vrt_launch *L, const measure *m, unsigned n, size_t *counts)
+{
+	if (m->last_groups != L->groups || m->last_n != n || !L->groups)
+		return;
+	for (unsigned j = 0; j < n; j++) {
+		size_t d = counts[j] > m->last[j] ? counts[j] - m->last[j] : m->last[j] - counts[j];
+		if (d > m->last[j] / 4)
+			return;
+	}
+	memcpy(counts, m->last, n * sizeof *counts);
+}
+
+/* A round on resident shares (resident.c); its devices' times into the
+ * model: all kernel time, nothing crossed a link in the window. */
+static int run_resident(vrt_launch *L, measure *m, const cl_device_id *devs, unsigned n,
+                        const size_t *start, const size_t *counts, cl_int *err)
+{
+	double ms[VRT_MAX_DEVICES] = {0};
+	if (!vrt_resident_run(L, devs, n, start, counts, ms, err))
+		return 0;
+	for (unsigned j = 0; j < n && *err == CL_SUCCESS; j++) {
+		if (!counts[j])
+			continue;
+		L->st->dev_groups[j] += counts[j];
+		learn_window(m, devs[j], counts[j], ms[j], 0, ms[j]);
+	}
+	return 1;
+}
+
+/* Every share of the rounds from here works from the host copies: the
+ * device copies and replicas of the program's context are written home. */
+static cl_int legacy_start(vrt_launch *L)
+{
+	cl_int err = vrt_mem_evict_all(L->ctx);
+	for (unsigned s = 1; s <= L->nslots && err == CL_SUCCESS; s++)
+		err = vrt_mem_to_host(L->slot_mem[s]); /* pages kept dirty come home */
+	return err;
+}
+
 /* The first launch of a kernel on these devices profiles them (SKMD
  * §4.2): each runs a window of 1/16 of the work-groups shared among
  * them, at once, and the rest is partitioned from what they measured. */
@@ -509,26 +584,50 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 		return 1;
 	}
 	vrt_kstats before = *L->st;
-	/* Every share works from the host copies. */
 	double t0 = vrt_now_ms();
-	*err = vrt_mem_evict_all(L->ctx);
-	for (unsigned s = 1; s <= L->nslots && *err == CL_SUCCESS; s++)
-		*err = vrt_mem_to_host(L->slot_mem[s]); /* pages kept dirty come home */
-	if (*err == CL_SUCCESS && probed) {
-		*err = run_windows(L, m, devs, sh, n, 0, probe);
-		choose_shares(L, m, devs, n, L->groups - probed, rest);
+	size_t start[VRT_MAX_DEVICES];
+	/* Rounds (the profiling one, then the rest) run on resident shares
+	 * while they can; from the first that cannot, the shares work from
+	 * the host copies (legacy_start) with private copies and the merge. */
+	int resident = 1, legacy = 0, moved = 0;
+	*err = CL_SUCCESS;
+	if (probed) {
+		probe_starts(L->groups, n, probe, start);
+		moved = resident = run_resident(L, m, devs, n, start, probe, err);
+		if (!resident && *err == CL_SUCCESS && (*err = legacy_start(L)) == CL_SUCCESS) {
+			legacy = 1;
+			*err = run_windows(L, m, devs, sh, n, start, probe);
+		}
+		if (*err == CL_SUCCESS)
+			choose_shares(L, m, devs, n, L->groups - probed, rest);
 	}
+	/* The rest: between the first devices' profiling windows and the
+	 * last's. */
+	size_t base = probed ? probe[0] * (n - 1) : 0;
+	if (*err == CL_SUCCESS && !probed)
+		keep_split(L, m, n, rest);
+	if (*err == CL_SUCCESS && (align(L, n, base, rest, largest_page_shift(), 0) < 0 ||
+	                           align(L, n, base, rest, VRT_RESIDENT_SHIFT, 1) < 0))
+		*err = CL_OUT_OF_HOST_MEMORY;
+	for (unsigned j = 0; j < n; j++)
+		start[j] = j ? start[j - 1] + rest[j - 1] : base;
+	if (*err == CL_SUCCESS && !legacy)
+		moved |= resident = run_resident(L, m, devs, n, start, rest, err);
+	else
+		resident = 0;
 	/* A launch in one window per device (no profiling) writes its
 	 * write-only buffers in place where the windows' write sets are
 	 * disjoint; a write-only one, so that a launch run again on one
 	 * device (below) computes the same bytes. */
 	size_t priv = 0;
-	if (*err == CL_SUCCESS && !probed && align(L, n, rest) < 0)
-		*err = CL_OUT_OF_HOST_MEMORY;
-	for (unsigned s = 1; s <= L->nslots && *err == CL_SUCCESS; s++) {
+	if (*err == CL_SUCCESS && !resident && !legacy) {
+		legacy = 1;
+		*err = legacy_start(L);
+	}
+	for (unsigned s = 1; s <= L->nslots && *err == CL_SUCCESS && !resident; s++) {
 		if (!(L->slot_mode[s] & VAST_MODE_W))
 			continue;
-		int r = write_only(L, s) && !probed ? disjoint(L, s, n, 0, rest) : 0;
+		int r = write_only(L, s) && !probed ? disjoint(L, s, n, base, rest) : 0;
 		if (r < 0)
 			*err = CL_OUT_OF_HOST_MEMORY;
 		for (unsigned j = 0; j < n; j++) {
@@ -536,25 +635,42 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 			priv += r == 1 || !(probe[j] + rest[j]) ? 0 : L->slot_mem[s]->size;
 		}
 	}
-	if (*err == CL_SUCCESS)
-		*err = run_windows(L, m, devs, sh, n, probed, rest);
+	if (*err == CL_SUCCESS && !resident)
+		*err = run_windows(L, m, devs, sh, n, start, rest);
+	/* Shares wrote host copies in place, the merge writes them: the host
+	 * alone holds their bytes now (a failed share's too: launch.c then
+	 * refuses them), not the pages frame pools kept (poolloc.c). */
+	for (unsigned s = 1; legacy && s <= L->nslots; s++)
+		if (L->slot_mode[s] & VAST_MODE_W)
+			vrt_mem_host_changed(L->slot_mem[s]);
 	double t1 = vrt_now_ms();
 	if (*err == CL_SUCCESS) {
 		/* The host copies change from here; merging cannot fail. */
-		merge(L, m, sh, n);
+		if (legacy)
+			merge(L, m, sh, n);
 		char line[512];
 		size_t at = 0;
 		for (unsigned j = 0; j < n; j++)
 			if (at < sizeof line)
 				at += (size_t)snprintf(line + at, sizeof line - at, " %s:%zu",
 				                       vrt_device_name(devs[j]), probe[j] + rest[j]);
-		vrt_log(VRT_LOG_INFO, "kernel '%s': split over %u devices (work-groups%s%s), %.3f ms, merge %.3f ms, private copies %zu bytes",
-		        k->name, n, line, probed ? ", profiled" : "", t1 - t0, vrt_now_ms() - t1, priv);
+		char how[96] = "";
+		if (!legacy)
+			snprintf(how, sizeof how, ", resident (h2d %llu bytes, d2h %llu)",
+			         L->st->h2d - before.h2d, L->st->d2h - before.d2h);
+		vrt_log(VRT_LOG_INFO, "kernel '%s': split over %u devices (work-groups%s%s), %.3f ms, merge %.3f ms, private copies %zu bytes%s",
+		        k->name, n, line, probed ? ", profiled" : "", t1 - t0, vrt_now_ms() - t1, priv,
+		        how);
+		/* What the next launch keeps where its data is (keep_split). */
+		m->last_groups = legacy ? 0 : L->groups;
+		m->last_n = n;
+		for (unsigned j = 0; j < n; j++)
+			m->last[j] = probe[j] + rest[j];
 	}
 	for (unsigned j = 0; j < n; j++)
 		drop_share(&sh[j]);
 	vrt_free(sh);
-	if (*err == CL_MEM_OBJECT_ALLOCATION_FAILURE) {
+	if (*err == CL_MEM_OBJECT_ALLOCATION_FAILURE && !moved) {
 		/* A share's work-group did not fit its device; the host copies
 		 * are untouched, and the launch's own path may still choose
 		 * smaller work-groups (launch.c). */

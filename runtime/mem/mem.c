@@ -26,6 +26,12 @@
  * needs the bytes, as a program built with cc would do; then exactly one
  * side is valid at a time.
  *
+ * A buffer outside a family may also have replicas: windows of it that
+ * split launches keep on their devices (replica.c), locations of the
+ * same directory. The mover (vrt_mem_mover) moves bytes between any two
+ * locations, so every path that brings bytes home or to the device copy
+ * takes them from wherever the newest are.
+ *
  * Every live vrt_mem is on one list (eviction walks it); object.c
  * records which handles are ours (a kernel argument's bytes naming one of
  * ours are told from a scalar without dereferencing them).
@@ -155,14 +161,19 @@ static int number_of(const void *h, const void **seen, int *n, int cap)
 	return (*n)++;
 }
 
-static int dev_location(vrt_mem *m, cl_command_queue q)
+int vrt_mem_new_loc(vrt_mem *m, cl_device_id dev, cl_context ctx)
 {
 	static const void *devices[64], *contexts[64];
 	static int ndevices, ncontexts;
+	return vrt_dir_add_loc(m->dir, number_of(dev, devices, &ndevices, 64),
+	                       number_of(ctx, contexts, &ncontexts, 64));
+}
+
+static int dev_location(vrt_mem *m, cl_command_queue q)
+{
 	cl_device_id dev = NULL;
 	clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
-	return vrt_dir_add_loc(m->dir, number_of(dev, devices, &ndevices, 64),
-	                       number_of(m->ctx, contexts, &ncontexts, 64));
+	return vrt_mem_new_loc(m, dev, m->ctx);
 }
 
 static int in_family(const vrt_mem *m)
@@ -269,7 +280,7 @@ cl_int vrt_mem_host_copy(vrt_mem *m)
 		return CL_OUT_OF_HOST_MEMORY;
 	}
 	vrt_advise_huge(m->host, m->size);
-	if (!holders(m)) { /* the zeros, nowhere yet */
+	if (!holders(m) && !m->replicas) { /* the zeros, nowhere yet */
 		vrt_fill(m->host, "", 1, m->size);
 		host_holds(m);
 	}
@@ -289,33 +300,229 @@ cl_int vrt_mem_to_host(vrt_mem *m)
 	return read_back(m);
 }
 
-/* Brings [off, off + n) of the family of `root` home (a vrt_dir_mover):
- * from the device copy of the member at location `from`, from a frame
- * pool's (framepool.c), or zeros. */
-static int home_from(void *u, int from, int to, size_t off, size_t n)
+/* Where location l of root's directory keeps its bytes: the host copy
+ * (buf NULL), a member's device copy (native) or a replica (replica.c);
+ * base is the directory offset of buf's first byte. 0: none of those (a
+ * frame pool's location, whose pages only the pool can move). */
+typedef struct place {
+	cl_mem buf;
+	cl_command_queue q;
+	cl_context ctx;
+	size_t base;
+	int native;
+} place;
+
+static int place_of(vrt_mem *root, int l, place *p)
 {
-	(void)to;
-	vrt_mem *root = u, *o = NULL;
-	if (from < 0) {
-		vrt_fill(root->host + off, "", 1, n);
+	memset(p, 0, sizeof *p);
+	if (l == VRT_DIR_HOST)
+		return 1;
+	for (vrt_mem *x = all_mems; x; x = x->next)
+		if (family_root(x) == root && x->dev_loc == l && x->dev) {
+			*p = (place){ x->dev, x->dev_queue, x->ctx, x->origin, 1 };
+			return 1;
+		}
+	for (vrt_replica *r = root->replicas; r; r = r->next)
+		if (r->loc == l) {
+			*p = (place){ r->buf, r->q, r->ctx, r->lo, 0 };
+			return 1;
+		}
+	return 0;
+}
+
+/* [off, off + n) from host memory at src into p's copy: a device copy of
+ * plain memory through the ring, as mem.c always sent it; pinned host
+ * copies and replicas (maybe in another context than the ring's) straight. */
+static cl_int put_bytes(vrt_mem *root, const place *p, size_t off, size_t n, const void *src)
+{
+	if (p->native && !root->pin.buf)
+		return vrt_ring_send(p->ctx, p->q, p->buf, off - p->base, src, n);
+	return vrt_real.clEnqueueWriteBuffer(p->q, p->buf, CL_TRUE, off - p->base, n, src, 0,
+	                                     NULL, NULL);
+}
+
+static cl_int get_bytes(vrt_mem *root, const place *p, size_t off, size_t n, void *dst)
+{
+	if (p->native && !root->pin.buf)
+		return vrt_ring_receive(p->ctx, p->q, p->buf, off - p->base, dst, n);
+	return vrt_real.clEnqueueReadBuffer(p->q, p->buf, CL_TRUE, off - p->base, n, dst, 0,
+	                                    NULL, NULL);
+}
+
+static cl_int zero_buffer(cl_command_queue q, cl_mem buf, size_t off, size_t n);
+
+int vrt_mem_mover(void *u, int from, int to, size_t off, size_t n)
+{
+	vrt_mem *root = u;
+	place src, dst;
+	if (!place_of(root, to, &dst))
+		return CL_INVALID_MEM_OBJECT;
+	vrt_kstats *st = vrt_stats_for(NULL);
+	cl_int err;
+	if (from >= 0 && !place_of(root, from, &src)) {
+		/* A frame pool's pages (poolloc.c): home through the pool,
+		 * which records them there, then on from the host copy. */
+		if ((err = vrt_framepool_move(root, from, off, n)) != CL_SUCCESS || !dst.buf)
+			return err;
+		err = put_bytes(root, &dst, off, n, root->host + off);
+		if (st && err == CL_SUCCESS)
+			st->h2d += n;
+		return err;
+	}
+	if (from < 0) { /* the zeros no one holds */
+		if (!dst.buf) {
+			vrt_fill(root->host + off, "", 1, n);
+			return CL_SUCCESS;
+		}
+		return zero_buffer(dst.q, dst.buf, off - dst.base, n);
+	}
+	if (!src.buf || !dst.buf) {
+		err = !src.buf ? put_bytes(root, &dst, off, n, root->host + off)
+		               : get_bytes(root, &src, off, n, root->host + off);
+		if (st && err == CL_SUCCESS)
+			*(!src.buf ? &st->h2d : &st->d2h) += n;
+		return err;
+	}
+	if (src.ctx == dst.ctx) {
+		/* One context: on the device, after what the source's queue
+		 * still has in flight. */
+		if ((err = vrt_real.clFinish(src.q)) == CL_SUCCESS &&
+		    (err = vrt_real.clEnqueueCopyBuffer(dst.q, src.buf, dst.buf, off - src.base,
+		                                        off - dst.base, n, 0, NULL, NULL)) == CL_SUCCESS)
+			err = vrt_real.clFinish(dst.q);
+		return err;
+	}
+	/* Another context: through host memory of its own, never the host
+	 * copy, whose bytes there are other (older) ones. */
+	void *tmp = vrt_malloc(n ? n : 1);
+	if (!tmp)
+		return CL_OUT_OF_HOST_MEMORY;
+	err = get_bytes(root, &src, off, n, tmp);
+	if (err == CL_SUCCESS)
+		err = put_bytes(root, &dst, off, n, tmp);
+	vrt_free(tmp);
+	return err;
+}
+
+/* --- replicas (replica.c keeps the records): their bytes --------------- */
+
+cl_int vrt_mem_replica_bring(vrt_mem *m, vrt_replica *r, size_t off, size_t n)
+{
+	int err = vrt_dir_bring(m->dir, r->loc, off, n, vrt_mem_mover, m);
+	return err == -1 ? CL_OUT_OF_HOST_MEMORY : err; /* -1: the directory's own */
+}
+
+int vrt_mem_replica_wrote(vrt_mem *m, vrt_replica *r, size_t off, size_t n)
+{
+	return vrt_dir_wrote(m->dir, r->loc, off, n);
+}
+
+cl_int vrt_mem_replica_evict(vrt_mem *m, vrt_replica *r)
+{
+	cl_int err = vrt_mem_host_copy(m);
+	if (err != CL_SUCCESS)
+		return err;
+	vrt_log(VRT_LOG_DEBUG, "evict buffer %p's window [%zu, %zu) kept on a split launch's device",
+	        (void *)m, r->lo, r->hi);
+	int e = vrt_dir_evict(m->dir, r->loc, r->lo, r->hi - r->lo, vrt_mem_mover, m);
+	if (e != 0) {
+		vrt_log(VRT_LOG_WARN, "writing a device's window of a buffer home failed: %s",
+		        e == -1 ? "out of host memory" : vrt_cl_error_name(e));
+		return e == -1 ? CL_OUT_OF_HOST_MEMORY : e;
+	}
+	vrt_dir_remove_loc(m->dir, r->loc);
+	vrt_replica_free(m, r);
+	return CL_SUCCESS;
+}
+
+/* m is going: its replicas go without moving a byte. */
+static void replicas_free(vrt_mem *m)
+{
+	while (m->replicas) {
+		vrt_replica *r = m->replicas;
+		vrt_dir_forget(m->dir, r->loc, 0, m->dir->size);
+		vrt_dir_remove_loc(m->dir, r->loc);
+		vrt_replica_free(m, r);
+	}
+}
+
+/* The runs of a window location `loc` holds (vrt_dir_walk): collected
+ * first, since bringing them changes the directory being walked. */
+typedef struct held_runs {
+	int loc;
+	size_t n, cap;
+	size_t *off, *len;
+	int oom;
+} held_runs;
+
+static int collect_held(void *u, size_t off, size_t n, vrt_locs valid)
+{
+	held_runs *h = u;
+	if (!(valid & VRT_LOC(h->loc)))
+		return 0;
+	if (h->n == h->cap) {
+		size_t cap = h->cap ? 2 * h->cap : 16;
+		size_t *o = vrt_realloc(h->off, cap * sizeof *o);
+		if (o)
+			h->off = o;
+		size_t *l = o ? vrt_realloc(h->len, cap * sizeof *l) : NULL;
+		if (!l) {
+			h->oom = 1;
+			return 1;
+		}
+		h->len = l;
+		h->cap = cap;
+	}
+	h->off[h->n] = off;
+	h->len[h->n++] = n;
+	return 0;
+}
+
+cl_int vrt_mem_replica_place(vrt_mem *m, cl_context ctx, cl_command_queue q,
+                             cl_device_id dev, size_t lo, size_t hi, vrt_replica **out)
+{
+	vrt_replica *old = vrt_replica_on(m, dev), *r;
+	/* One made in another context (dev was another launch's other
+	 * device, in a runtime context, and is this one's own, in the
+	 * program's) is no argument of this launch's kernels: replaced. */
+	if (old && old->ctx == ctx && old->lo <= lo && hi <= old->hi) {
+		*out = old;
 		return CL_SUCCESS;
 	}
-	for (vrt_mem *x = all_mems; x && !o; x = x->next)
-		if (family_root(x) == root && x->dev_loc == from && x->dev)
-			o = x;
-	if (!o)
-		return vrt_framepool_move(root, from, off, n);
-	cl_int err;
-	if (root->pin.buf)
-		err = vrt_real.clEnqueueReadBuffer(o->dev_queue, o->dev, CL_TRUE, off - o->origin,
-		                                   n, root->host + off, 0, NULL, NULL);
-	else
-		err = vrt_ring_receive(o->ctx, o->dev_queue, o->dev, off - o->origin,
-		                       root->host + off, n);
-	vrt_kstats *st = vrt_stats_for(NULL);
-	if (st && err == CL_SUCCESS)
-		st->d2h += n;
-	return err;
+	if (old) { /* a window only grows */
+		lo = old->lo < lo ? old->lo : lo;
+		hi = old->hi > hi ? old->hi : hi;
+	}
+	int loc = vrt_mem_new_loc(m, dev, ctx);
+	if (loc < 0)
+		return CL_MEM_OBJECT_ALLOCATION_FAILURE; /* every location taken */
+	cl_int err = vrt_replica_new(m, ctx, q, dev, lo, hi, loc, &r);
+	if (err != CL_SUCCESS) {
+		vrt_dir_remove_loc(m->dir, loc);
+		return err;
+	}
+	if (!old) {
+		*out = r;
+		return CL_SUCCESS;
+	}
+	/* What the old one held comes from it (the nearest: its device), the
+	 * rest stays where it is; then the old one holds nothing alone. */
+	held_runs h = { .loc = old->loc };
+	vrt_dir_walk(m->dir, old->lo, old->hi - old->lo, collect_held, &h);
+	for (size_t i = 0; i < h.n && !h.oom && err == CL_SUCCESS; i++)
+		err = vrt_mem_replica_bring(m, r, h.off[i], h.len[i]);
+	vrt_free(h.off);
+	vrt_free(h.len);
+	if (h.oom && err == CL_SUCCESS)
+		err = CL_OUT_OF_HOST_MEMORY;
+	if (err == CL_SUCCESS)
+		err = vrt_mem_replica_evict(m, old); /* moves nothing */
+	if (err != CL_SUCCESS) {
+		vrt_mem_replica_evict(m, r);
+		return err;
+	}
+	*out = r;
+	return CL_SUCCESS;
 }
 
 /* The bytes of m's window the host copy lacks come home from the device
@@ -333,7 +540,7 @@ static cl_int read_back(vrt_mem *m)
 			vrt_dir_drop(m->dir, m->dev_loc, m->origin, m->size);
 		}
 	} else {
-		err = vrt_dir_bring(m->dir, VRT_DIR_HOST, m->origin, m->size, home_from,
+		err = vrt_dir_bring(m->dir, VRT_DIR_HOST, m->origin, m->size, vrt_mem_mover,
 		                    family_root(m));
 		if (err == -1) /* the directory's own: out of memory */
 			err = CL_OUT_OF_HOST_MEMORY;
@@ -344,6 +551,21 @@ static cl_int read_back(vrt_mem *m)
 		return err;
 	}
 	return CL_SUCCESS;
+}
+
+/* vrt_mem_to_host but for [off, off + n) of m (outside a family, not
+ * lent), which the program put in the host copy itself. */
+static cl_int to_host_around(vrt_mem *m, size_t off, size_t n)
+{
+	cl_int err;
+	if ((err = vrt_mem_host_copy(m)) != CL_SUCCESS || (err = from_frames(m)) != CL_SUCCESS)
+		return err;
+	size_t end = off + n;
+	int e = vrt_dir_bring(m->dir, VRT_DIR_HOST, m->origin, off, vrt_mem_mover, m);
+	if (e == 0)
+		e = vrt_dir_bring(m->dir, VRT_DIR_HOST, m->origin + end, m->size - end, vrt_mem_mover,
+		                  m);
+	return e == -1 ? CL_OUT_OF_HOST_MEMORY : e;
 }
 
 /* Reads and writes of part of a buffer whose only current copy is on
@@ -367,7 +589,7 @@ cl_int vrt_mem_read(vrt_mem *m, size_t off, size_t n, void *dst)
 	/* The program's array is often fresh (malloc'd for the result). */
 	if (!m->host || dst != m->host + off)
 		vrt_advise_huge(dst, n);
-	if (!m->host && !vrt_mem_dev_valid(m)) { /* zeros, nowhere yet */
+	if (!m->host && !vrt_mem_dev_valid(m) && !m->replicas) { /* zeros, nowhere yet */
 		vrt_fill(dst, "", 1, n);
 		return CL_SUCCESS;
 	}
@@ -421,7 +643,7 @@ static cl_int zero_device_copy(vrt_mem *m, cl_command_queue q);
  * placed, its zeros made around [off, off+n) if it held no bytes yet. */
 static int device_target(vrt_mem *m, cl_command_queue q, size_t off, size_t n)
 {
-	if (m->host || in_family(m) || !q || (m->dev && m->dev_queue != q) ||
+	if (m->host || in_family(m) || m->replicas || !q || (m->dev && m->dev_queue != q) ||
 	    vrt_cfg.mode == VRT_RUN_PAGED)
 		return 0;
 	cl_device_id dev;
@@ -460,6 +682,19 @@ static int write_to_device(vrt_mem *m, cl_command_queue q, const void *src)
 	return 1;
 }
 
+/* The device copy, which held all of m, took [off, off + n) from the
+ * program: every other copy of those bytes is stale (replicas, and runs
+ * the host copy holds beside it once they came back to the device copy
+ * from there). Should the directory have no room to say so, the device
+ * copy alone holds m, and the replicas go. */
+static void dev_wrote_part(vrt_mem *m, size_t off, size_t n)
+{
+	if (vrt_dir_wrote(m->dir, m->dev_loc, m->origin + off, n) != 0) {
+		dev_wrote(m);
+		replicas_free(m);
+	}
+}
+
 cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const void *src,
                      const vrt_cmd *launch)
 {
@@ -478,15 +713,21 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 		err = vrt_ring_send(m->ctx, m->dev_queue, m->dev, off, src, n);
 		if (st && err == CL_SUCCESS)
 			st->h2d += n;
-		/* Other copies of those bytes (a frame pool's) are stale. */
-		if (m->dir && vrt_dir_wrote(m->dir, m->dev_loc, m->origin + off, n))
-			dev_wrote(m);
+		dev_wrote_part(m, off, n);
 		return err;
 	}
 	/* The whole buffer: no need to fetch what we overwrite (in a family
 	 * of sub-buffers, the others' dirty data must come home first; a
-	 * lent buffer is mapped back, its bytes not brought back). */
-	if ((n < m->size || in_family(m)) && (err = vrt_mem_to_host(m)) != CL_SUCCESS)
+	 * lent buffer is mapped back, its bytes not brought back). A part
+	 * written from where it lies in the host copy (a USE_HOST_PTR
+	 * buffer's own memory, OpenCL 1.2 §5.2.2: it holds "the latest
+	 * bits") is not fetched either. */
+	err = CL_SUCCESS;
+	if (n < m->size && m->host && src == m->host + off && !in_family(m) && !lent(m))
+		err = to_host_around(m, off, n);
+	else if (n < m->size || in_family(m))
+		err = vrt_mem_to_host(m);
+	if (err != CL_SUCCESS)
 		return err;
 	if ((err = m->host ? host_mapped(m, 1) : vrt_mem_host_copy(m)) != CL_SUCCESS)
 		return err;
@@ -598,6 +839,17 @@ cl_int vrt_mem_evict_except(cl_context ctx, vrt_mem *const *keep, unsigned nkeep
 	for (vrt_mem *m = all_mems; m; m = m->next) {
 		if ((!ctx || m->ctx == ctx) && m->host)
 			m->zero = 0;
+		/* Its replicas too, on every device: the caller works from the
+		 * host copy, all of it current (a paged launch reads and writes
+		 * it behind the directory's back), and the room is its
+		 * device's. */
+		if ((!ctx || m->ctx == ctx) && m->replicas && !kept(m, keep, nkeep)) {
+			cl_int err = vrt_mem_to_host(m);
+			while (err == CL_SUCCESS && m->replicas)
+				err = vrt_mem_replica_evict(m, m->replicas);
+			if (err != CL_SUCCESS)
+				return err;
+		}
 		if (m->dev && (!ctx || m->ctx == ctx) && !kept(m, keep, nkeep)) {
 			cl_int err = vrt_mem_evict(m);
 			if (err != CL_SUCCESS)
@@ -612,29 +864,76 @@ cl_int vrt_mem_evict_all(cl_context ctx)
 	return vrt_mem_evict_except(ctx, NULL, 0);
 }
 
-/* [off, off+n) of m's device copy on q filled with the ps-byte pattern
- * in fills of at most 1 GiB (NVIDIA's driver never finishes a one-byte
- * fill of 4 GiB: seen on the H100; 2 GiB take 2 ms), waited for. */
-static cl_int fill_device_copy(vrt_mem *m, cl_command_queue q, const void *pat, size_t ps,
-                               size_t off, size_t n)
+size_t vrt_mem_replica_bytes(cl_context ctx, cl_device_id dev, vrt_mem *const *skip,
+                             unsigned nskip)
+{
+	size_t n = 0;
+	for (vrt_mem *m = all_mems; m; m = m->next)
+		if (!kept(m, skip, nskip))
+			n += vrt_replicas_bytes(m, ctx, dev);
+	return n;
+}
+
+cl_int vrt_mem_evict_replicas(cl_context ctx, cl_device_id dev, vrt_mem *const *skip,
+                              unsigned nskip)
+{
+	for (vrt_mem *m = all_mems; m; m = m->next) {
+		if (kept(m, skip, nskip))
+			continue;
+		vrt_replica *r = m->replicas, *next;
+		for (; r; r = next) {
+			next = r->next;
+			if ((ctx && r->ctx != ctx) || (dev && r->dev != dev))
+				continue;
+			cl_int err = vrt_mem_replica_evict(m, r);
+			if (err != CL_SUCCESS)
+				return err;
+		}
+	}
+	return CL_SUCCESS;
+}
+
+cl_int vrt_mem_settle(vrt_mem *m)
+{
+	vrt_pend_settle(m);
+	return from_frames(m);
+}
+
+/* [off, off+n) of buf on q filled with the ps-byte pattern in fills of
+ * at most 1 GiB (NVIDIA's driver never finishes a one-byte fill of 4 GiB:
+ * seen on the H100; 2 GiB take 2 ms), waited for. */
+static cl_int fill_buffer(cl_command_queue q, cl_mem buf, const void *pat, size_t ps,
+                          size_t off, size_t n)
 {
 	cl_int err = CL_SUCCESS;
 	for (size_t done = 0; done < n && err == CL_SUCCESS; done += (size_t)1 << 30) {
 		size_t len = n - done < ((size_t)1 << 30) ? n - done : (size_t)1 << 30;
-		err = vrt_real.clEnqueueFillBuffer(q, m->dev, pat, ps, off + done, len, 0, NULL,
-		                                   NULL);
+		err = vrt_real.clEnqueueFillBuffer(q, buf, pat, ps, off + done, len, 0, NULL, NULL);
 	}
 	return err == CL_SUCCESS ? vrt_real.clFinish(q) : err;
 }
 
-/* Zeros all of m's device copy, with the widest pattern its size allows. */
-static cl_int zero_device_copy(vrt_mem *m, cl_command_queue q)
+/* [off, off+n) of buf zeroed, with the widest pattern the range allows
+ * (a fill's offset and size are multiples of its pattern's). */
+static cl_int zero_buffer(cl_command_queue q, cl_mem buf, size_t off, size_t n)
 {
 	static const unsigned char z[128];
 	size_t ps = sizeof z;
-	while (m->size % ps)
+	while (off % ps || n % ps)
 		ps /= 2;
-	return fill_device_copy(m, q, z, ps, 0, m->size);
+	return fill_buffer(q, buf, z, ps, off, n);
+}
+
+static cl_int fill_device_copy(vrt_mem *m, cl_command_queue q, const void *pat, size_t ps,
+                               size_t off, size_t n)
+{
+	return fill_buffer(q, m->dev, pat, ps, off, n);
+}
+
+/* Zeros all of m's device copy. */
+static cl_int zero_device_copy(vrt_mem *m, cl_command_queue q)
+{
+	return zero_buffer(q, m->dev, 0, m->size);
 }
 
 /* A device command that changed [part of] m's device copy failed: its
@@ -736,6 +1035,15 @@ static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
 		 * same budget: a native launch needs their room first. */
 		if (vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size > budget)
 			vrt_framepool_release();
+		/* So do the replicas split launches left on q's device, in
+		 * whichever context. */
+		cl_device_id dev = NULL;
+		clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
+		if (dev &&
+		    vrt_mem_resident_bytes() + vrt_mem_replica_bytes(NULL, dev, NULL, 0) + m->size >
+		            budget &&
+		    (err = vrt_mem_evict_replicas(NULL, dev, NULL, 0)) != CL_SUCCESS)
+			return err;
 		while (vrt_mem_resident_bytes() + m->size > budget) {
 			vrt_mem *victim = eviction_victim(m, keep, nkeep, NULL);
 			if (!victim)
@@ -784,6 +1092,16 @@ cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
 	if ((err = from_frames(m)) != CL_SUCCESS || (err = family_flush(m)) != CL_SUCCESS ||
 	    (err = place_device_copy(m, q, budget, keep, nkeep)) != CL_SUCCESS)
 		return err;
+	if (!vrt_mem_dev_valid(m) && !lent(m) && !m->zero && !in_family(m) &&
+	    (m->replicas || !vrt_mem_host_valid(m))) {
+		/* A split launch may have left the newest bytes on its
+		 * devices, or, its replicas written home since, some only in
+		 * this device copy (the host copy lacks them): each run from
+		 * the nearest copy (the mover counts what crosses the link). */
+		int e = vrt_dir_bring(m->dir, m->dev_loc, m->origin, m->size, vrt_mem_mover, m);
+		if (e != 0)
+			return e == -1 ? CL_OUT_OF_HOST_MEMORY : e;
+	}
 	if (!vrt_mem_dev_valid(m)) {
 		if (lent(m)) {
 			/* The driver owns the bytes now, to move as it likes. */
@@ -841,6 +1159,7 @@ static void mem_free(vrt_mem *m)
 		vrt_real.clReleaseCommandQueue(m->dev_queue);
 		dev_gone(m);
 	}
+	replicas_free(m);
 	if (!m->parent && m->dir) { /* its sub-buffers, which hold it, are gone */
 		vrt_dir_fini(m->dir);
 		vrt_free(m->dir);

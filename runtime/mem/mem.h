@@ -5,9 +5,10 @@
  * is short (evict.c), the device buffers of paged launches' frame sets
  * kept between launches (framepool.c) with the pages their frames hold
  * (residency.c) and the hold (hold.c), each pool a location of the
- * directory of the buffers it holds pages of (poolloc.c), and the memory directory
- * (directory.c, directory.h: pure, unit-tested alone). Uses exec/ and
- * the folders below it.
+ * directory of the buffers it holds pages of (poolloc.c), the copies of
+ * windows of a buffer split launches keep on their devices (replica.c),
+ * and the memory directory (directory.c, directory.h: pure, unit-tested
+ * alone). Uses exec/ and the folders below it.
  */
 #ifndef VRT_MEM_H
 #define VRT_MEM_H
@@ -99,6 +100,73 @@ cl_int vrt_mem_evict_except(cl_context ctx, vrt_mem *const *keep, unsigned nkeep
 size_t vrt_mem_resident_bytes(void);
 /* The live buffer of `serial`, NULL when it was released. */
 vrt_mem *vrt_mem_by_serial(unsigned long long serial);
+
+/* Moves [off, off + n) of the family of `root` (u) from location `from`
+ * to location `to` of its directory (a vrt_dir_mover): between the host
+ * copy, members' device copies and replicas, on the device where both
+ * lie in one context, through host memory of its own between contexts.
+ * Host to device counts as h2d, device to host as d2h. Lock held. */
+int vrt_mem_mover(void *u, int from, int to, size_t off, size_t n);
+/* A new location of m's directory on dev of ctx (near those on the same
+ * device or context); -1 when all are taken. */
+int vrt_mem_new_loc(vrt_mem *m, cl_device_id dev, cl_context ctx);
+/* What a device copy of m needs before it takes bytes from the host
+ * copy: a whole write left pending is copied, pages kept dirty by paged
+ * launches come home (the directory does not know them). */
+cl_int vrt_mem_settle(vrt_mem *m);
+/* Bytes the replicas of every buffer hold on dev (NULL: any) in ctx
+ * (NULL: any), but those of the nskip buffers of skip. */
+size_t vrt_mem_replica_bytes(cl_context ctx, cl_device_id dev, vrt_mem *const *skip,
+                             unsigned nskip);
+/* Writes home and frees the replicas on dev (NULL: any) in ctx of every
+ * buffer but the nskip of skip. */
+cl_int vrt_mem_evict_replicas(cl_context ctx, cl_device_id dev, vrt_mem *const *skip,
+                              unsigned nskip);
+
+/* --- replica.c: windows of a buffer kept on a split launch's devices ---- */
+/* A copy of bytes [lo, hi) of a buffer (outside a family) on one device,
+ * in a context of the runtime's or the program's, kept between split
+ * launches (docs/multi.md, "Resident shares"). It is location `loc` of
+ * the buffer's directory: which of its bytes are current is the
+ * directory's to say, and mem.c fills it (vrt_mem_replica_place, _bring:
+ * the mover). Owned by the buffer (m->replicas), freed with it; a launch
+ * on its device that needs the room writes it home first
+ * (vrt_mem_evict_replicas). */
+typedef struct vrt_replica {
+	struct vrt_replica *next;   /* the buffer's next */
+	cl_context ctx;             /* not retained: the buffer's or a device's, both outlive it */
+	cl_command_queue q;         /* retained */
+	cl_device_id dev;
+	cl_mem buf;                 /* hi - lo bytes: byte 0 is the buffer's byte lo */
+	size_t lo, hi;
+	int loc;
+} vrt_replica;
+/* m's replica on dev, NULL when it has none. */
+vrt_replica *vrt_replica_on(const vrt_mem *m, cl_device_id dev);
+/* A replica of [lo, hi) of m on dev (in ctx, used through q), location
+ * loc of m's directory (holding nothing yet), put on m's list. */
+cl_int vrt_replica_new(vrt_mem *m, cl_context ctx, cl_command_queue q, cl_device_id dev,
+                       size_t lo, size_t hi, int loc, vrt_replica **out);
+/* Takes r off m's list and frees it (the directory is the caller's). */
+void vrt_replica_free(vrt_mem *m, vrt_replica *r);
+/* Bytes of m's replicas on dev (NULL: any) in ctx (NULL: any). */
+size_t vrt_replicas_bytes(const vrt_mem *m, cl_context ctx, cl_device_id dev);
+
+/* --- mem.c: the replicas' bytes ---------------------------------------- */
+/* m's replica on dev (in ctx, used through q) covering [lo, hi): the one
+ * it has when that covers them in ctx, else one of the window of both,
+ * filled from the old one (which goes). CL_SUCCESS with *out,
+ * else the error (nothing lost: m's bytes are where they were). */
+cl_int vrt_mem_replica_place(vrt_mem *m, cl_context ctx, cl_command_queue q,
+                             cl_device_id dev, size_t lo, size_t hi, vrt_replica **out);
+/* r holds [off, off + n) (within its window) once this returns
+ * CL_SUCCESS: each run it lacks from the nearest copy (directory.h). */
+cl_int vrt_mem_replica_bring(vrt_mem *m, vrt_replica *r, size_t off, size_t n);
+/* A kernel wrote [off, off + n) of r: every other copy of it is stale.
+ * -1 when out of memory (nothing recorded). */
+int vrt_mem_replica_wrote(vrt_mem *m, vrt_replica *r, size_t off, size_t n);
+/* Writes home what only r holds, then frees it. */
+cl_int vrt_mem_replica_evict(vrt_mem *m, vrt_replica *r);
 
 /* --- evict.c: which device copy goes ------------------------------------ */
 /* Of n candidates, the index of the one to evict: the farthest
