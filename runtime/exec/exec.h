@@ -243,6 +243,11 @@ void vrt_queue_behind(int (*fn)(void *ctx, const vrt_cmd *c), void *ctx);
 /* q's context and device (remembered with its executor, else asked of
  * the driver); CL_INVALID_COMMAND_QUEUE when q is not a queue. */
 cl_int vrt_queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev);
+/* An enqueue on q is under way and will be its next command (delta 1),
+ * or no longer (delta -1, after its submit or failure): whole writes
+ * before it wait for it to learn whether it takes their bytes
+ * (pending.c), however long it takes (a program's variants built). */
+void vrt_queue_coming(cl_command_queue q, int delta);
 /* The program put a command of its own (one the runtime forwards whole)
  * on q: the runtime's next command there waits for it (queue.c). */
 void vrt_queue_foreign(cl_command_queue q);

@@ -87,6 +87,7 @@ struct vrt_exec {
 	int hurry;            /* someone waits for the queue to drain */
 	int foreign;          /* the program's own commands went on q since `pre` */
 	int long_run;         /* a run of whole writes outlasted wait_for_next */
+	int coming;           /* enqueues under way on q (vrt_queue_coming) */
 	pthread_t thread;
 	vrt_exec *next;
 };
@@ -381,8 +382,11 @@ static void wait_for_next(vrt_exec *x, const vrt_cmd *c)
 		until.tv_sec++;
 		until.tv_nsec -= 1000000000L;
 	}
+	/* An enqueue under way (a launch waiting for its program's
+	 * variants, launch.c) is the next command: waited for whole. */
 	while (!chain_end(c) && !(x->long_run && c->next) && !x->retired && !x->hurry &&
-	       pthread_cond_timedwait(&x->cv, &x->mu, &until) == 0)
+	       (x->coming ? pthread_cond_wait(&x->cv, &x->mu)
+	                  : pthread_cond_timedwait(&x->cv, &x->mu, &until)) == 0)
 		;
 	if (!chain_end(c) && c->next)
 		x->long_run = 1;
@@ -614,6 +618,17 @@ void vrt_queue_drain(cl_command_queue q)
 	while (x->head || x->inflight)
 		pthread_cond_wait(&x->cv, &x->mu);
 	x->hurry--;
+	pthread_mutex_unlock(&x->mu);
+}
+
+void vrt_queue_coming(cl_command_queue q, int delta)
+{
+	vrt_exec *x = exec_of(q);
+	if (!x)
+		return;
+	pthread_mutex_lock(&x->mu);
+	x->coming += delta;
+	pthread_cond_broadcast(&x->cv);
 	pthread_mutex_unlock(&x->mu);
 }
 

@@ -595,6 +595,7 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
                      const cl_event *w, cl_event *ev, cl_command_type type)
 {
 	double c0 = vrt_now_ms();
+	int coming = 0; /* the queue was told this launch is coming */
 	if (dim < 1 || dim > 3)
 		return CL_INVALID_WORK_DIMENSION;
 	if (!gsize)
@@ -672,9 +673,11 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 		 * fails is this launch's to tell. Then planned again: natively
 		 * when it fits, else refused as a program vastcc did not
 		 * compile would be. */
+		vrt_queue_coming(q, 1);
 		vrt_unlock();
 		cl_int built = vrt_variants_wait(k->prog);
 		vrt_lock();
+		coming = 1;
 		if (built != CL_SUCCESS) {
 			L->nslots = 0;
 			L->footprint = 0;
@@ -685,12 +688,16 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 		drop_launch(&c->cmd);
 	vrt_unlock();
 	if (err != CL_SUCCESS) {
+		if (coming)
+			vrt_queue_coming(q, -1);
 		vrt_free(c);
 		return err;
 	}
 	/* k may go with the command once submitted: its name is copied. */
 	char *kn = vrt_cfg.trace ? vrt_strdup(k->name) : NULL;
 	err = vrt_submit(&c->cmd, q, type, CL_FALSE, nw, w, ev);
+	if (coming)
+		vrt_queue_coming(q, -1);
 	if (kn)
 		vrt_trace_host("submit", kn, c0, vrt_now_ms(), -1, 0);
 	vrt_free(kn);
