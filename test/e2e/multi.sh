@@ -112,8 +112,8 @@ for mem in $mems; do
 			# Splits whose windows all fit their devices: merged on
 			# the devices, no private copy, some page merged.
 			fits=$(real_splits "$k" | grep -v "merged on the host: a window does not fit")
-			[ -n "$fits" ] || [ "$mem" != "$last_mem" ] || { cat "$tmp/$label.err" >&2; \
-				fail "VAST_DEVICE_MEM=$mem: kernel '$k': no split fit its devices"; }
+			[ "$mem" != "$last_mem" ] || { [ -n "$fits" ] && [ "$fits" = "$(real_splits "$k")" ]; } ||
+				{ cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: kernel '$k': a split did not fit its devices"; }
 			bad=$(echo "$fits" | grep -v -E "private copies 0 bytes, resident .*, merged on the devices [1-9][0-9]* pages")
 			[ -z "$fits" ] || [ -z "$bad" ] || { cat "$tmp/$label.err" >&2; \
 				fail "VAST_DEVICE_MEM=$mem: kernel '$k': a split did not merge on the devices: $bad"; }
