@@ -317,7 +317,11 @@ cl_int vrt_devmerge_keep(vrt_devmerge *M)
 		                                        NULL, &err)) ||
 		    !(d->chunk = vrt_real.clCreateBuffer(d->ctx, CL_MEM_READ_WRITE, chunk_bytes(d),
 		                                         NULL, &err)))
-			return err != CL_SUCCESS ? err : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+			/* Past CL_DEVICE_MAX_MEM_ALLOC_SIZE too: no room, so
+			 * the launch may still run another way. */
+			return err != CL_SUCCESS && err != CL_INVALID_BUFFER_SIZE
+			               ? err
+			               : CL_MEM_OBJECT_ALLOCATION_FAILURE;
 		/* On the destination's in-order queue: before its kernel. */
 		err = each_piece(M, j, j, keep_piece);
 	}
