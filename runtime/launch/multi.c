@@ -6,12 +6,15 @@
  *   refuse what no merge makes exact -> build the program on each device
  *   (devices.c) -> shares (partition.c) -> each round of windows on
  *   resident shares where it can (resident.c: copies kept on the devices,
- *   nothing written home) -> else one thread per share, each a paged
+ *   nothing written home, pages several windows write merged on a
+ *   device: devmerge.c) -> else one thread per share, each a paged
  *   launch of its window of work-groups on its own device, frames and
  *   budget (paged.c) -> merge into the host copies.
  *
- * What follows is the second way, from the first round that cannot run
- * on resident shares: the host copies are the source of truth (every
+ * What follows is the second way, only where resident shares cannot run
+ * at all (no descriptors, an indirect kernel, a window that does not fit
+ * its device: the log line says which), from the first round that cannot
+ * run on resident shares: the host copies are the source of truth (every
  * device copy and replica of the context is written home before that
  * round, legacy_start). Each share reads them
  * (read-only slots, shared by every share). A write-only slot whose
@@ -378,7 +381,8 @@ static int clean_cut(const vrt_launch *L, vrt_fp_plan *P, size_t g, unsigned shi
 /* Moves each boundary between neighbouring windows (counts[j] groups
  * from group 0) to the nearest clean cut within ALIGN_REACH groups, less
  * than half of either window: a page that a boundary cuts would be
- * written by both shares, and so need private copies and a merge.
+ * written by both shares, and so need a merge (private copies, or on a
+ * device for resident shares).
  * Writes that grow with the group (a row of tiles after another) cut
  * cleanly at the pages they cross; whether the whole windows are then
  * disjoint, disjoint() decides. Pages of 2^shift bytes, of write-only
@@ -503,12 +507,19 @@ static void keep_split(const vrt_launch *L, const measure *m, unsigned n, size_t
 }
 
 /* A round on resident shares (resident.c); its devices' times into the
- * model: all kernel time, nothing crossed a link in the window. */
+ * model: all kernel time, nothing crossed a link in the window. Its
+ * merged pages and bytes add to *sum; why it could not run, if so. */
 static int run_resident(vrt_launch *L, measure *m, const cl_device_id *devs, unsigned n,
-                        const size_t *start, const size_t *counts, cl_int *err)
+                        const size_t *start, const size_t *counts, vrt_resident_note *sum,
+                        cl_int *err)
 {
 	double ms[VRT_MAX_DEVICES] = {0};
-	if (!vrt_resident_run(L, devs, n, start, counts, ms, err))
+	vrt_resident_note note;
+	int ran = vrt_resident_run(L, devs, n, start, counts, ms, &note, err);
+	sum->merged_pages += note.merged_pages;
+	sum->merged_bytes += note.merged_bytes;
+	sum->why_not = note.why_not;
+	if (!ran)
 		return 0;
 	for (unsigned j = 0; j < n && *err == CL_SUCCESS; j++) {
 		if (!counts[j])
@@ -590,10 +601,11 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 	 * while they can; from the first that cannot, the shares work from
 	 * the host copies (legacy_start) with private copies and the merge. */
 	int resident = 1, legacy = 0, moved = 0;
+	vrt_resident_note note = {0};
 	*err = CL_SUCCESS;
 	if (probed) {
 		probe_starts(L->groups, n, probe, start);
-		moved = resident = run_resident(L, m, devs, n, start, probe, err);
+		moved = resident = run_resident(L, m, devs, n, start, probe, &note, err);
 		if (!resident && *err == CL_SUCCESS && (*err = legacy_start(L)) == CL_SUCCESS) {
 			legacy = 1;
 			*err = run_windows(L, m, devs, sh, n, start, probe);
@@ -612,7 +624,7 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 	for (unsigned j = 0; j < n; j++)
 		start[j] = j ? start[j - 1] + rest[j - 1] : base;
 	if (*err == CL_SUCCESS && !legacy)
-		moved |= resident = run_resident(L, m, devs, n, start, rest, err);
+		moved |= resident = run_resident(L, m, devs, n, start, rest, &note, err);
 	else
 		resident = 0;
 	/* A launch in one window per device (no profiling) writes its
@@ -654,10 +666,16 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 			if (at < sizeof line)
 				at += (size_t)snprintf(line + at, sizeof line - at, " %s:%zu",
 				                       vrt_device_name(devs[j]), probe[j] + rest[j]);
-		char how[96] = "";
+		char how[256] = "", merged[96] = "";
+		if (note.merged_pages)
+			snprintf(merged, sizeof merged, ", merged on the devices %zu pages (%zu bytes brought)",
+			         note.merged_pages, note.merged_bytes);
 		if (!legacy)
-			snprintf(how, sizeof how, ", resident (h2d %llu bytes, d2h %llu)",
-			         L->st->h2d - before.h2d, L->st->d2h - before.d2h);
+			snprintf(how, sizeof how, ", resident (h2d %llu bytes, d2h %llu)%s",
+			         L->st->h2d - before.h2d, L->st->d2h - before.d2h, merged);
+		else
+			snprintf(how, sizeof how, ", merged on the host: %s",
+			         note.why_not ? note.why_not : "resident shares cannot run it");
 		vrt_log(VRT_LOG_INFO, "kernel '%s': split over %u devices (work-groups%s%s), %.3f ms, merge %.3f ms, private copies %zu bytes%s",
 		        k->name, n, line, probed ? ", profiled" : "", t1 - t0, vrt_now_ms() - t1, priv,
 		        how);

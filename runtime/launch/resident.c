@@ -4,19 +4,23 @@
  * devices (docs/multi.md, "Resident shares").
  *
  *   plan (pure): each window's pages of each buffer, read or written and
- *   may-write, from the footprint descriptors, at RES_SHIFT ->
- *   refuse what the directory could not record exactly (two windows may
- *   write one page) or what does not fit a device ->
+ *   may-write, from the footprint descriptors, at RES_SHIFT, and the
+ *   pages two or more windows may write (devmerge.c) ->
+ *   refuse what does not fit a device ->
  *   each share's replicas placed, the bytes they lack brought from the
  *   nearest copy (mem/replica.c, mem.c: the memory directory) ->
+ *   the shared pages' bytes kept on their destinations (devmerge.c) ->
  *   the straight variant over each window on them, a thread per device ->
- *   each window's may-write pages recorded as the newest there.
+ *   the shared pages merged on their destinations (devmerge.c) ->
+ *   each window's may-write pages recorded as the newest there, a shared
+ *   page on its destination only.
  *
  * Nothing is written home before the launch, nothing after: the host or
  * another device gets the bytes when it needs them (mem.c's mover). A
  * may-write page is recorded whole, which claims its bytes the kernel
  * did not write too: they were brought before the kernel, so they are
- * the current ones, and no other window may write that page.
+ * the current ones, and the bytes other windows wrote in it were merged
+ * into it.
  *
  * The straight kernel's tail: each buffer parameter's run is its slot's
  * replica (sbuf) with delta (slot << VAST_VA_SHIFT) + lo, so virtual byte
@@ -73,21 +77,26 @@ static int straight_ok(const vrt_launch *L)
 	return 1;
 }
 
-/* Whether L's buffers may have replicas: outside families (a member's
- * bytes are kept coherent through the host copy), not the program's
- * memory lent to the driver, reached only where the host evaluates the
- * addresses. */
-static int buffers_ok(const vrt_launch *L)
+/* Why L's buffers may not have replicas, or NULL: they must be outside
+ * families (a member's bytes are kept coherent through the host copy),
+ * not the program's memory lent to the driver, reached only where the
+ * host evaluates the addresses. */
+static const char *buffers_refusal(const vrt_launch *L)
 {
 	if (L->nslots > VAST_FRAME_BUFS)
-		return 0;
+		return "more buffers than a straight kernel has frames";
 	for (unsigned s = 1; s <= L->nslots; s++) {
 		const vrt_mem *m = L->slot_mem[s];
-		if (m->parent || m->nsubs || (m->pin.buf && !m->own_host) || !m->dir ||
-		    vrt_fp_slot_indirect(L, s))
-			return 0;
+		if (m->parent || m->nsubs)
+			return "a buffer of a sub-buffer family";
+		if (m->pin.buf && !m->own_host)
+			return "a CL_MEM_USE_HOST_PTR buffer whose memory the driver pinned";
+		if (!m->dir)
+			return "a buffer that cannot be kept on the devices";
+		if (vrt_fp_slot_indirect(L, s))
+			return "a buffer whose pages the descriptors do not give";
 	}
-	return 1;
+	return NULL;
 }
 
 /* Share j's pages (decided purely): 1 when every slot's are known, 0
@@ -137,27 +146,6 @@ static int plan_share(const vrt_launch *L, res_share *sh)
 	}
 	vrt_fp_plan_free(P);
 	return ok;
-}
-
-/* Whether two shares may write one page of a slot: their writes would
- * each claim the other's (the directory records a page whole). */
-static int writes_meet(const vrt_launch *L, const res_share *sh, unsigned n)
-{
-	for (unsigned s = 1; s <= L->nslots; s++) {
-		if (!(L->slot_mode[s] & VAST_MODE_W))
-			continue;
-		size_t np = npages_of(L->slot_mem[s]->size);
-		for (unsigned a = 0; a < n; a++)
-			for (unsigned b = a + 1; b < n; b++) {
-				const unsigned char *x = sh[a].slot[s].wr, *y = sh[b].slot[s].wr;
-				if (!x || !y)
-					continue;
-				for (size_t p = 0; p < np; p++)
-					if (x[p] && y[p])
-						return 1;
-			}
-	}
-	return 0;
 }
 
 /* Bytes share sh's replicas take on its device once placed: of each
@@ -210,12 +198,12 @@ static cl_int evict_own(const vrt_launch *L, cl_device_id dev)
 	return err;
 }
 
-/* Room on share j's device for its replicas: other buffers' replicas
- * there go home first; then, on the launch's own device, the frames kept
- * for paged launches and other buffers' device copies; then the
- * launch's buffers' own replicas there, which windows moved past would
- * grow. 0: no room. */
-static int make_room(vrt_launch *L, res_share *sh, int own, cl_int *err)
+/* Room on share j's device for its replicas and `scratch` bytes more:
+ * other buffers' replicas there go home first; then, on the launch's own
+ * device, the frames kept for paged launches and other buffers' device
+ * copies; then the launch's buffers' own replicas there, which windows
+ * moved past would grow. 0: no room. */
+static int make_room(vrt_launch *L, res_share *sh, int own, size_t scratch, cl_int *err)
 {
 	vrt_mem *const *slots = (vrt_mem *const *)L->slot_mem + 1;
 	unsigned long long budget = vrt_budget(sh->dev, L->footprint);
@@ -223,7 +211,7 @@ static int make_room(vrt_launch *L, res_share *sh, int own, cl_int *err)
 		size_t used = vrt_mem_replica_bytes(NULL, sh->dev, slots, L->nslots);
 		if (own)
 			used += vrt_mem_resident_bytes() + vrt_framepool_bytes();
-		if (used + share_bytes(L, sh) <= budget)
+		if (used + share_bytes(L, sh) + scratch <= budget)
 			return 1;
 		if (pass == 0)
 			*err = vrt_mem_evict_replicas(NULL, sh->dev, slots, L->nslots);
@@ -386,16 +374,19 @@ static void drop_share(res_share *sh, int own)
  * program's has changed. */
 #define NOT_HERE(why)                                                                    \
 	do {                                                                             \
+		note->why_not = why;                                                     \
 		vrt_log(VRT_LOG_DEBUG, "kernel '%s': split with private copies: %s",       \
 		        L->k->name, why);                                                \
 		goto out;                                                                \
 	} while (0)
 
 int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const size_t *start,
-                     const size_t *counts, double *ms, cl_int *err)
+                     const size_t *counts, double *ms, vrt_resident_note *note, cl_int *err)
 {
 	int ran = 0, planned;
 	*err = CL_SUCCESS;
+	memset(note, 0, sizeof *note);
+	vrt_devmerge *M = NULL;
 	res_share *sh = vrt_calloc(n, sizeof *sh);
 	if (!sh) {
 		*err = CL_OUT_OF_HOST_MEMORY;
@@ -409,8 +400,11 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 	 * check them against. */
 	if (vrt_cfg.footprints == VRT_FP_CHECK)
 		NOT_HERE("VAST_FOOTPRINTS=check");
-	if (!straight_ok(L) || !buffers_ok(L))
-		NOT_HERE("no straight variant, or a buffer that cannot be kept on the devices");
+	if (!straight_ok(L))
+		NOT_HERE("no straight variant");
+	const char *why = buffers_refusal(L);
+	if (why)
+		NOT_HERE(why);
 	double t0 = vrt_now_ms();
 	for (unsigned j = 0; j < n; j++) {
 		sh[j].W = *L;
@@ -428,8 +422,15 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 		if (!planned)
 			NOT_HERE("a window's pages are not known from descriptors");
 	}
-	if (writes_meet(L, sh, n))
-		NOT_HERE("two windows may write one page");
+	/* The pages two or more windows may write: merged on a device. */
+	if (!(M = vrt_devmerge_new(L, n))) {
+		*err = CL_OUT_OF_HOST_MEMORY;
+		ran = 1;
+		goto out;
+	}
+	for (unsigned j = 0; j < n; j++)
+		for (unsigned s = 1; counts[j] && s <= L->nslots; s++)
+			vrt_devmerge_writes(M, j, s, sh[j].slot[s].wr);
 	/* Each window planned from the descriptors, as a paged share's
 	 * would be (VAST_TRACE, VAST_STATS fp_plans). */
 	vrt_trace_host("footprints", L->k->name, t0, vrt_now_ms(), -1, 0);
@@ -442,6 +443,8 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 			sh[j].q = L->q;
 			if (vrt_kernel_variant(L->k, "straight", &sh[j].ks) != CL_SUCCESS)
 				NOT_HERE("no straight kernel");
+			if (vrt_devmerge_share(M, j, sh[j].ctx, sh[j].q, devs[j]) != CL_SUCCESS)
+				NOT_HERE("no merge kernel on a device");
 			continue;
 		}
 		cl_program prog;
@@ -457,9 +460,11 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 		sh[j].W.dev = devs[j];
 		if (vrt_kernel_variant(&sh[j].k, "straight", &sh[j].ks) != CL_SUCCESS)
 			NOT_HERE("no straight kernel");
+		if (vrt_devmerge_share(M, j, sh[j].ctx, sh[j].q, devs[j]) != CL_SUCCESS)
+			NOT_HERE("no merge kernel on a device");
 	}
 	for (unsigned j = 0; j < n; j++)
-		if (counts[j] && !make_room(L, &sh[j], j == 0, err)) {
+		if (counts[j] && !make_room(L, &sh[j], j == 0, vrt_devmerge_scratch(M, j), err)) {
 			if (*err != CL_SUCCESS) {
 				ran = 1;
 				goto out;
@@ -479,15 +484,19 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 			if ((*err = vrt_mem_replica_place(m, sh[j].ctx, sh[j].q, devs[j], rs->lo, rs->hi,
 			                              &rs->rep)) == CL_SUCCESS)
 				*err = each_run(rs->acc, m->size, vrt_mem_replica_bring, m, rs->rep);
+			vrt_devmerge_replica(M, j, s, rs->rep);
 		}
 		if (counts[j] && *err == CL_SUCCESS && (*err = make_lpt(L, &sh[j])) == CL_SUCCESS)
 			*err = set_args(&sh[j]);
 	}
+	if (*err == CL_SUCCESS)
+		*err = vrt_devmerge_keep(M);
 	if (*err == CL_MEM_OBJECT_ALLOCATION_FAILURE || *err == CL_OUT_OF_RESOURCES) {
 		/* No kernel ran, and the bytes are where the directory says:
 		 * the launch may still run another way. */
 		vrt_log(VRT_LOG_INFO, "kernel '%s': no room for a window on its device (%s); split with private copies",
 		        L->k->name, vrt_cl_error_name(*err));
+		note->why_not = "a window does not fit its device (no room left)";
 		*err = CL_SUCCESS;
 		ran = 0;
 	}
@@ -509,9 +518,24 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 		else
 			run_share(&sh[j]);
 	}
+	/* The pages several windows may write, merged on their
+	 * destinations once every window ran. */
+	int failed = 0;
+	for (unsigned j = 0; j < n; j++)
+		failed |= counts[j] && sh[j].err != CL_SUCCESS;
+	note->merged_pages = vrt_devmerge_pages(M);
+	if (!failed && note->merged_pages) {
+		double m0 = vrt_now_ms();
+		*err = vrt_devmerge_run(M, &note->merged_bytes);
+		vrt_trace_host("merge", L->k->name, m0, vrt_now_ms(), -1, note->merged_bytes);
+		if (*err != CL_SUCCESS)
+			vrt_log(VRT_LOG_WARN, "kernel '%s': merging the pages its windows share failed: %s",
+			        L->k->name, vrt_cl_error_name(*err));
+	}
 	/* What each window may have written is the newest there, a failed
 	 * one's too (launch.c refuses the buffers then): no other copy of it
-	 * is current any more. */
+	 * is current any more. A page several may write is the newest on
+	 * its destination, where they were merged. */
 	for (unsigned j = 0; j < n; j++) {
 		if (!counts[j])
 			continue;
@@ -528,6 +552,7 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 		for (unsigned s = 1; s <= L->nslots; s++) {
 			res_slot *rs = &sh[j].slot[s];
 			vrt_mem *m = L->slot_mem[s];
+			vrt_devmerge_claims(M, j, s, rs->wr);
 			if (rs->wr && rs->rep &&
 			    each_run(rs->wr, m->size, record_wrote, m, rs->rep) != CL_SUCCESS) {
 				/* The directory has no room to say where the bytes
@@ -539,6 +564,7 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 		}
 	}
 out:
+	vrt_devmerge_free(M);
 	for (unsigned j = 0; j < n; j++)
 		drop_share(&sh[j], j == 0);
 	vrt_free(sh);

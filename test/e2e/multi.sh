@@ -20,8 +20,18 @@
 # VAST_E2E_IN_PLACE="K ...": kernels whose shares write disjoint pages of
 # write-only buffers: each must have a split after its first (profiled)
 # one that made no private copy (VAST_LOG=info); VAST_E2E_SHARED="K ...":
-# kernels whose shares write pages in common: every split made private
-# copies (merged). VAST_E2E_SHARES_FP=1:
+# kernels whose shares write pages in common, with descriptors: every
+# split merged those pages on the devices and made no private copy
+# ("private copies 0 bytes", "merged on the devices P pages" with P > 0),
+# but where its line says a window did not fit its device (merged on the
+# host then), which no split at the last budget may say;
+# VAST_E2E_ALL_WRITE=BYTES also: the kernel writes one buffer of BYTES
+# bytes, every page of it from every device, so each round merges all its
+# pages and brings (devices - 1) x BYTES to the destination.
+# VAST_E2E_HOST="K ...": kernels whose shares cannot run on resident
+# shares: every split made private copies and says why ("merged on the
+# host: WHY"). VAST_E2E_NDEV=N: N devices (default 2);
+# VAST_E2E_MEMS: the budgets (default "50% 10% 100%"). VAST_E2E_SHARES_FP=1:
 # every plan (of a launch or a share) comes from footprint descriptors,
 # checked against the inspector (VAST_FOOTPRINTS=check): the run's
 # VAST_TRACE has footprints events and no inspect event.
@@ -49,6 +59,13 @@ VAST_E2E_BUILD_ONLY=$tmp bash "$here/diff.sh" "$name" >/dev/null || fail "build 
 kernels=$(grep -oE '(__)?kernel[[:space:]]+void[[:space:]]+[A-Za-z_][A-Za-z0-9_]*' \
 	"$here/../../examples/$name/$name.cl" | awk '{print $NF}' | sort -u)
 one=" ${VAST_E2E_ONE_DEVICE:-} "
+ndev=${VAST_E2E_NDEV:-2}
+pocl=$(for _ in $(seq "$ndev"); do printf 'pthread '; done)
+pocl=${pocl% }
+mems=${VAST_E2E_MEMS:-50% 25% 10% 100%}
+last_mem=${mems##* }
+# A kernel's name in a list of names.
+listed() { [[ " $2 " == *" $1 "* ]]; }
 
 run() { # LABEL BINARY [ENV...]
 	local label=$1 exe=$2
@@ -61,39 +78,60 @@ run() { # LABEL BINARY [ENV...]
 
 args=("$@")
 run native "$tmp/native/$name/$name"
-for mem in 50% 25% 10% 100%; do
+for mem in $mems; do
 	label="mem_${mem//%/pct}"
 	fpcheck=()
 	[ "${VAST_E2E_SHARES_FP:-0}" = 1 ] && fpcheck=(VAST_FOOTPRINTS=check VAST_TRACE="$tmp/$label.json")
-	run "$label" "$tmp/vast/$name/$name" POCL_DEVICES="pthread pthread" VAST_DEVICES=all \
+	run "$label" "$tmp/vast/$name/$name" POCL_DEVICES="$pocl" VAST_DEVICES=all \
 		VAST_DEVICE_MEM="$mem" VAST_STATS=kv VAST_LOG=info ${fpcheck[@]+"${fpcheck[@]}"}
 	d=$(cd "$tmp" && cmp native.out "$label.out" 2>&1) ||
 		{ cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: output differs from the native run: $d"; }
 	for k in $kernels; do
 		line=$(grep -E "^vast: kernel $k " "$tmp/$label.err" | tail -n 1)
-		groups=$(echo "$line" | sed -n 's/.* dev_groups=\([0-9,]*\).*/\1/p')
+		groups=$(echo "$line" | sed -n 's/.* dev_groups=\([0-9,]*\).*/\1/p' | cut -d, -f1-"$ndev")
 		[ -n "$groups" ] || { cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: no dev_groups for kernel '$k'"; }
 		g0=${groups%%,*}
-		g1=$(echo "$groups" | cut -d, -f2)
+		# Devices after the first that ran none of the kernel's groups.
+		idle=$(echo "$groups" | tr , '\n' | tail -n +2 | grep -c '^0$')
 		if [ "${one/ $k /}" != "$one" ]; then
 			grep -q "kernel '$k' runs on one device of VAST_DEVICES" "$tmp/$label.err" ||
 				{ cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: kernel '$k' was expected to be refused"; }
-			[ "$g0" -gt 0 ] && [ "$g1" = 0 ] ||
+			[ "$g0" -gt 0 ] && [ "$idle" = $((ndev - 1)) ] ||
 				fail "VAST_DEVICE_MEM=$mem: refused kernel '$k' did not run on the first device alone: $line"
 			note "VAST_DEVICE_MEM=$mem: identical; kernel '$k' on one device, as expected"
 			continue
 		fi
-		[ "$g0" -gt 0 ] && [ "$g1" -gt 0 ] || { cat "$tmp/$label.err" >&2; \
-			fail "VAST_DEVICE_MEM=$mem: kernel '$k' did not use both devices: $line"; }
+		[ "$(echo "$groups" | tr , '\n' | wc -l)" = "$ndev" ] && [ "$g0" -gt 0 ] && [ "$idle" = 0 ] ||
+			{ cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: kernel '$k' did not use all $ndev devices: $line"; }
 		if [ "${VAST_E2E_IN_PLACE:-}" ] && [ "${VAST_E2E_IN_PLACE/$k/}" != "${VAST_E2E_IN_PLACE}" ]; then
 			real_splits "$k" | grep -v profiled | grep -q "private copies 0 bytes" || { cat "$tmp/$label.err" >&2; \
 				fail "VAST_DEVICE_MEM=$mem: kernel '$k': no split without private copies"; }
 			note "VAST_DEVICE_MEM=$mem: kernel '$k' written in place"
 		fi
-		if [ "${VAST_E2E_SHARED:-}" ] && [ "${VAST_E2E_SHARED/$k/}" != "${VAST_E2E_SHARED}" ]; then
-			! real_splits "$k" | grep -q "private copies 0 bytes" ||
-				{ cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: kernel '$k': a split made no private copy"; }
-			note "VAST_DEVICE_MEM=$mem: kernel '$k' merged from private copies"
+		if listed "$k" "${VAST_E2E_SHARED:-}"; then
+			# Splits whose windows all fit their devices: merged on
+			# the devices, no private copy, some page merged.
+			fits=$(real_splits "$k" | grep -v "merged on the host: a window does not fit")
+			[ "$mem" != "$last_mem" ] || { [ -n "$fits" ] && [ "$fits" = "$(real_splits "$k")" ]; } ||
+				{ cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: kernel '$k': a split did not fit its devices"; }
+			bad=$(echo "$fits" | grep -v -E "private copies 0 bytes, resident .*, merged on the devices [1-9][0-9]* pages")
+			[ -z "$fits" ] || [ -z "$bad" ] || { cat "$tmp/$label.err" >&2; \
+				fail "VAST_DEVICE_MEM=$mem: kernel '$k': a split did not merge on the devices: $bad"; }
+			if [ "${VAST_E2E_ALL_WRITE:-}" ] && [ -n "$fits" ]; then
+				echo "$fits" | sed -n 's/.*merged on the devices \([0-9]*\) pages (\([0-9]*\) bytes brought).*/\1 \2/p' |
+					awk -v w=$((ndev - 1)) -v size="$VAST_E2E_ALL_WRITE" '
+						BEGIN { pages = int((size + 4095) / 4096) }
+						$1 % pages || $2 != w * size * ($1 / pages) { print; bad = 1 }
+						END { exit bad }' ||
+					fail "VAST_DEVICE_MEM=$mem: kernel '$k': not every page merged from $((ndev - 1)) other devices (pages, bytes brought above)"
+			fi
+			note "VAST_DEVICE_MEM=$mem: kernel '$k' merged on the devices ($(echo "$fits" | grep -c .) splits)"
+		fi
+		if listed "$k" "${VAST_E2E_HOST:-}"; then
+			bad=$(real_splits "$k" | grep -v -E "private copies [1-9][0-9]* bytes, merged on the host: [a-z]")
+			[ -z "$bad" ] && [ -n "$(real_splits "$k")" ] || { cat "$tmp/$label.err" >&2; \
+				fail "VAST_DEVICE_MEM=$mem: kernel '$k': a split did not say why it merged on the host: $bad"; }
+			note "VAST_DEVICE_MEM=$mem: kernel '$k' merged on the host: $(real_splits "$k" | sed -n 's/.*merged on the host: //p' | sort -u | head -n 1)"
 		fi
 		if [ "${VAST_E2E_SHARES_FP:-0}" = 1 ]; then
 			# Every plan, of a whole launch or of a share, came from the
@@ -119,7 +157,7 @@ done
 # VAST_E2E_BAD_NAME=1: a name that matches no device is reported, and the
 # launch runs on its own device, exactly.
 if [ "${VAST_E2E_BAD_NAME:-0}" = 1 ]; then
-	run bad_name "$tmp/vast/$name/$name" POCL_DEVICES="pthread pthread" VAST_DEVICES=cpu0,gpu7 \
+	run bad_name "$tmp/vast/$name/$name" POCL_DEVICES="$pocl" VAST_DEVICES=cpu0,gpu7 \
 		VAST_DEVICE_MEM=50% VAST_STATS=kv
 	cmp -s "$tmp/native.out" "$tmp/bad_name.out" || fail "VAST_DEVICES=cpu0,gpu7: output differs"
 	grep -q "warning: ignoring VAST_DEVICES: unknown device 'gpu7' in VAST_DEVICES: this machine has 0 gpu devices" \
