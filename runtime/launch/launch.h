@@ -54,6 +54,12 @@ double vrt_host_bw(void);
 void vrt_model_pdevs(const vrt_devmodel *m, unsigned n, const vrt_pwork *w, double work,
                      vrt_pdev *out);
 
+/* --- traffic.c: the bytes a work-group of a split launch moves --------- */
+/* The most bytes a work-group of L moves in one direction, the launch
+ * split n ways: from the footprint descriptors where they give every
+ * slot's pages, else L's buffer bytes per work-group. Pure. */
+double vrt_group_bytes(const vrt_launch *L, unsigned n);
+
 /* --- resident.c: a split launch's windows on copies kept on the devices -- */
 /* Pages of 4 KiB: what a window's may-write set is recorded at, and so
  * where two windows' writes count as one page's. */

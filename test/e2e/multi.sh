@@ -17,9 +17,12 @@
 # "runs on one device" warning (global atomics, data-reading inspectors:
 # docs/multi.md). VAST_E2E_BAD_NAME=1 also runs it with a device name
 # that matches nothing (reported, run on one device).
+# No launch is profiled: the first split of a kernel comes from the
+# devices' models, each made once per process (VAST_LOG=info: no split
+# line says "profiled", one model line per device).
 # VAST_E2E_IN_PLACE="K ...": kernels whose shares write disjoint pages of
-# write-only buffers: each must have a split after its first (profiled)
-# one that made no private copy (VAST_LOG=info); VAST_E2E_SHARED="K ...":
+# write-only buffers: each must have a split that made no private copy
+# (VAST_LOG=info); VAST_E2E_SHARED="K ...":
 # kernels whose shares write pages in common: every split made private
 # copies (merged). VAST_E2E_SHARES_FP=1:
 # every plan (of a launch or a share) comes from footprint descriptors,
@@ -69,6 +72,13 @@ for mem in 50% 10% 100%; do
 		VAST_DEVICE_MEM="$mem" VAST_STATS=kv VAST_LOG=info ${fpcheck[@]+"${fpcheck[@]}"}
 	d=$(cd "$tmp" && cmp native.out "$label.out" 2>&1) ||
 		{ cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: output differs from the native run: $d"; }
+	! grep -q "split over .*profiled" "$tmp/$label.err" ||
+		{ cat "$tmp/$label.err" >&2; fail "VAST_DEVICE_MEM=$mem: a launch was profiled"; }
+	grep -q "split over" "$tmp/$label.err" && for dev in cpu0 cpu1; do
+		models=$(grep -c "^vast: info: \[[0-9.]*\] device '$dev' (.*multiply-adds/s" "$tmp/$label.err")
+		[ "$models" = 1 ] || { cat "$tmp/$label.err" >&2; \
+			fail "VAST_DEVICE_MEM=$mem: device '$dev' modelled $models times, not once"; }
+	done
 	for k in $kernels; do
 		line=$(grep -E "^vast: kernel $k " "$tmp/$label.err" | tail -n 1)
 		groups=$(echo "$line" | sed -n 's/.* dev_groups=\([0-9,]*\).*/\1/p')
@@ -86,7 +96,7 @@ for mem in 50% 10% 100%; do
 		[ "$g0" -gt 0 ] && [ "$g1" -gt 0 ] || { cat "$tmp/$label.err" >&2; \
 			fail "VAST_DEVICE_MEM=$mem: kernel '$k' did not use both devices: $line"; }
 		if [ "${VAST_E2E_IN_PLACE:-}" ] && [ "${VAST_E2E_IN_PLACE/$k/}" != "${VAST_E2E_IN_PLACE}" ]; then
-			real_splits "$k" | grep -v profiled | grep -q "private copies 0 bytes" || { cat "$tmp/$label.err" >&2; \
+			real_splits "$k" | grep -q "private copies 0 bytes" || { cat "$tmp/$label.err" >&2; \
 				fail "VAST_DEVICE_MEM=$mem: kernel '$k': no split without private copies"; }
 			note "VAST_DEVICE_MEM=$mem: kernel '$k' written in place"
 		fi
