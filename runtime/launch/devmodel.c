@@ -60,6 +60,7 @@ typedef struct model {
 } model;
 static model *all_models;
 static double host_bw;
+static int host_measured;
 
 /* Seconds one run of the benchmark with loops of n takes on q, -1 when
  * it cannot run. */
@@ -253,8 +254,9 @@ const vrt_devmodel *vrt_devmodel_of(cl_device_id d, cl_context ctx)
 
 double vrt_host_bw(void)
 {
-	if (host_bw > 0)
+	if (host_measured)
 		return host_bw;
+	host_measured = 1;
 	unsigned char *a = vrt_malloc(HOST_BYTES), *b = vrt_malloc(HOST_BYTES);
 	if (a && b) {
 		memset(a, 1, HOST_BYTES);
