@@ -23,12 +23,42 @@ typedef struct vrt_pwork {
 	size_t groups;          /* work-groups of the launch */
 	double bytes_per_group; /* most bytes a group moves in one direction */
 	double merge_s;         /* merge cost per device used, when several */
+	double host_bw;         /* bytes per second of host memory; 0: unbounded */
 } vrt_pwork;
 /* Chooses out[j] work-groups for each of n devices (summing to
  * w->groups, 0: device unused) so the devices used finish together and
- * the launch ends soonest; returns the modelled seconds, or -1 when no
- * device has a rate (then everything goes to device 0). Pure. */
+ * the launch ends soonest, the fewest devices where several sets end as
+ * soon; returns the modelled seconds, or -1 when no device has a rate
+ * (then everything goes to device 0). Pure. */
 double vrt_partition(const vrt_pdev *d, unsigned n, const vrt_pwork *w, size_t *out);
+
+/* --- devmodel.c: what each device can do, measured once per process ---- */
+typedef struct vrt_devmodel {
+	double fma_per_s; /* single-precision FMAs per second */
+	double link_bw;   /* bytes per second per direction; 0: host memory */
+	int benchmarked;  /* fma_per_s measured (else compute units x clock) */
+} vrt_devmodel;
+/* Device d's model, made at the first call (a benchmark kernel and a
+ * timed transfer in ctx, a context of d's), kept until exit and logged
+ * at VAST_LOG=info; identical devices share one. NULL when out of
+ * memory. Lock held. */
+const vrt_devmodel *vrt_devmodel_of(cl_device_id d, cl_context ctx);
+/* Bytes per second the host copies, measured once (a few MiB): the host
+ * memory a host device's kernel and the links' transfers share. */
+double vrt_host_bw(void);
+/* The partitioner's devices for a launch whose work-group does `work`
+ * FMAs and moves w->bytes_per_group bytes each way: device j computes
+ * m[j].fma_per_s / work groups per second, a host device (no link) no
+ * more than its reads and writes pass through w->host_bw, over a link of
+ * its own; no fixed cost. Pure. */
+void vrt_model_pdevs(const vrt_devmodel *m, unsigned n, const vrt_pwork *w, double work,
+                     vrt_pdev *out);
+
+/* --- traffic.c: the bytes a work-group of a split launch moves --------- */
+/* The most bytes a work-group of L moves in one direction, the launch
+ * split n ways: from the footprint descriptors where they give every
+ * slot's pages, else L's buffer bytes per work-group. Pure. */
+double vrt_group_bytes(const vrt_launch *L, unsigned n);
 
 /* --- resident.c: a split launch's windows on copies kept on the devices -- */
 /* Pages of 4 KiB: what a window's may-write set is recorded at, and so

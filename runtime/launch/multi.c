@@ -4,19 +4,21 @@
  * docs/multi.md).
  *
  *   refuse what no merge makes exact -> build the program on each device
- *   (devices.c) -> shares (partition.c) -> each round of windows on
- *   resident shares where it can (resident.c: copies kept on the devices,
- *   nothing written home, pages several windows write merged on a
- *   device: devmerge.c) -> else one thread per share, each a paged
- *   launch of its window of work-groups on its own device, frames and
- *   budget (paged.c) -> merge into the host copies.
+ *   (devices.c) -> shares (partition.c: on a kernel's first launch from
+ *   the devices' models, devmodel.c, and its bytes per work-group,
+ *   traffic.c; later from what its launches measured; no profiling
+ *   window) -> the windows, one per device, on resident shares where
+ *   they can (resident.c: copies kept on the devices, nothing written
+ *   home, pages several windows write merged on a device: devmerge.c)
+ *   -> else one thread per share, each a paged launch of its window of
+ *   work-groups on its own device, frames and budget (paged.c) -> merge
+ *   into the host copies.
  *
  * What follows is the second way, only where resident shares cannot run
  * at all (no descriptors, an indirect kernel, a window that does not fit
- * its device: the log line says which), from the first round that cannot
- * run on resident shares: the host copies are the source of truth (every
- * device copy and replica of the context is written home before that
- * round, legacy_start). Each share reads them
+ * its device: the log line says which): the host copies are the source
+ * of truth (every device copy and replica of the context is written home
+ * first, legacy_start). Each share reads them
  * (read-only slots, shared by every share). A write-only slot whose
  * shares' windows write disjoint pages (footprint descriptors, after
  * moving the windows' boundaries to clean page cuts: align, disjoint)
@@ -63,6 +65,11 @@ typedef struct measure {
 	size_t last[VRT_MAX_DEVICES];
 	size_t last_groups;
 	unsigned last_n;
+	/* Bytes a work-group moves one way (traffic.c) for bytes_groups
+	 * groups split bytes_n ways. */
+	double bytes;
+	size_t bytes_groups;
+	unsigned bytes_n;
 	struct measure *next;
 } measure;
 static measure *all_measures;
@@ -261,40 +268,70 @@ static void learn(measure *m, cl_device_id d, const share *sh)
 	learn_window(m, d, sh->L.groups, sh->st.kernel_ms, sh->st.inspect_ms, sh->ms);
 }
 
-/* Work-groups per device for `groups` of L's: the model's shares, or an
- * equal split while some device has no measurement (0 returned). */
-static int choose_shares(const vrt_launch *L, const measure *m, const cl_device_id *devs,
-                         unsigned n, size_t groups, size_t *out)
+/* The most bytes a work-group of L moves one way, split n ways
+ * (traffic.c), kept for the kernel's next launch of as many groups. */
+static double group_bytes(const vrt_launch *L, measure *m, unsigned n)
 {
-	vrt_pdev pd[VRT_MAX_DEVICES];
-	/* A work-group's share of the launch's buffers crosses the link; the
-	 * link's speed is what makes the measured transfer time per group. */
-	double w = (double)L->footprint / (double)L->groups;
-	int known = 1;
+	if (m->bytes_groups != L->groups || m->bytes_n != n) {
+		m->bytes = vrt_group_bytes(L, n);
+		m->bytes_groups = L->groups;
+		m->bytes_n = n;
+	}
+	return m->bytes;
+}
+
+/* Work-groups per device for `groups` of L's, from the partitioner
+ * (partition.c) and no profiling: a device measured by an earlier launch
+ * of the kernel as it measured, one not yet from its model (devmodel.c,
+ * ctxs[j] its context) and the kernel's work per group. That work is the
+ * multiply-adds the measured devices' rates imply; on the first launch
+ * one per 4 bytes a group moves (kernels vastcc pages move more than they
+ * compute) and at least one per work-item. */
+static void choose_shares(const vrt_launch *L, measure *m, const cl_device_id *devs,
+                          const cl_context *ctxs, unsigned n, size_t groups, size_t *out)
+{
+	vrt_pdev pd[VRT_MAX_DEVICES], modelled[VRT_MAX_DEVICES];
+	vrt_devmodel dm[VRT_MAX_DEVICES];
+	int known[VRT_MAX_DEVICES];
+	double w = group_bytes(L, m, n), implied = 0;
+	unsigned nimplied = 0;
 	for (unsigned j = 0; j < n; j++) {
+		const vrt_devmodel *x = vrt_devmodel_of(devs[j], ctxs[j]);
+		memset(&dm[j], 0, sizeof dm[j]);
+		if (x)
+			dm[j] = *x;
 		unsigned at;
-		known &= measured(m, devs[j], &at);
-		if (known) {
+		if ((known[j] = measured(m, devs[j], &at))) {
+			/* A work-group's bytes cross the link; the link's speed is
+			 * what makes the measured transfer time per group. */
 			pd[j].rate = m->rate[at];
 			pd[j].link_bw = m->xfer[at] > 0 ? w / m->xfer[at] : 0;
 			pd[j].overhead_s = m->overhead[at];
+			/* Which devices share a link OpenCL 1.2 does not say: each
+			 * has its own (docs/multi.md). */
+			pd[j].link = j;
+			if (dm[j].fma_per_s > 0) {
+				implied += dm[j].fma_per_s / m->rate[at];
+				nimplied++;
+			}
 		}
-		/* Which devices share a link OpenCL 1.2 does not say: each has
-		 * its own (docs/multi.md). */
-		pd[j].link = j;
-	}
-	if (!known) {
-		for (unsigned j = 0; j < n; j++)
-			out[j] = groups / n + (j < groups % n);
-		return 0;
 	}
 	size_t written = 0;
 	for (unsigned s = 1; s <= L->nslots; s++)
 		if (L->slot_mode[s] & VAST_MODE_W)
 			written += L->slot_mem[s]->size;
-	vrt_pwork work = {groups, w, m->merge_bps > 0 ? (double)written / m->merge_bps : 0};
+	vrt_pwork work = {groups, w, m->merge_bps > 0 ? (double)written / m->merge_bps : 0,
+	                  vrt_host_bw()};
+	double items = (double)L->lsize[0] * (L->dim > 1 ? L->lsize[1] : 1) *
+	               (L->dim > 2 ? L->lsize[2] : 1);
+	double per_group = nimplied ? implied / nimplied : w / 4;
+	if (per_group < items)
+		per_group = items;
+	vrt_model_pdevs(dm, n, &work, per_group, modelled);
+	for (unsigned j = 0; j < n; j++)
+		if (!known[j])
+			pd[j] = modelled[j];
 	vrt_partition(pd, n, &work, out);
-	return 1;
 }
 
 /* Runs the windows [start[j], start[j] + counts[j]) on device j, all at
@@ -478,18 +515,6 @@ static void merge(vrt_launch *L, measure *m, share *sh, unsigned n)
 		m->merge_bps = bytes / ((t1 - t0) / 1e3);
 }
 
-/* The windows of the profiling round: the first devices' from group 0
- * on, the last device's at the end, so that with the rest between them
- * each device's groups of the launch are one run (its data one window,
- * which the next launch, split alike, finds in place). */
-static void probe_starts(size_t groups, unsigned n, const size_t *probe, size_t *start)
-{
-	size_t g = 0;
-	for (unsigned j = 0; j + 1 < n; g += probe[j], j++)
-		start[j] = g;
-	start[n - 1] = groups - probe[n - 1];
-}
-
 /* The launch's split of the model, or the last launch's where each
  * device's part is within a quarter of it: moving a boundary moves the
  * data resident shares keep (resident.c), which the model does not
@@ -540,11 +565,6 @@ static cl_int legacy_start(vrt_launch *L)
 	return err;
 }
 
-/* The first launch of a kernel on these devices profiles them (SKMD
- * §4.2): each runs a window of 1/16 of the work-groups shared among
- * them, at once, and the rest is partitioned from what they measured. */
-#define PROBE_PART 16
-
 int vrt_multi_run(vrt_launch *L, cl_int *err)
 {
 	cl_device_id devs[VRT_MAX_DEVICES];
@@ -568,22 +588,22 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 		return 0;
 	}
 	/* Devices that cannot build the program stay out (logged). */
+	cl_context ctxs[VRT_MAX_DEVICES] = {L->ctx};
 	unsigned usable = 1;
 	for (unsigned j = 1; j < n; j++) {
 		cl_context c;
 		cl_program p;
 		cl_command_queue q;
-		if (vrt_device_program(k->prog, devs[j], &c, &p, &q) == CL_SUCCESS)
+		if (vrt_device_program(k->prog, devs[j], &c, &p, &q) == CL_SUCCESS) {
+			ctxs[usable] = c;
 			devs[usable++] = devs[j];
+		}
 	}
 	n = usable;
-	size_t probe[VRT_MAX_DEVICES] = {0}, rest[VRT_MAX_DEVICES] = {0}, probed = 0;
-	if (n > 1 && !choose_shares(L, m, devs, n, L->groups, rest)) {
-		size_t p = L->groups / PROBE_PART / n;
-		for (unsigned j = 0; p && j < n; j++)
-			probe[j] = p;
-		probed = p * n;
-	} else if (n < 2 || rest[0] == L->groups) {
+	size_t rest[VRT_MAX_DEVICES] = {0};
+	if (n > 1)
+		choose_shares(L, m, devs, ctxs, n, L->groups, rest);
+	if (n < 2 || rest[0] == L->groups) {
 		vrt_log(VRT_LOG_INFO, "kernel '%s': one device pays best; not split", k->name);
 		L->st->dev_groups[0] += L->groups;
 		return 0;
@@ -597,54 +617,39 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 	vrt_kstats before = *L->st;
 	double t0 = vrt_now_ms();
 	size_t start[VRT_MAX_DEVICES];
-	/* Rounds (the profiling one, then the rest) run on resident shares
-	 * while they can; from the first that cannot, the shares work from
-	 * the host copies (legacy_start) with private copies and the merge. */
-	int resident = 1, legacy = 0, moved = 0;
+	/* The windows, one per device, run on resident shares where they
+	 * can; else the shares work from the host copies (legacy_start) with
+	 * private copies and the merge. */
+	int resident, legacy = 0, moved = 0;
 	vrt_resident_note note = {0};
 	*err = CL_SUCCESS;
-	if (probed) {
-		probe_starts(L->groups, n, probe, start);
-		moved = resident = run_resident(L, m, devs, n, start, probe, &note, err);
-		if (!resident && *err == CL_SUCCESS && (*err = legacy_start(L)) == CL_SUCCESS) {
-			legacy = 1;
-			*err = run_windows(L, m, devs, sh, n, start, probe);
-		}
-		if (*err == CL_SUCCESS)
-			choose_shares(L, m, devs, n, L->groups - probed, rest);
-	}
-	/* The rest: between the first devices' profiling windows and the
-	 * last's. */
-	size_t base = probed ? probe[0] * (n - 1) : 0;
-	if (*err == CL_SUCCESS && !probed)
-		keep_split(L, m, n, rest);
-	if (*err == CL_SUCCESS && (align(L, n, base, rest, largest_page_shift(), 0) < 0 ||
-	                           align(L, n, base, rest, VRT_RESIDENT_SHIFT, 1) < 0))
+	keep_split(L, m, n, rest);
+	if (align(L, n, 0, rest, largest_page_shift(), 0) < 0 ||
+	    align(L, n, 0, rest, VRT_RESIDENT_SHIFT, 1) < 0)
 		*err = CL_OUT_OF_HOST_MEMORY;
 	for (unsigned j = 0; j < n; j++)
-		start[j] = j ? start[j - 1] + rest[j - 1] : base;
-	if (*err == CL_SUCCESS && !legacy)
-		moved |= resident = run_resident(L, m, devs, n, start, rest, &note, err);
+		start[j] = j ? start[j - 1] + rest[j - 1] : 0;
+	if (*err == CL_SUCCESS)
+		moved = resident = run_resident(L, m, devs, n, start, rest, &note, err);
 	else
 		resident = 0;
-	/* A launch in one window per device (no profiling) writes its
-	 * write-only buffers in place where the windows' write sets are
-	 * disjoint; a write-only one, so that a launch run again on one
-	 * device (below) computes the same bytes. */
+	/* The windows write their write-only buffers in place where their
+	 * write sets are disjoint; a write-only one, so that a launch run
+	 * again on one device (below) computes the same bytes. */
 	size_t priv = 0;
-	if (*err == CL_SUCCESS && !resident && !legacy) {
+	if (*err == CL_SUCCESS && !resident) {
 		legacy = 1;
 		*err = legacy_start(L);
 	}
 	for (unsigned s = 1; s <= L->nslots && *err == CL_SUCCESS && !resident; s++) {
 		if (!(L->slot_mode[s] & VAST_MODE_W))
 			continue;
-		int r = write_only(L, s) && !probed ? disjoint(L, s, n, base, rest) : 0;
+		int r = write_only(L, s) ? disjoint(L, s, n, 0, rest) : 0;
 		if (r < 0)
 			*err = CL_OUT_OF_HOST_MEMORY;
 		for (unsigned j = 0; j < n; j++) {
 			sh[j].home[s] = r == 1;
-			priv += r == 1 || !(probe[j] + rest[j]) ? 0 : L->slot_mem[s]->size;
+			priv += r == 1 || !rest[j] ? 0 : L->slot_mem[s]->size;
 		}
 	}
 	if (*err == CL_SUCCESS && !resident)
@@ -665,7 +670,7 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 		for (unsigned j = 0; j < n; j++)
 			if (at < sizeof line)
 				at += (size_t)snprintf(line + at, sizeof line - at, " %s:%zu",
-				                       vrt_device_name(devs[j]), probe[j] + rest[j]);
+				                       vrt_device_name(devs[j]), rest[j]);
 		char how[256] = "", merged[96] = "";
 		if (note.merged_pages)
 			snprintf(merged, sizeof merged, ", merged on the devices %zu pages (%zu bytes brought)",
@@ -676,14 +681,13 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 		else
 			snprintf(how, sizeof how, ", merged on the host: %s",
 			         note.why_not ? note.why_not : "resident shares cannot run it");
-		vrt_log(VRT_LOG_INFO, "kernel '%s': split over %u devices (work-groups%s%s), %.3f ms, merge %.3f ms, private copies %zu bytes%s",
-		        k->name, n, line, probed ? ", profiled" : "", t1 - t0, vrt_now_ms() - t1, priv,
-		        how);
+		vrt_log(VRT_LOG_INFO, "kernel '%s': split over %u devices (work-groups%s), %.3f ms, merge %.3f ms, private copies %zu bytes%s",
+		        k->name, n, line, t1 - t0, vrt_now_ms() - t1, priv, how);
 		/* What the next launch keeps where its data is (keep_split). */
 		m->last_groups = legacy ? 0 : L->groups;
 		m->last_n = n;
 		for (unsigned j = 0; j < n; j++)
-			m->last[j] = probe[j] + rest[j];
+			m->last[j] = rest[j];
 	}
 	for (unsigned j = 0; j < n; j++)
 		drop_share(&sh[j]);

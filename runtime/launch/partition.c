@@ -22,7 +22,16 @@
  * VRT_MAX_DEVICES, 2^8 sets) and the fastest wins, so a device that
  * would not pay for its transfers and the merge gets nothing: the
  * dissertation's Algorithm 1 and its minimum offload, made exact by
- * exhaustion instead of greed.
+ * exhaustion instead of greed. Of sets that end as soon, the fewest
+ * devices win. A host device's kernel reads host memory, which the links'
+ * transfers also cross: a set with both kinds ends no sooner than every
+ * group's bytes through host memory (w * G / host_bw), so a CPU beside
+ * GPUs takes part in a launch bound by compute, not in one bound by
+ * transfers. Host devices alone, or linked ones alone, are bounded by
+ * their own rates and links.
+ *
+ * vrt_model_pdevs makes the devices of the first launch of a kernel from
+ * the device models (devmodel.c) and an estimate of its work per group.
  *
  * Pure: no OpenCL, no state; thread-safe.
  */
@@ -80,6 +89,7 @@ static double solve(const vrt_pdev *d, unsigned n, const vrt_pwork *w, unsigned 
 double vrt_partition(const vrt_pdev *d, unsigned n, const vrt_pwork *w, size_t *out)
 {
 	double best = -1, share[2 * VRT_MAX_DEVICES];
+	int best_used = 0;
 	double pick[VRT_MAX_DEVICES] = {0};
 	if (n > VRT_MAX_DEVICES)
 		n = VRT_MAX_DEVICES;
@@ -100,10 +110,25 @@ double vrt_partition(const vrt_pdev *d, unsigned n, const vrt_pwork *w, size_t *
 			}
 		if (!ok || T < 0)
 			continue;
+		/* A host device beside linked ones: its kernel's traffic and the
+		 * links' transfers share host memory, every group's bytes. */
+		int host = 0, linked = 0;
+		for (unsigned j = 0; j < n; j++)
+			if (set >> j & 1) {
+				host |= !(d[j].link_bw > 0);
+				linked |= d[j].link_bw > 0;
+			}
+		if (host && linked && w->host_bw > 0) {
+			double bound = w->bytes_per_group * (double)w->groups / w->host_bw;
+			T = bound > T ? bound : T;
+		}
 		if (used > 1)
 			T += used * w->merge_s;
-		if (best < 0 || T < best) {
+		/* As soon with fewer devices: a device that saves nothing
+		 * gets nothing. */
+		if (best < 0 || T < best * (1 - 1e-9) || (T <= best * (1 + 1e-9) && used < best_used)) {
 			best = T;
+			best_used = used;
 			for (unsigned j = 0; j < n; j++)
 				pick[j] = set >> j & 1 ? share[j] : 0;
 		}
@@ -133,4 +158,24 @@ double vrt_partition(const vrt_pdev *d, unsigned n, const vrt_pwork *w, size_t *
 		given++;
 	}
 	return best;
+}
+
+/* A host device's kernel reads and writes its bytes in host memory, at
+ * most 2 w a group: its rate stays within what the host's bandwidth
+ * passes. A linked device's device memory is taken not to bound it (an
+ * H200's 4.8 TB/s against its link's 55 GB/s). */
+void vrt_model_pdevs(const vrt_devmodel *m, unsigned n, const vrt_pwork *w, double work,
+                     vrt_pdev *out)
+{
+	for (unsigned j = 0; j < n; j++) {
+		double rate = work > 0 ? m[j].fma_per_s / work : 0;
+		if (!(m[j].link_bw > 0) && w->host_bw > 0 && w->bytes_per_group > 0) {
+			double mem = w->host_bw / (2 * w->bytes_per_group);
+			rate = mem < rate ? mem : rate;
+		}
+		out[j].rate = rate;
+		out[j].link_bw = m[j].link_bw;
+		out[j].link = j; /* which devices share a link OpenCL does not say */
+		out[j].overhead_s = 0;
+	}
 }
