@@ -6,7 +6,7 @@
  * concatenated, as the compiler sees them) and looks for a stub that
  * registered the same hash and size. A match is built from the stub's
  * generated program, which holds the original kernels unchanged plus
- * their inspector/paged/merge variants, so one build serves all. When
+ * their inspector/paged/straight variants, so one build serves all. When
  * clBuildProgram's -D/-U/-I/-cl-std= options differ from those vastcc
  * parsed with, the generated code may not be what this build means: one
  * warning, and the program is rebuilt from its original source and runs
