@@ -49,8 +49,8 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SUGGESTS "vastcc")
 
 set(CPACK_COMPONENT_COMPILER_DESCRIPTION "OpenCL programs whose data exceed the device memory
-vastcc is a drop-in for cc that compiles OpenCL kernels into inspector, paged
-and merge kernels and links a runtime that pages buffers through the device;
+vastcc is a drop-in for cc that compiles OpenCL kernels into inspector and paged
+kernels and links a runtime that pages buffers through the device;
 vastrun runs a program built without it with its runtime preloaded.")
 set(CPACK_COMPONENT_COMPILER_DEPENDS runtime)
 set(CPACK_DEBIAN_COMPILER_PACKAGE_NAME vastcc)

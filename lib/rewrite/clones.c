@@ -4,7 +4,7 @@
  *
  * Every helper the analysis marks cloned (it reaches global memory or a
  * work-item function) gets one clone per variant, vast_inspect_NAME,
- * vast_paged_NAME and vast_merge_NAME (vast_ being the program's prefix,
+ * vast_paged_NAME and vast_straight_NAME (vast_ being the program's prefix,
  * names.c: no user name begins with it, and a helper's name is never a
  * kernel's, so clones and kernel variants never collide), taking the
  * context first:

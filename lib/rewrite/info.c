@@ -146,7 +146,6 @@ rw_info *rw_info_create_depth(const an_program *p, const char *program_text,
 		kernels[n] = (vast_kernel_info){
 			.name = k->name, .nparams = k->nparams, .params = params,
 			.variants = too_deep[f] ? 0u : VAST_HAS_INSPECT | VAST_HAS_PAGED |
-			                               VAST_HAS_MERGE |
 			                               (rw_no_straight(k) ? 0u : VAST_HAS_STRAIGHT) |
 			                               (rw_has_pinspect(k) ? VAST_HAS_PINSPECT : 0u),
 			.virtualizable = virt ? 1u : 0u,

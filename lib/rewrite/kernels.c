@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kernels.c - the variants of one kernel K: vast_inspect_K, vast_paged_K,
- * vast_straight_K, vast_merge_K and vast_pinspect_K.
+ * vast_straight_K and vast_pinspect_K.
  *
  * The argument list is docs/generated-kernels.md: parameter i keeps index
  * i, a buffer becoming its virtual base `ulong vast_va_NAME`, then the
@@ -167,17 +167,17 @@ static void put_attributes(rw_buf *out, const char *s, unsigned b, unsigned e, i
 typedef struct tail_row {
 	const char *name, *type;
 	unsigned count, each;
-	int at[5]; /* VAST_TAIL_AT's five: inspect, paged, merge, straight, pinspect */
+	int at[4]; /* VAST_TAIL_AT's four: inspect, paged, straight, pinspect */
 } tail_row;
-#define TAIL_ROW(name, count, each, cltype, host, i, p, m, s, pi) \
-	{ #name, cltype, count, each, { i, p, m, s, pi } },
+#define TAIL_ROW(name, count, each, cltype, host, i, p, s, pi) \
+	{ #name, cltype, count, each, { i, p, s, pi } },
 static const tail_row tail_rows[] = { VAST_TAIL_ARGS(TAIL_ROW) };
 #undef TAIL_ROW
 enum { NROWS = sizeof tail_rows / sizeof *tail_rows };
 
 static int row_at(const tail_row *r, unsigned kind)
 {
-	return VAST_TAIL_AT(kind, r->at[0], r->at[1], r->at[2], r->at[3], r->at[4]);
+	return VAST_TAIL_AT(kind, r->at[0], r->at[1], r->at[2], r->at[3]);
 }
 
 /* The variant's VAST_HAS_* bit; paged_data: the paged inspector. */
@@ -186,7 +186,7 @@ static unsigned variant_kind(enum rw_variant v, int paged_data)
 	if (paged_data)
 		return VAST_HAS_PINSPECT;
 	return v == RW_INSPECT ? VAST_HAS_INSPECT : v == RW_PAGED ? VAST_HAS_PAGED
-	       : v == RW_MERGE ? VAST_HAS_MERGE : VAST_HAS_STRAIGHT;
+	       : VAST_HAS_STRAIGHT;
 }
 
 /* The row of variant `kind` whose arguments start at index `at`, not
@@ -314,8 +314,8 @@ static int emit_variant(const an_program *p, const char *pfx, const rw_lines *l,
 				              pfx, pa->name, VAST_VA_SHIFT);
 		}
 	} else {
-		/* The frame sets, one context field each (frames, the merge's
-		 * dst), then the paged inspector's own: its PAS. */
+		/* The frame set, a context field (frames), then the paged
+		 * inspector's own: its PAS. */
 		for (unsigned e = 0; e < NROWS; e++)
 			if (tail_rows[e].count > 1 && row_at(&tail_rows[e], kind) != VAST_TAIL_NO)
 				put_frame_init(out, pfx, tail_rows[e].name, tail_rows[e].count);
@@ -408,8 +408,7 @@ const char *rw_no_straight(const an_func *k)
 int rw_emit_kernel_variants(const an_program *p, const char *pfx,
                             const rw_lines *l, int f, rw_buf *out)
 {
-	static const enum rw_variant order[] = {RW_INSPECT, RW_PAGED, RW_STRAIGHT,
-	                                        RW_MERGE};
+	static const enum rw_variant order[] = {RW_INSPECT, RW_PAGED, RW_STRAIGHT};
 	const char *no = rw_no_straight(&p->funcs[f]);
 	for (unsigned i = 0; i < sizeof order / sizeof *order; i++) {
 		if (order[i] == RW_STRAIGHT && no) {

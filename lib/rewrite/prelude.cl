@@ -13,10 +13,9 @@ typedef struct vast_ctx {
 	uint dim;
 	uint page_shift;
 	ulong flat_group;
-	/* Paged and merge kernels: a frame set spans VAST_FRAME_BUFS device
-	 * buffers (each within CL_DEVICE_MAX_MEM_ALLOC_SIZE). */
+	/* Paged kernels: a frame set spans VAST_FRAME_BUFS device buffers
+	 * (each within CL_DEVICE_MAX_MEM_ALLOC_SIZE). */
 	__global uchar *frames[VAST_FRAME_BUFS];
-	__global uchar *dst[VAST_FRAME_BUFS];
 	__global const uint *lpt;
 	/* Per slot: one contiguous run (or len 0) and the slot's buffer. */
 	__global const ulong4 *runs;
@@ -98,19 +97,19 @@ size_t vast_get_global_linear_id(vast_ctx *c)
 size_t vast_get_local_linear_id(vast_ctx *c)
 { return (c->lid[2] * c->lsz[1] + c->lid[1]) * c->lsz[0] + c->lid[0]; }
 
-/* Frame buffer b of the set (dst: the merge's destination set). Fields
- * read with constant indices only: a private array indexed at run time,
- * or its address taken, moves the whole context from registers to
- * scratch memory (the paged blackscholes ran 12x slower on the H100). */
+/* Frame buffer b of the set. Fields read with constant indices only: a
+ * private array indexed at run time, or its address taken, moves the
+ * whole context from registers to scratch memory (the paged blackscholes
+ * ran 12x slower on the H100). */
 #define VAST_PICK(a, b) \
 	((b) == 0 ? (a)[0] : (b) == 1 ? (a)[1] : (b) == 2 ? (a)[2] : \
 	 (b) == 3 ? (a)[3] : (b) == 4 ? (a)[4] : (b) == 5 ? (a)[5] : \
 	 (b) == 6 ? (a)[6] : (a)[7])
 typedef char vast_pick_covers_every_buffer[VAST_FRAME_BUFS == 8 ? 1 : -1];
-__global uchar *vast_buf(vast_ctx *c, int dst, uint b)
-{ return dst ? VAST_PICK(c->dst, b) : VAST_PICK(c->frames, b); }
+__global uchar *vast_buf(vast_ctx *c, uint b)
+{ return VAST_PICK(c->frames, b); }
 
-/* Paged and merge kernels: virtual address -> byte in a frame buffer.
+/* Paged kernels: virtual address -> byte in a frame buffer.
  * lpt[VAST_LPT_NSLOTS] = slots; slot s (1-based): lpt[VAST_LPT_TABLE(s)] =
  * first entry of its table, lpt[VAST_LPT_PAGES(s)] = its pages;
  * lpt[VAST_LPT_RUNS(slots)] = where the run table starts (a ulong4 per
@@ -125,7 +124,7 @@ __global uchar *vast_buf(vast_ctx *c, int dst, uint b)
  * another in its frames. A page with no frame outside the slot's box is
  * a fault: recorded, and the access goes to frame 0 of buffer 0, which
  * the runtime keeps as scratch. */
-__global uchar *vast_tr_in(vast_ctx *c, int dst, ulong v)
+__global uchar *vast_tr(vast_ctx *c, ulong v)
 {
 	uint s = (uint)(v >> VAST_VA_SHIFT);
 	ulong off = v & VAST_VA_MASK;
@@ -138,7 +137,7 @@ __global uchar *vast_tr_in(vast_ctx *c, int dst, ulong v)
 		/* The fast path: the slot's resident pages are one run, in
 		 * consecutive frames, so translation is one add. */
 		if (off - first < VAST_FIELD(r, VAST_RUN_BYTES))
-			return vast_buf(c, dst, b) + VAST_FIELD(r, VAST_RUN_FRAME) + (off - first);
+			return vast_buf(c, b) + VAST_FIELD(r, VAST_RUN_FRAME) + (off - first);
 		if (first == VAST_BOXED) {
 			/* A boxed slot: re-pitched into its packed rows, no
 			 * page table; outside the box, a fault. */
@@ -147,7 +146,7 @@ __global uchar *vast_tr_in(vast_ctx *c, int dst, ulong v)
 			ulong d = off - VAST_FIELD(q, VAST_BOX_FIRST), row = vast_div(d, pitch);
 			ulong col = d - row * pitch, width = shape & 0xffffffffUL;
 			if (col < width && row < (shape >> 32))
-				return vast_buf(c, dst, b) + VAST_FIELD(q, VAST_BOX_FRAME) + row * width + col;
+				return vast_buf(c, b) + VAST_FIELD(q, VAST_BOX_FRAME) + row * width + col;
 		} else {
 			__global const uint *lpt = c->lpt;
 			if (page < lpt[VAST_LPT_PAGES(s)])
@@ -158,12 +157,9 @@ __global uchar *vast_tr_in(vast_ctx *c, int dst, ulong v)
 		*c->fault = VAST_FAULTED;
 		f = b = 0;
 	}
-	return vast_buf(c, dst, b) + ((ulong)f << c->page_shift) +
+	return vast_buf(c, b) + ((ulong)f << c->page_shift) +
 	       (off & ((1UL << c->page_shift) - 1));
 }
-
-__global uchar *vast_tr(vast_ctx *c, ulong v)
-{ return vast_tr_in(c, 0, v); }
 
 /* A buffer parameter's run: its slot's run with the run's first byte in
  * its frame buffer already resolved. */
@@ -184,7 +180,7 @@ vast_prun vast_run(vast_ctx *c, ulong va)
 	vast_prun r = { c->frames[0], 0, 0, s };
 	if (s - 1 < c->nslots) {
 		ulong4 q = c->runs[s - 1];
-		r.base = vast_buf(c, 0, (uint)VAST_FIELD(q, VAST_RUN_BUF)) + VAST_FIELD(q, VAST_RUN_FRAME);
+		r.base = vast_buf(c, (uint)VAST_FIELD(q, VAST_RUN_BUF)) + VAST_FIELD(q, VAST_RUN_FRAME);
 		r.lo = VAST_FIELD(q, VAST_RUN_FIRST);
 		r.len = VAST_FIELD(q, VAST_RUN_BYTES);
 	}
@@ -230,17 +226,8 @@ __global uchar *vast_trs(vast_ctx *c, ulong v)
 	if (s - 1 >= n) /* a NULL buffer's: undefined, kept in frame 0 */
 		return c->frames[0];
 	ulong4 q = ((__global const ulong4 *)(lpt + lpt[VAST_LPT_RUNS(n)]))[s - 1];
-	return vast_buf(c, 0, (uint)VAST_FIELD(q, VAST_RUN_BUF)) + VAST_FIELD(q, VAST_RUN_FRAME) +
+	return vast_buf(c, (uint)VAST_FIELD(q, VAST_RUN_BUF)) + VAST_FIELD(q, VAST_RUN_FRAME) +
 	       ((v & VAST_VA_MASK) - VAST_FIELD(q, VAST_RUN_FIRST));
-}
-
-/* Merge: copy the n bytes at v from the source frames to the destination. */
-void vast_copy(vast_ctx *c, ulong v, uint n)
-{
-	__global uchar *s = vast_tr_in(c, 0, v);
-	__global uchar *d = vast_tr_in(c, 1, v);
-	for (uint i = 0; i < n; i++)
-		d[i] = s[i];
 }
 
 /* Inspector: pasinfo[VAST_PASINFO_ROW_BYTES] = bytes per PAS row,

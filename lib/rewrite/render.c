@@ -5,7 +5,7 @@
  * The model decides, the renderer only spells (analysis.h, top comment).
  * For function f and variant v we fill an edit buffer with:
  *   - accesses rendered in place: every access in the paged and straight
- *     variants, the LOAD accesses in the inspector and merge. Their
+ *     variants, the LOAD accesses in the inspector. Their
  *     address ADDR is `(ulong)&(E)` for p[i], *p, p->f;
  *     `(ulong)((P) + (size_t)(O) * vec)` for vloadN/vstoreN; `(ulong)(P)`
  *     for atomics, where E, P and O are
@@ -19,11 +19,14 @@
  *     context `vast_c` as first argument;
  * (`vast_` standing for the program's prefix, names.c, in every name we
  * add);
- *   - dropped statements (inspector and merge) whose parent is rendered
+ *   - dropped statements (inspector) whose parent is rendered
  *     replaced by `{ ITEMS }` or `;`, and in a clone returning void each
  *     `return e;` by `{ ITEMS return; }`.
  * then render the body's range. Nesting is the edit buffer's business:
- * A[B[i]] wraps B[i] inside A's translated address.
+ * A[B[i]] wraps B[i] inside A's translated address. The inspector is the
+ * one sliced variant (analysis.h's AN_V_INSPECT); the model's other slice,
+ * AN_V_MERGE, was the merge kernel's, which is no longer generated
+ * (docs/multi.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,12 +34,7 @@
 #include "rewrite.h"
 
 const char *const rw_variant_name[RW_NVARIANTS] = {"inspect", "paged",
-                                                   "merge", "straight"};
-
-static unsigned an_v(enum rw_variant v)
-{
-	return v == RW_INSPECT ? AN_V_INSPECT : AN_V_MERGE;
-}
+                                                   "straight"};
 
 static int inside(an_range outer, an_range in)
 {
@@ -46,8 +44,8 @@ static int inside(an_range outer, an_range in)
 int rw_returns_void(const an_program *p, int f, enum rw_variant v)
 {
 	const an_func *fn = &p->funcs[f];
-	return !rw_runs_all(v) && !fn->is_kernel && fn->cloned &&
-	       !fn->ret_needed[an_v(v)] && fn->ret_type &&
+	return v == RW_INSPECT && !fn->is_kernel && fn->cloned &&
+	       !fn->ret_needed[AN_V_INSPECT] && fn->ret_type &&
 	       strcmp(fn->ret_type, "void") != 0;
 }
 
@@ -109,7 +107,7 @@ static void put_close(rw_edits *ed, const char *pfx, const an_param *run,
 }
 
 /* How variant v reaches the bytes of an access: vast_load (inspector
- * LOAD), vast_tr (merge LOAD, paged), vast_trs (straight); with the run
+ * LOAD), vast_tr (paged), vast_trs (straight); with the run
  * of the one parameter it reaches at hand, vast_trp (paged) or vast_trsp
  * (straight). */
 static const char *translator(enum rw_variant v, const an_param *run)
@@ -247,21 +245,22 @@ static int cmp_item(const void *pa, const void *pb)
 	return x < y ? -1 : x > y;
 }
 
-static int is_item_access(const an_access *a, int f, unsigned av)
+static int is_item_access(const an_access *a, int f)
 {
-	return a->func == f && (a->role[av] == AN_ROLE_TOUCH || a->role[av] == AN_ROLE_COPY);
+	return a->func == f && a->role[AN_V_INSPECT] == AN_ROLE_TOUCH;
 }
 
-/* The items of function f in variant v, sorted: *out (malloc'd, caller
- * frees); their number or -1. Made once per body, as every dropped
+/* The items of function f in the inspector, sorted: *out (malloc'd,
+ * caller frees); their number or -1. Made once per body, as every dropped
  * statement looking through all of the program's accesses was quadratic
  * in a kernel's statements. */
-static int all_items(const an_program *p, int f, enum rw_variant v, item **out)
+static int all_items(const an_program *p, int f, item **out)
 {
-	unsigned av = an_v(v), n = 0, k = 0;
+	const unsigned av = AN_V_INSPECT;
+	unsigned n = 0, k = 0;
 	*out = NULL;
 	for (unsigned i = 0; i < p->naccesses; i++)
-		n += is_item_access(&p->accesses[i], f, av);
+		n += is_item_access(&p->accesses[i], f);
 	for (unsigned i = 0; i < p->ncalls; i++)
 		n += p->calls[i].func == f && p->calls[i].role[av] == AN_ROLE_EFFECT;
 	if (n == 0)
@@ -272,7 +271,7 @@ static int all_items(const an_program *p, int f, enum rw_variant v, item **out)
 		return -1;
 	}
 	for (unsigned i = 0; i < p->naccesses; i++)
-		if (is_item_access(&p->accesses[i], f, av))
+		if (is_item_access(&p->accesses[i], f))
 			it[k++] = (item){p->accesses[i].expr, &p->accesses[i], NULL};
 	for (unsigned i = 0; i < p->ncalls; i++)
 		if (p->calls[i].func == f && p->calls[i].role[av] == AN_ROLE_EFFECT)
@@ -317,7 +316,7 @@ static unsigned collect_items(const item *all, unsigned nall, an_range r, item *
 	return k;
 }
 
-static void add_item(rw_edits *ed, const char *pfx, const item *x, unsigned av)
+static void add_item(rw_edits *ed, const char *pfx, const item *x)
 {
 	if (x->c) {
 		rw_edit_lit(ed, "(void)");
@@ -325,15 +324,9 @@ static void add_item(rw_edits *ed, const char *pfx, const item *x, unsigned av)
 		rw_edit_lit(ed, "; ");
 		return;
 	}
-	rw_edit_litf(ed, "%s%s(%sc, ", pfx,
-	             x->a->role[av] == AN_ROLE_TOUCH ? "touch" : "copy", pfx);
+	rw_edit_litf(ed, "%stouch(%sc, ", pfx, pfx);
 	add_addr(ed, x->a);
-	/* merge: a component store copies its bytes alone (the address of a
-	 * vector component cannot be taken: OpenCL C 6.1.7) */
-	if (x->a->role[av] == AN_ROLE_COPY && x->a->part_size)
-		rw_edit_litf(ed, " + %u, %u); ", x->a->part_off, x->a->part_size);
-	else
-		rw_edit_litf(ed, ", %u); ", x->a->size);
+	rw_edit_litf(ed, ", %u); ", x->a->size);
 }
 
 /* `return;` or `return e;`: does it carry a value? */
@@ -364,15 +357,16 @@ static int is_rendered(const an_program *p, int s, unsigned av, int body)
 	return 1;
 }
 
+/* The inspector's dropped statements. */
 static int add_stmt_edits(rw_edits *ed, const char *pfx, const an_program *p,
-                          int f, enum rw_variant v)
+                          int f)
 {
 	const an_func *fn = &p->funcs[f];
-	unsigned av = an_v(v);
-	int rvoid = rw_returns_void(p, f, v);
+	const unsigned av = AN_V_INSPECT;
+	int rvoid = rw_returns_void(p, f, RW_INSPECT);
 	item *all, *sel = NULL;
 	unsigned *stk = NULL;
-	int nall = all_items(p, f, v, &all), ret = -1;
+	int nall = all_items(p, f, &all), ret = -1;
 	if (nall < 0)
 		return -1;
 	if (nall > 0) {
@@ -398,7 +392,7 @@ static int add_stmt_edits(rw_edits *ed, const char *pfx, const an_program *p,
 		if (n > 0 || rv)
 			rw_edit_lit(ed, "{ ");
 		for (unsigned k = 0; k < n; k++)
-			add_item(ed, pfx, &sel[k], av);
+			add_item(ed, pfx, &sel[k]);
 		rw_edit_lit(ed, rv ? "return; }" : n > 0 ? "}" : ";");
 	}
 	ret = 0;
@@ -427,7 +421,7 @@ int rw_render_body(const an_program *p, const char *pfx, int f,
 		if (rw_runs_all(v)) {
 			if (add_access_inline(ed, pfx, a, v, run_param(fn, a)) < 0)
 				goto out;
-		} else if (a->role[an_v(v)] == AN_ROLE_LOAD) {
+		} else if (a->role[AN_V_INSPECT] == AN_ROLE_LOAD) {
 			if (add_access_inline(ed, pfx, a, v, NULL) < 0)
 				goto out;
 		}
@@ -435,7 +429,7 @@ int rw_render_body(const an_program *p, const char *pfx, int f,
 	for (unsigned i = 0; i < p->ncalls; i++)
 		if (p->calls[i].func == f)
 			add_call_edits(ed, pfx, p, &p->calls[i], v);
-	if (!rw_runs_all(v) && add_stmt_edits(ed, pfx, p, f, v) < 0)
+	if (v == RW_INSPECT && add_stmt_edits(ed, pfx, p, f) < 0)
 		goto out;
 	/* The braces may be spelled as the digraphs <% and %> (C99 6.4.6p3),
 	 * which the preprocessor keeps as written. */

@@ -13,9 +13,8 @@
  *   lines.c    user line numbers of offsets in an_program.text (#line)
  *   prelude.c  the OpenCL C prelude (prelude.cl, embedded at build time)
  *   render.c   a function body rendered for one variant
- *   clones.c   helper clones vast_inspect_NAME / _paged_ / _merge_ /
- *              _straight_NAME
- *   kernels.c  kernel variants vast_inspect_K / vast_paged_K / vast_merge_K /
+ *   clones.c   helper clones vast_inspect_NAME / _paged_ / _straight_NAME
+ *   kernels.c  kernel variants vast_inspect_K / vast_paged_K /
  *              vast_straight_K / vast_pinspect_K
  *              (vast_ standing for the program's prefix, names.c)
  *   program.c  rw_emit_program: the whole generated program
@@ -174,7 +173,10 @@ unsigned rw_lines_at(const rw_lines *l, unsigned off, const char **file,
 extern const char rw_prelude_text[];
 
 /* render.c */
-enum rw_variant { RW_INSPECT, RW_PAGED, RW_MERGE, RW_STRAIGHT, RW_NVARIANTS };
+/* No merge variant: the multi-device merge is a byte diff of the pages
+ * two devices may both write, not a second run of the kernel
+ * (docs/multi.md). */
+enum rw_variant { RW_INSPECT, RW_PAGED, RW_STRAIGHT, RW_NVARIANTS };
 extern const char *const rw_variant_name[RW_NVARIANTS]; /* "inspect".. */
 /* The paged and straight variants run the whole body, every access
  * translated; they differ only in how (docs/generated-kernels.md). */
@@ -204,8 +206,7 @@ int rw_emit_clones(const an_program *p, const char *pfx, const rw_lines *l,
                    const unsigned char *too_deep, rw_buf *out);
 
 /* kernels.c: PFXinspect_K, PFXpaged_K, PFXstraight_K (unless
- * rw_no_straight), PFXmerge_K and PFXpinspect_K (when rw_has_pinspect) of
- * kernel f. */
+ * rw_no_straight) and PFXpinspect_K (when rw_has_pinspect) of kernel f. */
 int rw_emit_kernel_variants(const an_program *p, const char *pfx,
                             const rw_lines *l, int f, rw_buf *out);
 /* Why kernel k gets no straight variant (a static string), or NULL. */

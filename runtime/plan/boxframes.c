@@ -11,7 +11,7 @@
  * (paged.c), a slot whose boxes share one pitch goes in as their
  * bounding rectangle instead, its rows packed one after another in the
  * frames (lpt.c), and the paged kernel finds a byte by re-pitching its
- * offset (vast_tr_in in the prelude). The bound of boxes at one pitch is
+ * offset (vast_tr in the prelude). The bound of boxes at one pitch is
  * exact for one strip and holds at most the bytes between strips of the
  * same rows otherwise; a box of three or more strided dimensions (a
  * work-group's tile rows in every plane of a volume) is bounded by rows

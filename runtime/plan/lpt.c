@@ -152,7 +152,7 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *
 		uint32_t *box = box_entry(l, lpt, s);
 		if (bx) {
 			/* Packed rows: no page of the slot has a frame, so every
-			 * access of it takes the box (vast_tr_in). */
+			 * access of it takes the box (vast_tr). */
 			for (size_t p = 0; p < l->slot_pages[s]; p++)
 				lpt[idx + p] = VAST_NO_FRAME;
 			if (!box_run)

@@ -92,13 +92,13 @@ cl_int vrt_tailargs_set(cl_kernel kv, cl_uint nargs, unsigned kind, const vrt_ta
 	/* The rows repeated per parameter come as one group per parameter:
 	 * a row's next argument is `stride` on. */
 	cl_uint stride = 0;
-#define VRT_TAIL_EACH(name, count, each, cltype, host, i, p, m, s, pi) \
-	stride += (each) && VAST_TAIL_AT(kind, i, p, m, s, pi) != VAST_TAIL_NO;
+#define VRT_TAIL_EACH(name, count, each, cltype, host, i, p, s, pi)    \
+	stride += (each) && VAST_TAIL_AT(kind, i, p, s, pi) != VAST_TAIL_NO;
 	VAST_TAIL_ARGS(VRT_TAIL_EACH)
 #undef VRT_TAIL_EACH
-#define VRT_TAIL_SET(name, count, each, cltype, host, i, p, m, s, pi)                       \
+#define VRT_TAIL_SET(name, count, each, cltype, host, i, p, s, pi)                          \
 	if (err == CL_SUCCESS && t->name) {                                                 \
-		int at = VAST_TAIL_AT(kind, i, p, m, s, pi);                                \
+		int at = VAST_TAIL_AT(kind, i, p, s, pi);                                   \
 		if (at == VAST_TAIL_NO) {                                                   \
 			err = no_such_arg(kind, #name, __LINE__);                          \
 		} else if (each) {                                                          \

@@ -97,7 +97,7 @@ cl_int vrt_set_arg(cl_kernel k, cl_uint i, size_t size, const void *value);
  * parameters each_first, each_first + 1, ... among those it takes the
  * row for. A NULL field is left as it was set. The caller owns them. */
 typedef struct vrt_tailargs {
-#define VRT_TAILARGS_FIELD(name, count, each, cltype, host, i, p, m, s, pi) const host *name;
+#define VRT_TAILARGS_FIELD(name, count, each, cltype, host, i, p, s, pi) const host *name;
 	VAST_TAIL_ARGS(VRT_TAILARGS_FIELD)
 #undef VRT_TAILARGS_FIELD
 	size_t each_first, neach;

@@ -350,9 +350,11 @@ static void get_kernel(jctx *c, const cJSON *o, vast_kernel_info *k,
 		p[i].inspect_reads = get_bool(c, e, "inspect_reads");
 		i++;
 	}
+	/* 4, the merge kernel's bit, which an older vastcc set: taken, and
+	 * dropped (vast/stub.h) */
 	k->variants = get_uint(c, o, "variants",
-	                       VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_MERGE |
-	                       VAST_HAS_STRAIGHT | VAST_HAS_PINSPECT);
+	                       VAST_HAS_INSPECT | VAST_HAS_PAGED | 4u |
+	                       VAST_HAS_STRAIGHT | VAST_HAS_PINSPECT) & ~4u;
 	k->virtualizable = get_bool(c, o, "virtualizable");
 	k->reason = get_str(c, o, "reason", 1);
 	k->location = get_str(c, o, "location", 1);

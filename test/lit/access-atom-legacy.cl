@@ -1,7 +1,6 @@
 // The cl_khr_global_int32_base_atomics spelling atom_* (OpenCL 1.0) is an
 // atomic access like atomic_*.
 // RUN: rm -rf %t && cd %S && %vastcc --emit-kernels=%t --report=- -c access-atom-legacy.cl -o %t.o | %flatjson | FileCheck %s
-// RUN: FileCheck --check-prefix=MERGE %s < %t/access-atom-legacy.vast.cl
 
 #pragma OPENCL EXTENSION cl_khr_global_int32_base_atomics : enable
 
@@ -15,7 +14,3 @@ __kernel void count(__global int *n, __global int *old)
 // CHECK: access count [[@LINE+1]]:26: form=atomic mode=W atomic=true size=4 params=n
 	old[get_global_id(0)] = atom_inc(n + 1);
 }
-
-// MERGE-LABEL: {{^}}__kernel void vast_merge_count(
-// MERGE: vast_copy(vast_c, (ulong)(n), 4);
-// MERGE: vast_copy(vast_c, (ulong)&(old[vast_get_global_id(vast_c, 0)]), 4); vast_copy(vast_c, (ulong)(n + 1), 4);

@@ -1,6 +1,6 @@
 // OpenCL 1.1 atomic_* builtins are atomic writes of their pointer argument:
-// mode W with "atomic", and the kernel's merge is not exact (no copy can
-// merge two devices' atomic updates).
+// mode W with "atomic", and the kernel's merge is not exact (no byte merge
+// adds two devices' atomic updates).
 // RUN: rm -rf %t && cd %S && %vastcc --emit-kernels=%t --report=- -c access-atomic.cl -o %t.o | %flatjson | FileCheck %s
 // RUN: FileCheck --check-prefix=PAGED %s < %t/access-atomic.vast.cl
 

@@ -1,6 +1,6 @@
 // An element that is itself a global pointer (`__global float *__global
 // *p`): the translated access's cast keeps the element's own address
-// space after its '*', so the paged and merge variants build.
+// space after its '*', so the paged variant builds.
 // RUN: rm -rf %t && cd %S && %vastcc --emit-kernels=%t -c access-pointer-to-pointer.cl -o %t.o 2>/dev/null
 // RUN: FileCheck %s < %t/access-pointer-to-pointer.vast.cl
 float get(__global float * __global *p, size_t i)

@@ -1,7 +1,6 @@
 // `p[i].f` on an array of structs: one access of the field's size at the
 // element's field offset; the element size is the struct's (odd sizes too).
 // RUN: rm -rf %t && cd %S && %vastcc --emit-kernels=%t --report=- -c access-struct-field.cl -o %t.o | %flatjson | FileCheck %s
-// RUN: FileCheck --check-prefix=MERGE %s < %t/access-struct-field.vast.cl
 
 typedef struct { float x, y, z; } vec3;
 
@@ -14,7 +13,3 @@ __kernel void scale_y(__global vec3 *v, float k)
 // CHECK: access scale_y [[@LINE+1]]:15: form=subscript mode=R size=4 params=v
 	v[i].y = k * v[i].y;
 }
-
-// The merge kernel copies the 4 bytes of the field, not the 12 of the element.
-// MERGE-LABEL: {{^}}__kernel void vast_merge_scale_y(
-// MERGE: { vast_copy(vast_c, (ulong)&(v[i].y), 4); }

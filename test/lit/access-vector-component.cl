@@ -1,6 +1,6 @@
 // A store to a component of a vector element (`v[i].y`) writes only that
-// component's bytes; the merge kernel must copy those bytes alone, or it
-// overwrites components another device wrote.
+// component's bytes: the access is the component's size, not the
+// element's.
 // RUN: cd %S && %vastcc --report=- -c access-vector-component.cl -o %t.o | %flatjson | FileCheck %s
 
 // CHECK-LABEL: kernel comp:

@@ -25,6 +25,3 @@ __kernel void vec(__global const float *in, __global float *out)
 // GEN-LABEL: {{^}}__kernel void vast_paged_vec(
 // GEN: float4 v = vload4(0, (__global const float *)vast_trp(vast_c, (ulong)((in) + (size_t)(i) * 4), vast_run_in));
 // GEN: vstore8((float8)(v, v), 0, (__global float *)vast_trp(vast_c, (ulong)((out) + (size_t)(i) * 8), vast_run_out));
-// GEN-LABEL: {{^}}__kernel void vast_merge_vec(
-// GEN-NOT: vload4
-// GEN: vast_copy(vast_c, (ulong)((out) + (size_t)(i) * 8), 32);

@@ -27,7 +27,3 @@ __kernel __attribute__((reqd_work_group_size(8, 8, 1))) void branchy(__global fl
 // CHECK-NEXT: do { { vast_touch(vast_c, (ulong)&(a[1]), 4); } } while (0);
 // CHECK-LABEL: {{^}}__kernel __attribute__((reqd_work_group_size((8) * ( 8) * ( 1), 1, 1))) void vast_paged_branchy(ulong vast_va_a, int n,
 // CHECK: case 0: (*(__global float *)vast_trp(vast_c, (ulong)&(a[0]), vast_run_a)) = 1; break;
-// CHECK-LABEL: {{^}}__kernel __attribute__((reqd_work_group_size((8) * ( 8) * ( 1), 1, 1))) void vast_merge_branchy(ulong vast_va_a, int n,
-// CHECK: if (i >= n)
-// CHECK-NEXT: return;
-// CHECK: do { { vast_copy(vast_c, (ulong)&(a[1]), 4); } } while (0);

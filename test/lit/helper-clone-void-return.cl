@@ -25,14 +25,8 @@ __kernel void k(__global const float *a, __global const int *idx, __global float
 // CHECK: { vast_touch(vast_c, (ulong)&(p[i]), 4); return; }
 // CHECK-LABEL: {{^}}float vast_paged_load(vast_ctx *vast_c, __global const float *p, int i){{$}}
 // CHECK: return (*(__global const float *)vast_tr(vast_c, (ulong)&(p[i]))) * 2.0f;
-// CHECK-LABEL: {{^}}void vast_merge_load(vast_ctx *vast_c, __global const float *p, int i){{$}}
-// CHECK: { return; }
 // CHECK-LABEL: {{^}}int vast_inspect_index_of(vast_ctx *vast_c, __global const int *idx, int i){{$}}
 // CHECK: return (*(__global const int *)vast_load(vast_c, (ulong)&(idx[i]), 4));
 // CHECK-LABEL: {{^}}int vast_paged_index_of(
-// CHECK-LABEL: {{^}}int vast_merge_index_of(
-// CHECK: return (*(__global const int *)vast_tr(vast_c, (ulong)&(idx[i])));
 // CHECK-LABEL: {{^}}__kernel void vast_inspect_k(
 // CHECK: vast_touch(vast_c, (ulong)&(out[vast_inspect_index_of(vast_c, idx, i)]), 4); (void)vast_inspect_load(vast_c, a, i);
-// CHECK-LABEL: {{^}}__kernel void vast_merge_k(
-// CHECK: vast_copy(vast_c, (ulong)&(out[vast_merge_index_of(vast_c, idx, i)]), 4);

@@ -33,7 +33,6 @@ __kernel void second(__global float *a, __global const float *b)
 // One set of clones, shared by both kernels' variants.
 // GEN: {{^}}void vast_inspect_get(vast_ctx *vast_c, __global const float *p, int i){{$}}
 // GEN: {{^}}float vast_paged_get(vast_ctx *vast_c, __global const float *p, int i){{$}}
-// GEN: {{^}}void vast_merge_get(vast_ctx *vast_c, __global const float *p, int i){{$}}
 // GEN-NOT: {{^}}{{.*}} get__vast_{{[a-z]+}}(vast_ctx *vast_c, __global const float *p, int i){{$}}
 // GEN: {{^}}__kernel void vast_paged_first(
 // GEN: vast_paged_get(vast_c, x, i);

@@ -32,7 +32,6 @@ __kernel void copy(__global const float *src, __global float *dst)
 // CHECK-LABEL: {{^}}void vast_init_inspect(
 // CHECK: c->lpt = 0;
 // CHECK-LABEL: {{^}}uint vast_inspect_at(vast_ctx *vast_c, __global const uint *idx, uint i)
-// CHECK-LABEL: {{^}}__kernel void vast_merge_gather(
 // CHECK-LABEL: {{^}}__kernel void vast_pinspect_gather(ulong vast_va_idx, ulong vast_va_src, ulong vast_va_dst, uint n, __global uchar *vast_frames0,
 // CHECK-SAME: __global uchar *vast_frames7, __global const uint *vast_lpt, __global uint *vast_fault, uint vast_page_shift, ulong4 vast_gsize, ulong4 vast_lsize, ulong4 vast_goff, ulong vast_first_group, __global uchar *vast_pas, __global const ulong *vast_pasinfo)
 // CHECK-NEXT: {
@@ -49,6 +48,6 @@ __kernel void copy(__global const float *src, __global float *dst)
 // CHECK-NOT: vast_pinspect_copy
 
 // STUB: { .name = "gather", .nparams = 4,
-// STUB: .variants = VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_MERGE | VAST_HAS_STRAIGHT | VAST_HAS_PINSPECT,
+// STUB: .variants = VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_STRAIGHT | VAST_HAS_PINSPECT,
 // STUB: { .name = "copy", .nparams = 2,
-// STUB: .variants = VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_MERGE | VAST_HAS_STRAIGHT,
+// STUB: .variants = VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_STRAIGHT,

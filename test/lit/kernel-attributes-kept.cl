@@ -29,7 +29,6 @@ __kernel void plain(__global float *out)
 // CHECK: {{^}}__kernel __attribute__((reqd_work_group_size((8) * ( 2) * ( 4), 1, 1))) __attribute__((vec_type_hint(float4))) void vast_inspect_k3(
 // CHECK: {{^}}__kernel __attribute__((reqd_work_group_size((8) * ( 2) * ( 4), 1, 1))) __attribute__((vec_type_hint(float4))) void vast_paged_k3(
 // CHECK: {{^}}__kernel __attribute__((reqd_work_group_size(8, 2, 4))) __attribute__((vec_type_hint(float4))) void vast_straight_k3(
-// CHECK: {{^}}__kernel __attribute__((reqd_work_group_size((8) * ( 2) * ( 4), 1, 1))) __attribute__((vec_type_hint(float4))) void vast_merge_k3(
 // CHECK-NOT: always_inline
 // CHECK: {{^}}__kernel __attribute__((work_group_size_hint((64) * ( 1) * ( 1), 1, 1))) void vast_paged_hint(
 // CHECK: {{^}}__kernel __attribute__((__work_group_size_hint__(64, 1, 1))) void vast_straight_hint(

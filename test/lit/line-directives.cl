@@ -36,8 +36,6 @@ __kernel void k(__global float *out)
 // CHECK-NEXT: {{^}}__kernel void vast_paged_k(
 // CHECK: {{^}}#line 16 "line-directives.cl"{{$}}
 // CHECK-NEXT: {{^}}__kernel void vast_straight_k(
-// CHECK: {{^}}#line 16 "line-directives.cl"{{$}}
-// CHECK-NEXT: {{^}}__kernel void vast_merge_k(
 // CHECK-NOT: {{^}}#line {{.*}}/{{.*}}line-directives.cl
 
 // DOTSLASH: {{^}}#line 16 "./line-directives.cl"{{$}}

@@ -37,5 +37,5 @@ __kernel void shallow(__global float *out)
 // STUB: .variants = 0,
 // STUB-NEXT: .virtualizable = 0,
 // STUB: { .name = "shallow",
-// STUB: .variants = VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_MERGE | VAST_HAS_STRAIGHT,
+// STUB: .variants = VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_STRAIGHT,
 // STUB-NEXT: .virtualizable = 1,

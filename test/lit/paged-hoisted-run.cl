@@ -24,6 +24,3 @@ __kernel void scale(__global const float *in, __global float *out,
 // CHECK-NEXT: vast_prun vast_run_out = vast_run(vast_c, vast_va_out);
 // CHECK-NOT: vast_run_tmp
 // CHECK: (*(__global float *)vast_trp(vast_c, (ulong)&(out[i]), vast_run_out)) = k * (*(__global const float *)vast_trp(vast_c, (ulong)&(row[0]), vast_run_in)) + vast_paged_pick(vast_c, in, i);
-// CHECK-LABEL: {{^}}__kernel void vast_merge_scale(
-// CHECK-NOT: vast_run(
-// CHECK: {{^}}}

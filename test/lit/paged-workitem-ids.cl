@@ -36,7 +36,3 @@ __kernel void ids(__global ulong *out)
 // CHECK: = vast_get_global_offset(vast_c, 0);
 // CHECK: = vast_get_work_dim(vast_c);
 // CHECK: = vast_get_global_size(vast_c, 2);
-// CHECK-LABEL: {{^}}__kernel void vast_merge_ids(
-// CHECK: size_t i = vast_merge_flat(vast_c);
-// CHECK-NOT: get_local_id(2)
-// CHECK: vast_copy(vast_c, (ulong)&(out[i * 12 + 0]), 8);

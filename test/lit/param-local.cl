@@ -32,4 +32,3 @@ __kernel void reduce(__global const float *in, __global float *partial, __local 
 // GEN: for (int s = vast_get_local_size(vast_c, 0) / 2; s > 0; s >>= 1) {
 // GEN: tmp[l] += tmp[l + s];
 // GEN: (*(__global float *)vast_trp(vast_c, (ulong)&(partial[vast_get_group_id(vast_c, 0)]), vast_run_partial)) = tmp[0];
-// GEN-LABEL: {{^}}__kernel void vast_merge_reduce(ulong vast_va_in, ulong vast_va_partial, __local float *tmp,

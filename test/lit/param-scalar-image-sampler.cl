@@ -26,7 +26,6 @@ __kernel void shade(read_only image2d_t img, sampler_t smp, params p, float4 v,
 // GEN: {{^}}__kernel void vast_inspect_shade(read_only image2d_t img, sampler_t smp, params p, float4 v, uint n, ulong vast_va_out, __global uchar *vast_pas,
 // GEN: {{^}}__kernel void vast_paged_shade(read_only image2d_t img, sampler_t smp, params p, float4 v, uint n, ulong vast_va_out, __global uchar *vast_frames0,
 // GEN: float4 c = read_imagef(img, smp, (int2)(x, 0));
-// GEN: {{^}}__kernel void vast_merge_shade(read_only image2d_t img, sampler_t smp, params p, float4 v, uint n, ulong vast_va_out, __global uchar *vast_frames0,
 
 // STUB: { .name = "img", .kind = VAST_PARAM_IMAGE, .mode = VAST_MODE_NONE, .pattern = VAST_PAT_NONE, .elem_size = 0, .inspect_reads = 0 },
 // STUB-NEXT: { .name = "smp", .kind = VAST_PARAM_SAMPLER,

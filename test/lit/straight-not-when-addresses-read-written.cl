@@ -20,7 +20,6 @@ __kernel void chase(__global int *next, __global float *val)
 // CHECK: vast_trp(vast_c, (ulong)&(val[j]), vast_run_val)
 // CHECK: {{^}}/* no vast_straight_chase: its addresses depend on a buffer it writes, so only the checked paged kernel can notice a page the inspector missed */
 // CHECK-NOT: vast_straight_chase(
-// CHECK-LABEL: {{^}}__kernel void vast_merge_chase(
 
 // STUB: { .name = "chase",
-// STUB: .variants = VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_MERGE,
+// STUB: .variants = VAST_HAS_INSPECT | VAST_HAS_PAGED,

@@ -44,7 +44,6 @@ __kernel void blend(__global const float *a, __global const float *b,
 // CHECK-NEXT: out[i] += bias[i];
 // CHECK-EMPTY:
 // CHECK-NEXT: {{^}}}
-// CHECK-LABEL: {{^}}__kernel void vast_merge_blend(
 
 // STUB: { .name = "blend", .nparams = 6,
-// STUB: .variants = VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_MERGE | VAST_HAS_STRAIGHT,
+// STUB: .variants = VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_STRAIGHT,

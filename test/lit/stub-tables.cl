@@ -28,7 +28,7 @@ __kernel void second(__global float *io, __constant int *perm)
 // CHECK: {{^}}static const vast_kernel_info vast_stub_kernels_[[SFX]][] = {
 // CHECK-NEXT: { .name = "first", .nparams = 3,
 // CHECK-NEXT: .params = vast_stub_params_[[SFX]]_0,
-// CHECK-NEXT: .variants = VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_MERGE | VAST_HAS_STRAIGHT,
+// CHECK-NEXT: .variants = VAST_HAS_INSPECT | VAST_HAS_PAGED | VAST_HAS_STRAIGHT,
 // CHECK-NEXT: .virtualizable = 1, .reason = NULL, .location = NULL,
 // CHECK-NEXT: .merge_exact = 1, .items_independent = 1 },
 // CHECK-NEXT: { .name = "second", .nparams = 2,

@@ -1,12 +1,12 @@
 // A condition on data the kernel writes that only decides whether to store
 // at an address the kernel touches anyway (column statistics: `if (std[j] <=
 // eps) std[j] = 1.0f;`) does not make the footprint data-dependent: the
-// inspector and the merge kernel drop the `if` and mark (copy) the store
-// unguarded, which marks (copies) what the earlier stores do. The kernel is
-// virtualizable, planned from descriptors (nothing loaded, no inspect_reads),
-// and its merge stays exact. A guarded access at another address is not
-// covered, nor is one covered only by a loop that may run zero times (for
-// the merge kernel). A loop condition on written data is refused: the reason
+// inspector drops the `if` and marks the store unguarded, which marks what
+// the earlier stores do. The kernel is virtualizable, planned from
+// descriptors (nothing loaded, no inspect_reads), and its merge stays exact.
+// A guarded access at another address is not covered, nor is one covered
+// only by a loop that may run zero times (for the analysis's merge slice,
+// docs/report.md). A loop condition on written data is refused: the reason
 // says the condition decides which accesses run.
 // RUN: rm -rf %t && cd %S && %vastcc --emit-kernels=%t --report=- -c virt-guard-covered.cl -o %t.o 2>%t.err | %flatjson | FileCheck %s
 // RUN: FileCheck --check-prefix=WARN %s < %t.err
@@ -41,14 +41,6 @@ __kernel void colstd(__global const float *data, __global const float *mean,
 // GEN-EMPTY:
 // GEN-EMPTY:
 // GEN-NEXT: {{^}$}}
-// GEN-LABEL: {{^}}__kernel void vast_merge_colstd(
-// GEN: {{^[[:blank:]]*}}for (int i = 0; i < n; i++)
-// GEN-NEXT: {{^[[:blank:]]*}}{ vast_copy(vast_c, (ulong)&(std[j]), 4); }
-// GEN-NEXT: {{^[[:blank:]]*}}{ vast_copy(vast_c, (ulong)&(std[j]), 4); }
-// GEN-NEXT: {{^[[:blank:]]*}}{ vast_copy(vast_c, (ulong)&(std[j]), 4); }
-// GEN-EMPTY:
-// GEN-EMPTY:
-// GEN-NEXT: {{^}$}}
 
 // The `if` on written data is dropped anyway (lit/virt-guard-written): the
 // store is marked whether or not it runs.
@@ -75,9 +67,9 @@ __kernel void halve(__global float *w)
 		w[j + 1] = 0.5f * w[j + 1];
 }
 
-// The inspector's cover is the condition's own load; the merge kernel has
-// no store before the `if` that runs for sure, so it keeps the `if` and
-// reads the output: virtualizable, merge not exact.
+// The inspector's cover is the condition's own load; the analysis's merge
+// slice has no store before the `if` that runs for sure, so it keeps the
+// `if` and reads the output: virtualizable, merge_exact false.
 // CHECK-LABEL: kernel inloop: {{.*}} virtualizable=true merge_exact=false
 __kernel void inloop(__global float *w, int n)
 {
@@ -91,13 +83,11 @@ __kernel void inloop(__global float *w, int n)
 // Not covered: the earlier store reads the same text, but not the same
 // address. a[*p] reads i through p, and `*q = i + 1;` changes it though p
 // is never assigned; the inner `i` is another variable than the outer one.
-// The merge kernel keeps the `if` (it would copy a[i + 1], which the kernel
-// never wrote, over the output) and the inspector marks the store only
-// where it may run.
-// GEN-LABEL: {{^}}__kernel void vast_merge_alias(
+// The inspector keeps the `if` and marks the store only where it may run.
+// GEN-LABEL: {{^}}__kernel void vast_inspect_alias(
 // GEN: {{^[[:blank:]]*}}*q = i + 1;
 // GEN-NEXT: {{^[[:blank:]]*}}if ({{.*}}ld[i]{{.*}} > 0)
-// GEN-NEXT: {{^[[:blank:]]*}}{ vast_copy(vast_c, (ulong)&(a[*p]), 4); }
+// GEN-NEXT: {{^[[:blank:]]*}}{ vast_touch(vast_c, (ulong)&(a[*p]), 4); }
 __kernel void alias(__global int *a, __global const int *ld)
 {
 	int i = get_global_id(0);
@@ -108,10 +98,10 @@ __kernel void alias(__global int *a, __global const int *ld)
 		a[*p] = 1;
 }
 
-// GEN-LABEL: {{^}}__kernel void vast_merge_shadow(
+// GEN-LABEL: {{^}}__kernel void vast_inspect_shadow(
 // GEN: {{^[[:blank:]]*}}int i = gid + n;
 // GEN-NEXT: {{^[[:blank:]]*}}if ({{.*}}ld[gid]{{.*}} > 0)
-// GEN-NEXT: {{^[[:blank:]]*}}{ vast_copy(vast_c, (ulong)&(a[i]), 4); }
+// GEN-NEXT: {{^[[:blank:]]*}}{ vast_touch(vast_c, (ulong)&(a[i]), 4); }
 __kernel void shadow(__global int *a, __global const int *ld, int n)
 {
 	int gid = get_global_id(0);

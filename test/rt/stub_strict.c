@@ -24,8 +24,8 @@ unsigned long vast_strict_sizes(void)
 int vast_strict_tail_rows(unsigned variant)
 {
 	int n = 0;
-#define VAST_STRICT_ROW(name, count, each, cltype, host, i, p, m, s, pi)  \
-	if (VAST_TAIL_AT(variant, i, p, m, s, pi) != VAST_TAIL_NO && !(each)) \
+#define VAST_STRICT_ROW(name, count, each, cltype, host, i, p, s, pi)     \
+	if (VAST_TAIL_AT(variant, i, p, s, pi) != VAST_TAIL_NO && !(each))    \
 		n += (count);
 	VAST_TAIL_ARGS(VAST_STRICT_ROW)
 #undef VAST_STRICT_ROW

@@ -15,9 +15,9 @@
  * where it takes none or there is no such row. */
 static inline int tail_index(unsigned kind, const char *name)
 {
-#define TAIL_INDEX_ROW(nm, count, each, cltype, host, i, p, m, s, pi) \
+#define TAIL_INDEX_ROW(nm, count, each, cltype, host, i, p, s, pi)    \
 	if (!strcmp(#nm, name))                                        \
-		return VAST_TAIL_AT(kind, i, p, m, s, pi);
+		return VAST_TAIL_AT(kind, i, p, s, pi);
 	VAST_TAIL_ARGS(TAIL_INDEX_ROW)
 #undef TAIL_INDEX_ROW
 	return VAST_TAIL_NO;
@@ -28,8 +28,8 @@ static inline int tail_index(unsigned kind, const char *name)
 static inline unsigned tail_fixed(unsigned kind)
 {
 	unsigned n = 0;
-#define TAIL_FIXED_ROW(nm, count, each, cltype, host, i, p, m, s, pi) \
-	if (!(each) && VAST_TAIL_AT(kind, i, p, m, s, pi) != VAST_TAIL_NO) \
+#define TAIL_FIXED_ROW(nm, count, each, cltype, host, i, p, s, pi)    \
+	if (!(each) && VAST_TAIL_AT(kind, i, p, s, pi) != VAST_TAIL_NO)    \
 		n += (count);
 	VAST_TAIL_ARGS(TAIL_FIXED_ROW)
 #undef TAIL_FIXED_ROW

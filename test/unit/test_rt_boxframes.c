@@ -3,7 +3,7 @@
  * test_rt_boxframes.c - a slot's boxes packed as one strided box
  * (boxframes.c) against brute force, its alignment and the overlap of
  * two, and its LPT entry (lpt.c) read back the way the paged kernel's
- * vast_tr_in reads it.
+ * vast_tr reads it.
  *
  * Random sets of boxes at one pitch (runs, strided boxes, some at another
  * pitch, some before byte 0, some whose runs cross a row's end): a set is
@@ -25,7 +25,7 @@ static unsigned rnd(unsigned n)
 	return (unsigned)rand() % n;
 }
 
-/* The byte of the packed box that buffer byte x maps to, as vast_tr_in
+/* The byte of the packed box that buffer byte x maps to, as vast_tr
  * computes it; -1 outside the box (the kernel's fault). */
 static long long packed(const vrt_box2d *b, unsigned long long x)
 {

@@ -118,8 +118,9 @@ static cJSON *at(cJSON *root, const char *path)
 }
 
 /* The file with the item at path replaced by value (JSON text; NULL:
- * removed), re-sealed: refused with an error that contains `why`. */
-static void refused(const char *path, const char *value, const char *why)
+ * removed), re-sealed: malloc'd, its length in *n; NULL when the file has
+ * no such item. */
+static char *with(const char *path, const char *value, size_t *n)
 {
 	cJSON *root = cJSON_ParseWithLength(text, len);
 	char parent[256];
@@ -131,7 +132,7 @@ static void refused(const char *path, const char *value, const char *why)
 	if (!dad || !at(dad, key)) {
 		fprintf(stderr, "  no '%s' in the file\n", path);
 		cJSON_Delete(root);
-		return;
+		return NULL;
 	}
 	cJSON *v = value ? cJSON_Parse(value) : NULL;
 	if (cJSON_IsArray(dad) && v)
@@ -145,8 +146,19 @@ static void refused(const char *path, const char *value, const char *why)
 	/* the checksum is a member like the others: take it out, re-seal */
 	cJSON_DeleteItemFromObjectCaseSensitive(root, "checksum");
 	char *printed = cJSON_Print(root);
+	char *s = seal(printed, strlen(printed) - 2, n); /* without "\n}" */
+	free(printed);
+	cJSON_Delete(root);
+	return s;
+}
+
+/* The same file: refused with an error that contains `why`. */
+static void refused(const char *path, const char *value, const char *why)
+{
 	size_t n;
-	char *s = seal(printed, strlen(printed) - 2, &n); /* without "\n}" */
+	char *s = with(path, value, &n);
+	if (!s)
+		return;
 	char *error = NULL;
 	int ok = accepted(s, n, &error);
 	CHECK(!ok);
@@ -155,8 +167,23 @@ static void refused(const char *path, const char *value, const char *why)
 		        value ? value : "(removed)", error ? error : "(none)", why);
 	free(error);
 	free(s);
-	free(printed);
-	cJSON_Delete(root);
+}
+
+/* A file of a vastcc that still made merge kernels sets their bit, 4:
+ * read, and dropped (vast/stub.h). */
+static void test_old_merge_bit(void)
+{
+	size_t n;
+	char *s = with("kernels/0/variants", "31", &n);
+	char *error = NULL;
+	vast_program_info *p = s ? vrt_stub_from_json(s, n, &error) : NULL;
+	CHECK(p && !error);
+	if (p)
+		CHECK(p->kernels[0].variants == (VAST_HAS_INSPECT | VAST_HAS_PAGED |
+		                                 VAST_HAS_STRAIGHT | VAST_HAS_PINSPECT));
+	vrt_stub_json_free(p);
+	free(error);
+	free(s);
 }
 
 #define FP "kernels/0/footprints/"
@@ -271,6 +298,7 @@ int main(int argc, char **argv)
 	test_cut();
 	test_flip();
 	test_members();
+	test_old_merge_bit();
 	test_alloc_failure();
 	free(text);
 	if (failures)

@@ -136,7 +136,6 @@ int main(void)
 	static variant v[] = {
 		{ .name = "vast_inspect_k", .kind = VAST_HAS_INSPECT },
 		{ .name = "vast_paged_k", .kind = VAST_HAS_PAGED },
-		{ .name = "vast_merge_k", .kind = VAST_HAS_MERGE },
 		{ .name = "vast_straight_k", .kind = VAST_HAS_STRAIGHT },
 		{ .name = "vast_pinspect_k", .kind = VAST_HAS_PINSPECT },
 	};
@@ -150,7 +149,7 @@ int main(void)
 			      !strncmp(v[j].p[i].name, "vast_va_", 8));
 		/* Each row alone, its values all bytes 0x5a (no NULL buffer);
 		 * a repeated row for every parameter of its name. */
-#define ROW(nm, count, each, cltype, host, i, pg, m, s, pi)                          \
+#define ROW(nm, count, each, cltype, host, i, pg, s, pi)                             \
 	{                                                                              \
 		host vals[64];                                                         \
 		vrt_tailargs t = { 0 };                                                \
@@ -163,7 +162,7 @@ int main(void)
 		ncalls = 0;                                                            \
 		cl_int err = vrt_tailargs_set(kv, nargs, v[j].kind, &t);               \
 		check_row(&v[j], nargs, #nm, count, each,                            \
-		          VAST_TAIL_AT(v[j].kind, i, pg, m, s, pi), err);              \
+		          VAST_TAIL_AT(v[j].kind, i, pg, s, pi), err);                 \
 	}
 		VAST_TAIL_ARGS(ROW)
 #undef ROW

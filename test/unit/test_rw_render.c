@@ -85,22 +85,6 @@ static void test_inspect(const an_program *p, const tm_sample_ids *id)
 	free(s);
 }
 
-static void test_merge(const an_program *p, const tm_sample_ids *id)
-{
-	char *s = tm_body(p, id->k, RW_MERGE);
-	CHECK_HAS(s, "\t;\n\t{ vast_copy(vast_c, (ulong)((out) + (size_t)(i) * 4), "
-	             "16); }\n");
-	/* merge LOAD goes through vast_tr (the source frames); the helper
-	 * call is dropped */
-	CHECK_HAS(s, "\t{ vast_copy(vast_c, (ulong)&(out[(*(__global const int *)"
-	             "vast_tr(vast_c, (ulong)&(idx[i])))]), 4); }\n");
-	CHECK_HAS(s, "{ vast_copy(vast_c, (ulong)&(*out), 4); }");
-	CHECK_NOT(s, "helper");
-	CHECK_NOT(s, "in[0]");
-	CHECK_NOT(s, "vast_touch");
-	free(s);
-}
-
 /* A dropped statement's line count is kept. */
 static void test_lines_kept(void)
 {
@@ -112,15 +96,15 @@ static void test_lines_kept(void)
 	an_range r = tm_find(p, "if", 0);
 	r.end = tm_find(p, "a[2] = 3;", 0).end;
 	int st = tm_stmt(p, f, r, AN_STMT_IF, body);
-	p->stmts[st].keep[AN_V_MERGE] = 0;
+	p->stmts[st].keep[AN_V_INSPECT] = 0;
 	int a = tm_access(p, f, AN_FORM_SUBSCRIPT, "a[1]", 0, NULL, NULL, 0, 4,
 	                  "__global int *", VAST_MODE_W);
 	tm_roles(p, a, AN_ROLE_TOUCH, AN_ROLE_COPY);
 	a = tm_access(p, f, AN_FORM_SUBSCRIPT, "a[0]", 0, NULL, NULL, 0, 4,
 	              "__global int *", VAST_MODE_R);
-	tm_roles(p, a, AN_ROLE_LOAD, AN_ROLE_DROP);
-	char *s = tm_body(p, f, RW_MERGE);
-	CHECK_STR(s, "{\n\t{ vast_copy(vast_c, (ulong)&(a[1]), 4); }\n\n\n\n"
+	tm_roles(p, a, AN_ROLE_DROP, AN_ROLE_DROP);
+	char *s = tm_body(p, f, RW_INSPECT);
+	CHECK_STR(s, "{\n\t{ vast_touch(vast_c, (ulong)&(a[1]), 4); }\n\n\n\n"
 	             "\ta[3] = 4;\n}");
 	free(s);
 	tm_destroy(p);
@@ -142,7 +126,7 @@ static void test_void_params(void)
 	          "__global int *", VAST_MODE_W);
 	char *s = rw_emit_program(p);
 	CHECK_HAS(s, "size_t vast_paged_gid(vast_ctx *vast_c);\n");
-	CHECK_HAS(s, "size_t vast_merge_gid(vast_ctx *vast_c)\n#line 1 \"v.cl\"\n"
+	CHECK_HAS(s, "size_t vast_paged_gid(vast_ctx *vast_c)\n#line 1 \"v.cl\"\n"
 	             "{ return vast_get_global_id(vast_c, 0); }");
 	CHECK_HAS(s, "(*(__global int *)vast_trp(vast_c, (ulong)&(a["
 	             "vast_paged_gid(vast_c)]), vast_run_a)) = 1;");
@@ -162,9 +146,9 @@ static void test_program(const an_program *p)
 	             "__global const float *p, int i);\n");
 	CHECK_HAS(s, "#line 1 \"k.cl\"\nfloat vast_paged_helper(vast_ctx *vast_c, "
 	             "__global const float *p, int i);\n");
-	CHECK_HAS(s, "#line 1 \"k.cl\"\nvoid vast_merge_helper(vast_ctx *vast_c, "
+	CHECK_HAS(s, "#line 1 \"k.cl\"\nfloat vast_straight_helper(vast_ctx *vast_c, "
 	             "__global const float *p, int i)\n#line 2 \"k.cl\"\n{");
-	const char *proto = strstr(s ? s : "", "vast_merge_helper(vast_ctx *vast_c, "
+	const char *proto = strstr(s ? s : "", "vast_straight_helper(vast_ctx *vast_c, "
 	                           "__global const float *p, int i);");
 	const char *def = strstr(s ? s : "", "float vast_paged_helper(vast_ctx *vast_c, "
 	                         "__global const float *p, int i)\n");
@@ -199,13 +183,11 @@ static void test_program(const an_program *p)
 	             "\tvast_prun vast_run_idx = vast_run(vast_c, vast_va_idx);\n"
 	             "\t__global float *restrict out = (__global float *)vast_va_out;\n"
 	             "\t__global const float *in = (__global const float *)vast_va_in;\n");
-	CHECK_HAS(s, "ulong vast_first_group, __global uchar *vast_dst0, __global uchar *vast_dst1, __global uchar *vast_dst2, __global uchar *vast_dst3, __global uchar *vast_dst4, __global uchar *vast_dst5, __global uchar *vast_dst6, __global uchar *vast_dst7)\n{\n"
-	             "\tvast_ctx vast_c_; vast_ctx *vast_c = &vast_c_;\n"
-	             "\tvast_init_paged(vast_c, vast_lpt, vast_fault, "
-	             "vast_page_shift, vast_gsize, vast_lsize, vast_goff, "
-	             "vast_first_group);\n\tvast_c->frames[0] = vast_frames0; vast_c->frames[1] = vast_frames1; vast_c->frames[2] = vast_frames2; vast_c->frames[3] = vast_frames3; vast_c->frames[4] = vast_frames4; vast_c->frames[5] = vast_frames5; vast_c->frames[6] = vast_frames6; vast_c->frames[7] = vast_frames7;\n\tvast_c->dst[0] = vast_dst0; vast_c->dst[1] = vast_dst1; vast_c->dst[2] = vast_dst2; vast_c->dst[3] = vast_dst3; vast_c->dst[4] = vast_dst4; vast_c->dst[5] = vast_dst5; vast_c->dst[6] = vast_dst6; vast_c->dst[7] = vast_dst7;\n");
 	CHECK_HAS(s, "vast_va_idx;\n#line 8 \"k.cl\"\n\n\tint i = vast_get_global_id");
-	CHECK_HAS(s, "__kernel void vast_merge_red(");
+	/* no merge kernels, clones or destination frames (docs/multi.md) */
+	CHECK_NOT(s, "vast_merge_");
+	CHECK_NOT(s, "vast_dst");
+	CHECK_NOT(s, "vast_copy");
 	/* __local declarations stay in the kernel's outermost block */
 	CHECK_HAS(s, "vast_va_sum;\n#line 29 \"k.cl\"\n\n\t__local float part[4];\n");
 	CHECK_HAS(s, "#line 21 \"k.cl\"\n__kernel void vast_paged_s(ulong vast_va_pts, "
@@ -221,7 +203,6 @@ int main(void)
 	an_program *p = tm_sample(&id);
 	test_paged(p, &id);
 	test_inspect(p, &id);
-	test_merge(p, &id);
 	test_program(p);
 	tm_destroy(p);
 	test_lines_kept();

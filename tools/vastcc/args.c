@@ -385,7 +385,7 @@ void print_help(void)
 "Use vastcc in place of cc and vastc++ in place of c++. Sources and flags go to\n"
 "the real compiler ($VAST_CC, default cc; under vastc++ $VAST_CXX, default c++),\n"
 "which also links, adding libvastrt and -lOpenCL. .cl files are analysed and\n"
-"rewritten into inspector, paged-access and merge kernels plus a host stub,\n"
+"rewritten into inspector and paged-access kernels plus a host stub,\n"
 "which $VAST_CC compiles into an object.\n"
 "\n"
 "OPTIONS:\n"

@@ -5,7 +5,7 @@
  *
  * The stub is a generated C file holding one vast_program_info: the
  * generated OpenCL program (original kernels plus, per kernel K,
- * PREFIXinspect_K, PREFIXpaged_K, PREFIXmerge_K and, where it may run,
+ * PREFIXinspect_K, PREFIXpaged_K and, where it may run,
  * PREFIXstraight_K and PREFIXpinspect_K), a hash of the original
  * source text, the build options vastcc parsed with, and a partitioning
  * table per kernel. A constructor in the stub calls vast_register_program()
@@ -160,7 +160,11 @@ typedef unsigned long long vast_u64;
 enum vast_variant {
 	VAST_HAS_INSPECT = 1,
 	VAST_HAS_PAGED = 2,
-	VAST_HAS_MERGE = 4,
+	/* 4 was the merge kernel PREFIXmerge_K, which vastcc no longer
+	 * emits (docs/multi.md says why) and the runtime never launched: it
+	 * stays free so that the bits after it keep their values, and a stub
+	 * of an older vastcc, which sets it, still loads (the runtime ignores
+	 * it) under the same VAST_STUB_ABI_VERSION. */
 	VAST_HAS_STRAIGHT = 8,
 	VAST_HAS_PINSPECT = 16
 };
@@ -172,7 +176,7 @@ enum vast_variant {
  * it (VAST_TAIL_NO where one does not):
  *
  *   X(name, count, each, OpenCL type, host type,
- *     inspect, paged, merge, straight, pinspect)
+ *     inspect, paged, straight, pinspect)
  *
  * name: the parameter's, after the program's prefix (vast_lpt); count:
  * consecutive arguments, numbered from 0 (vast_frames0 ..
@@ -193,50 +197,37 @@ enum vast_variant {
 #define VAST_TAIL_EACH_READ 2   /* those whose inspect_reads is set */
 #define VAST_TAIL_ARGS(X)                                                          \
 	X(frames, VAST_FRAME_BUFS, 0, "__global uchar *", cl_mem,                  \
-	  VAST_TAIL_NO, 0, 0, 0, 0)                                                \
-	X(lpt, 1, 0, "__global const uint *", cl_mem,                             \
-	  VAST_TAIL_NO, VAST_FRAME_BUFS, VAST_FRAME_BUFS, VAST_FRAME_BUFS,          \
-	  VAST_FRAME_BUFS)                                                         \
+	  VAST_TAIL_NO, 0, 0, 0)                                                   \
+	X(lpt, 1, 0, "__global const uint *", cl_mem,                              \
+	  VAST_TAIL_NO, VAST_FRAME_BUFS, VAST_FRAME_BUFS, VAST_FRAME_BUFS)         \
 	X(pas, 1, 0, "__global uchar *", cl_mem,                                   \
-	  0, VAST_TAIL_NO, VAST_TAIL_NO, VAST_TAIL_NO, VAST_FRAME_BUFS + 7)        \
-	X(pasinfo, 1, 0, "__global const ulong *", cl_mem,                        \
-	  1, VAST_TAIL_NO, VAST_TAIL_NO, VAST_TAIL_NO, VAST_FRAME_BUFS + 8)        \
+	  0, VAST_TAIL_NO, VAST_TAIL_NO, VAST_FRAME_BUFS + 7)                      \
+	X(pasinfo, 1, 0, "__global const ulong *", cl_mem,                         \
+	  1, VAST_TAIL_NO, VAST_TAIL_NO, VAST_FRAME_BUFS + 8)                      \
 	X(fault, 1, 0, "__global uint *", cl_mem,                                  \
-	  2, VAST_FRAME_BUFS + 1, VAST_FRAME_BUFS + 1, VAST_FRAME_BUFS + 1,        \
-	  VAST_FRAME_BUFS + 1)                                                     \
+	  2, VAST_FRAME_BUFS + 1, VAST_FRAME_BUFS + 1, VAST_FRAME_BUFS + 1)        \
 	X(page_shift, 1, 0, "uint ", cl_uint,                                      \
-	  3, VAST_FRAME_BUFS + 2, VAST_FRAME_BUFS + 2, VAST_FRAME_BUFS + 2,        \
-	  VAST_FRAME_BUFS + 2)                                                     \
+	  3, VAST_FRAME_BUFS + 2, VAST_FRAME_BUFS + 2, VAST_FRAME_BUFS + 2)        \
 	X(gsize, 1, 0, "ulong4 ", cl_ulong4,                                       \
-	  4, VAST_FRAME_BUFS + 3, VAST_FRAME_BUFS + 3, VAST_FRAME_BUFS + 3,        \
-	  VAST_FRAME_BUFS + 3)                                                     \
+	  4, VAST_FRAME_BUFS + 3, VAST_FRAME_BUFS + 3, VAST_FRAME_BUFS + 3)        \
 	X(lsize, 1, 0, "ulong4 ", cl_ulong4,                                       \
-	  5, VAST_FRAME_BUFS + 4, VAST_FRAME_BUFS + 4, VAST_FRAME_BUFS + 4,        \
-	  VAST_FRAME_BUFS + 4)                                                     \
+	  5, VAST_FRAME_BUFS + 4, VAST_FRAME_BUFS + 4, VAST_FRAME_BUFS + 4)        \
 	X(goff, 1, 0, "ulong4 ", cl_ulong4,                                        \
-	  6, VAST_FRAME_BUFS + 5, VAST_FRAME_BUFS + 5, VAST_FRAME_BUFS + 5,        \
-	  VAST_FRAME_BUFS + 5)                                                     \
+	  6, VAST_FRAME_BUFS + 5, VAST_FRAME_BUFS + 5, VAST_FRAME_BUFS + 5)        \
 	X(first_group, 1, 0, "ulong ", cl_ulong,                                   \
-	  7, VAST_FRAME_BUFS + 6, VAST_FRAME_BUFS + 6, VAST_FRAME_BUFS + 6,        \
-	  VAST_FRAME_BUFS + 6)                                                     \
-	X(dst, VAST_FRAME_BUFS, 0, "__global uchar *", cl_mem,                     \
-	  VAST_TAIL_NO, VAST_TAIL_NO, VAST_FRAME_BUFS + 7, VAST_TAIL_NO,           \
-	  VAST_TAIL_NO)                                                            \
+	  7, VAST_FRAME_BUFS + 6, VAST_FRAME_BUFS + 6, VAST_FRAME_BUFS + 6)        \
 	X(origin, 1, 0, "ulong4 ", cl_ulong4,                                      \
-	  VAST_TAIL_NO, VAST_TAIL_NO, VAST_TAIL_NO, VAST_FRAME_BUFS + 7,           \
-	  VAST_TAIL_NO)                                                            \
+	  VAST_TAIL_NO, VAST_TAIL_NO, VAST_FRAME_BUFS + 7, VAST_TAIL_NO)           \
 	X(sbuf, 1, VAST_TAIL_EACH_BUFFER, "__global uchar *", cl_mem,              \
-	  VAST_TAIL_NO, VAST_TAIL_NO, VAST_TAIL_NO, VAST_FRAME_BUFS + 8,           \
-	  VAST_TAIL_NO)                                                            \
+	  VAST_TAIL_NO, VAST_TAIL_NO, VAST_FRAME_BUFS + 8, VAST_TAIL_NO)           \
 	X(sdelta, 1, VAST_TAIL_EACH_BUFFER, "ulong ", cl_ulong,                    \
-	  VAST_TAIL_NO, VAST_TAIL_NO, VAST_TAIL_NO, VAST_FRAME_BUFS + 9,           \
-	  VAST_TAIL_NO)                                                            \
+	  VAST_TAIL_NO, VAST_TAIL_NO, VAST_FRAME_BUFS + 9, VAST_TAIL_NO)           \
 	X(data, 1, VAST_TAIL_EACH_READ, "__global uchar *", cl_mem,                \
-	  8, VAST_TAIL_NO, VAST_TAIL_NO, VAST_TAIL_NO, VAST_TAIL_NO)
-/* A row's index in variant v (one VAST_HAS_* bit), from its five. */
-#define VAST_TAIL_AT(v, inspect, paged, merge, straight, pinspect)              \
+	  8, VAST_TAIL_NO, VAST_TAIL_NO, VAST_TAIL_NO)
+/* A row's index in variant v (one VAST_HAS_* bit), from its four. */
+#define VAST_TAIL_AT(v, inspect, paged, straight, pinspect)                     \
 	((v) == VAST_HAS_INSPECT ? (inspect) : (v) == VAST_HAS_PAGED ? (paged) :   \
-	 (v) == VAST_HAS_MERGE ? (merge) : (v) == VAST_HAS_STRAIGHT ? (straight) :  \
+	 (v) == VAST_HAS_STRAIGHT ? (straight) :                                    \
 	 (v) == VAST_HAS_PINSPECT ? (pinspect) : VAST_TAIL_NO)
 
 /* The constants above that generated OpenCL C uses, as its text: every
@@ -322,8 +313,12 @@ typedef struct vast_kernel_info {
 	unsigned virtualizable; /* 0: run natively only, see reason */
 	const char *reason;     /* why not virtualizable; NULL when it is */
 	const char *location;   /* "file:line:col" of the reason, or NULL */
-	/* The merge kernel copies exactly the bytes each write access writes;
-	 * 0 when the kernel uses global atomics, which no copy can merge. */
+	/* A byte merge of the outputs of the devices a launch is split
+	 * over is exact: 0 when the kernel uses global atomics, whose
+	 * partial results no byte merge combines (the runtime then keeps
+	 * the launch on one device, docs/multi.md). The analysis clears it
+	 * also where the merge kernel it used to feed (no longer generated)
+	 * could not be exact: docs/report.md. */
 	unsigned merge_exact;
 	/* Its work-items depend on nothing of their work-group: no barrier,
 	 * no __local memory, no work-group or sub-group function, no local
