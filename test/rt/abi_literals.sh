@@ -21,7 +21,7 @@ report() { # what, the offending lines
 }
 report "a generated variant's argument set outside runtime/args.c (vrt_tailargs_set)" \
 	"$(grep -rnE --include=*.c 'clSetKernelArg *\(' "$root/runtime" |
-		grep -vE '/(args|kernel|launch)\.c:')"
+		grep -vE '/(args|kernel|launch|devmerge|devmodel)\.c:')"
 report "the virtual-address shift written as 44: VAST_VA_SHIFT" \
 	"$(grep -rnE "${inc[@]}" '(>>|<<) *44\b' "${src[@]}")"
 report "an LPT or pasinfo word by its number: VAST_LPT_* and VAST_PASINFO_* (vast/stub.h)" \
