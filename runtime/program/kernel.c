@@ -188,6 +188,29 @@ cl_int vrt_api_clCreateKernelsInProgram(cl_program prog, cl_uint n,
 	return err;
 }
 
+/* Whether a launch with buffer m may page: m alone takes more than half
+ * the budget a launch of it would have on a device the program is for.
+ * Then the program's variants are built from now, in the background
+ * (variants.c), while the program writes its inputs, not at the first
+ * launch that pages. */
+static int may_page_with(const vrt_program *p, const vrt_mem *m)
+{
+	if (vrt_native_mode())
+		return 0;
+	if (vrt_cfg.mode == VRT_RUN_PAGED)
+		return 1;
+	cl_device_id devs[VRT_MAX_DEVICES];
+	size_t bytes = 0;
+	if (vrt_real.clGetProgramInfo(p->real, CL_PROGRAM_DEVICES, 0, NULL, &bytes) != CL_SUCCESS ||
+	    !bytes || bytes > sizeof devs ||
+	    vrt_real.clGetProgramInfo(p->real, CL_PROGRAM_DEVICES, bytes, devs, NULL) != CL_SUCCESS)
+		return 0;
+	for (size_t d = 0; d < bytes / sizeof *devs; d++)
+		if (vrt_budget(devs[d], m->size) / 2 < m->size)
+			return 1;
+	return 0;
+}
+
 cl_int vrt_api_clSetKernelArg(cl_kernel kernel, cl_uint i, size_t size,
 	const void *value)
 {
@@ -238,6 +261,8 @@ cl_int vrt_api_clSetKernelArg(cl_kernel kernel, cl_uint i, size_t size,
 		a->size = size;
 		a->bytes = copy;
 		a->mem = m;
+		if (m && !vrt_variants_started(k->prog) && may_page_with(k->prog, m))
+			vrt_program_may_page(k->prog, "a buffer argument takes half the budget");
 	}
 	vrt_unlock();
 	return err;

@@ -73,6 +73,8 @@ void vrt_variants_start(vrt_program *p, const char *why);
 cl_int vrt_variants_wait(vrt_program *p);
 /* Whether they are built and usable (without waiting); whether they
  * cannot be (a build that failed, or no record). */
+/* The build was started (or there is nothing to build). */
+int vrt_variants_started(vrt_program *p);
 int vrt_variants_ready(vrt_program *p);
 int vrt_variants_failed(vrt_program *p);
 /* The built variants' program, started and waited for if need be (the

@@ -178,6 +178,12 @@ cl_int vrt_variants_wait(vrt_program *p)
 	return err;
 }
 
+int vrt_variants_started(vrt_program *p)
+{
+	vrt_variants *v = p->variants;
+	return !v || v->started || v->done; /* set under the runtime lock */
+}
+
 int vrt_variants_ready(vrt_program *p)
 {
 	vrt_variants *v = p->variants;

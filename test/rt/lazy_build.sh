@@ -59,6 +59,10 @@ if run pages "$vast" VAST_DEVICE_MEM=10%; then
 	paged pages
 	want pages 1 "the original kernels built once" "original kernels built in"
 	want pages 1 "the variants started once" "building its variants"
+	# ... from the kernel's buffer arguments, before the launch, so that
+	# the build overlaps the program's writes.
+	want pages 1 "started when a buffer argument was set" \
+		"building its variants (a buffer argument takes half the budget)"
 	want pages 1 "the variants built once" "variants built in"
 	ok pages
 fi
