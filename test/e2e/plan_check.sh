@@ -17,7 +17,8 @@
 #   fdtd2d    under VAST_MODE=paged: ranges that all have sets of their
 #             own leave their written pages dirty in the frames, and the
 #             next launches find them there (VAST_PLAN_DUMP says so)
-#   vadd      split over PoCL's two CPU devices (each share's window)
+#   vadd      split over PoCL's two CPU devices, each share's window a
+#             paged launch (VAST_MODE=paged: no resident shares)
 #   fuse      test/e2e/fuse's chain: two kernels fused range by range
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -73,7 +74,7 @@ check "fdtd2d paged, lazy" "$b/native/fdtd2d/fdtd2d" "$b/vast/fdtd2d/fdtd2d" VAS
 grep -q "^dirty " "$tmp/dump" && grep -q "^state dirty " "$tmp/dump" ||
 	fail "fdtd2d paged: no page left dirty, or none found dirty"
 check "vadd split" "$b/native/vadd/vadd" "$b/vast/vadd/vadd" VAST_DEVICE_MEM=50% \
-	POCL_DEVICES="pthread pthread" VAST_DEVICES=all --
+	VAST_MODE=paged POCL_DEVICES="pthread pthread" VAST_DEVICES=all --
 
 mkdir "$tmp/fuse" && cp "$here"/fuse/* "$here/../rt/rt_host.h" "$tmp/fuse/" && cd "$tmp/fuse" ||
 	fail "copying fuse"
