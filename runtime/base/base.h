@@ -246,6 +246,10 @@ typedef struct vrt_program {
 	 * original kernels (real) when a launch may page (variants.c); NULL
 	 * when the program runs natively. */
 	struct vrt_variants *variants;
+	/* A buffer argument larger than this may make a launch page (the
+	 * least of half the default budgets of its devices; kernel.c); 0:
+	 * not asked yet. */
+	unsigned long long page_from;
 } vrt_program;
 
 typedef struct vrt_arg {

@@ -627,7 +627,8 @@ void vrt_queue_coming(cl_command_queue q, int delta)
 	if (!x)
 		return;
 	pthread_mutex_lock(&x->mu);
-	x->coming += delta;
+	/* Never below 0: a +1 before q had an executor counted nothing. */
+	x->coming = x->coming + delta > 0 ? x->coming + delta : 0;
 	pthread_cond_broadcast(&x->cv);
 	pthread_mutex_unlock(&x->mu);
 }

@@ -637,9 +637,10 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 	 * write sets are disjoint; a write-only one, so that a launch run
 	 * again on one device (below) computes the same bytes. */
 	size_t priv = 0;
+	int homed = 0; /* legacy_start brought every written buffer home */
 	if (*err == CL_SUCCESS && !resident) {
 		legacy = 1;
-		*err = legacy_start(L);
+		homed = (*err = legacy_start(L)) == CL_SUCCESS;
 	}
 	for (unsigned s = 1; s <= L->nslots && *err == CL_SUCCESS && !resident; s++) {
 		if (!(L->slot_mode[s] & VAST_MODE_W))
@@ -656,8 +657,10 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 		*err = run_windows(L, m, devs, sh, n, start, rest);
 	/* Shares wrote host copies in place, the merge writes them: the host
 	 * alone holds their bytes now (a failed share's too: launch.c then
-	 * refuses them), not the pages frame pools kept (poolloc.c). */
-	for (unsigned s = 1; legacy && s <= L->nslots; s++)
+	 * refuses them), not the pages frame pools kept (poolloc.c). Not
+	 * where the bytes never all came home (legacy_start failed: no
+	 * share ran). */
+	for (unsigned s = 1; homed && s <= L->nslots; s++)
 		if (L->slot_mode[s] & VAST_MODE_W)
 			vrt_mem_host_changed(L->slot_mem[s]);
 	double t1 = vrt_now_ms();

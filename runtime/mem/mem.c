@@ -362,8 +362,12 @@ int vrt_mem_mover(void *u, int from, int to, size_t off, size_t n)
 	if (from >= 0 && !place_of(root, from, &src)) {
 		/* A frame pool's pages (poolloc.c): home through the pool,
 		 * which records them there, then on from the host copy. */
-		if ((err = vrt_framepool_move(root, from, off, n)) != CL_SUCCESS || !dst.buf)
+		if ((err = vrt_framepool_move(root, from, off, n)) != CL_SUCCESS)
 			return err;
+		if (!(vrt_dir_holders(root->dir, off, n) & VRT_LOC(VRT_DIR_HOST)))
+			return CL_INVALID_MEM_OBJECT; /* the pool lacked them: a bug */
+		if (!dst.buf)
+			return CL_SUCCESS;
 		err = put_bytes(root, &dst, off, n, root->host + off);
 		if (st && err == CL_SUCCESS)
 			st->h2d += n;
@@ -711,10 +715,12 @@ cl_int vrt_mem_write(vrt_mem *m, cl_command_queue q, size_t off, size_t n, const
 		return err;
 	if (dev_only(m, n)) {
 		err = vrt_ring_send(m->ctx, m->dev_queue, m->dev, off, src, n);
-		if (st && err == CL_SUCCESS)
+		if (err != CL_SUCCESS)
+			return err; /* the program is told; the copies' claims stand */
+		if (st)
 			st->h2d += n;
 		dev_wrote_part(m, off, n);
-		return err;
+		return CL_SUCCESS;
 	}
 	/* The whole buffer: no need to fetch what we overwrite (in a family
 	 * of sub-buffers, the others' dirty data must come home first; a

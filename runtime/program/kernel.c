@@ -192,23 +192,33 @@ cl_int vrt_api_clCreateKernelsInProgram(cl_program prog, cl_uint n,
  * the budget a launch of it would have on a device the program is for.
  * Then the program's variants are built from now, in the background
  * (variants.c), while the program writes its inputs, not at the first
- * launch that pages. */
-static int may_page_with(const vrt_program *p, const vrt_mem *m)
+ * launch that pages. Asked at every buffer argument until they are:
+ * the devices' budgets are asked of the driver once per program. */
+static int may_page_with(vrt_program *p, const vrt_mem *m)
 {
 	if (vrt_native_mode())
 		return 0;
 	if (vrt_cfg.mode == VRT_RUN_PAGED)
 		return 1;
-	cl_device_id devs[VRT_MAX_DEVICES];
-	size_t bytes = 0;
-	if (vrt_real.clGetProgramInfo(p->real, CL_PROGRAM_DEVICES, 0, NULL, &bytes) != CL_SUCCESS ||
-	    !bytes || bytes > sizeof devs ||
-	    vrt_real.clGetProgramInfo(p->real, CL_PROGRAM_DEVICES, bytes, devs, NULL) != CL_SUCCESS)
-		return 0;
-	for (size_t d = 0; d < bytes / sizeof *devs; d++)
-		if (vrt_budget(devs[d], m->size) / 2 < m->size)
-			return 1;
-	return 0;
+	if (vrt_cfg.mem_percent)
+		return vrt_cfg.mem_percent < 200;
+	if (vrt_cfg.mem_bytes)
+		return m->size > vrt_cfg.mem_bytes / 2;
+	if (!p->page_from) {
+		cl_device_id devs[VRT_MAX_DEVICES];
+		size_t bytes = 0;
+		p->page_from = ~0ULL;
+		if (vrt_real.clGetProgramInfo(p->real, CL_PROGRAM_DEVICES, 0, NULL, &bytes) ==
+		            CL_SUCCESS &&
+		    bytes && bytes <= sizeof devs &&
+		    vrt_real.clGetProgramInfo(p->real, CL_PROGRAM_DEVICES, bytes, devs, NULL) ==
+		            CL_SUCCESS)
+			for (size_t d = 0; d < bytes / sizeof *devs; d++) {
+				unsigned long long half = vrt_budget(devs[d], 0) / 2;
+				p->page_from = half < p->page_from ? half : p->page_from;
+			}
+	}
+	return m->size > p->page_from;
 }
 
 cl_int vrt_api_clSetKernelArg(cl_kernel kernel, cl_uint i, size_t size,
