@@ -18,8 +18,8 @@
  * page). Programs from binaries or IL are the real ones, untouched.
  *
  * A build that has no stub, or none for its options and devices,
- * compiles the program with vastcc (jit.c, docs/jit.md) on a thread of
- * its own while the driver builds the original kernels; its result then
+ * first compiles the program with vastcc (jit.c, docs/jit.md), then the
+ * driver builds the original kernels; vastcc's result then
  * serves as the stub. When vastcc rejects the source and so does the
  * driver, the build fails (CL_BUILD_PROGRAM_FAILURE, OpenCL 1.2 §5.6.2)
  * and CL_PROGRAM_BUILD_LOG holds vastcc's diagnostics.
@@ -195,82 +195,56 @@ static cl_device_id jit_device(vrt_program *p, const cl_device_id *devs)
 	return d;
 }
 
-/* A compile at clBuildProgram (jit.c) when no stub holds for the build,
- * run on a thread of its own while the driver builds the original
- * kernels: neither needs the other's result. */
-typedef struct jit_job {
-	vrt_program *p;
-	const char *opts;
-	cl_uint ndev;
-	const cl_device_id *devs;
-	int res;                        /* VRT_JIT_* */
-	const vast_program_info *prog;  /* VRT_JIT_OK: the result */
-	char *log;                      /* VRT_JIT_SOURCE_ERROR: vastcc's diagnostics */
-	char why[512];                  /* VRT_JIT_UNAVAILABLE: why not */
-} jit_job;
-
-/* Whether this build needs vastcc: no stub, or none that holds for its
- * options and devices (else why says why, for the warning). Clears the
- * last build's log. Called without the lock. */
-static int jit_needed(vrt_program *p, const char *opts, cl_uint ndev,
-                      const cl_device_id *devs, char *why, size_t n)
+/* Compiles p with vastcc for this build when no stub holds for it
+ * (jit.c): then p->stub is the result. Called without the lock; p's
+ * source never changes. CL_BUILD_PROGRAM_FAILURE when vastcc and the
+ * driver both reject the source; otherwise CL_SUCCESS, with why[] set
+ * when the program is to run natively for a reason worth a warning. */
+static cl_int jit_build(vrt_program *p, const char *opts, cl_uint ndev,
+                        const cl_device_id *devs, char *why, size_t n)
 {
+	char *log = NULL;
+	const vast_program_info *prog = NULL;
 	vrt_lock();
 	vrt_free(p->build_log); /* the last build's */
 	p->build_log = NULL;
 	int need = vrt_cfg.jit && (!p->stub || stub_holds(p, opts, ndev, devs, why, n) == 0);
 	vrt_unlock();
-	if (need)
-		why[0] = '\0';
-	return need;
-}
-
-/* Runs vastcc for job (jit.c), without the lock; p's source never
- * changes. */
-static void *jit_run(void *arg)
-{
-	jit_job *j = arg;
-	cl_device_id dev = jit_device(j->p, j->devs);
-	j->res = VRT_JIT_UNAVAILABLE;
+	if (!need)
+		return CL_SUCCESS;
+	why[0] = '\0';
+	cl_device_id dev = jit_device(p, devs);
+	int res = dev ? vrt_jit_program(p->source, p->source_len, opts, dev, &prog, &log, why, n)
+	              : VRT_JIT_UNAVAILABLE;
 	if (!dev)
-		snprintf(j->why, sizeof j->why, "cannot list its context's devices");
-	else
-		j->res = vrt_jit_program(j->p->source, j->p->source_len, j->opts, dev, &j->prog,
-		                         &j->log, j->why, sizeof j->why);
-	return NULL;
-}
-
-/* What the compile means for the build, given the driver's build of the
- * original kernels (built): p->stub is its result when compiled. When
- * vastcc rejects the source, the driver has the last word on what
- * compiles: only when it rejects the source too is the build a failure
- * (CL_BUILD_PROGRAM_FAILURE, vastcc's diagnostics as the log). Otherwise
- * CL_SUCCESS, with why[] set when the program is to run natively for a
- * reason worth a warning. Lock held. */
-static cl_int jit_outcome(vrt_program *p, jit_job *j, cl_int built, char *why, size_t n)
-{
+		snprintf(why, n, "cannot list its context's devices");
 	cl_int err = CL_SUCCESS;
-	if (j->res == VRT_JIT_OK) {
-		p->stub = j->prog;
-	} else if (j->res == VRT_JIT_SOURCE_ERROR) {
+	vrt_lock();
+	if (res == VRT_JIT_OK) {
+		p->stub = prog;
+	} else if (res == VRT_JIT_SOURCE_ERROR) {
+		/* The driver has the last word on what compiles: only when it
+		 * rejects the source too is the build a failure. */
 		p->info = NULL;
-		if (built != CL_SUCCESS) {
-			p->build_log = j->log;
-			j->log = NULL;
+		if (vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL) != CL_SUCCESS) {
+			p->build_log = log;
+			log = NULL;
 			err = CL_BUILD_PROGRAM_FAILURE;
 		} else {
-			char *nl = strchr(j->log, '\n');
+			char *nl = strchr(log, '\n');
 			if (nl)
 				*nl = '\0';
 			snprintf(why, n, "vastcc rejected a program the driver builds (%s); running natively",
-			         j->log);
+			         log);
 		}
 	} else {
+		char r[512];
+		snprintf(r, sizeof r, "%s", why);
 		snprintf(why, n, "program (%zu bytes) could not be compiled by vastcc: %s; running natively",
-		         p->source_len, j->why);
+		         p->source_len, r);
 	}
-	vrt_free(j->log);
-	j->log = NULL;
+	vrt_unlock();
+	vrt_free(log);
 	return err;
 }
 
@@ -334,43 +308,28 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 	cpu_join(p);
 	if (p->nkernels)
 		err = CL_INVALID_OPERATION; /* §5.6.2: kernels are attached */
-	else
-		vrt_variants_drop(p); /* built with the last build's options */
 	vrt_unlock();
+	if (err == CL_SUCCESS && !vrt_native_mode())
+		err = jit_build(p, opts, ndev, devs, why, sizeof why);
+	if (err == CL_BUILD_PROGRAM_FAILURE && notify)
+		notify(prog, user);
 	if (err != CL_SUCCESS)
 		return err;
-	/* vastcc compiles (when no stub holds) while the driver builds the
-	 * original kernels, synchronously as the driver alone would (their
-	 * errors are the program's); the callback (OpenCL 1.2 §5.6.2) then
-	 * sees the program handle the caller knows. */
-	jit_job job = { .p = p, .opts = opts, .ndev = ndev, .devs = devs };
-	pthread_t jit_thread;
-	int jit = !vrt_native_mode() && jit_needed(p, opts, ndev, devs, why, sizeof why);
-	int jit_live = jit && pthread_create(&jit_thread, NULL, jit_run, &job) == 0;
-	if (jit && !jit_live)
-		jit_run(&job);
-	double t0 = vrt_now_ms();
-	cl_int built = vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL);
-	double t1 = vrt_now_ms();
-	if (jit_live)
-		pthread_join(jit_thread, NULL);
 	vrt_lock();
-	if (jit)
-		err = jit_outcome(p, &job, built, why, sizeof why);
-	if (err == CL_SUCCESS && built != CL_SUCCESS)
-		err = built;
-	if (err != CL_SUCCESS)
-		p->info = NULL;
-	else if (p->nkernels)
+	if (p->nkernels)
 		err = CL_INVALID_OPERATION; /* made by another thread meanwhile */
 	else if (p->stub && !why[0])
 		err = choose_stub(p, opts, ndev, devs, why, sizeof why);
 	else
 		p->info = NULL;
-	if (err == CL_SUCCESS && p->cpu_prog) {
-		/* The CPU inspector's copy was built with the last options. */
-		vrt_real.clReleaseProgram(p->cpu_prog);
-		p->cpu_prog = NULL;
+	if (err == CL_SUCCESS) {
+		/* The variants and the CPU inspector's copy of the last build
+		 * were built with its options. */
+		vrt_variants_drop(p);
+		if (p->cpu_prog) {
+			vrt_real.clReleaseProgram(p->cpu_prog);
+			p->cpu_prog = NULL;
+		}
 	}
 	if (err == CL_SUCCESS) {
 		char *o = vrt_strdup(opts ? opts : "");
@@ -381,17 +340,22 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 			p->options = o;
 		}
 	}
-	vrt_log(VRT_LOG_DEBUG, "program '%s': original kernels built in %.0f ms%s",
-	        p->info ? p->info->file : "(native)", t1 - t0,
-	        built != CL_SUCCESS ? " (failed)"
-	        : p->info ? "; its variants wait for a launch that may page" : "");
-	if (err == CL_SUCCESS && p->info)
-		err = vrt_variants_prepare(p, ndev, devs, opts);
 	vrt_unlock();
-	if (err != CL_SUCCESS) {
-		if (notify && (built != CL_SUCCESS || err == CL_BUILD_PROGRAM_FAILURE))
-			notify(prog, user); /* the build ran, and failed */
+	if (err != CL_SUCCESS)
 		return err;
+	/* The original kernels only, built synchronously as the driver
+	 * alone would (their errors are the program's); the callback (OpenCL
+	 * 1.2 §5.6.2) then sees the program handle the caller knows. */
+	double t0 = vrt_now_ms();
+	err = vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL);
+	vrt_log(VRT_LOG_DEBUG, "program '%s': original kernels built in %.0f ms%s",
+	        p->info ? p->info->file : "(native)", vrt_now_ms() - t0,
+	        err != CL_SUCCESS ? " (failed)"
+	        : p->info ? "; its variants wait for a launch that may page" : "");
+	if (err == CL_SUCCESS && p->info) {
+		vrt_lock();
+		err = vrt_variants_prepare(p, ndev, devs, opts);
+		vrt_unlock();
 	}
 	/* Said once the build succeeded: a failed build that the program
 	 * then repeats with vastcc's options is no reason to warn. */
