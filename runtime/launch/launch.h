@@ -59,6 +59,9 @@ void vrt_model_pdevs(const vrt_devmodel *m, unsigned n, const vrt_pwork *w, doub
  * split n ways: from the footprint descriptors where they give every
  * slot's pages, else L's buffer bytes per work-group. Pure. */
 double vrt_group_bytes(const vrt_launch *L, unsigned n);
+/* A layout of L's slots in pages of 2^shift bytes (sizes and page counts
+ * only): what the descriptors are evaluated at (traffic.c, resident.c). */
+void vrt_slots_layout(const vrt_launch *L, unsigned shift, vrt_layout *lay);
 
 /* --- resident.c: a split launch's windows on copies kept on the devices -- */
 /* Pages of 4 KiB: what a window's may-write set is recorded at, and so

@@ -64,19 +64,6 @@ static size_t npages_of(size_t size)
 	return size ? ((size - 1) >> RES_SHIFT) + 1 : 0;
 }
 
-/* Straight kernels only run where the plan holds every page (paged.c,
- * straight_may_run): not where an inspector computed addresses from a
- * buffer the kernel writes. */
-static int straight_ok(const vrt_launch *L)
-{
-	if (!vrt_cfg.straight || !(L->k->info->variants & VAST_HAS_STRAIGHT))
-		return 0;
-	for (unsigned s = 1; s <= L->nslots; s++)
-		if (L->slot_inspect_reads[s] && (L->slot_mode[s] & VAST_MODE_W))
-			return 0;
-	return 1;
-}
-
 /* Why L's buffers may not have replicas, or NULL: they must be outside
  * families (a member's bytes are kept coherent through the host copy),
  * not the program's memory lent to the driver, reached only where the
@@ -108,13 +95,7 @@ static int plan_share(const vrt_launch *L, res_share *sh)
 	if (!P)
 		return oom ? -1 : 0;
 	vrt_layout lay;
-	memset(&lay, 0, sizeof lay);
-	lay.nslots = L->nslots;
-	lay.page_shift = RES_SHIFT;
-	for (unsigned s = 1; s <= L->nslots; s++) {
-		lay.slot_size[s] = L->slot_mem[s]->size;
-		lay.slot_pages[s] = npages_of(lay.slot_size[s]);
-	}
+	vrt_slots_layout(L, RES_SHIFT, &lay);
 	for (unsigned s = 1; s <= L->nslots && ok == 1; s++) {
 		res_slot *rs = &sh->slot[s];
 		size_t np = lay.slot_pages[s];
@@ -400,7 +381,7 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 	 * check them against. */
 	if (vrt_cfg.footprints == VRT_FP_CHECK)
 		NOT_HERE("VAST_FOOTPRINTS=check");
-	if (!straight_ok(L))
+	if (!vrt_straight_may_run(L))
 		NOT_HERE("no straight variant");
 	const char *why = buffers_refusal(L);
 	if (why)

@@ -25,6 +25,17 @@ static size_t marked(const unsigned char *pages, size_t n)
 	return c;
 }
 
+void vrt_slots_layout(const vrt_launch *L, unsigned shift, vrt_layout *lay)
+{
+	memset(lay, 0, sizeof *lay);
+	lay->nslots = L->nslots;
+	lay->page_shift = shift;
+	for (unsigned s = 1; s <= L->nslots; s++) {
+		lay->slot_size[s] = L->slot_mem[s]->size;
+		lay->slot_pages[s] = (lay->slot_size[s] + ((size_t)1 << shift) - 1) >> shift;
+	}
+}
+
 /* Bytes of slot s of W's window its groups reach (*in, when it reads
  * the slot) and may write (*out); 0 when the descriptors do not tell,
  * -1 out of memory. */
@@ -63,13 +74,7 @@ double vrt_group_bytes(const vrt_launch *L, unsigned n)
 	if (!P)
 		return whole;
 	vrt_layout lay;
-	memset(&lay, 0, sizeof lay);
-	lay.nslots = L->nslots;
-	lay.page_shift = TRAFFIC_SHIFT;
-	for (unsigned s = 1; s <= L->nslots; s++) {
-		lay.slot_size[s] = L->slot_mem[s]->size;
-		lay.slot_pages[s] = (lay.slot_size[s] + (1u << TRAFFIC_SHIFT) - 1) >> TRAFFIC_SHIFT;
-	}
+	vrt_slots_layout(L, TRAFFIC_SHIFT, &lay);
 	double in = 0, out = 0;
 	int ok = 1;
 	for (unsigned s = 1; s <= L->nslots && ok == 1; s++)

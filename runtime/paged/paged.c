@@ -2387,7 +2387,7 @@ static cl_int enqueue_kernel(vrt_launch *Lk, paged *P, fset *F, cl_kernel kp, cl
 	/* Every slot's pages one run: the straight variant translates each
 	 * access with one add and no check. The plan (the inspector's PAS or
 	 * the descriptors' boxes) holds every address the range's work-items
-	 * reach, so the check could never fail (straight_may_run says where
+	 * reach, so the check could never fail (vrt_straight_may_run says where
 	 * that is not known). */
 	cl_kernel kr = ks && F->fr.straight ? ks : kp;
 	*kr_out = kr;
@@ -3467,7 +3467,7 @@ static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
  * buffer the kernel writes (it saw the contents before the launch). The
  * compiler gave such kernels none (lib/rewrite/kernels.c); two parameters
  * bound to one buffer make the same here, per slot. */
-static int straight_may_run(const vrt_launch *L)
+int vrt_straight_may_run(const vrt_launch *L)
 {
 	if (!vrt_cfg.straight || !(L->k->info->variants & VAST_HAS_STRAIGHT))
 		return 0;
@@ -3647,10 +3647,10 @@ static cl_int paged_run(vrt_launch *L, int keep, vrt_launch *L2, const unsigned 
 
 	if ((err = vrt_kernel_variant(k, "paged", &P->kp)) != CL_SUCCESS)
 		goto out;
-	if (straight_may_run(L) && (err = vrt_kernel_variant(k, "straight", &P->ks)) != CL_SUCCESS)
+	if (vrt_straight_may_run(L) && (err = vrt_kernel_variant(k, "straight", &P->ks)) != CL_SUCCESS)
 		goto out;
 	if (L2 && ((err = vrt_kernel_variant(L2->k, "paged", &P->kp2)) != CL_SUCCESS ||
-	           (straight_may_run(L2) &&
+	           (vrt_straight_may_run(L2) &&
 	            (err = vrt_kernel_variant(L2->k, "straight", &P->ks2)) != CL_SUCCESS)))
 		goto out;
 	if (!(P->qs = queues_for(L->ctx, L->dev, &err)))

@@ -15,6 +15,9 @@
 
 /* --- paged.c: a launch run range by range through frames ---------------- */
 cl_int vrt_paged_run(vrt_launch *L);
+/* Whether L's straight variant may run (no fault check): L has one, and
+ * no inspector computed addresses from a buffer the kernel writes. */
+int vrt_straight_may_run(const vrt_launch *L);
 /* A fused launch (launch.c): on each range, L's kernel and then L2's, on
  * the same frames, so what the first writes for the second never goes
  * home between them. L holds the slots of both (modes joined), L2 the
