@@ -114,6 +114,9 @@ static cl_int run_read(vrt_cmd *c, cl_command_queue q)
 	/* The launch before it may have filled most of it (deliver.c). */
 	if (err != CL_SUCCESS || vrt_deliver_read(c, x->a, &err))
 		return err;
+	/* A split launch's outputs: from each device at once. */
+	if (!vrt_mem_host_valid(x->a) && vrt_mem_read_spread(x->a, x->ao, x->n, x->ptr, &err))
+		return err;
 	return vrt_mem_read(x->a, x->ao, x->n, x->ptr);
 }
 
@@ -141,6 +144,11 @@ static cl_int run_write(vrt_cmd *c, cl_command_queue q)
 	/* A whole write of m (or of a buffer sharing its bytes) queued before
 	 * this one and left for the launch after both: its bytes first. */
 	vrt_pend_settle(m);
+	/* Several devices: each window of it straight to its device. */
+	if (x->ao == 0 && x->n == m->size && vrt_place_whole_write(m, q, x->ptr)) {
+		vrt_mem_changed(m);
+		return CL_SUCCESS;
+	}
 	/* Its bytes may stay in the program's memory until the launch queued
 	 * after it (and after the whole writes between) takes them
 	 * (pending.c): only when the program cannot see it complete before

@@ -141,6 +141,16 @@ cl_int vrt_ring_send(cl_context ctx, cl_command_queue q, cl_mem buf, size_t off,
                      const unsigned char *src, size_t n);
 cl_int vrt_ring_receive(cl_context ctx, cl_command_queue q, cl_mem buf, size_t off,
                         unsigned char *dst, size_t n);
+/* The same through ring `id`: transfers on several threads at once,
+ * each device's through a ring of its own. */
+cl_int vrt_ring_send_on(unsigned id, cl_context ctx, cl_command_queue q, cl_mem buf,
+                        size_t off, const unsigned char *src, size_t n);
+cl_int vrt_ring_receive_on(unsigned id, cl_context ctx, cl_command_queue q, cl_mem buf,
+                           size_t off, unsigned char *dst, size_t n);
+/* The ring pinned for ctx, else one pinned for none yet, else 0 (which
+ * is then pinned again for ctx): what a transfer of ctx on a thread of
+ * its own uses. */
+unsigned vrt_ring_claim(cl_context ctx);
 /* Staging area number `set` (< VRT_MAX_SETS * VRT_MAX_DEVICES: one per
  * frame set in flight, per device of a split launch) of at least `size` bytes for ctx, pinned when possible, kept
  * across launches and never freed (it holds a reference to ctx); NULL

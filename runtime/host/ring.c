@@ -122,10 +122,33 @@ cl_int vrt_ring_write(cl_context ctx, unsigned id, cl_command_queue q, cl_mem fr
  * costs less than pinning the ring for ctx. */
 #define RING_MIN (16u << 20)
 
+unsigned vrt_ring_claim(cl_context ctx)
+{
+	for (unsigned i = 0; i < VRT_MAX_DEVICES; i++)
+		if (rings[i].ctx == ctx)
+			return i;
+	for (unsigned i = 0; i < VRT_MAX_DEVICES; i++)
+		if (!rings[i].ctx)
+			return i;
+	return 0;
+}
+
 cl_int vrt_ring_send(cl_context ctx, cl_command_queue q, cl_mem buf, size_t off,
                      const unsigned char *src, size_t n)
 {
-	if (n < RING_MIN || !vrt_ring_usable(ctx, 0))
+	return vrt_ring_send_on(0, ctx, q, buf, off, src, n);
+}
+
+cl_int vrt_ring_receive(cl_context ctx, cl_command_queue q, cl_mem buf, size_t off,
+                        unsigned char *dst, size_t n)
+{
+	return vrt_ring_receive_on(0, ctx, q, buf, off, dst, n);
+}
+
+cl_int vrt_ring_send_on(unsigned id, cl_context ctx, cl_command_queue q, cl_mem buf,
+                        size_t off, const unsigned char *src, size_t n)
+{
+	if (n < RING_MIN || !vrt_ring_usable(ctx, id))
 		return vrt_real.clEnqueueWriteBuffer(q, buf, CL_TRUE, off, n, src, 0, NULL, NULL);
 	double t0 = vrt_now_ms();
 	cl_int err = CL_SUCCESS;
@@ -133,7 +156,7 @@ cl_int vrt_ring_send(cl_context ctx, cl_command_queue q, cl_mem buf, size_t off,
 	for (size_t done = 0; done < n && err == CL_SUCCESS;) {
 		size_t sent;
 		cl_event e;
-		err = vrt_ring_write(ctx, 0, q, buf, off + done, src + done, n - done, &sent, &e);
+		err = vrt_ring_write(ctx, id, q, buf, off + done, src + done, n - done, &sent, &e);
 		if (err != CL_SUCCESS)
 			break;
 		if (last)
@@ -150,10 +173,10 @@ cl_int vrt_ring_send(cl_context ctx, cl_command_queue q, cl_mem buf, size_t off,
 	return err;
 }
 
-cl_int vrt_ring_receive(cl_context ctx, cl_command_queue q, cl_mem buf, size_t off,
-                        unsigned char *dst, size_t n)
+cl_int vrt_ring_receive_on(unsigned id, cl_context ctx, cl_command_queue q, cl_mem buf,
+                           size_t off, unsigned char *dst, size_t n)
 {
-	ring *r = n < RING_MIN || !vrt_cfg.pinned ? NULL : ring_for(ctx, 0);
+	ring *r = n < RING_MIN || !vrt_cfg.pinned || id >= VRT_MAX_DEVICES ? NULL : ring_for(ctx, id);
 	if (!r)
 		return vrt_real.clEnqueueReadBuffer(q, buf, CL_TRUE, off, n, dst, 0, NULL, NULL);
 	double t0 = vrt_now_ms();

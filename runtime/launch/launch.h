@@ -124,6 +124,15 @@ cl_int vrt_devmerge_run(vrt_devmerge *M, size_t *bytes);
  * copy of after the merge. */
 void vrt_devmerge_claims(const vrt_devmerge *M, unsigned j, unsigned s, unsigned char *wr);
 
+/* --- placement.c: a whole write over the devices of VAST_DEVICES ------- */
+/* Writes all of m from src, each device's window to that device at once
+ * (mem/spread.c), when VAST_DEVICES names several devices with links,
+ * m is large, has no host or device copy and each window fits its
+ * device: 1 when done, else 0 (the caller writes it the ordinary way,
+ * which replaces whatever a failed placement left). q: the write's
+ * queue, whose device takes the first window. Lock held. */
+int vrt_place_whole_write(vrt_mem *m, cl_command_queue q, const void *src);
+
 /* --- multi.c: one launch split over the devices of VAST_DEVICES --------- */
 /* Runs L over several devices when VAST_DEVICES names more than its own
  * and the split is exact and pays: 1 (*err its result), else 0 (the

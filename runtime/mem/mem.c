@@ -330,6 +330,19 @@ static int place_of(vrt_mem *root, int l, place *p)
 	return 0;
 }
 
+int vrt_mem_location(vrt_mem *root, int l, cl_mem *buf, cl_command_queue *q, cl_context *ctx,
+                     size_t *base)
+{
+	place p;
+	if (l == VRT_DIR_HOST || !place_of(root, l, &p))
+		return 0;
+	*buf = p.buf;
+	*q = p.q;
+	*ctx = p.ctx;
+	*base = p.base;
+	return 1;
+}
+
 /* [off, off + n) from host memory at src into p's copy: a device copy of
  * plain memory through the ring, as mem.c always sent it; pinned host
  * copies and replicas (maybe in another context than the ring's) straight. */

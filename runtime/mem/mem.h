@@ -107,6 +107,11 @@ vrt_mem *vrt_mem_by_serial(unsigned long long serial);
  * lie in one context, through host memory of its own between contexts.
  * Host to device counts as h2d, device to host as d2h. Lock held. */
 int vrt_mem_mover(void *u, int from, int to, size_t off, size_t n);
+/* Where location l (not the host) of root's directory keeps its bytes:
+ * buf, used through q in ctx, its byte 0 the directory's byte base; 0
+ * when it is no device copy or replica (a frame pool's). */
+int vrt_mem_location(vrt_mem *root, int l, cl_mem *buf, cl_command_queue *q, cl_context *ctx,
+                     size_t *base);
 /* A new location of m's directory on dev of ctx (near those on the same
  * device or context); -1 when all are taken. */
 int vrt_mem_new_loc(vrt_mem *m, cl_device_id dev, cl_context ctx);
@@ -167,6 +172,27 @@ cl_int vrt_mem_replica_bring(vrt_mem *m, vrt_replica *r, size_t off, size_t n);
 int vrt_mem_replica_wrote(vrt_mem *m, vrt_replica *r, size_t off, size_t n);
 /* Writes home what only r holds, then frees it. */
 cl_int vrt_mem_replica_evict(vrt_mem *m, vrt_replica *r);
+
+/* --- spread.c: whole transfers with the copies of several devices ------ */
+/* [off, off + n) of m into dst straight from the device copies and
+ * replicas holding it, each device's runs on a thread of its own (the
+ * host copy's and the zeros where those are current): 1 when done so
+ * (*err the result), 0 when m is not spread over two devices or a frame
+ * pool alone holds some of it (then the host copy's way). */
+int vrt_mem_read_spread(vrt_mem *m, size_t off, size_t n, void *dst, cl_int *err);
+/* One device's window [lo, hi) of a whole write, in ctx through q. */
+typedef struct vrt_spread_part {
+	cl_context ctx;
+	cl_command_queue q;
+	cl_device_id dev;
+	size_t lo, hi;
+} vrt_spread_part;
+/* The whole of m from src, each part's window to m's replica on its
+ * device (made or grown) at once: the windows, covering m, its newest
+ * copies. m has no host or device copy and is outside a family. An
+ * error leaves m's bytes undefined until a whole write replaces them. */
+cl_int vrt_mem_write_spread(vrt_mem *m, const vrt_spread_part *parts, unsigned n,
+                            const void *src);
 
 /* --- evict.c: which device copy goes ------------------------------------ */
 /* Of n candidates, the index of the one to evict: the farthest

@@ -166,6 +166,45 @@ const char *vrt_device_name(cl_device_id d)
 	return "device";
 }
 
+/* The runtime's context on each device of VAST_DEVICES, with an
+ * in-order queue there: one per device, shared by every program built
+ * there, so that a buffer's copy on a device (replica.c) serves the
+ * launches of every program, and whole writes can be placed on a device
+ * before any program runs there (mem.c). Kept until exit. */
+typedef struct devctx {
+	cl_device_id dev;
+	cl_context ctx;
+	cl_command_queue q;
+	cl_int err;
+} devctx;
+static devctx ctxs[MAX_ALL];
+static unsigned nctxs;
+
+cl_int vrt_device_context(cl_device_id d, cl_context *ctx, cl_command_queue *q)
+{
+	devctx *c = NULL;
+	for (unsigned i = 0; i < nctxs && !c; i++)
+		if (ctxs[i].dev == d)
+			c = &ctxs[i];
+	if (!c) {
+		if (nctxs == MAX_ALL)
+			return CL_INVALID_DEVICE;
+		c = &ctxs[nctxs++];
+		c->dev = d;
+		cl_platform_id plat = NULL;
+		c->err = vrt_real.clGetDeviceInfo(d, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL);
+		cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)plat, 0};
+		if (c->err == CL_SUCCESS)
+			c->ctx = clCreateContext(props, 1, &d, NULL, NULL, &c->err);
+		/* Profiling on: paged.c reads its kernels' times. */
+		if (c->err == CL_SUCCESS)
+			c->q = vrt_queue_create(c->ctx, d, CL_QUEUE_PROFILING_ENABLE, &c->err);
+	}
+	*ctx = c->ctx;
+	*q = c->q;
+	return c->err;
+}
+
 /* A program's build on one device of the runtime's. */
 typedef struct devprog {
 	const vast_program_info *info;
@@ -182,11 +221,7 @@ static devprog *all_progs;
 static cl_int build(devprog *b, vrt_program *p)
 {
 	cl_int err;
-	cl_platform_id plat = NULL;
-	if ((err = vrt_real.clGetDeviceInfo(b->dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL)))
-		return err;
-	cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)plat, 0};
-	if (!(b->ctx = clCreateContext(props, 1, &b->dev, NULL, NULL, &err)))
+	if ((err = vrt_device_context(b->dev, &b->ctx, &b->q)) != CL_SUCCESS)
 		return err;
 	char why[512];
 	if (!vrt_device_macros_match(p->info, b->ctx, 1, &b->dev, b->options, why, sizeof why)) {
@@ -194,9 +229,6 @@ static cl_int build(devprog *b, vrt_program *p)
 		        vrt_device_name(b->dev), p->info->file, why);
 		return CL_INVALID_DEVICE;
 	}
-	/* Profiling on: paged.c reads its kernels' times. */
-	if (!(b->q = vrt_queue_create(b->ctx, b->dev, CL_QUEUE_PROFILING_ENABLE, &err)))
-		return err;
 	const char *gen = p->info->generated_source;
 	if (!(b->prog = vrt_real.clCreateProgramWithSource(b->ctx, 1, &gen, NULL, &err)))
 		return err;

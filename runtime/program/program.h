@@ -271,8 +271,13 @@ int vrt_devices_select(const char *spec, const cl_device_type *types, unsigned n
  * (VRT_MAX_DEVICES - 1 at most), resolved once; 0 when VAST_DEVICES is
  * unset, wrong (one warning) or names no other device. Lock held. */
 unsigned vrt_devices_others(cl_device_id own, cl_device_id *out);
-/* The program p's generated program built for device d in a context of
- * the runtime's own, with p's build options, and an in-order queue
+/* The runtime's own context on device d (one per device, shared by
+ * every program) and an in-order queue there, made on first use and
+ * kept until exit; CL_SUCCESS, or the error that made them fail. Lock
+ * held. */
+cl_int vrt_device_context(cl_device_id d, cl_context *ctx, cl_command_queue *q);
+/* The program p's generated program built for device d in the context of
+ * the runtime's own (vrt_device_context), with p's build options, and an in-order queue
  * there; made on first use and kept until exit. CL_SUCCESS, or the
  * error (logged) when d cannot run it. Lock held. */
 cl_int vrt_device_program(vrt_program *p, cl_device_id d, cl_context *ctx,
