@@ -151,6 +151,25 @@ cl_int vrt_ring_receive_on(unsigned id, cl_context ctx, cl_command_queue q, cl_m
  * is then pinned again for ctx): what a transfer of ctx on a thread of
  * its own uses. */
 unsigned vrt_ring_claim(cl_context ctx);
+/* --- batch.c: many transfers, the devices' all at once ------------------ */
+/* One transfer: n bytes between host memory and buf at buf_off, on q in
+ * ctx; pinned: the host memory is pinned (sent straight, not through a
+ * ring). */
+typedef struct vrt_xfer {
+	cl_context ctx;
+	cl_command_queue q;
+	cl_mem buf;
+	size_t buf_off;
+	unsigned char *host;
+	size_t n;
+	int pinned;
+} vrt_xfer;
+/* Runs the n transfers, to the buffers (to_dev) or from them, those of
+ * one queue in order on a thread of their own through a ring of their
+ * own, every queue's at once; blocking; the first error. The caller
+ * holds the runtime lock. */
+cl_int vrt_xfer_batch(const vrt_xfer *x, size_t n, int to_dev);
+
 /* Staging area number `set` (< VRT_MAX_SETS * VRT_MAX_DEVICES: one per
  * frame set in flight, per device of a split launch) of at least `size` bytes for ctx, pinned when possible, kept
  * across launches and never freed (it holds a reference to ctx); NULL

@@ -230,6 +230,53 @@ static cl_int each_run(const unsigned char *pages, size_t size,
 	return CL_SUCCESS;
 }
 
+/* The ranges every share's replicas want (vrt_mem_bring_from_host). */
+typedef struct wants {
+	vrt_bring *b;
+	size_t n, cap;
+} wants;
+
+static cl_int add_want(wants *w, vrt_mem *m, vrt_replica *r, const unsigned char *pages)
+{
+	size_t np = npages_of(m->size);
+	for (size_t p = 0; p < np;) {
+		if (!pages[p]) {
+			p++;
+			continue;
+		}
+		size_t q = p;
+		while (q < np && pages[q])
+			q++;
+		size_t off = p << RES_SHIFT, end = q << RES_SHIFT;
+		if (w->n == w->cap) {
+			size_t cap = w->cap ? 2 * w->cap : 16;
+			vrt_bring *nb = vrt_realloc(w->b, cap * sizeof *nb);
+			if (!nb)
+				return CL_OUT_OF_HOST_MEMORY;
+			w->b = nb;
+			w->cap = cap;
+		}
+		w->b[w->n++] = (vrt_bring){ m, r, off, (end < m->size ? end : m->size) - off };
+		p = q;
+	}
+	return CL_SUCCESS;
+}
+
+static cl_int bring_from_host(const vrt_launch *L, res_share *sh, unsigned n,
+                              const size_t *counts)
+{
+	wants w = { 0 };
+	cl_int err = CL_SUCCESS;
+	for (unsigned j = 0; j < n && err == CL_SUCCESS; j++)
+		for (unsigned s = 1; counts[j] && s <= L->nslots && err == CL_SUCCESS; s++)
+			if (sh[j].slot[s].rep)
+				err = add_want(&w, L->slot_mem[s], sh[j].slot[s].rep, sh[j].slot[s].acc);
+	if (err == CL_SUCCESS && w.n)
+		err = vrt_mem_bring_from_host(w.b, w.n);
+	vrt_free(w.b);
+	return err;
+}
+
 static cl_int record_wrote(vrt_mem *m, vrt_replica *r, size_t off, size_t n)
 {
 	return vrt_mem_replica_wrote(m, r, off, n) == 0 ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
@@ -456,15 +503,24 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 	ran = 1;
 	for (unsigned s = 1; s <= L->nslots && *err == CL_SUCCESS; s++)
 		*err = vrt_mem_settle(L->slot_mem[s]);
+	for (unsigned j = 0; j < n && *err == CL_SUCCESS; j++)
+		for (unsigned s = 1; counts[j] && s <= L->nslots && *err == CL_SUCCESS; s++) {
+			res_slot *rs = &sh[j].slot[s];
+			if (rs->hi > rs->lo)
+				*err = vrt_mem_replica_place(L->slot_mem[s], sh[j].ctx, sh[j].q, devs[j],
+				                             rs->lo, rs->hi, &rs->rep);
+		}
+	/* What comes from the host copy, to every device at once; then the
+	 * rest from the nearest copies, device by device. */
+	if (*err == CL_SUCCESS)
+		*err = bring_from_host(L, sh, n, counts);
 	for (unsigned j = 0; j < n && *err == CL_SUCCESS; j++) {
 		for (unsigned s = 1; counts[j] && s <= L->nslots && *err == CL_SUCCESS; s++) {
 			res_slot *rs = &sh[j].slot[s];
 			vrt_mem *m = L->slot_mem[s];
 			if (rs->hi <= rs->lo)
 				continue;
-			if ((*err = vrt_mem_replica_place(m, sh[j].ctx, sh[j].q, devs[j], rs->lo, rs->hi,
-			                              &rs->rep)) == CL_SUCCESS)
-				*err = each_run(rs->acc, m->size, vrt_mem_replica_bring, m, rs->rep);
+			*err = each_run(rs->acc, m->size, vrt_mem_replica_bring, m, rs->rep);
 			vrt_devmerge_replica(M, j, s, rs->rep);
 		}
 		if (counts[j] && *err == CL_SUCCESS && (*err = make_lpt(L, &sh[j])) == CL_SUCCESS)

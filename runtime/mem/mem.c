@@ -542,6 +542,62 @@ cl_int vrt_mem_replica_place(vrt_mem *m, cl_context ctx, cl_command_queue q,
 	return CL_SUCCESS;
 }
 
+/* Runs of a buffer's directory the host copy lacks, from device copies
+ * and replicas (home_from_devices). */
+typedef struct homing {
+	vrt_mem *root;
+	vrt_xfer *x;
+	size_t n, cap;
+} homing;
+
+static int collect_home(void *u, size_t off, size_t n, vrt_locs valid)
+{
+	homing *h = u;
+	if (!valid || (valid & VRT_LOC(VRT_DIR_HOST)))
+		return 0;
+	for (int l = 1; l < VRT_DIR_MAX_LOCS; l++) {
+		place p;
+		if (!(valid & VRT_LOC(l)) || !place_of(h->root, l, &p))
+			continue;
+		if (h->n == h->cap) {
+			size_t cap = h->cap ? 2 * h->cap : 16;
+			vrt_xfer *nx = vrt_realloc(h->x, cap * sizeof *nx);
+			if (!nx)
+				return -1;
+			h->x = nx;
+			h->cap = cap;
+		}
+		h->x[h->n++] = (vrt_xfer){ p.ctx, p.q, p.buf, off - p.base, h->root->host + off, n,
+		                           h->root->pin.buf != NULL };
+		return 0;
+	}
+	return 0; /* a frame pool's: vrt_dir_bring moves it */
+}
+
+/* The runs of m's window that device copies and replicas hold and the
+ * host copy lacks, home from every device at once (host/batch.c); the
+ * rest (a frame pool's, the zeros) is vrt_dir_bring's. */
+static cl_int home_from_devices(vrt_mem *m)
+{
+	vrt_mem *root = family_root(m);
+	homing h = { .root = root };
+	int e = vrt_dir_walk(m->dir, m->origin, m->size, collect_home, &h);
+	cl_int err = e == -1 ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
+	if (err == CL_SUCCESS && h.n)
+		err = vrt_xfer_batch(h.x, h.n, 0);
+	vrt_kstats *st = vrt_stats_for(NULL);
+	for (size_t i = 0; i < h.n && err == CL_SUCCESS; i++) {
+		const vrt_xfer *x = &h.x[i];
+		size_t off = (size_t)(x->host - root->host);
+		if (vrt_dir_copied(m->dir, VRT_DIR_HOST, off, x->n) != 0)
+			err = CL_OUT_OF_HOST_MEMORY;
+		else if (st)
+			st->d2h += x->n;
+	}
+	vrt_free(h.x);
+	return err;
+}
+
 /* The bytes of m's window the host copy lacks come home from the device
  * copies holding them. */
 static cl_int read_back(vrt_mem *m)
@@ -557,8 +613,11 @@ static cl_int read_back(vrt_mem *m)
 			vrt_dir_drop(m->dir, m->dev_loc, m->origin, m->size);
 		}
 	} else {
-		err = vrt_dir_bring(m->dir, VRT_DIR_HOST, m->origin, m->size, vrt_mem_mover,
-		                    family_root(m));
+		/* Split launches' windows: from their devices at once. */
+		err = family_root(m)->replicas ? home_from_devices(m) : CL_SUCCESS;
+		if (err == CL_SUCCESS)
+			err = vrt_dir_bring(m->dir, VRT_DIR_HOST, m->origin, m->size, vrt_mem_mover,
+			                    family_root(m));
 		if (err == -1) /* the directory's own: out of memory */
 			err = CL_OUT_OF_HOST_MEMORY;
 	}

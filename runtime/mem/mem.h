@@ -194,6 +194,18 @@ typedef struct vrt_spread_part {
 cl_int vrt_mem_write_spread(vrt_mem *m, const vrt_spread_part *parts, unsigned n,
                             const void *src);
 
+/* [off, off + n) of m wanted on its replica r. */
+typedef struct vrt_bring {
+	vrt_mem *m;
+	vrt_replica *r;
+	size_t off, n;
+} vrt_bring;
+/* Of each wanted range, the runs its replica lacks whose nearest holder
+ * is the host copy, sent from there, every device's at once (the
+ * brings that follow find them there). Buffers in a family or with no
+ * host copy are left to the brings. */
+cl_int vrt_mem_bring_from_host(const vrt_bring *b, size_t n);
+
 /* --- evict.c: which device copy goes ------------------------------------ */
 /* Of n candidates, the index of the one to evict: the farthest
  * next use (VRT_NEVER the farthest), the least recently used (smallest

@@ -11,69 +11,67 @@
  * program's memory and the device's copy. Through the host copy they
  * would be copied twice and cross the links one after the other.
  */
-#include <pthread.h>
 #include <string.h>
 
 #include "mem/mem.h"
 
-/* One device's part of a transfer: its runs, read or written through
- * ring `ring`. */
-typedef struct part {
-	cl_context ctx;
-	cl_command_queue q;
-	unsigned ring;
-	cl_int err;
-} part;
+/* A run of a read from the host copy, or of the zeros no copy holds. */
+typedef struct host_run {
+	size_t off, n;
+	int zero;
+} host_run;
 
-/* A run of the transfer: [off, off + n) of the buffer, its part's copy
- * buf holding it at buf_off (part -1: the host copy; -2: the zeros). */
-typedef struct run {
-	size_t off, n, buf_off;
-	cl_mem buf;
-	int part;
-} run;
-
+/* The runs of a read: from the devices' copies (vrt_xfer), from the host
+ * copy or the zeros. */
 typedef struct transfer {
 	vrt_mem *m;
 	unsigned char *mem;   /* the program's memory of byte `first` */
-	const unsigned char *src;
 	size_t first;
-	run *run;
-	size_t nrun, cap;
-	part part[VRT_MAX_DEVICES];
-	unsigned nparts;
+	vrt_xfer *x;          /* the device runs */
+	size_t nx, capx;
+	host_run *h;
+	size_t nh, caph;
+	cl_command_queue q0;  /* a queue of the runs: two make it spread */
+	int spread;
 	int refused;          /* a run only a frame pool holds */
 } transfer;
 
-typedef struct worker {
-	transfer *t;
-	unsigned p;
-} worker;
-
-/* The part of the copy in ctx through q, made when new. */
-static int part_of(transfer *t, cl_context ctx, cl_command_queue q)
+static int grow(void **p, size_t *cap, size_t need, size_t size)
 {
-	for (unsigned i = 0; i < t->nparts; i++)
-		if (t->part[i].q == q)
-			return (int)i;
-	if (t->nparts == VRT_MAX_DEVICES)
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap ? 2 * *cap : 16;
+	void *np = vrt_realloc(*p, c * size);
+	if (!np)
 		return -1;
-	t->part[t->nparts] = (part){ ctx, q, 0, CL_SUCCESS };
-	return (int)t->nparts++;
+	*p = np;
+	*cap = c;
+	return 0;
 }
 
-static int add_run(transfer *t, run r)
+static int add_xfer(transfer *t, vrt_xfer x)
 {
-	if (t->nrun == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 16;
-		run *nr = vrt_realloc(t->run, cap * sizeof *nr);
-		if (!nr)
-			return -1;
-		t->run = nr;
-		t->cap = cap;
-	}
-	t->run[t->nrun++] = r;
+	if (grow((void **)&t->x, &t->capx, t->nx + 1, sizeof *t->x))
+		return -1;
+	if (!t->q0)
+		t->q0 = x.q;
+	t->spread |= x.q != t->q0;
+	t->x[t->nx++] = x;
 	return 0;
+}
+
+static int add_host(transfer *t, size_t off, size_t n, int zero)
+{
+	if (grow((void **)&t->h, &t->caph, t->nh + 1, sizeof *t->h))
+		return -1;
+	t->h[t->nh++] = (host_run){ off, n, zero };
+	return 0;
+}
+
+static void transfer_free(transfer *t)
+{
+	vrt_free(t->x);
+	vrt_free(t->h);
 }
 
 /* A run of the directory: from the host copy where it holds it, else
@@ -81,74 +79,18 @@ static int add_run(transfer *t, run r)
 static int collect(void *u, size_t off, size_t n, vrt_locs valid)
 {
 	transfer *t = u;
-	run r = { off, n, 0, NULL, -2 };
-	if (valid & VRT_LOC(VRT_DIR_HOST)) {
-		r.part = -1;
-	} else if (valid) {
-		r.part = -3;
-		for (int l = 1; l < VRT_DIR_MAX_LOCS && r.part == -3; l++) {
-			cl_command_queue q;
-			cl_context ctx;
-			size_t base;
-			if (!(valid & VRT_LOC(l)) || !vrt_mem_location(t->m, l, &r.buf, &q, &ctx, &base))
-				continue;
-			r.buf_off = off - base;
-			if ((r.part = part_of(t, ctx, q)) < 0)
-				return 1;
-		}
-		if (r.part == -3) { /* a frame pool's alone: only it moves them */
-			t->refused = 1;
-			return 1;
+	if (!valid || (valid & VRT_LOC(VRT_DIR_HOST)))
+		return add_host(t, off, n, !valid) ? -1 : 0;
+	for (int l = 1; l < VRT_DIR_MAX_LOCS; l++) {
+		vrt_xfer x = { .host = t->mem + (off - t->first), .n = n };
+		size_t base;
+		if ((valid & VRT_LOC(l)) && vrt_mem_location(t->m, l, &x.buf, &x.q, &x.ctx, &base)) {
+			x.buf_off = off - base;
+			return add_xfer(t, x) ? -1 : 0;
 		}
 	}
-	return add_run(t, r) ? -1 : 0;
-}
-
-/* Part p's runs, each straight between its copy and the program's memory. */
-static void *move_part(void *arg)
-{
-	worker *w = arg;
-	transfer *t = w->t;
-	part *p = &t->part[w->p];
-	for (size_t i = 0; i < t->nrun && p->err == CL_SUCCESS; i++) {
-		const run *r = &t->run[i];
-		if (r->part != (int)w->p)
-			continue;
-		unsigned char *at = t->mem + (r->off - t->first);
-		p->err = t->src ? vrt_ring_send_on(p->ring, p->ctx, p->q, r->buf, r->buf_off, at, r->n)
-		                : vrt_ring_receive_on(p->ring, p->ctx, p->q, r->buf, r->buf_off, at, r->n);
-	}
-	return NULL;
-}
-
-/* Every part on a thread of its own but the first, on the caller's;
- * the first error. */
-static cl_int move_parts(transfer *t)
-{
-	pthread_t tid[VRT_MAX_DEVICES];
-	worker w[VRT_MAX_DEVICES];
-	int started[VRT_MAX_DEVICES] = {0};
-	/* Rings are claimed and pinned here, one after the other. */
-	for (unsigned i = 0; i < t->nparts; i++) {
-		t->part[i].ring = vrt_ring_claim(t->part[i].ctx);
-		vrt_ring_usable(t->part[i].ctx, t->part[i].ring);
-	}
-	for (unsigned i = 0; i < t->nparts; i++) {
-		w[i] = (worker){ t, i };
-		if (i > 0)
-			started[i] = !pthread_create(&tid[i], NULL, move_part, &w[i]);
-	}
-	for (unsigned i = 0; i < t->nparts; i++)
-		if (!started[i])
-			move_part(&w[i]); /* the first, or one whose thread did not start */
-	cl_int err = CL_SUCCESS;
-	for (unsigned i = 0; i < t->nparts; i++) {
-		if (started[i])
-			pthread_join(tid[i], NULL);
-		if (err == CL_SUCCESS)
-			err = t->part[i].err;
-	}
-	return err;
+	t->refused = 1; /* a frame pool's alone: only it moves them */
+	return 1;
 }
 
 int vrt_mem_read_spread(vrt_mem *m, size_t off, size_t n, void *dst, cl_int *err)
@@ -157,8 +99,8 @@ int vrt_mem_read_spread(vrt_mem *m, size_t off, size_t n, void *dst, cl_int *err
 		return 0;
 	transfer t = { .m = m, .mem = dst, .first = off };
 	int e = vrt_dir_walk(m->dir, off, n, collect, &t);
-	if (e || t.refused || t.nparts < 2) {
-		vrt_free(t.run);
+	if (e || t.refused || !t.spread) {
+		transfer_free(&t);
 		if (e == -1) {
 			*err = CL_OUT_OF_HOST_MEMORY;
 			return 1;
@@ -169,19 +111,18 @@ int vrt_mem_read_spread(vrt_mem *m, size_t off, size_t n, void *dst, cl_int *err
 	if (!m->host || (unsigned char *)dst != m->host + off)
 		vrt_advise_huge(dst, n);
 	double t0 = vrt_now_ms();
-	*err = move_parts(&t);
+	*err = vrt_xfer_batch(t.x, t.nx, 0);
 	size_t moved = 0;
-	for (size_t i = 0; i < t.nrun && *err == CL_SUCCESS; i++) {
-		const run *r = &t.run[i];
-		unsigned char *at = t.mem + (r->off - off);
-		if (r->part == -1)
-			vrt_copy(at, m->host + r->off, r->n);
-		else if (r->part == -2)
-			vrt_fill(at, "", 1, r->n);
+	for (size_t i = 0; i < t.nx; i++)
+		moved += t.x[i].n;
+	for (size_t i = 0; i < t.nh && *err == CL_SUCCESS; i++) {
+		unsigned char *at = t.mem + (t.h[i].off - off);
+		if (t.h[i].zero)
+			vrt_fill(at, "", 1, t.h[i].n);
 		else
-			moved += r->n;
+			vrt_copy(at, m->host + t.h[i].off, t.h[i].n);
 	}
-	vrt_free(t.run);
+	transfer_free(&t);
 	vrt_kstats *st = vrt_stats_for(NULL);
 	if (st && *err == CL_SUCCESS)
 		st->d2h += moved;
@@ -199,26 +140,23 @@ cl_int vrt_mem_write_spread(vrt_mem *m, const vrt_spread_part *parts, unsigned n
 	for (vrt_replica *r = m->replicas; r; r = r->next)
 		if (vrt_dir_forget(m->dir, r->loc, r->lo, r->hi - r->lo) != 0)
 			return CL_OUT_OF_HOST_MEMORY;
-	transfer t = { .m = m, .mem = (unsigned char *)src, .src = src };
+	vrt_xfer x[VRT_MAX_DEVICES];
 	vrt_replica *rep[VRT_MAX_DEVICES];
 	cl_int err = CL_SUCCESS;
 	for (unsigned i = 0; i < n && err == CL_SUCCESS; i++) {
 		const vrt_spread_part *p = &parts[i];
 		err = vrt_mem_replica_place(m, p->ctx, p->q, p->dev, p->lo, p->hi, &rep[i]);
-		int k = err == CL_SUCCESS ? part_of(&t, rep[i]->ctx, rep[i]->q) : -1;
-		if (err == CL_SUCCESS && (k < 0 || add_run(&t, (run){ p->lo, p->hi - p->lo,
-		                                                      p->lo - rep[i]->lo,
-		                                                      rep[i]->buf, k })))
-			err = CL_OUT_OF_HOST_MEMORY;
+		if (err == CL_SUCCESS)
+			x[i] = (vrt_xfer){ rep[i]->ctx, rep[i]->q, rep[i]->buf, p->lo - rep[i]->lo,
+			                   (unsigned char *)src + p->lo, p->hi - p->lo, 0 };
 	}
 	double t0 = vrt_now_ms();
 	if (err == CL_SUCCESS)
-		err = move_parts(&t);
+		err = vrt_xfer_batch(x, n, 1);
 	/* The windows written are the newest copies. */
 	for (unsigned i = 0; i < n && err == CL_SUCCESS; i++)
 		if (vrt_dir_wrote(m->dir, rep[i]->loc, parts[i].lo, parts[i].hi - parts[i].lo) != 0)
 			err = CL_OUT_OF_HOST_MEMORY;
-	vrt_free(t.run);
 	if (err != CL_SUCCESS)
 		return err;
 	vrt_trace_host("spread", "", t0, vrt_now_ms(), 0, m->size);
@@ -227,4 +165,62 @@ cl_int vrt_mem_write_spread(vrt_mem *m, const vrt_spread_part *parts, unsigned n
 		st->h2d += m->size;
 	m->failed[0] = '\0';
 	return CL_SUCCESS;
+}
+
+/* The runs of one wanted range its replica lacks whose nearest holder
+ * is the host copy (vrt_mem_bring_from_host). */
+typedef struct wanting {
+	const vrt_bring *b;
+	vrt_xfer *x;
+	size_t n, cap;
+} wanting;
+
+static int collect_wanted(void *u, size_t off, size_t n, vrt_locs valid)
+{
+	wanting *w = u;
+	const vrt_replica *r = w->b->r;
+	vrt_mem *m = w->b->m;
+	if ((valid & VRT_LOC(r->loc)) || vrt_dir_nearest(m->dir, valid, r->loc) != VRT_DIR_HOST)
+		return 0;
+	if (grow((void **)&w->x, &w->cap, w->n + 1, sizeof *w->x))
+		return -1;
+	w->x[w->n++] = (vrt_xfer){ r->ctx, r->q, r->buf, off - r->lo, m->host + off, n,
+	                           m->pin.buf != NULL };
+	return 0;
+}
+
+cl_int vrt_mem_bring_from_host(const vrt_bring *b, size_t n)
+{
+	wanting w = { 0 };
+	size_t *first = vrt_malloc((n + 1) * sizeof *first);
+	if (!first)
+		return CL_OUT_OF_HOST_MEMORY;
+	int e = 0;
+	for (size_t i = 0; i < n && !e; i++) {
+		first[i] = w.n;
+		w.b = &b[i];
+		if (b[i].m->dir && b[i].m->host && !b[i].m->parent && !b[i].m->nsubs)
+			e = vrt_dir_walk(b[i].m->dir, b[i].off, b[i].n, collect_wanted, &w);
+	}
+	first[n] = w.n;
+	cl_int err = e ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
+	double t0 = vrt_now_ms();
+	if (err == CL_SUCCESS && w.n)
+		err = vrt_xfer_batch(w.x, w.n, 1);
+	size_t moved = 0;
+	for (size_t i = 0; i < n && err == CL_SUCCESS; i++)
+		for (size_t k = first[i]; k < first[i + 1] && err == CL_SUCCESS; k++) {
+			size_t off = (size_t)(w.x[k].host - b[i].m->host);
+			if (vrt_dir_copied(b[i].m->dir, b[i].r->loc, off, w.x[k].n) != 0)
+				err = CL_OUT_OF_HOST_MEMORY;
+			moved += w.x[k].n;
+		}
+	vrt_free(first);
+	vrt_free(w.x);
+	vrt_kstats *st = vrt_stats_for(NULL);
+	if (st && err == CL_SUCCESS)
+		st->h2d += moved;
+	if (moved)
+		vrt_trace_host("spread", "", t0, vrt_now_ms(), 0, moved);
+	return err;
 }
