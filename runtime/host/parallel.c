@@ -14,8 +14,9 @@
  * millisecond or two, against 15 thread starts of tens of microseconds
  * each. The caller takes shares too, so a job ends even with no worker
  * (one that could not start, or a forked child's). One job at a time
- * uses the pool; a copy made meanwhile by another thread (the shares of
- * a split launch) starts threads of its own.
+ * uses a pool; there are a few (the transfers of several devices at
+ * once copy at once), and a copy made while all are busy starts
+ * threads of its own.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -74,9 +75,12 @@ static int start(pthread_t *tid, share *sh)
 	return pthread_create(tid, NULL, run_share, sh);
 }
 
-/* The pool: workers wait for a new generation, then take shares by
- * index until none is left. Guarded by mu; busy is held by the job. */
-static struct {
+/* A pool: workers wait for a new generation, then take shares by
+ * index until none is left. Guarded by mu; busy is held by the job.
+ * Several pools, so that the transfers of several devices at once
+ * (batch.c: a thread each, each copying through its ring) each have
+ * threads waiting rather than start theirs for every chunk. */
+typedef struct pool {
 	pthread_mutex_t busy, mu;
 	pthread_cond_t go, done;
 	unsigned workers;
@@ -85,68 +89,72 @@ static struct {
 	void *ctx;
 	size_t n;
 	unsigned nsh, next, finished;
-} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
-          PTHREAD_COND_INITIALIZER, 0, 0, NULL, NULL, 0, 0, 0, 0};
+} pool;
+#define VRT_POOLS 4
+#define POOL_INIT                                                                              \
+	{PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,        \
+	 PTHREAD_COND_INITIALIZER, 0, 0, NULL, NULL, 0, 0, 0, 0}
+static pool pools[VRT_POOLS] = {POOL_INIT, POOL_INIT, POOL_INIT, POOL_INIT};
 
-/* Runs the current job's shares until none is left; mu held. */
-static void take_shares(void)
+/* Runs p's current job's shares until none is left; p->mu held. */
+static void take_shares(pool *p)
 {
-	while (pool.next < pool.nsh) {
-		unsigned i = pool.next++, t = pool.nsh;
-		void (*fn)(void *, size_t, size_t) = pool.fn;
-		void *ctx = pool.ctx;
-		size_t n = pool.n;
-		pthread_mutex_unlock(&pool.mu);
+	while (p->next < p->nsh) {
+		unsigned i = p->next++, t = p->nsh;
+		void (*fn)(void *, size_t, size_t) = p->fn;
+		void *ctx = p->ctx;
+		size_t n = p->n;
+		pthread_mutex_unlock(&p->mu);
 		fn(ctx, n * i / t, n * (i + 1) / t);
-		pthread_mutex_lock(&pool.mu);
-		if (++pool.finished == pool.nsh)
-			pthread_cond_broadcast(&pool.done);
+		pthread_mutex_lock(&p->mu);
+		if (++p->finished == p->nsh)
+			pthread_cond_broadcast(&p->done);
 	}
 }
 
 static void *worker(void *arg)
 {
-	(void)arg;
-	pthread_mutex_lock(&pool.mu);
+	pool *p = arg;
+	pthread_mutex_lock(&p->mu);
 	for (unsigned long seen = 0;;) {
-		while (pool.gen == seen)
-			pthread_cond_wait(&pool.go, &pool.mu);
-		seen = pool.gen;
-		take_shares();
+		while (p->gen == seen)
+			pthread_cond_wait(&p->go, &p->mu);
+		seen = p->gen;
+		take_shares(p);
 	}
 	return NULL;
 }
 
-/* pthread_create of a detached worker, or a failure a test asked for. */
-static int start_worker(void)
+/* pthread_create of a detached worker of p, or a failure a test asked for. */
+static int start_worker(pool *p)
 {
 	pthread_t tid;
 	if (fail_countdown && --fail_countdown == 0)
 		return -1;
-	if (pthread_create(&tid, NULL, worker, NULL))
+	if (pthread_create(&tid, NULL, worker, p))
 		return -1;
 	pthread_detach(tid);
 	return 0;
 }
 
-/* fn over [0, n) in t shares on the pool, the caller taking some. */
-static void on_pool(size_t n, unsigned t, void (*fn)(void *ctx, size_t begin, size_t end),
-                    void *ctx)
+/* fn over [0, n) in t shares on p, the caller taking some. */
+static void on_pool(pool *p, size_t n, unsigned t,
+                    void (*fn)(void *ctx, size_t begin, size_t end), void *ctx)
 {
-	pthread_mutex_lock(&pool.mu);
-	while (pool.workers + 1 < t && start_worker() == 0)
-		pool.workers++;
-	pool.fn = fn;
-	pool.ctx = ctx;
-	pool.n = n;
-	pool.nsh = t;
-	pool.next = pool.finished = 0;
-	pool.gen++;
-	pthread_cond_broadcast(&pool.go);
-	take_shares();
-	while (pool.finished < pool.nsh)
-		pthread_cond_wait(&pool.done, &pool.mu);
-	pthread_mutex_unlock(&pool.mu);
+	pthread_mutex_lock(&p->mu);
+	while (p->workers + 1 < t && start_worker(p) == 0)
+		p->workers++;
+	p->fn = fn;
+	p->ctx = ctx;
+	p->n = n;
+	p->nsh = t;
+	p->next = p->finished = 0;
+	p->gen++;
+	pthread_cond_broadcast(&p->go);
+	take_shares(p);
+	while (p->finished < p->nsh)
+		pthread_cond_wait(&p->done, &p->mu);
+	pthread_mutex_unlock(&p->mu);
 }
 
 void vrt_parallel(size_t n, size_t work, void (*fn)(void *ctx, size_t begin, size_t end),
@@ -159,11 +167,12 @@ void vrt_parallel(size_t n, size_t work, void (*fn)(void *ctx, size_t begin, siz
 		fn(ctx, 0, n);
 		return;
 	}
-	if (pthread_mutex_trylock(&pool.busy) == 0) {
-		on_pool(n, t, fn, ctx);
-		pthread_mutex_unlock(&pool.busy);
-		return;
-	}
+	for (unsigned i = 0; i < VRT_POOLS; i++)
+		if (pthread_mutex_trylock(&pools[i].busy) == 0) {
+			on_pool(&pools[i], n, t, fn, ctx);
+			pthread_mutex_unlock(&pools[i].busy);
+			return;
+		}
 	share sh[VRT_MAX_THREADS];
 	pthread_t tid[VRT_MAX_THREADS];
 	int started[VRT_MAX_THREADS];
