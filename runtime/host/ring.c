@@ -199,25 +199,26 @@ cl_int vrt_ring_receive(cl_context ctx, cl_command_queue q, cl_mem buf, size_t o
  * contexts. Through a temporary of plain memory that cost two transfers
  * from pageable memory and the temporary's first-touch faults (two
  * H200s: 430 MB in 110 ms, 4 GB/s). The relay is a few small pinned
- * chunks instead: piece k is read from the source into chunk k while
- * piece k-1 is written to the destination from its chunk, no host copy
- * at all. A piece's write waits for its read on the host (an event of
- * one context cannot be waited for by a queue of another), and a chunk
- * reads its next piece once its write completed.
+ * chunks instead: piece k is read from the source into a chunk while
+ * piece k-1 is written to the destination from the one before, no host
+ * copy at all. A piece's write waits for its read on the host (a queue
+ * cannot wait for an event of another context), and a chunk reads its
+ * next piece once its write completed.
  *
  * The chunks are pinned for one of the two contexts (kept while moves
  * involve that one) and are plain host memory to the other's transfers:
  * NVIDIA's driver moves them at the link's speed for either context
- * (one H200, two contexts: 55 GB/s reading and writing from memory pinned
- * for either one, ALLOC_ or USE_HOST_PTR, against 15 and 8.3 GB/s from
- * pageable memory). The relay is apart from the rings, so that moves
- * between contexts never re-pin ring 0 for another context. Guarded by
- * the runtime lock, like ring 0.
+ * (two contexts of one H200: 55 GB/s reading and writing from memory
+ * pinned for either one, ALLOC_ or USE_HOST_PTR, against 15 and 8.3 GB/s
+ * from pageable memory; contexts of two devices not measured yet). The
+ * relay is apart from the rings, so that moves between contexts never
+ * re-pin ring 0 for another context. Guarded by the runtime lock, like
+ * ring 0.
  *
  * Three chunks of 8 MiB: 430 MiB between two contexts of one H200 in
  * 9.3 ms (48.7 GB/s; 16 MiB chunks the same, 4 MiB 47.4, two chunks
  * 45.5, more than three no faster), against 664 ms through a fresh
- * temporary. */
+ * temporary (bench/results/2026-11-29-session24/h200-relay). */
 #define RELAY_CHUNKS 3
 #define RELAY_CHUNK (8u << 20)
 
