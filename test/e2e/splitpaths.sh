@@ -73,9 +73,9 @@ scenario tworoom VAST_DEVICE_MEM=100K -- inc
 scenario uhpwrite -- inc
 # Each device's window of flip is the half of y the other one's scale
 # wrote: it crosses between the two contexts through the pinned relay
-# (runtime/host/ring.c), more bytes than the driver's transfers take
-# (RING_MIN, 16 MiB), in more pieces than the relay has chunks, the
-# last one short, both ways.
+# (runtime/host/ring.c), both ways, each more than 16 MiB (below that the
+# driver's own transfers move it) in more pieces than the relay has
+# chunks, the last one short.
 scenario relay -- scale flip
 sed -n 's/.*relay: \([0-9]*\) bytes between two contexts, \([0-9]*\) pieces through \([0-9]*\) pinned chunks of \([0-9]*\) bytes$/\1 \2 \3 \4/p' log |
 	awk '$1 > 16 * 1048576 && $2 > $3 && $1 % $4 { moved++ } END { exit moved < 2 }' ||

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Kernels of splitpaths/host.c: each launched once, so that its launch
- * splits equally over two devices, without profiling (docs/multi.md). */
+/* Kernels of splitpaths/host.c: a kernel's first launch splits equally
+ * over two devices, from their models, without profiling (docs/multi.md),
+ * give or take a work-group where the windows meet inside a page. */
 __kernel void inc(__global float *y, __global const float *a)
 {
 	size_t i = get_global_id(0);
