@@ -3,8 +3,8 @@
  * host.h - host/: host memory and the link. Large host copies on
  * several threads (parallel.c), host copies in pinned memory (pinned.c),
  * the pinned ring and staging areas that carry pages of plain memory
- * (ring.c), and the device budget (device.c), which the pinned bytes
- * shrink. Uses base/ only.
+ * and the relay between contexts (ring.c), and the device budget
+ * (device.c), which the pinned bytes shrink. Uses base/ only.
  */
 #ifndef VRT_HOST_H
 #define VRT_HOST_H
@@ -175,6 +175,16 @@ cl_int vrt_xfer_batch(const vrt_xfer *x, size_t n, int to_dev);
  * across launches and never freed (it holds a reference to ctx); NULL
  * when out of memory. */
 unsigned char *vrt_staging(cl_context ctx, unsigned set, size_t size);
+
+/* dst's [dst_off, dst_off+n) on dst_q (of dst_ctx) made src's [src_off,
+ * src_off+n) on src_q (of another context, src_ctx), after what either
+ * queue has in flight: through a few pinned chunks, each read from src
+ * while the one before is written to dst (the driver's two transfers
+ * through plain memory for a few MiB, or when the chunks cannot be
+ * pinned). Blocking; the caller holds the runtime lock. */
+cl_int vrt_ring_relay(cl_context src_ctx, cl_command_queue src_q, cl_mem src, size_t src_off,
+                      cl_context dst_ctx, cl_command_queue dst_q, cl_mem dst, size_t dst_off,
+                      size_t n);
 
 #pragma GCC visibility pop
 #endif

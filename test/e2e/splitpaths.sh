@@ -71,6 +71,15 @@ scenario tworoom VAST_DEVICE_MEM=100K -- inc
 	! grep -q "window \[0, 32768) kept on a split launch's device" log ||
 	{ grep -v debug log; fail "tworoom: room made on another device than the native launch's"; }
 scenario uhpwrite -- inc
+# Each device's window of flip is the half of y the other one's scale
+# wrote: it crosses between the two contexts through the pinned relay
+# (runtime/host/ring.c), both ways, each more than 16 MiB (below that the
+# driver's own transfers move it) in more pieces than the relay has
+# chunks, the last one short.
+scenario relay -- scale flip
+sed -n 's/.*relay: \([0-9]*\) bytes between two contexts, \([0-9]*\) pieces through \([0-9]*\) pinned chunks of \([0-9]*\) bytes$/\1 \2 \3 \4/p' log |
+	awk '$1 > 16 * 1048576 && $2 > $3 && $1 % $4 { moved++ } END { exit moved < 2 }' ||
+	{ grep relay log; fail "relay: want both halves of y moved between the contexts through the pinned relay"; }
 # VAST_MODE=paged pages every buffer, keeps none whole on a device
 # (docs/runtime.md): a split's shares are paged launches.
 scenario once VAST_MODE=paged -- '!axpb'

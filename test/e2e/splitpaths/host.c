@@ -29,11 +29,21 @@
  * grow: inc over y's first half, then dec over all of it: the second
  * device's window of y and a moves past the replica it has (a replica
  * only grows), which would hold more than its budget.
+ *
+ * relay: y of 2 * RELAY_HALF floats (56 MB), scale over all of it (each
+ * device scales its half), then flip, which reads and writes y[n-1-i]:
+ * each device's window is the half the other one wrote, so each half
+ * moves between the two devices' contexts (the program's, a runtime
+ * context of its own), more bytes than the pinned relay's chunks hold
+ * together, and not a whole number of them.
  */
 #include "rt_host.h"
 
 #define N 16384
 #define LWS 1024
+/* relay's half of y: 26.5 MiB, 27137 work-groups of RELAY_LWS */
+#define RELAY_HALF (27137 * 256)
+#define RELAY_LWS 256
 
 static rt_cl c;
 
@@ -164,6 +174,34 @@ static void grow(FILE *out)
 	CHECK(clReleaseMemObject(y));
 }
 
+static void relay(FILE *out)
+{
+	size_t n = 2 * (size_t)RELAY_HALF, lws = RELAY_LWS;
+	float *hy = malloc(n * sizeof *hy);
+	if (!hy)
+		exit(1);
+	for (size_t i = 0; i < n; i++)
+		hy[i] = (float)(i % 1013) - 500.0f;
+	cl_int err;
+	cl_mem y = clCreateBuffer(c.ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof *hy,
+	                          hy, &err);
+	CHECK(err);
+	cl_uint nu = (cl_uint)n;
+	const char *names[2] = { "scale", "flip" };
+	for (int l = 0; l < 2; l++) {
+		cl_kernel k = clCreateKernel(c.prog, names[l], &err);
+		CHECK(err);
+		CHECK(clSetKernelArg(k, 0, sizeof y, &y));
+		CHECK(clSetKernelArg(k, 1, sizeof nu, &nu));
+		CHECK(clEnqueueNDRangeKernel(c.q, k, 1, NULL, &n, &lws, 0, NULL, NULL));
+		CHECK(clReleaseKernel(k));
+	}
+	CHECK(clEnqueueReadBuffer(c.q, y, CL_TRUE, 0, n * sizeof *hy, hy, 0, NULL, NULL));
+	rt_write(out, hy, n * sizeof *hy);
+	CHECK(clReleaseMemObject(y));
+	free(hy);
+}
+
 static void runtable(FILE *out)
 {
 	static float ha[N], hy[N];
@@ -260,6 +298,8 @@ int main(int argc, char **argv)
 		once(out);
 	else if (!strcmp(argv[1], "grow"))
 		grow(out);
+	else if (!strcmp(argv[1], "relay"))
+		relay(out);
 	else if (table)
 		runtable(out);
 	else if (!strcmp(argv[1], "twoctx") || !strcmp(argv[1], "tworoom"))

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Kernels of splitpaths/host.c: each launched on 16 work-groups of 1024
- * work-items or fewer, so a kernel's first launch splits equally over two
- * devices, without profiling (docs/multi.md). */
+/* Kernels of splitpaths/host.c: a kernel's first launch splits equally
+ * over two devices, from their models, without profiling (docs/multi.md),
+ * give or take a work-group where the windows meet inside a page. */
 __kernel void inc(__global float *y, __global const float *a)
 {
 	size_t i = get_global_id(0);
@@ -31,4 +31,18 @@ __kernel void gather(__global const float *y, __global float *z, uint stride)
 {
 	size_t i = get_global_id(0);
 	z[i] = y[i * stride] + y[i * stride + stride / 2];
+}
+
+/* relay's: scale writes the element it reads, flip the one as far from
+ * the end, so that each device's window of flip is the other's of scale. */
+__kernel void scale(__global float *y, uint n)
+{
+	size_t i = get_global_id(0);
+	y[i] = 3.0f * y[i] + 1.0f;
+}
+
+__kernel void flip(__global float *y, uint n)
+{
+	size_t i = n - 1 - get_global_id(0);
+	y[i] = 0.5f * y[i] - 2.0f;
 }
