@@ -20,6 +20,8 @@
 #define SPREAD_MIN (16u << 20)
 /* Windows end on these: the pages resident shares record. */
 #define SPREAD_ALIGN (64u << 10)
+/* A window's replica reaches past it by this fraction of it each way. */
+#define SPREAD_ROOM 32
 
 /* Whether dev has room for a window of `bytes` of m beside the replicas
  * of other buffers there (and, on the launch's own device, the device
@@ -78,11 +80,21 @@ int vrt_place_whole_write(vrt_mem *m, cl_command_queue q, const void *src)
 		return 0;
 	double before = 0;
 	for (unsigned j = 0; j < k; j++) {
-		part[j].lo = j ? part[j - 1].hi : 0;
+		vrt_spread_part *p = &part[j];
+		p->lo = j ? part[j - 1].hi : 0;
 		before += speed[j];
 		size_t cut = (size_t)((double)m->size * (before / total)) / SPREAD_ALIGN * SPREAD_ALIGN;
-		part[j].hi = j + 1 == k || cut > m->size ? m->size : cut;
-		if (part[j].hi <= part[j].lo || !fits(m, part[j].dev, j == 0, part[j].hi - part[j].lo))
+		p->hi = j + 1 == k || cut > m->size ? m->size : cut;
+		if (p->hi <= p->lo)
+			return 0;
+		/* The partitioner's windows, rounded to whole work-groups and
+		 * clean cuts, and a stencil's halos reach a little past these:
+		 * the replica has room for them. */
+		size_t margin = ((p->hi - p->lo) / SPREAD_ROOM + SPREAD_ALIGN - 1) / SPREAD_ALIGN *
+		                SPREAD_ALIGN;
+		p->room_lo = p->lo > margin ? p->lo - margin : 0;
+		p->room_hi = m->size - p->hi > margin ? p->hi + margin : m->size;
+		if (!fits(m, p->dev, j == 0, p->room_hi - p->room_lo))
 			return 0;
 	}
 	cl_int err = vrt_mem_write_spread(m, part, k, src);

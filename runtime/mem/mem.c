@@ -343,21 +343,24 @@ int vrt_mem_location(vrt_mem *root, int l, cl_mem *buf, cl_command_queue *q, cl_
 	return 1;
 }
 
-/* [off, off + n) from host memory at src into p's copy: a device copy of
- * plain memory through the ring, as mem.c always sent it; pinned host
- * copies and replicas (maybe in another context than the ring's) straight. */
+/* [off, off + n) from host memory at src into p's copy: from plain
+ * memory through the ring of p's context (a device copy's, or a
+ * replica's in the program's context or a device's), from a pinned host
+ * copy straight. */
 static cl_int put_bytes(vrt_mem *root, const place *p, size_t off, size_t n, const void *src)
 {
-	if (p->native && !root->pin.buf)
-		return vrt_ring_send(p->ctx, p->q, p->buf, off - p->base, src, n);
+	if (!root->pin.buf)
+		return vrt_ring_send_on(vrt_ring_claim(p->ctx), p->ctx, p->q, p->buf, off - p->base,
+		                        src, n);
 	return vrt_real.clEnqueueWriteBuffer(p->q, p->buf, CL_TRUE, off - p->base, n, src, 0,
 	                                     NULL, NULL);
 }
 
 static cl_int get_bytes(vrt_mem *root, const place *p, size_t off, size_t n, void *dst)
 {
-	if (p->native && !root->pin.buf)
-		return vrt_ring_receive(p->ctx, p->q, p->buf, off - p->base, dst, n);
+	if (!root->pin.buf)
+		return vrt_ring_receive_on(vrt_ring_claim(p->ctx), p->ctx, p->q, p->buf, off - p->base,
+		                           dst, n);
 	return vrt_real.clEnqueueReadBuffer(p->q, p->buf, CL_TRUE, off - p->base, n, dst, 0,
 	                                    NULL, NULL);
 }

@@ -180,12 +180,14 @@ cl_int vrt_mem_replica_evict(vrt_mem *m, vrt_replica *r);
  * (*err the result), 0 when m is not spread over two devices or a frame
  * pool alone holds some of it (then the host copy's way). */
 int vrt_mem_read_spread(vrt_mem *m, size_t off, size_t n, void *dst, cl_int *err);
-/* One device's window [lo, hi) of a whole write, in ctx through q. */
+/* One device's window [lo, hi) of a whole write, in ctx through q, on
+ * a replica of [room_lo, room_hi) around it (room for a launch's window
+ * a little off this one, without a larger replica). */
 typedef struct vrt_spread_part {
 	cl_context ctx;
 	cl_command_queue q;
 	cl_device_id dev;
-	size_t lo, hi;
+	size_t lo, hi, room_lo, room_hi;
 } vrt_spread_part;
 /* The whole of m from src, each part's window to m's replica on its
  * device (made or grown) at once: the windows, covering m, its newest

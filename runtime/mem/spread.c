@@ -145,7 +145,7 @@ cl_int vrt_mem_write_spread(vrt_mem *m, const vrt_spread_part *parts, unsigned n
 	cl_int err = CL_SUCCESS;
 	for (unsigned i = 0; i < n && err == CL_SUCCESS; i++) {
 		const vrt_spread_part *p = &parts[i];
-		err = vrt_mem_replica_place(m, p->ctx, p->q, p->dev, p->lo, p->hi, &rep[i]);
+		err = vrt_mem_replica_place(m, p->ctx, p->q, p->dev, p->room_lo, p->room_hi, &rep[i]);
 		if (err == CL_SUCCESS)
 			x[i] = (vrt_xfer){ rep[i]->ctx, rep[i]->q, rep[i]->buf, p->lo - rep[i]->lo,
 			                   (unsigned char *)src + p->lo, p->hi - p->lo, 0 };
