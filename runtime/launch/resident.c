@@ -80,8 +80,8 @@ static const char *buffers_refusal(const vrt_launch *L)
 			return "a CL_MEM_USE_HOST_PTR buffer whose memory the driver pinned";
 		if (!m->dir)
 			return "a buffer that cannot be kept on the devices";
-		if (vrt_fp_slot_indirect(L, s))
-			return "a buffer whose pages the descriptors do not give";
+		if (vrt_fp_slot_indirect(L, s) && (L->slot_mode[s] & VAST_MODE_W))
+			return "a buffer written at addresses the descriptors do not give";
 	}
 	return NULL;
 }
@@ -103,7 +103,14 @@ static int plan_share(const vrt_launch *L, res_share *sh)
 			ok = -1;
 			break;
 		}
-		ok = vrt_fp_slot_pages(P, &lay, s, 0, sh->W.groups, rs->acc);
+		/* A buffer read at addresses from data (spmv's vector): all of
+		 * it, on every device (buffers_refusal refuses one written). */
+		if (vrt_fp_slot_indirect(L, s)) {
+			memset(rs->acc, 1, np);
+			ok = 1;
+		} else {
+			ok = vrt_fp_slot_pages(P, &lay, s, 0, sh->W.groups, rs->acc);
+		}
 		if (ok == 1 && (L->slot_mode[s] & VAST_MODE_W)) {
 			if (!(rs->wr = vrt_malloc(np ? np : 1)))
 				ok = -1;

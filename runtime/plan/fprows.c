@@ -228,6 +228,7 @@ struct vrt_fp_plan {
 	vrt_box *boxes;
 	int cap;
 	int complete;   /* every access has a usable descriptor */
+	int writes_complete; /* every write has one (reads may not) */
 	vrt_cover cover;
 	/* Slots that go in as one strided box (vrt_fp_choose_boxes): no
 	 * pages of theirs in the rows; vrt_fp_box_frames counts them. */
@@ -285,13 +286,16 @@ vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom)
 	unsigned nargs = k->nargs < VRT_MAX_ARGS ? k->nargs : VRT_MAX_ARGS;
 	/* The accesses of a buffer kept whole need no descriptor. */
 	unsigned nusable = 0, nkept = 0;
+	int writes_complete = 1;
 	for (unsigned f = 0; f < kf->nfootprints; f++) {
 		const vast_footprint *fp = &kf->footprints[f];
 		unsigned s = single_slot(L, nargs, fp);
 		if (usable(L, nargs, fp))
 			nusable++;
-		else
-			nkept += s && L->res_buf[s];
+		else if (s && L->res_buf[s])
+			nkept++;
+		else if (fp->mode & VAST_MODE_W)
+			writes_complete = 0;
 	}
 	if (!nusable)
 		return NULL;
@@ -313,6 +317,7 @@ vrt_fp_plan *vrt_fp_plan_new(const vrt_launch *L, int *oom)
 	P->L = L;
 	P->kf = kf;
 	P->complete = nusable + nkept == kf->nfootprints;
+	P->writes_complete = writes_complete;
 	P->fl.work_dim = L->dim;
 	P->fl.args = P->args;
 	P->fl.nargs = nargs;
@@ -489,7 +494,7 @@ int vrt_fp_may_write(vrt_fp_plan *P, unsigned s, unsigned shift, size_t npages,
                      unsigned char *pages)
 {
 	const vast_kernel_footprints *kf = P->kf;
-	if (!P->complete)
+	if (!P->writes_complete)
 		return 0; /* a write without a descriptor may be anywhere */
 	memset(pages, 0, npages);
 	for (unsigned f = 0; f < kf->nfootprints; f++) {
@@ -510,7 +515,7 @@ int vrt_fp_write_span(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, long lon
                       long long *hi)
 {
 	const vast_kernel_footprints *kf = P->kf;
-	if (!P->complete)
+	if (!P->writes_complete)
 		return 0;
 	*lo = LLONG_MAX;
 	*hi = LLONG_MIN;

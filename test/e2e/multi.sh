@@ -11,7 +11,7 @@
 # budgets VAST_DEVICE_MEM=50%, 25% and 10% and with the launch's whole
 # data in budget (paged on each device or not, as the partitioner and the
 # budget choose). Every output must equal the native run's byte for byte, and
-# every kernel of EXAMPLE.cl must have run work-groups on both devices
+# every kernel of its .cl files must have run work-groups on both devices
 # (VAST_STATS's dev_groups), except the kernels named in
 # VAST_E2E_ONE_DEVICE, which must have been refused with the runtime's
 # "runs on one device" warning (global atomics, data-reading inspectors:
@@ -59,8 +59,9 @@ trap 'rm -rf "$tmp"' EXIT
 unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_DEVICES VAST_PIPELINE \
 	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_LOG
 VAST_E2E_BUILD_ONLY=$tmp bash "$here/diff.sh" "$name" >/dev/null || fail "build failed"
-kernels=$(grep -oE '(__)?kernel[[:space:]]+void[[:space:]]+[A-Za-z_][A-Za-z0-9_]*' \
-	"$here/../../examples/$name/$name.cl" | awk '{print $NF}' | sort -u)
+kernels=$(cat "$here/../../examples/$name"/*.cl |
+	grep -oE '(__)?kernel[[:space:]]+void[[:space:]]+[A-Za-z_][A-Za-z0-9_]*' | awk '{print $NF}' | sort -u)
+[ -n "$kernels" ] || fail "no kernel found in examples/$name/*.cl"
 one=" ${VAST_E2E_ONE_DEVICE:-} "
 ndev=${VAST_E2E_NDEV:-2}
 pocl=$(for _ in $(seq "$ndev"); do printf 'pthread '; done)
