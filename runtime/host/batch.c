@@ -25,24 +25,41 @@ typedef struct lane {
 	cl_int err;
 } lane;
 
-static cl_int move(const lane *l, const vrt_xfer *r)
+/* A pinned run: straight. */
+static cl_int move_pinned(const lane *l, const vrt_xfer *r)
 {
-	if (r->pinned)
-		return l->to_dev ? vrt_real.clEnqueueWriteBuffer(r->q, r->buf, CL_TRUE, r->buf_off, r->n,
-		                                                 r->host, 0, NULL, NULL)
-		                 : vrt_real.clEnqueueReadBuffer(r->q, r->buf, CL_TRUE, r->buf_off, r->n,
-		                                                r->host, 0, NULL, NULL);
-	return l->to_dev ? vrt_ring_send_on(l->ring, r->ctx, r->q, r->buf, r->buf_off, r->host, r->n)
-	                 : vrt_ring_receive_on(l->ring, r->ctx, r->q, r->buf, r->buf_off, r->host,
-	                                       r->n);
+	return l->to_dev ? vrt_real.clEnqueueWriteBuffer(r->q, r->buf, CL_TRUE, r->buf_off, r->n,
+	                                                 r->host, 0, NULL, NULL)
+	                 : vrt_real.clEnqueueReadBuffer(r->q, r->buf, CL_TRUE, r->buf_off, r->n,
+	                                                r->host, 0, NULL, NULL);
 }
 
+/* The lane's runs: pinned ones straight, the others through its ring,
+ * as many to a chunk as fit (ring.c vrt_ring_pieces). */
 static void *run_lane(void *arg)
 {
 	lane *l = arg;
-	for (size_t i = 0; i < l->n && l->err == CL_SUCCESS; i++)
-		if (l->x[i].q == l->q)
-			l->err = move(l, &l->x[i]);
+	size_t np = 0;
+	for (size_t i = 0; i < l->n; i++)
+		np += l->x[i].q == l->q && !l->x[i].pinned;
+	vrt_piece *p = np ? vrt_malloc(np * sizeof *p) : NULL;
+	if (np && !p) {
+		l->err = CL_OUT_OF_HOST_MEMORY;
+		return NULL;
+	}
+	np = 0;
+	for (size_t i = 0; i < l->n && l->err == CL_SUCCESS; i++) {
+		const vrt_xfer *r = &l->x[i];
+		if (r->q != l->q)
+			continue;
+		if (r->pinned)
+			l->err = move_pinned(l, r);
+		else
+			p[np++] = (vrt_piece){ r->buf, r->buf_off, r->host, r->n };
+	}
+	if (np && l->err == CL_SUCCESS)
+		l->err = vrt_ring_pieces(l->ring, l->ctx, l->q, p, np, l->to_dev);
+	vrt_free(p);
 	return NULL;
 }
 
@@ -59,7 +76,8 @@ cl_int vrt_xfer_batch(const vrt_xfer *x, size_t n, int to_dev)
 			if (nl == VRT_MAX_DEVICES) {
 				/* More queues than rings: this one's runs here, now. */
 				lane one = { x + i, 1, x[i].q, x[i].ctx, 0, to_dev, CL_SUCCESS };
-				if ((err = move(&one, &x[i])) != CL_SUCCESS)
+				run_lane(&one);
+				if ((err = one.err) != CL_SUCCESS)
 					return err;
 				continue;
 			}

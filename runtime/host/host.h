@@ -147,6 +147,18 @@ cl_int vrt_ring_send_on(unsigned id, cl_context ctx, cl_command_queue q, cl_mem 
                         size_t off, const unsigned char *src, size_t n);
 cl_int vrt_ring_receive_on(unsigned id, cl_context ctx, cl_command_queue q, cl_mem buf,
                            size_t off, unsigned char *dst, size_t n);
+/* A piece of a transfer: n bytes between host memory and buf at buf_off. */
+typedef struct vrt_piece {
+	cl_mem buf;
+	size_t buf_off;
+	unsigned char *host;
+	size_t n;
+} vrt_piece;
+/* The n pieces to their buffers (to_dev) or from them, on q of ctx
+ * through ring `id`, as many to a chunk as fit: many small pieces at
+ * the link's speed. Blocking; the pieces' host memory is plain. */
+cl_int vrt_ring_pieces(unsigned id, cl_context ctx, cl_command_queue q, const vrt_piece *p,
+                       size_t n, int to_dev);
 /* The ring pinned for ctx, else one pinned for none yet, else 0 (which
  * is then pinned again for ctx): what a transfer of ctx on a thread of
  * its own uses. */

@@ -244,6 +244,10 @@ cl_int vrt_ring_receive_on(unsigned id, cl_context ctx, cl_command_queue q, cl_m
  * temporary (bench/results/2026-11-29-session24/h200-relay). */
 #define RELAY_CHUNKS 3
 #define RELAY_CHUNK (8u << 20)
+/* Below this a move goes through plain memory: a split launch's pieces
+ * of a few hundred KiB (a stencil's rows of every plane) each pay a
+ * fresh temporary and pageable transfers otherwise. */
+#define RELAY_MIN (256u << 10)
 
 typedef struct relay {
 	cl_context ctx; /* the context the chunks are pinned for */
@@ -337,7 +341,7 @@ cl_int vrt_ring_relay(cl_context src_ctx, cl_command_queue src_q, cl_mem src, si
                       cl_context dst_ctx, cl_command_queue dst_q, cl_mem dst, size_t dst_off,
                       size_t n)
 {
-	relay *r = n < RING_MIN || !vrt_cfg.pinned ? NULL : relay_for(src_ctx, dst_ctx);
+	relay *r = n < RELAY_MIN || !vrt_cfg.pinned ? NULL : relay_for(src_ctx, dst_ctx);
 	if (!r)
 		return relay_plain(src_q, src, src_off, dst_q, dst, dst_off, n);
 	double t0 = vrt_now_ms();
@@ -374,5 +378,120 @@ cl_int vrt_ring_relay(cl_context src_ctx, cl_command_queue src_q, cl_mem src, si
 	vrt_log(VRT_LOG_DEBUG, "relay: %zu bytes between two contexts, %zu pieces through %u pinned chunks of %u bytes",
 	        n, pieces, RELAY_CHUNKS, RELAY_CHUNK);
 	vrt_trace_host("relay", "", t0, vrt_now_ms(), -1, n);
+	return err;
+}
+
+/* --- many pieces through one ring ---------------------------------------- *
+ * A buffer's runs scattered over devices (a split launch's windows, the
+ * pages its windows merged) come and go in many pieces of a few hundred
+ * KiB. One blocking transfer each pays the driver's latency every time
+ * and moves plain memory at 8-15 GB/s (ring.c's head); here each chunk
+ * of the ring carries as many pieces as fit, their transfers enqueued
+ * together and waited for once, the chunks in turn as in
+ * vrt_ring_receive. */
+
+/* A part of a piece in a chunk: chunk bytes [at, at + n) are piece p's
+ * from its byte `from`. */
+typedef struct part {
+	size_t p, from, n, at;
+} part;
+
+typedef struct chunk_parts {
+	part *part;
+	size_t n, cap;
+} chunk_parts;
+
+static int add_part(chunk_parts *c, part x)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 16;
+		part *np = vrt_realloc(c->part, cap * sizeof *np);
+		if (!np)
+			return -1;
+		c->part = np;
+		c->cap = cap;
+	}
+	c->part[c->n++] = x;
+	return 0;
+}
+
+/* The pieces one after the other, each blocking: no ring. */
+static cl_int pieces_plain(cl_command_queue q, const vrt_piece *p, size_t n, int to_dev)
+{
+	cl_int err = CL_SUCCESS;
+	for (size_t i = 0; i < n && err == CL_SUCCESS; i++)
+		err = to_dev ? vrt_real.clEnqueueWriteBuffer(q, p[i].buf, CL_TRUE, p[i].buf_off, p[i].n,
+		                                             p[i].host, 0, NULL, NULL)
+		             : vrt_real.clEnqueueReadBuffer(q, p[i].buf, CL_TRUE, p[i].buf_off, p[i].n,
+		                                            p[i].host, 0, NULL, NULL);
+	return err;
+}
+
+cl_int vrt_ring_pieces(unsigned id, cl_context ctx, cl_command_queue q, const vrt_piece *p,
+                       size_t n, int to_dev)
+{
+	ring *r = !vrt_cfg.pinned || id >= VRT_MAX_DEVICES ? NULL : ring_for(ctx, id);
+	if (!r)
+		return pieces_plain(q, p, n, to_dev);
+	double t0 = vrt_now_ms();
+	chunk_parts cp[RING_CHUNKS] = { { 0 } };
+	cl_int err = CL_SUCCESS;
+	size_t i = 0, from = 0, bytes = 0; /* the next piece, and its next byte */
+	for (unsigned k = 0; k < RING_CHUNKS && err == CL_SUCCESS; k++)
+		err = chunk_free(r, k);
+	for (unsigned k = 0; err == CL_SUCCESS; k = (k + 1) % RING_CHUNKS) {
+		if (r->busy[k]) {
+			if ((err = chunk_free(r, k)) != CL_SUCCESS)
+				break;
+			for (size_t j = 0; !to_dev && j < cp[k].n; j++) {
+				const part *x = &cp[k].part[j];
+				vrt_copy(p[x->p].host + x->from, r->chunk[k] + x->at, x->n);
+			}
+			cp[k].n = 0;
+		}
+		if (i == n) {
+			unsigned left = 0;
+			for (unsigned c = 0; c < RING_CHUNKS; c++)
+				left += r->busy[c] != NULL;
+			if (!left)
+				break;
+			continue;
+		}
+		/* Chunk k takes the next pieces, or parts of them, that fit. */
+		size_t at = 0;
+		while (i < n && at < RING_CHUNK && err == CL_SUCCESS) {
+			size_t len = p[i].n - from < RING_CHUNK - at ? p[i].n - from : RING_CHUNK - at;
+			if (add_part(&cp[k], (part){ i, from, len, at })) {
+				err = CL_OUT_OF_HOST_MEMORY;
+				break;
+			}
+			if (to_dev) {
+				vrt_copy(r->chunk[k] + at, p[i].host + from, len);
+				err = vrt_real.clEnqueueWriteBuffer(q, p[i].buf, CL_FALSE, p[i].buf_off + from,
+				                                    len, r->chunk[k] + at, 0, NULL, NULL);
+			} else {
+				err = vrt_real.clEnqueueReadBuffer(q, p[i].buf, CL_FALSE, p[i].buf_off + from,
+				                                   len, r->chunk[k] + at, 0, NULL, NULL);
+			}
+			at += len;
+			bytes += len;
+			if ((from += len) == p[i].n) {
+				i++;
+				from = 0;
+			}
+		}
+		/* The chunk is free again once all its transfers ended (the
+		 * queue may run them out of order: a marker waits for all). */
+		if (at && err == CL_SUCCESS)
+			err = vrt_real.clEnqueueMarkerWithWaitList(q, 0, NULL, &r->busy[k]);
+		if (err == CL_SUCCESS)
+			err = vrt_real.clFlush(q);
+	}
+	/* After a failure no chunk is reused before its transfers end. */
+	if (err != CL_SUCCESS)
+		vrt_real.clFinish(q);
+	for (unsigned k = 0; k < RING_CHUNKS; k++)
+		vrt_free(cp[k].part);
+	vrt_trace_host("ring", "", t0, vrt_now_ms(), to_dev ? 0 : 1, bytes);
 	return err;
 }
