@@ -415,6 +415,26 @@ static int add_part(chunk_parts *c, part x)
 	return 0;
 }
 
+/* The parts of chunk c between it and their pieces' host memory (into
+ * the chunk: to_dev), all as one copy on several threads: many small
+ * copies into the program's fresh memory are bound by its page faults,
+ * which one thread takes one at a time. */
+static void copy_parts(const chunk_parts *c, const vrt_piece *p, unsigned char *chunk,
+                       int to_dev)
+{
+	vrt_copy_run runs[64];
+	size_t nr = 0;
+	for (size_t j = 0; j < c->n; j++) {
+		const part *x = &c->part[j];
+		unsigned char *host = p[x->p].host + x->from, *at = chunk + x->at;
+		runs[nr++] = to_dev ? (vrt_copy_run){ at, host, x->n } : (vrt_copy_run){ host, at, x->n };
+		if (nr == sizeof runs / sizeof *runs || j + 1 == c->n) {
+			vrt_copy_runs(runs, nr);
+			nr = 0;
+		}
+	}
+}
+
 /* The pieces one after the other, each blocking: no ring. */
 static cl_int pieces_plain(cl_command_queue q, const vrt_piece *p, size_t n, int to_dev)
 {
@@ -443,10 +463,8 @@ cl_int vrt_ring_pieces(unsigned id, cl_context ctx, cl_command_queue q, const vr
 		if (r->busy[k]) {
 			if ((err = chunk_free(r, k)) != CL_SUCCESS)
 				break;
-			for (size_t j = 0; !to_dev && j < cp[k].n; j++) {
-				const part *x = &cp[k].part[j];
-				vrt_copy(p[x->p].host + x->from, r->chunk[k] + x->at, x->n);
-			}
+			if (!to_dev)
+				copy_parts(&cp[k], p, r->chunk[k], 0);
 			cp[k].n = 0;
 		}
 		if (i == n) {
@@ -465,19 +483,24 @@ cl_int vrt_ring_pieces(unsigned id, cl_context ctx, cl_command_queue q, const vr
 				err = CL_OUT_OF_HOST_MEMORY;
 				break;
 			}
-			if (to_dev) {
-				vrt_copy(r->chunk[k] + at, p[i].host + from, len);
-				err = vrt_real.clEnqueueWriteBuffer(q, p[i].buf, CL_FALSE, p[i].buf_off + from,
-				                                    len, r->chunk[k] + at, 0, NULL, NULL);
-			} else {
+			if (!to_dev)
 				err = vrt_real.clEnqueueReadBuffer(q, p[i].buf, CL_FALSE, p[i].buf_off + from,
 				                                   len, r->chunk[k] + at, 0, NULL, NULL);
-			}
 			at += len;
 			bytes += len;
 			if ((from += len) == p[i].n) {
 				i++;
 				from = 0;
+			}
+		}
+		/* Sent: the chunk's parts copied in at once, then their writes. */
+		if (to_dev && err == CL_SUCCESS) {
+			copy_parts(&cp[k], p, r->chunk[k], 1);
+			for (size_t j = 0; j < cp[k].n && err == CL_SUCCESS; j++) {
+				const part *x = &cp[k].part[j];
+				err = vrt_real.clEnqueueWriteBuffer(q, p[x->p].buf, CL_FALSE,
+				                                    p[x->p].buf_off + x->from, x->n,
+				                                    r->chunk[k] + x->at, 0, NULL, NULL);
 			}
 		}
 		/* The chunk is free again once all its transfers ended (the
