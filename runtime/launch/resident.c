@@ -41,6 +41,7 @@
 typedef struct res_slot {
 	unsigned char *acc, *wr; /* pages read or written; may-write (NULL: none) */
 	size_t lo, hi;           /* bytes its replica needs: the pages of acc */
+	size_t room_lo, room_hi; /* a new replica's: [lo, hi) and a margin */
 	vrt_replica *rep;
 } res_slot;
 
@@ -84,6 +85,23 @@ static const char *buffers_refusal(const vrt_launch *L)
 			return "a buffer written at addresses the descriptors do not give";
 	}
 	return NULL;
+}
+
+/* A stencil's launches alternate: a buffer written in one window is read
+ * in the next with a halo past it. A new replica has room a
+ * ROOM_FRACTION of its window past it each way (none: wide = 0), so the
+ * next launch's window fits it rather than making a larger one beside
+ * it (both at once may not fit the budget: every launch would then send
+ * its buffers home and bring them again). */
+#define ROOM_FRACTION 64
+
+static void room(res_slot *rs, size_t size, int wide)
+{
+	size_t m = wide ? ((rs->hi - rs->lo) / ROOM_FRACTION + (1u << RES_SHIFT) - 1) >> RES_SHIFT
+	                      << RES_SHIFT
+	                : 0;
+	rs->room_lo = rs->lo > m ? rs->lo - m : 0;
+	rs->room_hi = size - rs->hi > m ? rs->hi + m : size;
 }
 
 /* Share j's pages (decided purely): 1 when every slot's are known, 0
@@ -130,6 +148,7 @@ static int plan_share(const vrt_launch *L, res_share *sh)
 			rs->hi = (last + 1) << RES_SHIFT;
 			if (rs->hi > lay.slot_size[s])
 				rs->hi = lay.slot_size[s];
+			room(rs, lay.slot_size[s], 1);
 		}
 	}
 	vrt_fp_plan_free(P);
@@ -154,6 +173,8 @@ static size_t share_bytes(const vrt_launch *L, const res_share *sh)
 		}
 		if (hi <= lo)
 			continue;
+		lo = rs->room_lo;
+		hi = rs->room_hi;
 		if (old) {
 			lo = old->lo < lo ? old->lo : lo;
 			hi = old->hi > hi ? old->hi : hi;
@@ -212,6 +233,14 @@ static int make_room(vrt_launch *L, res_share *sh, int own, size_t scratch, cl_i
 			return 0;
 	}
 	return 0;
+}
+
+/* make_room again with new replicas of exactly the windows. */
+static int make_room_tight(vrt_launch *L, res_share *sh, int own, size_t scratch, cl_int *err)
+{
+	for (unsigned s = 1; s <= L->nslots; s++)
+		room(&sh->slot[s], L->slot_mem[s]->size, 0);
+	return make_room(L, sh, own, scratch, err);
 }
 
 /* Calls fn on each run of marked pages of a slot of `size` bytes. */
@@ -499,7 +528,9 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 			NOT_HERE("no merge kernel on a device");
 	}
 	for (unsigned j = 0; j < n; j++)
-		if (counts[j] && !make_room(L, &sh[j], j == 0, vrt_devmerge_scratch(M, j), err)) {
+		if (counts[j] && !make_room(L, &sh[j], j == 0, vrt_devmerge_scratch(M, j), err) &&
+		    *err == CL_SUCCESS && !make_room_tight(L, &sh[j], j == 0,
+		                                           vrt_devmerge_scratch(M, j), err)) {
 			if (*err != CL_SUCCESS) {
 				ran = 1;
 				goto out;
@@ -515,7 +546,7 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 			res_slot *rs = &sh[j].slot[s];
 			if (rs->hi > rs->lo)
 				*err = vrt_mem_replica_place(L->slot_mem[s], sh[j].ctx, sh[j].q, devs[j],
-				                             rs->lo, rs->hi, &rs->rep);
+				                             rs->room_lo, rs->room_hi, &rs->rep);
 		}
 	/* What comes from the host copy, to every device at once; then the
 	 * rest from the nearest copies, device by device. */

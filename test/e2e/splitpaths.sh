@@ -61,14 +61,14 @@ scenario twoctx -- inc dec
 # dec's window on its own device, inside the replica inc left there in a
 # runtime context, is placed anew in the program's: y's and a's windows
 # of that replica written home.
-[ "$(grep -c "window \[32768, 65536) kept on a split launch's device" log)" = 2 ] ||
+[ "$(grep -c "window \[28672, 65536) kept on a split launch's device" log)" = 2 ] ||
 	{ grep -v debug log; fail "twoctx: a replica of another context was kept"; }
 # Budgets of 100 KiB: w's device copy on the second device (64 KiB) needs
 # the room of the replicas there (64 KiB), those of y's and a's second
 # halves, never the first device's.
 scenario tworoom VAST_DEVICE_MEM=100K -- inc
-[ "$(grep -c "window \[32768, 65536) kept on a split launch's device" log)" = 2 ] &&
-	! grep -q "window \[0, 32768) kept on a split launch's device" log ||
+[ "$(grep -c "window \[28672, 65536) kept on a split launch's device" log)" = 2 ] &&
+	! grep -q "window \[0, 36864) kept on a split launch's device" log ||
 	{ grep -v debug log; fail "tworoom: room made on another device than the native launch's"; }
 scenario uhpwrite -- inc
 # Each device's window of flip is the half of y the other one's scale
