@@ -60,7 +60,8 @@ scenario runtable -- inc addh
 scenario twoctx -- inc dec
 # dec's window on its own device, inside the replica inc left there in a
 # runtime context, is placed anew in the program's: y's and a's windows
-# of that replica written home.
+# of that replica written home (each [32768, 65536) and the room a new
+# replica has before it: 32 KiB / 64 rounded up to a 4 KiB page).
 [ "$(grep -c "window \[28672, 65536) kept on a split launch's device" log)" = 2 ] ||
 	{ grep -v debug log; fail "twoctx: a replica of another context was kept"; }
 # Budgets of 100 KiB: w's device copy on the second device (64 KiB) needs
