@@ -531,6 +531,40 @@ static void keep_split(const vrt_launch *L, const measure *m, unsigned n, size_t
 	memcpy(counts, m->last, n * sizeof *counts);
 }
 
+/* Aggregate memory: a device's window of the launch's data must fit its
+ * budget for its share to stay resident (resident.c), which the
+ * partitioner's speeds do not know. Where the data fits the devices'
+ * budgets together, a device given more groups than its budget holds at
+ * the launch's bytes per group (all its buffers over all its groups: a
+ * window needs no less) gives the rest to devices with room, in order.
+ * Where it does not fit, the shares stay as they are (and page). */
+static void fit_memory(const vrt_launch *L, const cl_device_id *devs, unsigned n,
+                       size_t *counts)
+{
+	if (!L->groups || !L->footprint)
+		return;
+	double per_group = (double)L->footprint / (double)L->groups;
+	size_t cap[VRT_MAX_DEVICES], room = 0, excess = 0;
+	for (unsigned j = 0; j < n; j++) {
+		/* A window's replicas have room past it (resident.c): a margin. */
+		double c = (double)vrt_budget(devs[j], L->footprint) * 0.95 / per_group;
+		cap[j] = c >= (double)L->groups ? L->groups : (size_t)c;
+		room += cap[j];
+	}
+	if (room < L->groups)
+		return;
+	for (unsigned j = 0; j < n; j++)
+		if (counts[j] > cap[j]) {
+			excess += counts[j] - cap[j];
+			counts[j] = cap[j];
+		}
+	for (unsigned j = 0; j < n && excess; j++) {
+		size_t give = cap[j] - counts[j] < excess ? cap[j] - counts[j] : excess;
+		counts[j] += give;
+		excess -= give;
+	}
+}
+
 /* A round on resident shares (resident.c); its devices' times into the
  * model: all kernel time, nothing crossed a link in the window. Its
  * merged pages and bytes add to *sum; why it could not run, if so. */
@@ -624,6 +658,7 @@ int vrt_multi_run(vrt_launch *L, cl_int *err)
 	vrt_resident_note note = {0};
 	*err = CL_SUCCESS;
 	keep_split(L, m, n, rest);
+	fit_memory(L, devs, n, rest);
 	if (align(L, n, 0, rest, largest_page_shift(), 0) < 0 ||
 	    align(L, n, 0, rest, VRT_RESIDENT_SHIFT, 1) < 0)
 		*err = CL_OUT_OF_HOST_MEMORY;

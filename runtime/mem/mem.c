@@ -396,6 +396,9 @@ int vrt_mem_mover(void *u, int from, int to, size_t off, size_t n)
 		}
 		return zero_buffer(dst.q, dst.buf, off - dst.base, n);
 	}
+	/* The zeros of a buffer written by no one: made on the device. */
+	if (!src.buf && dst.buf && root->zero)
+		return zero_buffer(dst.q, dst.buf, off - dst.base, n);
 	if (!src.buf || !dst.buf) {
 		err = !src.buf ? put_bytes(root, &dst, off, n, root->host + off)
 		               : get_bytes(root, &src, off, n, root->host + off);

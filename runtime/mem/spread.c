@@ -180,7 +180,10 @@ static int collect_wanted(void *u, size_t off, size_t n, vrt_locs valid)
 	wanting *w = u;
 	const vrt_replica *r = w->b->r;
 	vrt_mem *m = w->b->m;
-	if ((valid & VRT_LOC(r->loc)) || vrt_dir_nearest(m->dir, valid, r->loc) != VRT_DIR_HOST)
+	/* The zeros of a buffer written by no one are the mover's to make
+	 * on the device. */
+	if (m->zero || (valid & VRT_LOC(r->loc)) ||
+	    vrt_dir_nearest(m->dir, valid, r->loc) != VRT_DIR_HOST)
 		return 0;
 	if (grow((void **)&w->x, &w->cap, w->n + 1, sizeof *w->x))
 		return -1;

@@ -15,8 +15,10 @@
 #     (its device copy gathers y from both);
 #   - MODE 2: the host writes 4 KiB of a across the middle after the
 #     first launch, and reads 4 KiB of y across the middle before the last.
-# With a budget each window does not fit (VAST_DEVICE_MEM=20M), nothing
-# is placed and the bytes are still the cc build's.
+# Aggregate memory (VAST_DEVICE_MEM=48M): the data passes one device's
+# budget, fits the two's, and runs resident with no paging. With a
+# budget each window does not fit (VAST_DEVICE_MEM=20M), nothing is
+# placed and the bytes are still the cc build's.
 set -u
 vastcc=$1
 src=$(cd "$(dirname "$0")" && pwd)/spread
@@ -56,7 +58,25 @@ for mode in 0 1 2; do
 			fail "mode 0: y was not read from both devices at once (no trace event 'spread' reading)"
 	fi
 done
+# Aggregate memory: at 48 MiB a device, a, b and y (72 MiB) pass one
+# device's budget (alone it pages them) but fit the two: each holds its
+# windows, no launch pages, and no byte crosses to or from the host but
+# the program's own transfers.
 ./plain $n 3 0 ref.bin || fail "the native run failed"
+VAST_STATS=kv VAST_DEVICE_MEM=48M ./app $n 3 0 out.bin >log 2>&1 || { tail -5 log; fail "one device, 48M: the run failed"; }
+cmp -s ref.bin out.bin || fail "one device, 48M: the bytes differ from the native run"
+[ "$(field paged log)" -ge 1 ] || { cat log; fail "one device, 48M: want axpb paged (the premise of the next run)"; }
+VAST_DEVICES=all VAST_STATS=kv VAST_DEVICE_MEM=48M VAST_LOG=debug ./app $n 3 0 out.bin >log 2>&1 ||
+	{ tail -5 log; fail "two devices, 48M: the run failed"; }
+cmp -s ref.bin out.bin || fail "two devices, 48M: the bytes differ from the native run"
+# (Their host copies are pinned at creation, the data passing a quarter
+# of the budget: the writes go there and the first launch brings a and b
+# from there, y's zeros made on the devices; the others move nothing.)
+[ "$(grep -c "kernel 'axpb': split over 2 devices.*resident (h2d 0 bytes, d2h 0)" log)" = 2 ] &&
+	grep -q "kernel 'axpb': split over 2 devices.*resident (h2d $((2 * bytes)) bytes, d2h 0)" log ||
+	{ grep "split over" log; fail "two devices, 48M: want all three launches resident, only the first moving a and b from the host"; }
+[ "$(field paged log)" = 0 ] && [ "$(field h2d log)" = $((2 * bytes)) ] && [ "$(field d2h log)" = $bytes ] ||
+	{ grep "^vast: kernel" log; fail "two devices, 48M: want paged=0 h2d=$((2 * bytes)) d2h=$bytes"; }
 VAST_DEVICES=all VAST_DEVICE_MEM=20M VAST_LOG=debug ./app $n 3 0 out.bin >log 2>&1 ||
 	{ tail -5 log; fail "budget 20M: the run failed"; }
 cmp -s ref.bin out.bin || fail "budget 20M: the bytes differ from the native run"
