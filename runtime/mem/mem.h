@@ -328,8 +328,11 @@ int vrt_pool_find(const vrt_devsets *d, const vrt_mem *m);
 vrt_mem *vrt_pool_live(const struct vrt_pool_loc *e);
 /* Location l of m holds page p. */
 int vrt_pool_holds(const vrt_mem *m, int l, size_t p, unsigned sh);
-/* ... some bytes of it alone: newer than every other copy. */
-int vrt_pool_newer(const vrt_mem *m, int l, size_t p, unsigned sh);
+/* Pages p..p+n-1 of m at l at once (one walk of the directory, not a
+ * query a page): out[k] of page p + k, VRT_DIR_PAGE_HELD where l holds
+ * it (vrt_pool_holds), VRT_DIR_PAGE_SOLE where it holds some bytes of
+ * it alone (newer than every other copy); 0 past m's end. */
+void vrt_pool_pages(const vrt_mem *m, int l, size_t p, size_t n, unsigned sh, unsigned char *out);
 /* Transitions (directory.h) of pages p..p+n-1 of m at l; -1 out of
  * memory, the directory unchanged. */
 int vrt_pool_copied(vrt_mem *m, int l, size_t p, size_t n, unsigned sh);

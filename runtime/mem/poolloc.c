@@ -117,6 +117,15 @@ int vrt_pool_holds(const vrt_mem *m, int l, size_t p, unsigned sh)
 	return l >= 0 && n && (vrt_dir_holders(m->dir, off, n) & VRT_LOC(l));
 }
 
+void vrt_pool_pages(const vrt_mem *m, int l, size_t p, size_t n, unsigned sh, unsigned char *out)
+{
+	size_t off, len;
+	pages(m, p, n, sh, &off, &len);
+	size_t within = len ? ((len - 1) >> sh) + 1 : 0;
+	vrt_dir_pages(m->dir, l, off, len, sh, out);
+	memset(out + within, 0, n - within);
+}
+
 /* Bytes of a walk that location *u alone holds. */
 typedef struct sole {
 	int l;
@@ -137,13 +146,6 @@ static size_t sole_bytes(const vrt_dir *d, int l, size_t off, size_t n)
 	sole s = {l, 0};
 	vrt_dir_walk(d, off, n, sole_run, &s);
 	return s.bytes;
-}
-
-int vrt_pool_newer(const vrt_mem *m, int l, size_t p, unsigned sh)
-{
-	size_t off, n;
-	pages(m, p, 1, sh, &off, &n);
-	return l >= 0 && n && sole_bytes(m->dir, l, off, n);
 }
 
 int vrt_pool_copied(vrt_mem *m, int l, size_t p, size_t n, unsigned sh)

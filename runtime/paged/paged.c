@@ -169,6 +169,9 @@ typedef struct paged {
 	size_t whole_cap;
 	unsigned char *boxrow;      /* scratch row: a range's pages with its boxes' */
 	size_t boxrow_cap;
+	unsigned char *poolrow;     /* scratch row: a slot's pages as the pool's
+	                             * location holds them (vrt_pool_pages) */
+	size_t poolrow_cap;
 	int cached;                 /* rows and ranges are a kept plan's (plans.c) */
 	int from_fp;                /* the plan came from descriptors alone */
 	vrt_devsets devs;           /* the sets' device buffers (framepool.c) */
@@ -1708,26 +1711,25 @@ static int overwritten(const vrt_resident *e, void *ctx)
 }
 
 /* Page p of slot s, to go in from the host, lies in a kept frame (or
- * the hold) whose copy is current (the directory: the pool's location
- * holds the page's bytes) and that this range does not overwrite
- * before reading it: that frame; NULL otherwise. *here: it is the very
- * frame p goes to. */
+ * the hold) whose copy is current (`held`, the directory's answer: the
+ * pool's location holds the page's bytes) and that this range does not
+ * overwrite before reading it: that frame; NULL otherwise. *here: it is
+ * the very frame p goes to. */
 static const vrt_resident *kept_page(const vrt_launch *L, const paged *P, const overwrite *o,
-                                     unsigned s, size_t p, int *here, vrt_resident *hold_at)
+                                     unsigned s, size_t p, int held, int *here,
+                                     vrt_resident *hold_at)
 {
 	const vrt_mem *m = L->slot_mem[s];
 	const fset *F = o->F;
-	unsigned sh = P->lay.page_shift;
+	if (!held)
+		return NULL;
 	if (P->devs.hold && vrt_hold_has(&P->devs, m->serial, p)) {
-		if (!vrt_pool_holds(m, P->loc[s], p, sh))
-			return NULL;
 		*here = F->fr.held == s; /* page p in frame p, as the hold has it */
 		*hold_at = (vrt_resident){m->serial, p, VRT_HOLD_SET, 0, p};
 		return hold_at;
 	}
 	const vrt_resident *e = vrt_res_find(&P->devs.res, m->serial, p);
-	if (!e || e->set >= P->nsets || !P->set[e->set].frames[e->buf] ||
-	    !vrt_pool_holds(m, P->loc[s], p, sh))
+	if (!e || e->set >= P->nsets || !P->set[e->set].frames[e->buf])
 		return NULL;
 	const uint32_t *tf = vrt_lpt_table(F->lpt, s);
 	*here = e->set == o->set && e->buf == F->fr.buf[s] && e->frame == tf[p];
@@ -1896,6 +1898,32 @@ static int forget_written_held(const vrt_launch *L, paged *P, const fset *F)
 	return 0;
 }
 
+/* The pages [*first, *last] of slot s from the first to the last that
+ * `row` (a range's row) marks, in P->poolrow (at the slot's place in a
+ * row) as the pool's location holds them (vrt_pool_pages): one walk of
+ * the directory for the slot, not a query a page. 1; 0: none marked;
+ * -1: out of memory. */
+static int pool_pages(const vrt_launch *L, paged *P, const unsigned char *row, unsigned s,
+                      size_t *first, size_t *last)
+{
+	const vrt_layout *lay = &P->lay;
+	const unsigned char *r = row + lay->slot_off[s];
+	size_t a = 0, b = lay->slot_pages[s];
+	while (a < b && !r[a])
+		a++;
+	while (b > a && !r[b - 1])
+		b--;
+	if (a == b)
+		return 0;
+	if (!scratch_row(&P->poolrow, &P->poolrow_cap, lay->row_bytes))
+		return -1;
+	vrt_pool_pages(L->slot_mem[s], P->loc[s], a, b - a, lay->page_shift,
+	               P->poolrow + lay->slot_off[s] + a);
+	*first = a;
+	*last = b - 1;
+	return 1;
+}
+
 /* Takes from the kept frames the pages of F's range (range i) that
  * would go in from the host (F->fill) where kept_page finds them: one
  * already in its frame stays there, the others are copied device-side
@@ -1911,21 +1939,29 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 	if (!P->devs.res.n && !P->devs.held)
 		return CL_SUCCESS;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		if (!F->fr.count[s] || !may_reside(L, s) || in_place(L, P, F, s))
+		size_t a, b;
+		/* Out of memory, the slot's pages go in from the host (what
+		 * only the pool held goes home first: write_lost_home). */
+		if (!F->fr.count[s] || !may_reside(L, s) || P->loc[s] < 0 || in_place(L, P, F, s) ||
+		    pool_pages(L, P, F->fill, s, &a, &b) <= 0)
 			continue;
 		unsigned char *fill = F->fill + lay->slot_off[s];
+		const unsigned char *pool = P->poolrow + lay->slot_off[s];
 		const uint32_t *tf = vrt_lpt_table(F->lpt, s);
 		size_t want = 0, kept = 0;
 		int here;
 		vrt_resident at;
-		for (size_t p = 0; p < lay->slot_pages[s]; p++)
+		for (size_t p = a; p <= b; p++)
 			if (fill[p]) {
 				want++;
-				kept += kept_page(L, P, &o, s, p, &here, &at) != NULL;
+				kept += kept_page(L, P, &o, s, p, pool[p] & VRT_DIR_PAGE_HELD, &here,
+				                  &at) != NULL;
 			}
 		int stay = P->direct[s] || F->fr.held == s || kept == want;
-		for (size_t p = 0; p < lay->slot_pages[s]; p++) {
-			const vrt_resident *e = fill[p] ? kept_page(L, P, &o, s, p, &here, &at) : NULL;
+		for (size_t p = a; p <= b && kept; p++) {
+			const vrt_resident *e =
+				fill[p] ? kept_page(L, P, &o, s, p, pool[p] & VRT_DIR_PAGE_HELD, &here, &at)
+				        : NULL;
 			if (!e || (here && !stay))
 				continue;
 			cl_int err = here ? CL_SUCCESS : add_copy(P, e, F->fr.buf[s], tf[p]);
@@ -2032,11 +2068,21 @@ static void share_reads(const vrt_launch *L, paged *P, const fset *F)
 		int l = P->loc[s];
 		const unsigned char *u = F->u + lay->slot_off[s];
 		const uint32_t *tf = vrt_lpt_table(F->lpt, s);
-		for (size_t p = 0; p < lay->slot_pages[s]; p++) {
-			if (!u[p] || in_hold_now(P, m, l, p))
+		size_t a, b;
+		/* The directory as it is now for the slot's pages, another
+		 * slot's of the same buffer recorded first; recording the
+		 * slot's pages changes no other page of it. */
+		int some = run_flush(&run, sh) ? -1 : pool_pages(L, P, F->u, s, &a, &b);
+		if (some < 0)
+			return;
+		const unsigned char *pool = P->poolrow + lay->slot_off[s];
+		for (size_t p = a; some && p <= b; p++) {
+			/* the hold's copy is the current one (in_hold_now) */
+			if (!u[p] || (vrt_hold_has(&P->devs, m->serial, p) &&
+			              (pool[p] & VRT_DIR_PAGE_HELD)))
 				continue;
 			const vrt_resident *old = vrt_res_find(r, m->serial, p);
-			if (old && vrt_pool_newer(m, l, p, sh))
+			if (old && (pool[p] & VRT_DIR_PAGE_SOLE))
 				continue;
 			if (m->serial == P->devs.hold_serial)
 				vrt_hold_forget(&P->devs, p); /* stale there */
@@ -3515,16 +3561,22 @@ static void move_input(const vrt_launch *L, const paged *P, vrt_move_input *in,
 	for (unsigned s = 1; (P->devs.res.n || P->devs.held) && s <= lay->nslots; s++) {
 		const vrt_mem *m = L->slot_mem[s];
 		int l = P->loc[s];
-		for (size_t p = 0; l >= 0 && (in->resides >> s & 1) && p < lay->slot_pages[s]; p++) {
-			const vrt_resident *e = vrt_res_find(&P->devs.res, m->serial, p);
-			unsigned char *at = state + lay->slot_off[s] + p;
-			if (!vrt_pool_holds(m, l, p, lay->page_shift))
+		if (l < 0 || !(in->resides >> s & 1))
+			continue;
+		/* the directory's answers first, in the slot's place of the
+		 * row, each replaced by where the page lies */
+		vrt_pool_pages(m, l, 0, lay->slot_pages[s], lay->page_shift, state + lay->slot_off[s]);
+		for (size_t p = 0; p < lay->slot_pages[s]; p++) {
+			unsigned char *at = state + lay->slot_off[s] + p, pool = *at;
+			const vrt_resident *e;
+			*at = 0;
+			if (!(pool & VRT_DIR_PAGE_HELD))
 				continue;
 			if (P->devs.hold && vrt_hold_has(&P->devs, m->serial, p))
 				*at = VRT_AT_HOLD;
-			else if (e && e->set < P->nsets && P->set[e->set].frames[e->buf])
-				*at = vrt_pool_newer(m, l, p, lay->page_shift) ? VRT_AT_DIRTY
-				                                               : VRT_AT_KEPT;
+			else if ((e = vrt_res_find(&P->devs.res, m->serial, p)) && e->set < P->nsets &&
+			         P->set[e->set].frames[e->buf])
+				*at = pool & VRT_DIR_PAGE_SOLE ? VRT_AT_DIRTY : VRT_AT_KEPT;
 		}
 	}
 }
@@ -3717,6 +3769,7 @@ out:
 	vrt_free(P->whole);
 	vrt_free(P->held);
 	vrt_free(P->boxrow);
+	vrt_free(P->poolrow);
 	vrt_free(P->recrows);
 	vrt_free(P->copies);
 	vrt_free(P->forgot);
