@@ -312,6 +312,10 @@ void vrt_hold_free(vrt_devsets *d);
 int vrt_hold_has(const vrt_devsets *d, unsigned long long serial, size_t page);
 void vrt_hold_put(vrt_devsets *d, size_t page);
 void vrt_hold_forget(vrt_devsets *d, size_t page);
+/* The first page of [page, end) of the buffer of `serial` that is not
+ * in the hold, end when every one is: a run of the hold's pages passed
+ * over at once. */
+size_t vrt_hold_lacks(const vrt_devsets *d, unsigned long long serial, size_t page, size_t end);
 
 /* --- poolloc.c ---------------------------------------------------------- */
 /* A frame pool is a location of the memory directory of every buffer it

@@ -221,8 +221,13 @@ static int newer_run(void *u, size_t off, size_t n, vrt_locs valid)
 	for (size_t p = first > g->next ? first : g->next; p <= last; p++) {
 		vrt_resident e;
 		if (hold && vrt_hold_has(d, m->serial, p)) {
-			if (!(g->where & VRT_POOL_HOLD))
+			if (!(g->where & VRT_POOL_HOLD)) {
+				/* The frames' pages only: the hold's are passed
+				 * over at once (a hold of pages newer there is
+				 * walked every range: write_lost_home). */
+				p = vrt_hold_lacks(d, m->serial, p, last + 1) - 1;
 				continue;
+			}
 			e = (vrt_resident){m->serial, p, VRT_HOLD_SET, 0, p};
 		} else {
 			const vrt_resident *r = vrt_res_find(&d->res, m->serial, p);
@@ -245,7 +250,9 @@ size_t vrt_pool_newer_runs(const vrt_devsets *d, const vrt_mem *only, int where,
 	*runs = NULL;
 	for (unsigned i = 0; i < d->nlocs && !g.oom; i++) {
 		const vrt_mem *m = vrt_pool_live(&d->locs[i]);
-		if (!m || !m->dir || (only && m->dir != only->dir))
+		/* a location that holds no byte the host lacks has none of
+		 * these pages: no walk (most ranges of a launch ask) */
+		if (!m || !m->dir || (only && m->dir != only->dir) || !m->dir->dirty[d->locs[i].loc])
 			continue;
 		/* the hold's pages are of the frames' size (paged.c, make_sets) */
 		g.m = m;
@@ -278,7 +285,8 @@ int vrt_pool_any_newer(const vrt_devsets *d, const vrt_mem *m)
 {
 	for (unsigned i = 0; m->dir && i < d->nlocs; i++) {
 		const vrt_mem *x = vrt_pool_live(&d->locs[i]);
-		if (x && x->dir == m->dir && sole_bytes(m->dir, d->locs[i].loc, m->origin, m->size))
+		int l = d->locs[i].loc;
+		if (x && x->dir == m->dir && m->dir->dirty[l] && sole_bytes(m->dir, l, m->origin, m->size))
 			return 1;
 	}
 	return 0;
