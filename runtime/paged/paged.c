@@ -199,6 +199,9 @@ typedef struct paged {
 		size_t page;
 	} *forgot;
 	size_t forgot_cap;
+	unsigned char *forgetrow;   /* a row of zeros between ranges: the pages of
+	                             * slots whose kept copies a range drops */
+	size_t forgetrow_cap;
 	uint64_t deliver;           /* slots whose queued reads ranges fill (deliver.c) */
 	uint64_t shared;            /* slots with pages several ranges touch (shared_slots) */
 	struct held {               /* a straight H2D held back (send_held) */
@@ -1801,17 +1804,53 @@ static cl_int write_lost_home(vrt_launch *L, paged *P, overwrite *o)
 
 /* The buffers a range's overwritten entries are of, and their pool
  * locations, a few remembered (the map's entries come in hash order);
- * the pages whose copies the pool forgets with the entries, gathered
- * (P->forgot) to be forgotten in runs: one directory update a page, in
- * hash order, cuts its runs up, each update then moving all of them. */
+ * the pages whose copies the pool forgets with the entries, to be
+ * forgotten in runs: one directory update a page, in hash order, cuts
+ * its runs up, each update then moving all of them. The pages of a
+ * slot's buffer are marked in its place of a row (P->forgetrow), in
+ * order without a sort; those of other buffers (an earlier launch's,
+ * in the frames the range gives out) gathered in P->forgot and sorted. */
 typedef struct forgetting {
 	const overwrite *o;
 	paged *P;
-	struct { unsigned long long serial; vrt_mem *m; int l; } seen[8];
+	struct {
+		unsigned long long serial;
+		vrt_mem *m;
+		int l;
+		unsigned slot;          /* the first of the launch's slots of m, 0: none */
+	} seen[8];
 	unsigned next;
 	size_t n;                   /* pages gathered in P->forgot */
+	unsigned char *row;         /* P->forgetrow, NULL: every page gathered */
+	size_t lo[VAST_MAX_SLOTS + 1], hi[VAST_MAX_SLOTS + 1]; /* a slot's pages
+	                             * marked in row lie in [lo, hi) (none: equal) */
+	int l[VAST_MAX_SLOTS + 1];  /* the location a slot's marked pages are of */
 	vrt_mem *oom;               /* a buffer whose copies could not be forgotten */
 } forgetting;
+
+/* P->forgetrow, all zeros (every use leaves it so); NULL out of memory. */
+static unsigned char *forget_row(paged *P)
+{
+	size_t rb = P->lay.row_bytes;
+	if (P->forgetrow_cap < rb) {
+		unsigned char *r = vrt_realloc(P->forgetrow, rb);
+		if (!r)
+			return NULL;
+		memset(r, 0, rb);
+		P->forgetrow = r;
+		P->forgetrow_cap = rb;
+	}
+	return P->forgetrow;
+}
+
+/* The first slot of L whose buffer is m and may keep pages, 0: none. */
+static unsigned slot_of(const vrt_launch *L, const vrt_mem *m)
+{
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if (L->slot_mem[s] == m && may_reside(L, s))
+			return s;
+	return 0;
+}
 
 static int forget_overwritten(const vrt_resident *e, void *ctx)
 {
@@ -1828,12 +1867,27 @@ static int forget_overwritten(const vrt_resident *e, void *ctx)
 		f->seen[k].serial = e->serial;
 		f->seen[k].m = m;
 		f->seen[k].l = m ? vrt_pool_find(&P->devs, m) : -1;
+		f->seen[k].slot = m ? slot_of(f->o->L, m) : 0;
 	}
 	vrt_mem *m = f->seen[k].m;
 	int l = f->seen[k].l;
 	/* the hold's copy, should it have the page too, is the hold's */
 	if (!m || l < 0 || vrt_hold_has(&P->devs, e->serial, e->page))
 		return 1;
+	unsigned s = f->seen[k].slot;
+	if (s && f->row && e->page < P->lay.slot_pages[s]) {
+		f->row[P->lay.slot_off[s] + e->page] = 1;
+		if (f->lo[s] == f->hi[s]) {
+			f->lo[s] = e->page;
+			f->hi[s] = e->page + 1;
+		} else if (e->page < f->lo[s]) {
+			f->lo[s] = e->page;
+		} else if (e->page >= f->hi[s]) {
+			f->hi[s] = e->page + 1;
+		}
+		f->l[s] = l;
+		return 1;
+	}
 	if (f->n == P->forgot_cap) {
 		size_t cap = P->forgot_cap ? 2 * P->forgot_cap : 64;
 		struct forgot *g = vrt_realloc(P->forgot, cap * sizeof *g);
@@ -1857,9 +1911,26 @@ static int by_buffer_page(const void *a, const void *b)
 	return x->page < y->page ? -1 : x->page > y->page;
 }
 
-/* The pool forgets the pages gathered, in runs of consecutive ones. */
+/* The pool forgets the pages gathered and marked, in runs of
+ * consecutive ones; the row is left all zeros. */
 static void forget_gathered(paged *P, forgetting *f)
 {
+	const vrt_layout *lay = &P->lay;
+	for (unsigned s = 1; f->row && s <= lay->nslots; s++) {
+		unsigned char *r = f->row + lay->slot_off[s];
+		vrt_mem *m = f->o->L->slot_mem[s];
+		for (size_t p = f->lo[s], q; p < f->hi[s]; p = q) {
+			for (q = p; q < f->hi[s] && r[q]; q++)
+				;
+			if (q > p) {
+				if (vrt_pool_forget(m, f->l[s], p, q - p, lay->page_shift))
+					f->oom = m;
+				memset(r + p, 0, q - p);
+			} else {
+				q++;
+			}
+		}
+	}
 	struct forgot *g = P->forgot;
 	if (!f->n)
 		return;
@@ -1978,7 +2049,7 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 	vrt_trace_host("home", L->k->name, th, vrt_now_ms(), (long)i, 0);
 	if (err)
 		return err;
-	forgetting f = {&o, P, {{0, NULL, -1}}, 0, 0, NULL};
+	forgetting f = {.o = &o, .P = P, .row = forget_row(P)};
 	vrt_res_drop_if(&P->devs.res, forget_overwritten, &f);
 	forget_gathered(P, &f);
 	if (f.oom || forget_written_held(L, P, F)) {
@@ -3773,6 +3844,7 @@ out:
 	vrt_free(P->recrows);
 	vrt_free(P->copies);
 	vrt_free(P->forgot);
+	vrt_free(P->forgetrow);
 	vrt_free(P->tail); /* unless the launch's (defer_ranges) */
 	if (P->last_run)
 		vrt_real.clReleaseEvent(P->last_run);
