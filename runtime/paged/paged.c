@@ -2011,11 +2011,15 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 		return CL_SUCCESS;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		size_t a, b;
-		/* Out of memory, the slot's pages go in from the host (what
-		 * only the pool held goes home first: write_lost_home). */
+		int some;
 		if (!F->fr.count[s] || !may_reside(L, s) || P->loc[s] < 0 || in_place(L, P, F, s) ||
-		    pool_pages(L, P, F->fill, s, &a, &b) <= 0)
+		    !(some = pool_pages(L, P, F->fill, s, &a, &b)))
 			continue;
+		/* Out of memory: not sent from the host instead, as the hold's
+		 * copy may be the only current one (write_lost_home writes
+		 * home the frames' alone). */
+		if (some < 0)
+			return CL_OUT_OF_HOST_MEMORY;
 		unsigned char *fill = F->fill + lay->slot_off[s];
 		const unsigned char *pool = P->poolrow + lay->slot_off[s];
 		const uint32_t *tf = vrt_lpt_table(F->lpt, s);
