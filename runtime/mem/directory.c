@@ -4,7 +4,10 @@
  * locations holding each (directory.h). Every transition is one pass
  * that splits the runs at the range's ends, changes the sets inside and
  * joins equal neighbours again, so a buffer touched in a few places has
- * a few runs however large it is.
+ * a few runs however large it is. The same pass keeps each location's
+ * count of the bytes it holds that the host lacks, which the paged path
+ * asks every range (is there anything to write home?) and must not pay
+ * a walk for.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +110,18 @@ int vrt_dir_reserve(vrt_dir *d, unsigned runs)
 	return 0;
 }
 
+/* n bytes held by `valid` count (sign 1) or no longer count (-1) as
+ * dirty bytes of its locations: where the host lacks them. */
+static void count_dirty(vrt_dir *d, vrt_locs valid, size_t n, int sign)
+{
+	if (valid & VRT_LOC(VRT_DIR_HOST))
+		return;
+	for (vrt_locs v = valid; v; v &= v - 1) {
+		size_t *c = &d->dirty[__builtin_ctz(v)];
+		*c = sign > 0 ? *c + n : *c - n;
+	}
+}
+
 /* valid = (valid & keep) | add over [off, off + n). */
 static int update(vrt_dir *d, size_t off, size_t n, vrt_locs keep, vrt_locs add)
 {
@@ -116,8 +131,15 @@ static int update(vrt_dir *d, size_t off, size_t n, vrt_locs keep, vrt_locs add)
 		return -1;
 	unsigned first = split_at(d, off);
 	unsigned last = off + n < d->size ? split_at(d, off + n) : d->nrun;
-	for (unsigned i = first; i < last; i++)
-		d->run[i].valid = (d->run[i].valid & keep) | add;
+	for (unsigned i = first; i < last; i++) {
+		vrt_dir_run *r = &d->run[i];
+		vrt_locs was = r->valid;
+		r->valid = (was & keep) | add;
+		if (r->valid != was) {
+			count_dirty(d, was, r->end - r->off, -1);
+			count_dirty(d, r->valid, r->end - r->off, 1);
+		}
+	}
 	join(d, first ? first - 1 : 0, last);
 	return 0;
 }
@@ -203,12 +225,14 @@ void vrt_dir_release_loc(vrt_dir *d, int l)
 {
 	if (l == VRT_DIR_HOST || !(d->used & VRT_LOC(l)))
 		return;
-	/* In place: runs only lose l and join, never split. */
+	/* In place: runs only lose l and join, never split; whether the
+	 * host holds a run does not change. */
 	for (unsigned i = 0; i < d->nrun; i++)
 		d->run[i].valid &= ~VRT_LOC(l);
 	if (d->nrun)
 		join(d, 0, d->nrun - 1);
 	d->used &= ~VRT_LOC(l);
+	d->dirty[l] = 0;
 }
 
 vrt_locs vrt_dir_holders(const vrt_dir *d, size_t off, size_t n)
@@ -223,6 +247,47 @@ size_t vrt_dir_dirty_bytes(const vrt_dir *d, int l, size_t off, size_t n)
 	tally t = {l, 0, 0};
 	vrt_dir_walk(d, off, n, dirty_run, &t);
 	return t.bytes;
+}
+
+/* The pages of a walk, flagged as they are met (vrt_dir_pages). */
+typedef struct paging {
+	int l;
+	size_t base;
+	unsigned sh;
+	unsigned char *out;
+} paging;
+
+/* The runs come in order: the pages of this one past its first have
+ * not been met before, and its interior ones lie in it alone. */
+static int page_run(void *u, size_t off, size_t n, vrt_locs valid)
+{
+	paging *g = u;
+	size_t first = (off - g->base) >> g->sh, last = (off - g->base + n - 1) >> g->sh;
+	if (!(valid & VRT_LOC(g->l))) {
+		g->out[first] &= (unsigned char)~VRT_DIR_PAGE_HELD;
+		if (last > first)
+			memset(g->out + first + 1, 0, last - first);
+	} else if (valid == VRT_LOC(g->l)) {
+		g->out[first] |= VRT_DIR_PAGE_SOLE;
+		g->out[last] |= VRT_DIR_PAGE_SOLE;
+		if (last > first + 1)
+			memset(g->out + first + 1, VRT_DIR_PAGE_HELD | VRT_DIR_PAGE_SOLE,
+			       last - first - 1);
+	}
+	return 0;
+}
+
+void vrt_dir_pages(const vrt_dir *d, int l, size_t off, size_t n, unsigned sh,
+                   unsigned char *out)
+{
+	size_t np = n ? ((n - 1) >> sh) + 1 : 0;
+	if (l < 0 || l >= VRT_DIR_MAX_LOCS || !(d->used & VRT_LOC(l))) {
+		memset(out, 0, np);
+		return;
+	}
+	memset(out, VRT_DIR_PAGE_HELD, np);
+	paging g = {l, off, sh, out};
+	vrt_dir_walk(d, off, n, page_run, &g);
 }
 
 int vrt_dir_nearest(const vrt_dir *d, vrt_locs have, int to)

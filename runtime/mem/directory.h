@@ -59,6 +59,10 @@ typedef struct vrt_dir {
 	vrt_dir_run *run;
 	unsigned nrun, cap;
 	vrt_locs used;                   /* registered locations */
+	/* Bytes each location holds that the host lacks (vrt_dir_dirty_bytes
+	 * over the whole buffer), kept by every transition: that a location
+	 * has nothing to write home is known without a walk. */
+	size_t dirty[VRT_DIR_MAX_LOCS];
 	int device[VRT_DIR_MAX_LOCS];    /* -1 for the host */
 	int context[VRT_DIR_MAX_LOCS];   /* -1 for the host */
 } vrt_dir;
@@ -105,6 +109,16 @@ vrt_locs vrt_dir_holders(const vrt_dir *d, size_t off, size_t n);
 /* Bytes of [off, off + n) that l holds and the host does not: what evict
  * would write home. */
 size_t vrt_dir_dirty_bytes(const vrt_dir *d, int l, size_t off, size_t n);
+
+/* What vrt_dir_pages says of a page. */
+enum { VRT_DIR_PAGE_HELD = 1, VRT_DIR_PAGE_SOLE = 2 };
+/* [off, off + n) as pages of 2^sh bytes from off (the last one clipped to
+ * off + n), one byte each in out[0 .. (n + 2^sh - 1) >> sh): HELD where l
+ * holds every byte of the page (what vrt_dir_holders would say of it),
+ * SOLE where l alone holds some byte of it (newer than every other copy).
+ * One walk of the runs for all the pages, not a query each. */
+void vrt_dir_pages(const vrt_dir *d, int l, size_t off, size_t n, unsigned sh,
+                   unsigned char *out);
 
 /* The holder of `have` nearest to `to`: to itself, a location on its
  * device, on a device of its context, the host, any other; -1 when have

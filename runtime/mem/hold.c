@@ -49,6 +49,15 @@ void vrt_hold_put(vrt_devsets *d, size_t page)
 		d->held[page] = 1;
 }
 
+size_t vrt_hold_lacks(const vrt_devsets *d, unsigned long long serial, size_t page, size_t end)
+{
+	if (!d->held || serial != d->hold_serial || page >= end || page >= d->hold_pages)
+		return page;
+	size_t in = end < d->hold_pages ? end : d->hold_pages;
+	const unsigned char *lacks = memchr(d->held + page, 0, in - page);
+	return lacks ? (size_t)(lacks - d->held) : in;
+}
+
 void vrt_hold_forget(vrt_devsets *d, size_t page)
 {
 	if (page < d->hold_pages)

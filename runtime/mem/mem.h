@@ -314,6 +314,10 @@ void vrt_hold_free(vrt_devsets *d);
 int vrt_hold_has(const vrt_devsets *d, unsigned long long serial, size_t page);
 void vrt_hold_put(vrt_devsets *d, size_t page);
 void vrt_hold_forget(vrt_devsets *d, size_t page);
+/* The first page of [page, end) of the buffer of `serial` that is not
+ * in the hold, end when every one is: a run of the hold's pages passed
+ * over at once. */
+size_t vrt_hold_lacks(const vrt_devsets *d, unsigned long long serial, size_t page, size_t end);
 
 /* --- poolloc.c ---------------------------------------------------------- */
 /* A frame pool is a location of the memory directory of every buffer it
@@ -330,8 +334,11 @@ int vrt_pool_find(const vrt_devsets *d, const vrt_mem *m);
 vrt_mem *vrt_pool_live(const struct vrt_pool_loc *e);
 /* Location l of m holds page p. */
 int vrt_pool_holds(const vrt_mem *m, int l, size_t p, unsigned sh);
-/* ... some bytes of it alone: newer than every other copy. */
-int vrt_pool_newer(const vrt_mem *m, int l, size_t p, unsigned sh);
+/* Pages p..p+n-1 of m at l at once (one walk of the directory, not a
+ * query a page): out[k] of page p + k, VRT_DIR_PAGE_HELD where l holds
+ * it (vrt_pool_holds), VRT_DIR_PAGE_SOLE where it holds some bytes of
+ * it alone (newer than every other copy); 0 past m's end. */
+void vrt_pool_pages(const vrt_mem *m, int l, size_t p, size_t n, unsigned sh, unsigned char *out);
 /* Transitions (directory.h) of pages p..p+n-1 of m at l; -1 out of
  * memory, the directory unchanged. */
 int vrt_pool_copied(vrt_mem *m, int l, size_t p, size_t n, unsigned sh);

@@ -117,6 +117,15 @@ int vrt_pool_holds(const vrt_mem *m, int l, size_t p, unsigned sh)
 	return l >= 0 && n && (vrt_dir_holders(m->dir, off, n) & VRT_LOC(l));
 }
 
+void vrt_pool_pages(const vrt_mem *m, int l, size_t p, size_t n, unsigned sh, unsigned char *out)
+{
+	size_t off, len;
+	pages(m, p, n, sh, &off, &len);
+	size_t within = len ? ((len - 1) >> sh) + 1 : 0;
+	vrt_dir_pages(m->dir, l, off, len, sh, out);
+	memset(out + within, 0, n - within);
+}
+
 /* Bytes of a walk that location *u alone holds. */
 typedef struct sole {
 	int l;
@@ -137,13 +146,6 @@ static size_t sole_bytes(const vrt_dir *d, int l, size_t off, size_t n)
 	sole s = {l, 0};
 	vrt_dir_walk(d, off, n, sole_run, &s);
 	return s.bytes;
-}
-
-int vrt_pool_newer(const vrt_mem *m, int l, size_t p, unsigned sh)
-{
-	size_t off, n;
-	pages(m, p, 1, sh, &off, &n);
-	return l >= 0 && n && sole_bytes(m->dir, l, off, n);
 }
 
 int vrt_pool_copied(vrt_mem *m, int l, size_t p, size_t n, unsigned sh)
@@ -219,8 +221,13 @@ static int newer_run(void *u, size_t off, size_t n, vrt_locs valid)
 	for (size_t p = first > g->next ? first : g->next; p <= last; p++) {
 		vrt_resident e;
 		if (hold && vrt_hold_has(d, m->serial, p)) {
-			if (!(g->where & VRT_POOL_HOLD))
+			if (!(g->where & VRT_POOL_HOLD)) {
+				/* The frames' pages only: the hold's are passed
+				 * over at once (a hold of pages newer there is
+				 * walked every range: write_lost_home). */
+				p = vrt_hold_lacks(d, m->serial, p, last + 1) - 1;
 				continue;
+			}
 			e = (vrt_resident){m->serial, p, VRT_HOLD_SET, 0, p};
 		} else {
 			const vrt_resident *r = vrt_res_find(&d->res, m->serial, p);
@@ -243,7 +250,9 @@ size_t vrt_pool_newer_runs(const vrt_devsets *d, const vrt_mem *only, int where,
 	*runs = NULL;
 	for (unsigned i = 0; i < d->nlocs && !g.oom; i++) {
 		const vrt_mem *m = vrt_pool_live(&d->locs[i]);
-		if (!m || !m->dir || (only && m->dir != only->dir))
+		/* a location that holds no byte the host lacks has none of
+		 * these pages: no walk (most ranges of a launch ask) */
+		if (!m || !m->dir || (only && m->dir != only->dir) || !m->dir->dirty[d->locs[i].loc])
 			continue;
 		/* the hold's pages are of the frames' size (paged.c, make_sets) */
 		g.m = m;
@@ -276,7 +285,8 @@ int vrt_pool_any_newer(const vrt_devsets *d, const vrt_mem *m)
 {
 	for (unsigned i = 0; m->dir && i < d->nlocs; i++) {
 		const vrt_mem *x = vrt_pool_live(&d->locs[i]);
-		if (x && x->dir == m->dir && sole_bytes(m->dir, d->locs[i].loc, m->origin, m->size))
+		int l = d->locs[i].loc;
+		if (x && x->dir == m->dir && m->dir->dirty[l] && sole_bytes(m->dir, l, m->origin, m->size))
 			return 1;
 	}
 	return 0;

@@ -169,6 +169,9 @@ typedef struct paged {
 	size_t whole_cap;
 	unsigned char *boxrow;      /* scratch row: a range's pages with its boxes' */
 	size_t boxrow_cap;
+	unsigned char *poolrow;     /* scratch row: a slot's pages as the pool's
+	                             * location holds them (vrt_pool_pages) */
+	size_t poolrow_cap;
 	int cached;                 /* rows and ranges are a kept plan's (plans.c) */
 	int from_fp;                /* the plan came from descriptors alone */
 	vrt_devsets devs;           /* the sets' device buffers (framepool.c) */
@@ -196,6 +199,9 @@ typedef struct paged {
 		size_t page;
 	} *forgot;
 	size_t forgot_cap;
+	unsigned char *forgetrow;   /* a row of zeros between ranges: the pages of
+	                             * slots whose kept copies a range drops */
+	size_t forgetrow_cap;
 	uint64_t deliver;           /* slots whose queued reads ranges fill (deliver.c) */
 	uint64_t shared;            /* slots with pages several ranges touch (shared_slots) */
 	struct held {               /* a straight H2D held back (send_held) */
@@ -1708,26 +1714,25 @@ static int overwritten(const vrt_resident *e, void *ctx)
 }
 
 /* Page p of slot s, to go in from the host, lies in a kept frame (or
- * the hold) whose copy is current (the directory: the pool's location
- * holds the page's bytes) and that this range does not overwrite
- * before reading it: that frame; NULL otherwise. *here: it is the very
- * frame p goes to. */
+ * the hold) whose copy is current (`held`, the directory's answer: the
+ * pool's location holds the page's bytes) and that this range does not
+ * overwrite before reading it: that frame; NULL otherwise. *here: it is
+ * the very frame p goes to. */
 static const vrt_resident *kept_page(const vrt_launch *L, const paged *P, const overwrite *o,
-                                     unsigned s, size_t p, int *here, vrt_resident *hold_at)
+                                     unsigned s, size_t p, int held, int *here,
+                                     vrt_resident *hold_at)
 {
 	const vrt_mem *m = L->slot_mem[s];
 	const fset *F = o->F;
-	unsigned sh = P->lay.page_shift;
+	if (!held)
+		return NULL;
 	if (P->devs.hold && vrt_hold_has(&P->devs, m->serial, p)) {
-		if (!vrt_pool_holds(m, P->loc[s], p, sh))
-			return NULL;
 		*here = F->fr.held == s; /* page p in frame p, as the hold has it */
 		*hold_at = (vrt_resident){m->serial, p, VRT_HOLD_SET, 0, p};
 		return hold_at;
 	}
 	const vrt_resident *e = vrt_res_find(&P->devs.res, m->serial, p);
-	if (!e || e->set >= P->nsets || !P->set[e->set].frames[e->buf] ||
-	    !vrt_pool_holds(m, P->loc[s], p, sh))
+	if (!e || e->set >= P->nsets || !P->set[e->set].frames[e->buf])
 		return NULL;
 	const uint32_t *tf = vrt_lpt_table(F->lpt, s);
 	*here = e->set == o->set && e->buf == F->fr.buf[s] && e->frame == tf[p];
@@ -1799,17 +1804,53 @@ static cl_int write_lost_home(vrt_launch *L, paged *P, overwrite *o)
 
 /* The buffers a range's overwritten entries are of, and their pool
  * locations, a few remembered (the map's entries come in hash order);
- * the pages whose copies the pool forgets with the entries, gathered
- * (P->forgot) to be forgotten in runs: one directory update a page, in
- * hash order, cuts its runs up, each update then moving all of them. */
+ * the pages whose copies the pool forgets with the entries, to be
+ * forgotten in runs: one directory update a page, in hash order, cuts
+ * its runs up, each update then moving all of them. The pages of a
+ * slot's buffer are marked in its place of a row (P->forgetrow), in
+ * order without a sort; those of other buffers (an earlier launch's,
+ * in the frames the range gives out) gathered in P->forgot and sorted. */
 typedef struct forgetting {
 	const overwrite *o;
 	paged *P;
-	struct { unsigned long long serial; vrt_mem *m; int l; } seen[8];
+	struct {
+		unsigned long long serial;
+		vrt_mem *m;
+		int l;
+		unsigned slot;          /* the first of the launch's slots of m, 0: none */
+	} seen[8];
 	unsigned next;
 	size_t n;                   /* pages gathered in P->forgot */
+	unsigned char *row;         /* P->forgetrow, NULL: every page gathered */
+	size_t lo[VAST_MAX_SLOTS + 1], hi[VAST_MAX_SLOTS + 1]; /* a slot's pages
+	                             * marked in row lie in [lo, hi) (none: equal) */
+	int l[VAST_MAX_SLOTS + 1];  /* the location a slot's marked pages are of */
 	vrt_mem *oom;               /* a buffer whose copies could not be forgotten */
 } forgetting;
+
+/* P->forgetrow, all zeros (every use leaves it so); NULL out of memory. */
+static unsigned char *forget_row(paged *P)
+{
+	size_t rb = P->lay.row_bytes;
+	if (P->forgetrow_cap < rb) {
+		unsigned char *r = vrt_realloc(P->forgetrow, rb);
+		if (!r)
+			return NULL;
+		memset(r, 0, rb);
+		P->forgetrow = r;
+		P->forgetrow_cap = rb;
+	}
+	return P->forgetrow;
+}
+
+/* The first slot of L whose buffer is m and may keep pages, 0: none. */
+static unsigned slot_of(const vrt_launch *L, const vrt_mem *m)
+{
+	for (unsigned s = 1; s <= L->nslots; s++)
+		if (L->slot_mem[s] == m && may_reside(L, s))
+			return s;
+	return 0;
+}
 
 static int forget_overwritten(const vrt_resident *e, void *ctx)
 {
@@ -1826,12 +1867,27 @@ static int forget_overwritten(const vrt_resident *e, void *ctx)
 		f->seen[k].serial = e->serial;
 		f->seen[k].m = m;
 		f->seen[k].l = m ? vrt_pool_find(&P->devs, m) : -1;
+		f->seen[k].slot = m ? slot_of(f->o->L, m) : 0;
 	}
 	vrt_mem *m = f->seen[k].m;
 	int l = f->seen[k].l;
 	/* the hold's copy, should it have the page too, is the hold's */
 	if (!m || l < 0 || vrt_hold_has(&P->devs, e->serial, e->page))
 		return 1;
+	unsigned s = f->seen[k].slot;
+	if (s && f->row && e->page < P->lay.slot_pages[s]) {
+		f->row[P->lay.slot_off[s] + e->page] = 1;
+		if (f->lo[s] == f->hi[s]) {
+			f->lo[s] = e->page;
+			f->hi[s] = e->page + 1;
+		} else if (e->page < f->lo[s]) {
+			f->lo[s] = e->page;
+		} else if (e->page >= f->hi[s]) {
+			f->hi[s] = e->page + 1;
+		}
+		f->l[s] = l;
+		return 1;
+	}
 	if (f->n == P->forgot_cap) {
 		size_t cap = P->forgot_cap ? 2 * P->forgot_cap : 64;
 		struct forgot *g = vrt_realloc(P->forgot, cap * sizeof *g);
@@ -1855,9 +1911,26 @@ static int by_buffer_page(const void *a, const void *b)
 	return x->page < y->page ? -1 : x->page > y->page;
 }
 
-/* The pool forgets the pages gathered, in runs of consecutive ones. */
+/* The pool forgets the pages gathered and marked, in runs of
+ * consecutive ones; the row is left all zeros. */
 static void forget_gathered(paged *P, forgetting *f)
 {
+	const vrt_layout *lay = &P->lay;
+	for (unsigned s = 1; f->row && s <= lay->nslots; s++) {
+		unsigned char *r = f->row + lay->slot_off[s];
+		vrt_mem *m = f->o->L->slot_mem[s];
+		for (size_t p = f->lo[s], q; p < f->hi[s]; p = q) {
+			for (q = p; q < f->hi[s] && r[q]; q++)
+				;
+			if (q > p) {
+				if (vrt_pool_forget(m, f->l[s], p, q - p, lay->page_shift))
+					f->oom = m;
+				memset(r + p, 0, q - p);
+			} else {
+				q++;
+			}
+		}
+	}
 	struct forgot *g = P->forgot;
 	if (!f->n)
 		return;
@@ -1896,6 +1969,32 @@ static int forget_written_held(const vrt_launch *L, paged *P, const fset *F)
 	return 0;
 }
 
+/* The pages [*first, *last] of slot s from the first to the last that
+ * `row` (a range's row) marks, in P->poolrow (at the slot's place in a
+ * row) as the pool's location holds them (vrt_pool_pages): one walk of
+ * the directory for the slot, not a query a page. 1; 0: none marked;
+ * -1: out of memory. */
+static int pool_pages(const vrt_launch *L, paged *P, const unsigned char *row, unsigned s,
+                      size_t *first, size_t *last)
+{
+	const vrt_layout *lay = &P->lay;
+	const unsigned char *r = row + lay->slot_off[s];
+	size_t a = 0, b = lay->slot_pages[s];
+	while (a < b && !r[a])
+		a++;
+	while (b > a && !r[b - 1])
+		b--;
+	if (a == b)
+		return 0;
+	if (!scratch_row(&P->poolrow, &P->poolrow_cap, lay->row_bytes))
+		return -1;
+	vrt_pool_pages(L->slot_mem[s], P->loc[s], a, b - a, lay->page_shift,
+	               P->poolrow + lay->slot_off[s] + a);
+	*first = a;
+	*last = b - 1;
+	return 1;
+}
+
 /* Takes from the kept frames the pages of F's range (range i) that
  * would go in from the host (F->fill) where kept_page finds them: one
  * already in its frame stays there, the others are copied device-side
@@ -1911,21 +2010,33 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 	if (!P->devs.res.n && !P->devs.held)
 		return CL_SUCCESS;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		if (!F->fr.count[s] || !may_reside(L, s) || in_place(L, P, F, s))
+		size_t a, b;
+		int some;
+		if (!F->fr.count[s] || !may_reside(L, s) || P->loc[s] < 0 || in_place(L, P, F, s) ||
+		    !(some = pool_pages(L, P, F->fill, s, &a, &b)))
 			continue;
+		/* Out of memory: not sent from the host instead, as the hold's
+		 * copy may be the only current one (write_lost_home writes
+		 * home the frames' alone). */
+		if (some < 0)
+			return CL_OUT_OF_HOST_MEMORY;
 		unsigned char *fill = F->fill + lay->slot_off[s];
+		const unsigned char *pool = P->poolrow + lay->slot_off[s];
 		const uint32_t *tf = vrt_lpt_table(F->lpt, s);
 		size_t want = 0, kept = 0;
 		int here;
 		vrt_resident at;
-		for (size_t p = 0; p < lay->slot_pages[s]; p++)
+		for (size_t p = a; p <= b; p++)
 			if (fill[p]) {
 				want++;
-				kept += kept_page(L, P, &o, s, p, &here, &at) != NULL;
+				kept += kept_page(L, P, &o, s, p, pool[p] & VRT_DIR_PAGE_HELD, &here,
+				                  &at) != NULL;
 			}
 		int stay = P->direct[s] || F->fr.held == s || kept == want;
-		for (size_t p = 0; p < lay->slot_pages[s]; p++) {
-			const vrt_resident *e = fill[p] ? kept_page(L, P, &o, s, p, &here, &at) : NULL;
+		for (size_t p = a; p <= b && kept; p++) {
+			const vrt_resident *e =
+				fill[p] ? kept_page(L, P, &o, s, p, pool[p] & VRT_DIR_PAGE_HELD, &here, &at)
+				        : NULL;
 			if (!e || (here && !stay))
 				continue;
 			cl_int err = here ? CL_SUCCESS : add_copy(P, e, F->fr.buf[s], tf[p]);
@@ -1942,7 +2053,7 @@ static cl_int use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 	vrt_trace_host("home", L->k->name, th, vrt_now_ms(), (long)i, 0);
 	if (err)
 		return err;
-	forgetting f = {&o, P, {{0, NULL, -1}}, 0, 0, NULL};
+	forgetting f = {.o = &o, .P = P, .row = forget_row(P)};
 	vrt_res_drop_if(&P->devs.res, forget_overwritten, &f);
 	forget_gathered(P, &f);
 	if (f.oom || forget_written_held(L, P, F)) {
@@ -2032,11 +2143,21 @@ static void share_reads(const vrt_launch *L, paged *P, const fset *F)
 		int l = P->loc[s];
 		const unsigned char *u = F->u + lay->slot_off[s];
 		const uint32_t *tf = vrt_lpt_table(F->lpt, s);
-		for (size_t p = 0; p < lay->slot_pages[s]; p++) {
-			if (!u[p] || in_hold_now(P, m, l, p))
+		size_t a, b;
+		/* The directory as it is now for the slot's pages, another
+		 * slot's of the same buffer recorded first; recording the
+		 * slot's pages changes no other page of it. */
+		int some = run_flush(&run, sh) ? -1 : pool_pages(L, P, F->u, s, &a, &b);
+		if (some < 0)
+			return;
+		const unsigned char *pool = P->poolrow + lay->slot_off[s];
+		for (size_t p = a; some && p <= b; p++) {
+			/* the hold's copy is the current one (in_hold_now) */
+			if (!u[p] || (vrt_hold_has(&P->devs, m->serial, p) &&
+			              (pool[p] & VRT_DIR_PAGE_HELD)))
 				continue;
 			const vrt_resident *old = vrt_res_find(r, m->serial, p);
-			if (old && vrt_pool_newer(m, l, p, sh))
+			if (old && (pool[p] & VRT_DIR_PAGE_SOLE))
 				continue;
 			if (m->serial == P->devs.hold_serial)
 				vrt_hold_forget(&P->devs, p); /* stale there */
@@ -3515,16 +3636,22 @@ static void move_input(const vrt_launch *L, const paged *P, vrt_move_input *in,
 	for (unsigned s = 1; (P->devs.res.n || P->devs.held) && s <= lay->nslots; s++) {
 		const vrt_mem *m = L->slot_mem[s];
 		int l = P->loc[s];
-		for (size_t p = 0; l >= 0 && (in->resides >> s & 1) && p < lay->slot_pages[s]; p++) {
-			const vrt_resident *e = vrt_res_find(&P->devs.res, m->serial, p);
-			unsigned char *at = state + lay->slot_off[s] + p;
-			if (!vrt_pool_holds(m, l, p, lay->page_shift))
+		if (l < 0 || !(in->resides >> s & 1))
+			continue;
+		/* the directory's answers first, in the slot's place of the
+		 * row, each replaced by where the page lies */
+		vrt_pool_pages(m, l, 0, lay->slot_pages[s], lay->page_shift, state + lay->slot_off[s]);
+		for (size_t p = 0; p < lay->slot_pages[s]; p++) {
+			unsigned char *at = state + lay->slot_off[s] + p, pool = *at;
+			const vrt_resident *e;
+			*at = 0;
+			if (!(pool & VRT_DIR_PAGE_HELD))
 				continue;
 			if (P->devs.hold && vrt_hold_has(&P->devs, m->serial, p))
 				*at = VRT_AT_HOLD;
-			else if (e && e->set < P->nsets && P->set[e->set].frames[e->buf])
-				*at = vrt_pool_newer(m, l, p, lay->page_shift) ? VRT_AT_DIRTY
-				                                               : VRT_AT_KEPT;
+			else if ((e = vrt_res_find(&P->devs.res, m->serial, p)) && e->set < P->nsets &&
+			         P->set[e->set].frames[e->buf])
+				*at = pool & VRT_DIR_PAGE_SOLE ? VRT_AT_DIRTY : VRT_AT_KEPT;
 		}
 	}
 }
@@ -3717,9 +3844,11 @@ out:
 	vrt_free(P->whole);
 	vrt_free(P->held);
 	vrt_free(P->boxrow);
+	vrt_free(P->poolrow);
 	vrt_free(P->recrows);
 	vrt_free(P->copies);
 	vrt_free(P->forgot);
+	vrt_free(P->forgetrow);
 	vrt_free(P->tail); /* unless the launch's (defer_ranges) */
 	if (P->last_run)
 		vrt_real.clReleaseEvent(P->last_run);

@@ -17,7 +17,12 @@
  *   - a brought range reads back truth at its destination, moved from
  *     the nearest holder (same device, same context, host, other);
  *   - a drop that would lose the only copy is refused and changes
- *     nothing.
+ *     nothing;
+ *   - each location's count of bytes the host lacks equals the model's,
+ *     whatever transition moved it;
+ *   - the pages of a random range, of a random size, read at once
+ *     (vrt_dir_pages) say what the model says of each page: held whole
+ *     by the location, some byte of it held by it alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +149,13 @@ static void compare(const vrt_dir *d)
 			if (model[i] & VRT_LOC(l))
 				CHECK(bytes[l][i] == truth[i]);
 	}
+	for (int id = 0; id < VRT_DIR_MAX_LOCS; id++) {
+		int l = index_of(id);
+		size_t dirty = 0;
+		for (size_t i = 0; l >= 0 && i < SIZE; i++)
+			dirty += (model[i] & VRT_LOC(l)) && !(model[i] & VRT_LOC(0));
+		CHECK(d->dirty[id] == dirty);
+	}
 }
 
 /* A random range of the buffer, or of a sub-buffer's window [32, 72). */
@@ -252,6 +264,32 @@ static void step(vrt_dir *d)
 	}
 }
 
+/* A random range's pages of 2^sh bytes from its start, read at once,
+ * against the model page by page. */
+static void compare_pages(const vrt_dir *d)
+{
+	size_t off, n;
+	pick(&off, &n);
+	unsigned sh = (unsigned)rnd(5);
+	int l = rnd(LOCS);
+	unsigned char out[SIZE + 1];
+	size_t np = n ? ((n - 1) >> sh) + 1 : 0;
+	out[np] = 0xee;
+	vrt_dir_pages(d, loc_id[l], off, n, sh, out);
+	CHECK(out[np] == 0xee); /* nothing written past the last page */
+	for (size_t k = 0; k < np; k++) {
+		size_t a = off + (k << sh), b = a + ((size_t)1 << sh);
+		if (b > off + n)
+			b = off + n;
+		int held = 1, sole = 0;
+		for (size_t i = a; i < b; i++) {
+			held &= (model[i] & VRT_LOC(l)) != 0;
+			sole |= model[i] == VRT_LOC(l);
+		}
+		CHECK(out[k] == ((held ? VRT_DIR_PAGE_HELD : 0) | (sole ? VRT_DIR_PAGE_SOLE : 0)));
+	}
+}
+
 /* Locations registered, unregistered only when they hold nothing alone,
  * and their numbers reused. */
 static void test_locations(void)
@@ -307,7 +345,7 @@ static void test_large(void)
 	CHECK(d.nrun == 1 && d.run[0].valid == (VRT_LOC(0) | VRT_LOC(g)));
 	CHECK(vrt_dir_wrote(&d, g, 4096, 4096) == 0);
 	CHECK(d.nrun == 3);
-	CHECK(vrt_dir_dirty_bytes(&d, g, 0, big) == 4096);
+	CHECK(vrt_dir_dirty_bytes(&d, g, 0, big) == 4096 && d.dirty[g] == 4096);
 	vrt_dir_fini(&d);
 }
 
@@ -329,6 +367,8 @@ int main(void)
 		for (int s = 0; s < 60; s++) {
 			step(&d);
 			compare(&d);
+			for (int k = 0; k < 4; k++)
+				compare_pages(&d);
 		}
 		/* Everything comes home exact. */
 		bring(&d, 0, 0, SIZE);
