@@ -114,7 +114,11 @@ h200x2-multi)
 	device_env
 	# Split with --only (ONLY=w,w) when the lines do not fit one call.
 	bench/multi/run.sh --no-build --out bench/out/multi ${ONLY:+--only $ONLY}
-	cp -r bench/out/multi/multi.csv bench/out/multi/summary.txt bench/out/multi/links.log "$OUT"/
+	for f in multi.csv summary.txt links.log; do
+		[ ! -e "bench/out/multi/$f" ] || cp "bench/out/multi/$f" "$OUT"/
+	done
+	# The device tool brings back a few files only: the logs as one archive.
+	tar -C bench/out/multi -czf "$OUT/logs.tar.gz" logs
 	;;
 *)
 	sed -n '3,39p' "$0" | sed 's/^# \{0,1\}//'
