@@ -32,20 +32,6 @@ typedef struct vrt_pwork {
  * (then everything goes to device 0). Pure. */
 double vrt_partition(const vrt_pdev *d, unsigned n, const vrt_pwork *w, size_t *out);
 
-/* --- devmodel.c: what each device can do, measured once per process ---- */
-typedef struct vrt_devmodel {
-	double fma_per_s; /* single-precision FMAs per second */
-	double link_bw;   /* bytes per second per direction; 0: host memory */
-	int benchmarked;  /* fma_per_s measured (else compute units x clock) */
-} vrt_devmodel;
-/* Device d's model, made at the first call (a benchmark kernel and a
- * timed transfer in ctx, a context of d's), kept until exit and logged
- * at VAST_LOG=info; identical devices share one. NULL when out of
- * memory. Lock held. */
-const vrt_devmodel *vrt_devmodel_of(cl_device_id d, cl_context ctx);
-/* Bytes per second the host copies, measured once (a few MiB): the host
- * memory a host device's kernel and the links' transfers share. */
-double vrt_host_bw(void);
 /* The partitioner's devices for a launch whose work-group does `work`
  * FMAs and moves w->bytes_per_group bytes each way: device j computes
  * m[j].fma_per_s / work groups per second, a host device (no link) no

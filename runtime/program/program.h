@@ -5,7 +5,8 @@
  * variants (kernel.c, args.c), the stubs registered by programs
  * (registry.c) or read back from --emit-json (stubjson.c), compiling at
  * clBuildProgram (jit.c) with its disk cache (cache.c), the device
- * macros a stub assumed (devmacros.c), and the devices of VAST_DEVICES
+ * macros a stub assumed (devmacros.c), each device's model (devmodel.c),
+ * and the devices of VAST_DEVICES
  * with the runtime's contexts there (devices.c). Uses plan/ and the
  * folders below it.
  */
@@ -258,6 +259,20 @@ enum { VRT_JIT_OK, VRT_JIT_SOURCE_ERROR, VRT_JIT_UNAVAILABLE };
 int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_id dev,
                     const vast_program_info **out, char **log, char *why, size_t n);
 
+/* --- devmodel.c: what each device can do, measured once per process ---- */
+typedef struct vrt_devmodel {
+	double fma_per_s; /* single-precision FMAs per second */
+	double link_bw;   /* bytes per second per direction; 0: host memory */
+	int benchmarked;  /* fma_per_s measured (else compute units x clock) */
+} vrt_devmodel;
+/* Device d's model, made at the first call (a benchmark kernel and a
+ * timed transfer in ctx, a context of d's), kept until exit and logged
+ * at VAST_LOG=info; identical devices share one. NULL when out of
+ * memory. Lock held. */
+const vrt_devmodel *vrt_devmodel_of(cl_device_id d, cl_context ctx);
+/* Bytes per second the host copies, measured once (a few MiB): the host
+ * memory a host device's kernel and the links' transfers share. */
+double vrt_host_bw(void);
 /* --- devices.c: VAST_DEVICES and the runtime's own contexts ------------- */
 /* Resolves a VAST_DEVICES list against the machine's devices, given by
  * type in platform order: "all", or comma-separated names "gpu", "cpu",

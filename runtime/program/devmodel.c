@@ -22,7 +22,7 @@
  */
 #include <string.h>
 
-#include "launch/launch.h"
+#include "program/program.h"
 
 /* Multiply-adds a compute unit does per clock cycle where the benchmark
  * cannot run: 32 lanes (a CPU core's two 8-wide FMA units twice over,
