@@ -516,16 +516,17 @@ static void merge(vrt_launch *L, measure *m, share *sh, unsigned n)
 }
 
 /* The launch's split of the model, or the last launch's where each
- * device's part is within a quarter of it: moving a boundary moves the
- * data resident shares keep (resident.c), which the model does not
- * price, and two devices alike measure apart by noise. */
+ * device's part is within half of it: moving a boundary moves the data
+ * resident shares keep (resident.c), which the model does not price,
+ * and two devices alike measure apart by noise (two PoCL devices on one
+ * busy CPU by a quarter and more). */
 static void keep_split(const vrt_launch *L, const measure *m, unsigned n, size_t *counts)
 {
 	if (m->last_groups != L->groups || m->last_n != n || !L->groups)
 		return;
 	for (unsigned j = 0; j < n; j++) {
 		size_t d = counts[j] > m->last[j] ? counts[j] - m->last[j] : m->last[j] - counts[j];
-		if (d > m->last[j] / 4)
+		if (d > m->last[j] / 2)
 			return;
 	}
 	memcpy(counts, m->last, n * sizeof *counts);

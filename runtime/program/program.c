@@ -364,8 +364,10 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 	else if (err == CL_SUCCESS && p->stub && !p->info)
 		vrt_log(VRT_LOG_WARN, "program built with options '%s' but vastcc compiled it with '%s'; running natively",
 		        opts ? opts : "", p->stub->cl_options ? p->stub->cl_options : "");
-	if (err == CL_SUCCESS && p->info)
+	if (err == CL_SUCCESS && p->info) {
 		vrt_devices_prebuild(p); /* VAST_DEVICES: devices.c */
+		vrt_devmodels_prepare(p);
+	}
 	if (notify)
 		notify(prog, user);
 	return err;

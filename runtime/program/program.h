@@ -273,6 +273,12 @@ const vrt_devmodel *vrt_devmodel_of(cl_device_id d, cl_context ctx);
 /* Bytes per second the host copies, measured once (a few MiB): the host
  * memory a host device's kernel and the links' transfers share. */
 double vrt_host_bw(void);
+/* Every model a split launch of p would use (p's device's and those of
+ * the other devices of VAST_DEVICES) and the host's memory, made now if
+ * not yet: at clBuildProgram, as the devices' programs are, so that the
+ * program's first transfer or launch waits for no benchmark. Takes the
+ * lock. */
+void vrt_devmodels_prepare(vrt_program *p);
 /* --- devices.c: VAST_DEVICES and the runtime's own contexts ------------- */
 /* Resolves a VAST_DEVICES list against the machine's devices, given by
  * type in platform order: "all", or comma-separated names "gpu", "cpu",
