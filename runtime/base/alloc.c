@@ -18,11 +18,15 @@ void vrt_alloc_fail_after(unsigned long n)
 	fail_countdown = n;
 }
 
+/* Atomic: allocations happen on the transfer threads of several
+ * devices at once (host/batch.c). Exactly one call sees it reach 0. */
 static int should_fail(void)
 {
-	if (fail_countdown == 0)
-		return 0;
-	return --fail_countdown == 0;
+	unsigned long c = __atomic_load_n(&fail_countdown, __ATOMIC_RELAXED);
+	while (c && !__atomic_compare_exchange_n(&fail_countdown, &c, c - 1, 0, __ATOMIC_RELAXED,
+	                                         __ATOMIC_RELAXED))
+		;
+	return c == 1;
 }
 
 void *vrt_malloc(size_t n)

@@ -89,10 +89,18 @@ cl_int vrt_xfer_batch(const vrt_xfer *x, size_t n, int to_dev)
 	 * after the others. */
 	int later[VRT_MAX_DEVICES] = {0};
 	for (unsigned k = 0; k < nl; k++) {
+		/* A lane of pinned runs, or of a few KiB, needs no ring. */
+		size_t plain = 0;
+		for (size_t i = 0; i < n; i++)
+			plain += x[i].q == l[k].q && !x[i].pinned ? x[i].n : 0;
+		if (plain < VRT_PIECES_RING_MIN) {
+			l[k].ring = VRT_MAX_DEVICES; /* none (vrt_ring_pieces) */
+			continue;
+		}
 		l[k].ring = vrt_ring_claim(l[k].ctx);
 		vrt_ring_usable(l[k].ctx, l[k].ring);
 		for (unsigned i = 0; i < k; i++)
-			later[k] |= l[i].ring == l[k].ring;
+			later[k] |= l[i].ring == l[k].ring; /* a lane with none is no match */
 	}
 	pthread_t tid[VRT_MAX_DEVICES];
 	int started[VRT_MAX_DEVICES] = {0};

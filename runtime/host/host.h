@@ -123,8 +123,9 @@ cl_int vrt_pin_lend(vrt_pin *pin, cl_command_queue q);
 cl_int vrt_pin_reclaim(vrt_pin *pin, cl_command_queue q, int overwrite);
 
 /* --- ring.c: pinned chunks for pages of plain host copies --------------- */
-/* Whether ring `id` (< VRT_MAX_DEVICES: one per device of a split launch)
- * has its pinned chunks for ctx (made now, kept across launches). */
+/* Whether ring `id` (< VRT_MAX_DEVICES: share id's of a split launch, or
+ * the one a context claimed) has its pinned chunks for ctx (made now,
+ * kept across launches). */
 int vrt_ring_usable(cl_context ctx, unsigned id);
 /* Enqueues the first *sent bytes (up to a chunk) of [src, src+n) to
  * frames at dev_off on q through the ring's next chunk, non-blocking,
@@ -156,7 +157,11 @@ typedef struct vrt_piece {
 } vrt_piece;
 /* The n pieces to their buffers (to_dev) or from them, on q of ctx
  * through ring `id`, as many to a chunk as fit: many small pieces at
- * the link's speed. Blocking; the pieces' host memory is plain. */
+ * the link's speed. Blocking; the pieces' host memory is plain. id
+ * VRT_MAX_DEVICES: no ring, each piece the driver's own transfer (what
+ * batch.c does below VRT_PIECES_RING_MIN bytes: a ring is pinned once
+ * per context, 128 MiB, for transfers worth it). */
+#define VRT_PIECES_RING_MIN (1u << 20)
 cl_int vrt_ring_pieces(unsigned id, cl_context ctx, cl_command_queue q, const vrt_piece *p,
                        size_t n, int to_dev);
 /* The ring pinned for ctx, else one pinned for none yet, else 0 (which
@@ -192,7 +197,7 @@ unsigned char *vrt_staging(cl_context ctx, unsigned set, size_t size);
  * src_off+n) on src_q (of another context, src_ctx), after what either
  * queue has in flight: through a few pinned chunks, each read from src
  * while the one before is written to dst (the driver's two transfers
- * through plain memory for a few MiB, or when the chunks cannot be
+ * through plain memory below 256 KiB, or when the chunks cannot be
  * pinned). Blocking; the caller holds the runtime lock. */
 cl_int vrt_ring_relay(cl_context src_ctx, cl_command_queue src_q, cl_mem src, size_t src_off,
                       cl_context dst_ctx, cl_command_queue dst_q, cl_mem dst, size_t dst_off,

@@ -49,6 +49,17 @@ static void *run_share(void *p)
 static unsigned forced_threads;
 static unsigned long fail_countdown;
 
+/* Whether the thread start a test asked to fail is this one: atomic,
+ * copies start threads on several devices' transfer threads at once. */
+static int countdown(void)
+{
+	unsigned long c = __atomic_load_n(&fail_countdown, __ATOMIC_RELAXED);
+	while (c && !__atomic_compare_exchange_n(&fail_countdown, &c, c - 1, 0, __ATOMIC_RELAXED,
+	                                         __ATOMIC_RELAXED))
+		;
+	return c == 1;
+}
+
 void vrt_parallel_test(unsigned nthreads, unsigned long fail_nth)
 {
 	forced_threads = nthreads;
@@ -70,7 +81,7 @@ static unsigned threads(void)
 /* pthread_create, or a failure a test asked for. */
 static int start(pthread_t *tid, share *sh)
 {
-	if (fail_countdown && --fail_countdown == 0)
+	if (countdown())
 		return -1;
 	return pthread_create(tid, NULL, run_share, sh);
 }
@@ -129,7 +140,7 @@ static void *worker(void *arg)
 static int start_worker(pool *p)
 {
 	pthread_t tid;
-	if (fail_countdown && --fail_countdown == 0)
+	if (countdown())
 		return -1;
 	if (pthread_create(&tid, NULL, worker, p))
 		return -1;

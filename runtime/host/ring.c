@@ -16,9 +16,12 @@
  * host's only wait, and the transfer needs nothing but the H2D queue,
  * which the caller flushed together with every queue it waits on.
  *
- * One ring per device of a split launch (its shares run on threads),
- * kept across launches like the staging areas. Guarded by the launch
- * that uses it.
+ * VRT_MAX_DEVICES rings, each pinned for one context and kept across
+ * launches like the staging areas: a split launch's share j uses ring
+ * j, the transfers of several devices at once (batch.c) the ring each
+ * context claims (vrt_ring_claim), ring 0 the rest. Guarded by the
+ * runtime lock, or by the launch or batch whose threads use them (one
+ * ring to a thread).
  */
 #include <string.h>
 
@@ -291,7 +294,7 @@ static relay *relay_for(cl_context a, cl_context b)
 	return NULL;
 }
 
-/* Through a temporary of plain memory: for a few MiB the driver's two
+/* Through a temporary of plain memory: below RELAY_MIN the driver's two
  * transfers cost less than pinning the relay. */
 static cl_int relay_plain(cl_command_queue src_q, cl_mem src, size_t src_off,
                           cl_command_queue dst_q, cl_mem dst, size_t dst_off, size_t n)

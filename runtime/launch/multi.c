@@ -554,12 +554,21 @@ static void fit_memory(const vrt_launch *L, const cl_device_id *devs, unsigned n
 	}
 	if (room < L->groups)
 		return;
+	size_t used_room = 0;
+	for (unsigned j = 0; j < n; j++)
+		used_room += counts[j] ? cap[j] : 0;
+	if (used_room < L->groups)
+		return; /* only with a device the partitioner left out: as it is */
 	for (unsigned j = 0; j < n; j++)
 		if (counts[j] > cap[j]) {
 			excess += counts[j] - cap[j];
 			counts[j] = cap[j];
 		}
+	/* Only to devices the partitioner uses (a CPU beside GPUs may have
+	 * none: it would not pay for its transfers). */
 	for (unsigned j = 0; j < n && excess; j++) {
+		if (!counts[j])
+			continue;
 		size_t give = cap[j] - counts[j] < excess ? cap[j] - counts[j] : excess;
 		counts[j] += give;
 		excess -= give;

@@ -155,6 +155,25 @@ static int plan_share(const vrt_launch *L, res_share *sh)
 	return ok;
 }
 
+/* Whether the replica old on sh's device is kept for slot window rs:
+ * it covers the window in sh's context (vrt_mem_replica_place). */
+static int kept(const vrt_replica *old, const res_share *sh, const res_slot *rs)
+{
+	return old->ctx == sh->ctx && old->lo <= rs->lo && rs->hi <= old->hi;
+}
+
+/* The bytes share sh asks m's replica on its device to hold for window
+ * rs: the window itself where the replica there keeps it (no larger one
+ * for the room), else the window with its room. */
+static void wanted(const res_share *sh, const vrt_mem *m, const res_slot *rs, size_t *lo,
+                   size_t *hi)
+{
+	const vrt_replica *old = vrt_replica_on(m, sh->dev);
+	int keep = old && kept(old, sh, rs);
+	*lo = keep ? rs->lo : rs->room_lo;
+	*hi = keep ? rs->hi : rs->room_hi;
+}
+
 /* Bytes share sh's replicas take on its device once placed: of each
  * slot, the replica it has there where that covers the window (or the
  * window needs none of it), else one of both (a replica only grows,
@@ -167,14 +186,13 @@ static size_t share_bytes(const vrt_launch *L, const res_share *sh)
 		const res_slot *rs = &sh->slot[s];
 		const vrt_replica *old = vrt_replica_on(L->slot_mem[s], sh->dev);
 		size_t lo = rs->lo, hi = rs->hi;
-		if (old && (hi <= lo || (old->lo <= lo && hi <= old->hi))) {
+		if (old && (hi <= lo || kept(old, sh, rs))) {
 			n += old->hi - old->lo;
 			continue;
 		}
 		if (hi <= lo)
 			continue;
-		lo = rs->room_lo;
-		hi = rs->room_hi;
+		wanted(sh, L->slot_mem[s], rs, &lo, &hi);
 		if (old) {
 			lo = old->lo < lo ? old->lo : lo;
 			hi = old->hi > hi ? old->hi : hi;
@@ -210,37 +228,35 @@ static cl_int evict_own(const vrt_launch *L, cl_device_id dev)
 /* Room on share j's device for its replicas and `scratch` bytes more:
  * other buffers' replicas there go home first; then, on the launch's own
  * device, the frames kept for paged launches and other buffers' device
- * copies; then the launch's buffers' own replicas there, which windows
- * moved past would grow. 0: no room. */
+ * copies; then new replicas of exactly the windows, without room; then
+ * the launch's buffers' own replicas there, which windows moved past
+ * would grow. 0: no room. */
 static int make_room(vrt_launch *L, res_share *sh, int own, size_t scratch, cl_int *err)
 {
 	vrt_mem *const *slots = (vrt_mem *const *)L->slot_mem + 1;
 	unsigned long long budget = vrt_budget(sh->dev, L->footprint);
-	for (int pass = 0; pass < 4; pass++) {
+	for (int pass = 0; pass < 5; pass++) {
 		size_t used = vrt_mem_replica_bytes(NULL, sh->dev, slots, L->nslots);
 		if (own)
 			used += vrt_mem_resident_bytes() + vrt_framepool_bytes();
 		if (used + share_bytes(L, sh) + scratch <= budget)
 			return 1;
-		if (pass == 0)
+		if (pass == 0) {
 			*err = vrt_mem_evict_replicas(NULL, sh->dev, slots, L->nslots);
-		else if (pass == 1 && own) {
+		} else if (pass == 1 && own) {
 			vrt_framepool_release();
 			*err = vrt_mem_evict_except(L->ctx, slots, L->nslots);
-		} else if (pass == 2)
+		} else if (pass == 2) {
+			/* New replicas of exactly the windows, no room. */
+			for (unsigned s = 1; s <= L->nslots; s++)
+				room(&sh->slot[s], L->slot_mem[s]->size, 0);
+		} else if (pass == 3) {
 			*err = evict_own(L, sh->dev);
+		}
 		if (*err != CL_SUCCESS)
 			return 0;
 	}
 	return 0;
-}
-
-/* make_room again with new replicas of exactly the windows. */
-static int make_room_tight(vrt_launch *L, res_share *sh, int own, size_t scratch, cl_int *err)
-{
-	for (unsigned s = 1; s <= L->nslots; s++)
-		room(&sh->slot[s], L->slot_mem[s]->size, 0);
-	return make_room(L, sh, own, scratch, err);
 }
 
 /* Calls fn on each run of marked pages of a slot of `size` bytes. */
@@ -528,9 +544,7 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 			NOT_HERE("no merge kernel on a device");
 	}
 	for (unsigned j = 0; j < n; j++)
-		if (counts[j] && !make_room(L, &sh[j], j == 0, vrt_devmerge_scratch(M, j), err) &&
-		    *err == CL_SUCCESS && !make_room_tight(L, &sh[j], j == 0,
-		                                           vrt_devmerge_scratch(M, j), err)) {
+		if (counts[j] && !make_room(L, &sh[j], j == 0, vrt_devmerge_scratch(M, j), err)) {
 			if (*err != CL_SUCCESS) {
 				ran = 1;
 				goto out;
@@ -544,9 +558,11 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 	for (unsigned j = 0; j < n && *err == CL_SUCCESS; j++)
 		for (unsigned s = 1; counts[j] && s <= L->nslots && *err == CL_SUCCESS; s++) {
 			res_slot *rs = &sh[j].slot[s];
+			size_t lo, hi;
+			wanted(&sh[j], L->slot_mem[s], rs, &lo, &hi);
 			if (rs->hi > rs->lo)
-				*err = vrt_mem_replica_place(L->slot_mem[s], sh[j].ctx, sh[j].q, devs[j],
-				                             rs->room_lo, rs->room_hi, &rs->rep);
+				*err = vrt_mem_replica_place(L->slot_mem[s], sh[j].ctx, sh[j].q, devs[j], lo,
+				                             hi, &rs->rep);
 		}
 	/* What comes from the host copy, to every device at once; then the
 	 * rest from the nearest copies, device by device. */

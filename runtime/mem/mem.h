@@ -174,11 +174,12 @@ int vrt_mem_replica_wrote(vrt_mem *m, vrt_replica *r, size_t off, size_t n);
 cl_int vrt_mem_replica_evict(vrt_mem *m, vrt_replica *r);
 
 /* --- spread.c: whole transfers with the copies of several devices ------ */
-/* [off, off + n) of m into dst straight from the device copies and
- * replicas holding it, each device's runs on a thread of its own (the
- * host copy's and the zeros where those are current): 1 when done so
- * (*err the result), 0 when m is not spread over two devices or a frame
- * pool alone holds some of it (then the host copy's way). */
+/* [off, off + n) of m (which has replicas) into dst straight from the
+ * device copies and replicas holding it, each device's runs on a thread
+ * of its own (the host copy's and the zeros where those are current),
+ * with no host copy made: 1 when done so (*err the result), 0 when the
+ * host copy holds it all or a frame pool alone holds some of it (then
+ * the host copy's way). */
 int vrt_mem_read_spread(vrt_mem *m, size_t off, size_t n, void *dst, cl_int *err);
 /* One device's window [lo, hi) of a whole write, in ctx through q, on
  * a replica of [room_lo, room_hi) around it (room for a launch's window

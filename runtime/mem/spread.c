@@ -31,8 +31,6 @@ typedef struct transfer {
 	size_t nx, capx;
 	host_run *h;
 	size_t nh, caph;
-	cl_command_queue q0;  /* a queue of the runs: two make it spread */
-	int spread;
 	int refused;          /* a run only a frame pool holds */
 } transfer;
 
@@ -53,9 +51,6 @@ static int add_xfer(transfer *t, vrt_xfer x)
 {
 	if (grow((void **)&t->x, &t->capx, t->nx + 1, sizeof *t->x))
 		return -1;
-	if (!t->q0)
-		t->q0 = x.q;
-	t->spread |= x.q != t->q0;
 	t->x[t->nx++] = x;
 	return 0;
 }
@@ -99,13 +94,13 @@ int vrt_mem_read_spread(vrt_mem *m, size_t off, size_t n, void *dst, cl_int *err
 		return 0;
 	transfer t = { .m = m, .mem = dst, .first = off };
 	int e = vrt_dir_walk(m->dir, off, n, collect, &t);
-	if (e || t.refused || !t.spread) {
+	if (e || t.refused || !t.nx) {
 		transfer_free(&t);
 		if (e == -1) {
 			*err = CL_OUT_OF_HOST_MEMORY;
 			return 1;
 		}
-		return 0; /* the host copy's way */
+		return 0; /* the host copy's way (it holds them all) */
 	}
 	/* The program's array is often fresh (malloc'd for the result). */
 	if (!m->host || (unsigned char *)dst != m->host + off)
@@ -140,6 +135,17 @@ cl_int vrt_mem_write_spread(vrt_mem *m, const vrt_spread_part *parts, unsigned n
 	for (vrt_replica *r = m->replicas; r; r = r->next)
 		if (vrt_dir_forget(m->dir, r->loc, r->lo, r->hi - r->lo) != 0)
 			return CL_OUT_OF_HOST_MEMORY;
+	/* A replica that does not hold its part's window goes now, holding
+	 * nothing: grown, it would sit beside its successor while that
+	 * fills, past what the placement counted. */
+	for (unsigned i = 0; i < n; i++) {
+		vrt_replica *old = vrt_replica_on(m, parts[i].dev);
+		if (old && !(old->ctx == parts[i].ctx && old->lo <= parts[i].room_lo &&
+		             parts[i].room_hi <= old->hi)) {
+			vrt_dir_release_loc(m->dir, old->loc);
+			vrt_replica_free(m, old);
+		}
+	}
 	vrt_xfer x[VRT_MAX_DEVICES];
 	vrt_replica *rep[VRT_MAX_DEVICES];
 	cl_int err = CL_SUCCESS;
