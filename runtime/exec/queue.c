@@ -365,7 +365,11 @@ static void step(vrt_exec *x, vrt_cmd *c)
  * as a single write does. Commands need not start before a flush
  * (OpenCL 1.2 §5.13), and nothing the program holds can wait for these
  * writes alone: they have no event. */
-#define VRT_WAIT_NEXT_US 1000
+/* The program's next enqueue comes microseconds later, but on a loaded
+ * machine (two cores running a parallel test suite) it took over 1 ms
+ * at times. Waiting costs nothing the program sees: a flush or finish
+ * cuts it (x->hurry), and commands need not start before one. */
+#define VRT_WAIT_NEXT_US 10000
 
 static void wait_for_next(vrt_exec *x, const vrt_cmd *c)
 {
