@@ -72,14 +72,15 @@ cmp -s ref.bin out.bin || fail "two devices, 48M: the bytes differ from the nati
 # (Their host copies are pinned at creation, the data passing a quarter
 # of the budget: the writes go there and the first launch brings a and b
 # from there, y's zeros made on the devices. A later launch the
-# partitioner splits otherwise, timing two devices on one busy CPU,
-# brings what changed sides from the host copies, as near as the other
-# device's: only what moves nothing is checked.)
-[ "$(grep -c "kernel 'axpb': split over 2 devices.*resident (h2d [0-9]* bytes, d2h 0)" log)" = 3 ] &&
+# partitioner splits otherwise, timing two devices on one busy CPU (it
+# gave one 1.6 times the other's groups under ASan), may send replicas
+# home to make room and bring what changed sides: only that every launch
+# stays resident, none pages, and the first moves a and b once is
+# checked.)
+[ "$(grep -c "kernel 'axpb': split over 2 devices.*resident (h2d [0-9]* bytes, d2h [0-9]*)" log)" = 3 ] &&
 	grep -q "kernel 'axpb': split over 2 devices.*resident (h2d $((2 * bytes)) bytes, d2h 0)" log ||
 	{ grep "split over" log; fail "two devices, 48M: want all three launches resident, the first moving a and b from the host"; }
-[ "$(field paged log)" = 0 ] && [ "$(field d2h log)" = $bytes ] ||
-	{ grep "^vast: kernel" log; fail "two devices, 48M: want paged=0 d2h=$bytes"; }
+[ "$(field paged log)" = 0 ] || { grep "^vast: kernel" log; fail "two devices, 48M: want paged=0"; }
 VAST_DEVICES=all VAST_DEVICE_MEM=20M VAST_LOG=debug ./app $n 3 0 out.bin >log 2>&1 ||
 	{ tail -5 log; fail "budget 20M: the run failed"; }
 cmp -s ref.bin out.bin || fail "budget 20M: the bytes differ from the native run"
