@@ -6,9 +6,15 @@
  * driver's page-locked staging) and from pageable malloc'd memory, in
  * both directions, best of REPS (default 5) after one warm-up copy.
  *
+ * Then both directions at once (mode=duplex): a pinned write of SIZE and
+ * a pinned read of SIZE/2 on two queues, started together, each timed by
+ * its own event: the link's rate each way while the other way is busy,
+ * the bound of a launch that streams its inputs in while its outputs
+ * come back (the triad: 2 bytes in for 1 out).
+ *
  * usage: bw [-q] [SIZE [REPS]]
  * Prints one line per case:
- *   bw: mode=pinned|pageable dir=h2d|d2h bytes=N seconds=S gbps=G
+ *   bw: mode=pinned|pageable|duplex dir=h2d|d2h bytes=N seconds=S gbps=G
  * Uses the device vast_example.h picks (VAST_EXAMPLE_DEVICE).
  */
 #include "vast_example.h"
@@ -30,6 +36,45 @@ static double best_copy(vex_cl *cl, cl_mem dev, void *host, size_t size, int h2d
 			best = t;
 	}
 	return best;
+}
+
+static double event_seconds(cl_event e)
+{
+	cl_ulong t0, t1;
+	CHECK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL));
+	CHECK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL));
+	return (double)(t1 - t0) * 1e-9;
+}
+
+/* A write of size bytes and a read of size/2 at once, on two queues; the
+ * best of reps of each direction's own time. */
+static void duplex(vex_cl *cl, cl_mem dev, void *in, void *out, size_t size, int reps,
+                   double *h2d, double *d2h)
+{
+	cl_int err;
+	cl_command_queue qi = clCreateCommandQueue(cl->ctx, cl->device, CL_QUEUE_PROFILING_ENABLE, &err);
+	CHECK_ERR(err, "clCreateCommandQueue");
+	cl_command_queue qo = clCreateCommandQueue(cl->ctx, cl->device, CL_QUEUE_PROFILING_ENABLE, &err);
+	CHECK_ERR(err, "clCreateCommandQueue");
+	*h2d = *d2h = 1e30;
+	for (int r = -1; r < reps; r++) {
+		cl_event ei, eo;
+		CHECK(clEnqueueWriteBuffer(qi, dev, CL_FALSE, 0, size, in, 0, NULL, &ei));
+		CHECK(clEnqueueReadBuffer(qo, dev, CL_FALSE, size / 2, size / 2, out, 0, NULL, &eo));
+		CHECK(clFlush(qi));
+		CHECK(clFlush(qo));
+		CHECK(clFinish(qi));
+		CHECK(clFinish(qo));
+		double ti = event_seconds(ei), to = event_seconds(eo);
+		if (r >= 0 && ti < *h2d)
+			*h2d = ti;
+		if (r >= 0 && to < *d2h)
+			*d2h = to;
+		clReleaseEvent(ei);
+		clReleaseEvent(eo);
+	}
+	clReleaseCommandQueue(qi);
+	clReleaseCommandQueue(qo);
 }
 
 static void report(const char *mode, const char *dir, size_t size, double s)
@@ -57,6 +102,20 @@ int main(int argc, char **argv)
 	memset(p, 1, size);
 	report("pinned", "h2d", size, best_copy(&cl, dev, p, size, 1, reps));
 	report("pinned", "d2h", size, best_copy(&cl, dev, p, size, 0, reps));
+	{
+		cl_mem pin2 = vex_buffer(&cl, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, size / 2, NULL);
+		void *q = clEnqueueMapBuffer(cl.queue, pin2, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+		                             size / 2, 0, NULL, NULL, &err);
+		CHECK_ERR(err, "clEnqueueMapBuffer");
+		memset(q, 2, size / 2);
+		double th, td;
+		duplex(&cl, dev, p, q, size, reps, &th, &td);
+		report("duplex", "h2d", size, th);
+		report("duplex", "d2h", size / 2, td);
+		CHECK(clEnqueueUnmapMemObject(cl.queue, pin2, q, 0, NULL, NULL));
+		CHECK(clFinish(cl.queue));
+		clReleaseMemObject(pin2);
+	}
 	CHECK(clEnqueueUnmapMemObject(cl.queue, pin, p, 0, NULL, NULL));
 	CHECK(clFinish(cl.queue));
 	clReleaseMemObject(pin);
