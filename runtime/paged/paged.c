@@ -500,8 +500,10 @@ static int resends_too_much(const vrt_launch *L, const paged *P)
 			size_t at = P->lay.slot_off[s], n = P->lay.slot_pages[s];
 			int reads = shared && i > 0 && !(L->slot_mode[s] & VAST_MODE_W) &&
 			            may_reside(L, s);
-			for (size_t p = at; p < at + n; p++)
-				moved += u[p] && !(reads && prev[p]);
+			/* A slot's pages start 8-aligned, padded with zeros
+			 * (vrt_layout_init): counted a word at a time. */
+			size_t n8 = (n + 7) & ~(size_t)7;
+			moved += reads ? vrt_pas_count_new(u + at, prev + at, n8) : vrt_pas_count(u + at, n8);
 		}
 	}
 	size_t touched = vrt_pas_count(all, rb);

@@ -103,6 +103,18 @@ size_t vrt_pas_count(const unsigned char *row, size_t n)
 	return c;
 }
 
+size_t vrt_pas_count_new(const unsigned char *a, const unsigned char *b, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i += 8) {
+		uint64_t x, y;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		c += popcount64(x & ~y);
+	}
+	return c;
+}
+
 size_t vrt_pas_held(const vrt_layout *l, const unsigned char *u)
 {
 	unsigned s = l->hold_slot;

@@ -58,6 +58,8 @@ void vrt_pas_normalize(unsigned char *rows, size_t bytes);
 /* dst |= src over n bytes (n a multiple of 8); returns the pages newly set. */
 size_t vrt_pas_or(unsigned char *dst, const unsigned char *src, size_t n);
 size_t vrt_pas_count(const unsigned char *row, size_t n);
+/* Pages set in a and not in b, over n bytes (a multiple of 8). */
+size_t vrt_pas_count_new(const unsigned char *a, const unsigned char *b, size_t n);
 
 typedef struct vrt_range {
 	size_t first_row, last_row; /* inclusive */

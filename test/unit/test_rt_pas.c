@@ -58,6 +58,29 @@ static void test_normalize(void)
 	CHECK(vrt_pas_count(u, 8) == 4);
 }
 
+/* Pages in one row and not in another, a word at a time, against the
+ * byte-by-byte count over rows of random pages. */
+static void test_count_new(void)
+{
+	unsigned char a[64], b[64];
+	unsigned x = 12345;
+	for (int round = 0; round < 50; round++) {
+		size_t want = 0;
+		for (int i = 0; i < 64; i++) {
+			x = x * 1103515245u + 12345u;
+			a[i] = x >> 16 & 1;
+			b[i] = x >> 17 & 1;
+			want += a[i] && !b[i];
+		}
+		CHECK(vrt_pas_count_new(a, b, 64) == want);
+	}
+	memset(a, 1, 64);
+	memset(b, 0, 64);
+	CHECK(vrt_pas_count_new(a, b, 64) == 64);
+	CHECK(vrt_pas_count_new(a, a, 64) == 0);
+	CHECK(vrt_pas_count_new(b, a, 64) == 0);
+}
+
 static unsigned char rows[8][24];
 
 static void mark(int row, unsigned slot, size_t page, const vrt_layout *l)
@@ -201,6 +224,7 @@ int main(void)
 {
 	test_layout();
 	test_normalize();
+	test_count_new();
 	test_hold();
 	test_frames_beside_lpt();
 	test_reduce();
