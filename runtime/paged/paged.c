@@ -421,7 +421,7 @@ static int plan_ranges(vrt_launch *L, paged *P, unsigned long long budget, int b
 		 * (place_frames): ranges whose slots pass one only shrink the
 		 * budget there, a range at a time, into sets of one buffer. */
 		size_t slot_max = (budget / P->nsets >> P->lay.page_shift) > P->per_buf ? P->per_buf : 0;
-		r = vrt_fp_plan_ranges(P->fp, &P->lay, L->groups, budget, P->nsets, slot_max,
+		r = vrt_fp_plan_ranges(P->fp, &P->lay, L->groups, budget, P->nsets, slot_max, 0,
 		                       &P->ranges, &P->nranges, &P->unions, bad, &exact);
 		*from_fp = exact ? 1 : 2;
 	} else {
