@@ -152,6 +152,9 @@ typedef struct paged {
 	fset set[VRT_MAX_SETS];
 	size_t done;                /* ranges finished, in order */
 	cl_ulong maxalloc;          /* largest device buffer (VAST_MAX_ALLOC), 0: any */
+	unsigned units;             /* the device's compute units, 0: unknown */
+	size_t wave;                /* groups it runs at once, one a unit (a CPU
+	                             * device; 0: unknown): plan/fill.c */
 	size_t per_buf;             /* frames one device buffer may hold */
 	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of buffer b of each set */
 	cl_mem dummy;               /* one page, bound to the buffers a set lacks */
@@ -406,7 +409,8 @@ static uint64_t shared_slots(const paged *P)
 
 /* Ranges and their unions against budget/sets: from the PAS rows
  * (Algorithm 1), or with `boxes` straight from the footprint boxes
- * (fpplan.c: no rows; *from_fp becomes 1 exact, 2 a superset). */
+ * (fpplan.c: no rows; *from_fp becomes 1 exact, 2 a superset; ranges
+ * the budget cuts keep whole waves of the device's groups). */
 static int plan_ranges(vrt_launch *L, paged *P, unsigned long long budget, int boxes,
                        int *from_fp, size_t *bad)
 {
@@ -421,7 +425,7 @@ static int plan_ranges(vrt_launch *L, paged *P, unsigned long long budget, int b
 		 * (place_frames): ranges whose slots pass one only shrink the
 		 * budget there, a range at a time, into sets of one buffer. */
 		size_t slot_max = (budget / P->nsets >> P->lay.page_shift) > P->per_buf ? P->per_buf : 0;
-		r = vrt_fp_plan_ranges(P->fp, &P->lay, L->groups, budget, P->nsets, slot_max,
+		r = vrt_fp_plan_ranges(P->fp, &P->lay, L->groups, budget, P->nsets, slot_max, P->wave,
 		                       &P->ranges, &P->nranges, &P->unions, bad, &exact);
 		*from_fp = exact ? 1 : 2;
 	} else {
@@ -510,6 +514,57 @@ static int resends_too_much(const vrt_launch *L, const paged *P)
 	vrt_log(VRT_LOG_DEBUG, "kernel '%s': %zu ranges on %u sets move %zu pages of the %zu they touch",
 	        L->k->name, P->nranges, P->nsets, moved, touched);
 	return (double)moved > VRT_MAX_RESEND * (double)touched;
+}
+
+/* Ranges planned for several frame sets that cannot fill the device
+ * (plan/fill.c: fewer groups than twice its units) plan again with one
+ * set, which is kept where its ranges are at least twice as wide; else
+ * the first plan comes back. Returns reduce's result; *one: one set
+ * kept. Measured cause: nbody's ranges of 57 groups on the H100's 132
+ * units each took one group's time, 8.8 ms, however few they had. */
+static int fill_device(vrt_launch *L, paged *P, int boxes, int *from_fp, size_t *bad, int *one)
+{
+	*one = 0;
+	size_t wide_k = vrt_fill_widest(P->ranges, P->nranges, P->wpp);
+	if (P->nranges < 2 || !vrt_fill_narrow(wide_k, P->units))
+		return 0;
+	struct {
+		vrt_range *ranges;
+		unsigned char *unions;
+		size_t nranges, buf_frames[VAST_FRAME_BUFS];
+		uint64_t shared;
+		int from_fp;
+		unsigned nsets;
+	} k = { P->ranges, P->unions, P->nranges, {0}, P->shared, *from_fp, P->nsets };
+	memcpy(k.buf_frames, P->buf_frames, sizeof k.buf_frames);
+	P->ranges = NULL;
+	P->unions = NULL;
+	P->nsets = 1;
+	int r = reduce(L, P, boxes, from_fp, bad);
+	size_t wide_1 = r == 0 ? vrt_fill_widest(P->ranges, P->nranges, P->wpp) : 0;
+	vrt_log(VRT_LOG_DEBUG, "kernel '%s': ranges of %zu groups on %u sets cannot fill %u compute units; %zu on one set",
+	        L->k->name, wide_k, k.nsets, P->units, wide_1);
+	if (r == -2) {
+		vrt_free(k.ranges);
+		vrt_free(k.unions);
+		return r;
+	}
+	if (r == 0 && vrt_fill_sets(k.nsets, wide_k, wide_1, P->units) == 1) {
+		vrt_free(k.ranges);
+		vrt_free(k.unions);
+		*one = 1;
+		return 0;
+	}
+	vrt_free(P->ranges);
+	vrt_free(P->unions);
+	P->ranges = k.ranges;
+	P->unions = k.unions;
+	P->nranges = k.nranges;
+	memcpy(P->buf_frames, k.buf_frames, sizeof k.buf_frames);
+	P->shared = k.shared;
+	*from_fp = k.from_fp;
+	P->nsets = k.nsets;
+	return 0;
 }
 
 /* The inspector marks the pages of resident slots too: they take no
@@ -842,6 +897,14 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 				if (r == 0 && h)
 					*h = (struct vrt_resend_hint){G, L->budget, first_shift};
 			}
+		}
+		if (r == 0 && P->nsets > 1 && !vrt_cfg.pipeline_forced) {
+			/* Too narrow to fill the device: one set, remembered as
+			 * the resend rule's is (a launch like it plans once). */
+			int one;
+			r = fill_device(L, P, boxes, &from_fp, &bad, &one);
+			if (r == 0 && one && h)
+				*h = (struct vrt_resend_hint){G, L->budget, first_shift};
 		}
 		if (r == 0 && P->nsets > P->nranges)
 			P->nsets = (unsigned)P->nranges;
@@ -3395,6 +3458,7 @@ static cl_int plan_fused(vrt_launch *L, paged *P)
 static void first_layout(vrt_launch *L, paged *P)
 {
 	P->maxalloc = vrt_max_alloc(L->dev);
+	P->units = vrt_compute_units(L->dev, &P->wave);
 	P->nsets = vrt_cfg.pipeline;
 	P->lay.nslots = L->nslots;
 	memcpy(P->lay.res_buf, L->res_buf, sizeof P->lay.res_buf);
