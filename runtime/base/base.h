@@ -327,6 +327,10 @@ struct vrt_kstats {
 	unsigned long long paged, split;
 };
 vrt_kstats *vrt_stats_for(const char *kernel_name);
+/* A launch of st's kernel runs: the transfers made for no kernel of their
+ * own (vrt_stats_for(NULL): a buffer sent whole, a read) count for it
+ * from now on, not for the kernel enqueued last. Lock held. */
+void vrt_stats_running(vrt_kstats *st);
 /* A program compiled at clBuildProgram (jit.c), from the cache or not;
  * printed at exit with the kernels'. Lock held. */
 void vrt_stats_jit(int cache_hit);

@@ -239,6 +239,11 @@ static void register_report(void)
 	}
 }
 
+void vrt_stats_running(vrt_kstats *st)
+{
+	last_used = st;
+}
+
 vrt_kstats *vrt_stats_for(const char *name)
 {
 	if (!name)

@@ -456,6 +456,9 @@ static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
 	 * tail's wait (finish_launch), never the time it waited in the queue
 	 * behind others: those overlap, and their sum passed the run's. */
 	double t0 = vrt_now_ms();
+	/* Its buffers sent whole (kept on the device, or run natively) are
+	 * its bytes: the program may have enqueued other kernels since. */
+	vrt_stats_running(L->st);
 	L->q = q;
 	L->may_defer = cmd->may_defer;
 	cl_int err = CL_SUCCESS;

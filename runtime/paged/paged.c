@@ -3171,6 +3171,35 @@ static void drop_sets(paged *P, const vrt_launch *L, int keep)
 	P->device_bytes = 0;
 }
 
+/* Slot s is read only and each work-group reads at least half of its
+ * pages (the B of a matrix multiply: a group's column strip crosses
+ * every row of it), so every range, however the launch is cut, would
+ * send most of it again: mm2's C, sent by each of 96 ranges beside a
+ * buffer kept whole that left it no room, moved 14 times the bytes the
+ * launch had to. The first, middle and last groups stand for the rest,
+ * at the pages the plan starts from (first_layout); 1 yes, 0 no or not
+ * known (no usable descriptor, out of memory). */
+static int read_by_every_range(const vrt_launch *L, vrt_fp_plan *fp, unsigned s, unsigned sh)
+{
+	if (!fp || L->slot_mode[s] != VAST_MODE_R || L->groups < 2)
+		return 0;
+	vrt_layout lay = { .page_shift = sh };
+	size_t n = (L->slot_mem[s]->size + ((size_t)1 << sh) - 1) >> sh;
+	lay.slot_pages[s] = n;
+	unsigned char *pages = vrt_malloc(n);
+	if (!pages)
+		return 0;
+	size_t sample[3] = { 0, L->groups / 2, L->groups - 1 };
+	int every = 1;
+	for (unsigned i = 0; i < 3 && every; i++) {
+		memset(pages, 0, n);
+		every = vrt_fp_slot_pages(fp, &lay, s, sample[i], sample[i] + 1, pages) == 1 &&
+		        2 * vrt_pas_count(pages, n) >= n;
+	}
+	vrt_free(pages);
+	return every;
+}
+
 /* The buffers a paged launch keeps whole on the device rather than
  * paging them (data one kernel produces and the next consumes stays on
  * the device when it fits): those already there, then those an
@@ -3179,7 +3208,11 @@ static void drop_sets(paged *P, const vrt_launch *L, int keep)
  * budget; the frames get the rest. Before the latter, a buffer the launch
  * only reads, through addresses that are data (spmv's x[col[i]],
  * vrt_fp_slot_indirect): whole on the device it needs no inspector, and
- * each range would otherwise bring most of its pages again. Any other
+ * each range would otherwise bring most of its pages again; then one it
+ * only reads that every range would send again (read_by_every_range):
+ * whole, it is sent once for the launch, and stays for the next while
+ * it fits (the first pass), where a buffer an earlier launch used would
+ * save at most one transfer of itself. Any other
  * buffer neither on the device nor used by an earlier paged launch pages,
  * so a program of one paged launch over buffers it wrote from the host
  * pages as before. Each is bound
@@ -3189,18 +3222,28 @@ static void drop_sets(paged *P, const vrt_launch *L, int keep)
 static void keep_resident(vrt_launch *L, paged *P)
 {
 	unsigned long long room = L->budget / 4 * 3, used = 0;
-	for (int pass = 0; pass < 3; pass++)
+	unsigned sh = choose_shift(L->budget / vrt_cfg.pipeline);
+	vrt_fp_plan *fp = NULL;
+	int oom = 0;
+	for (int pass = 0; pass < 4; pass++) {
+		if (pass == 2 && !(fp = vrt_fp_plan_new(L, &oom)))
+			continue;
 		for (unsigned s = 1; s <= L->nslots && P->nres + 1 < VAST_FRAME_BUFS; s++) {
 			vrt_mem *m = L->slot_mem[s];
+			if (L->res_buf[s] || m->parent || m->nsubs || used + m->size > room)
+				continue;
 			int want = pass == 0 ? m->dev && vrt_mem_dev_valid(m)
 			           : pass == 1 ? L->slot_mode[s] == VAST_MODE_R && vrt_fp_slot_indirect(L, s)
+			           : pass == 2 ? read_by_every_range(L, fp, s, sh)
 			           : m->paged_uses > 0;
-			if (L->res_buf[s] || m->parent || m->nsubs || !want || used + m->size > room)
+			if (!want)
 				continue;
 			L->res_buf[s] = (unsigned char)(VAST_FRAME_BUFS - 1 - P->nres);
 			P->res[P->nres++] = m;
 			used += m->size;
 		}
+	}
+	vrt_fp_plan_free(fp);
 	if (!P->nres)
 		return;
 	L->budget -= used;

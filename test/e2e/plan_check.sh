@@ -14,6 +14,8 @@
 #   jacobi2d  a ping-pong stencil in 4 KiB pages, 4 sets
 #   spmv      planned by the inspector, a vector every range reads
 #   stencil2d read-only halo pages shared with the next range
+#   mm2       two launches, each keeping whole the buffer every range
+#             reads (B, then C) while the others page beside it
 #   fdtd2d    under VAST_MODE=paged: ranges that all have sets of their
 #             own leave their written pages dirty in the frames, and the
 #             next launches find them there (VAST_PLAN_DUMP says so)
@@ -30,7 +32,7 @@ unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELI
 	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_FAIL_RANGE VAST_LOG VAST_PINNED VAST_FOOTPRINTS \
 	VAST_RESIDENT VAST_HOLD VAST_FUSE VAST_DEVICES VAST_PLAN_DUMP
 export VAST_CACHE_DIR=$tmp/cache
-for ex in fdtd2d jacobi2d spmv stencil2d vadd; do
+for ex in fdtd2d jacobi2d spmv stencil2d vadd mm2; do
 	VAST_E2E_BUILD_ONLY=$tmp bash "$here/diff.sh" $ex >/dev/null 2>&1 || fail "building $ex failed"
 done
 
@@ -69,6 +71,9 @@ check "jacobi2d 25%, 4K pages" "$b/native/jacobi2d/jacobi2d" "$b/vast/jacobi2d/j
 check "spmv 10%" "$b/native/spmv/spmv" "$b/vast/spmv/spmv" VAST_DEVICE_MEM=10% --
 check "stencil2d 25%" "$b/native/stencil2d/stencil2d" "$b/vast/stencil2d/stencil2d" \
 	VAST_DEVICE_MEM=25% --
+check "mm2 50%" "$b/native/mm2/mm2" "$b/vast/mm2/mm2" VAST_DEVICE_MEM=50% -- 192
+[ "$(grep -c "kept whole on the device" "$tmp/log")" = 2 ] ||
+	fail "mm2 50%: want each launch to keep its B whole"
 check "fdtd2d paged, lazy" "$b/native/fdtd2d/fdtd2d" "$b/vast/fdtd2d/fdtd2d" VAST_MODE=paged \
 	VAST_PLAN_DUMP="$tmp/dump" -- 256 256 4
 grep -q "^dirty " "$tmp/dump" && grep -q "^state dirty " "$tmp/dump" ||
