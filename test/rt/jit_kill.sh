@@ -6,7 +6,8 @@
 # the program's source) is removed by the next program that compiles.
 # The compiler is a wrapper that records its pid, then waits for this
 # script's word before it runs vastcc: the kill always lands mid-compile,
-# with no timing to guess.
+# with no timing to guess. Its launches are paged, so that the program
+# waits for the compile (one that never needs it cancels it at exit).
 set -u
 app=$1 vastcc=$2 src=$3
 tmp=$(mktemp -d)
@@ -33,7 +34,7 @@ gone() {
 	[ -z "$st" ] || [ "$st" = Z ]
 }
 
-VAST_COMPILER="$tmp/slow-vastcc" "$app" killed.bin jit.cl "-D SCALE=2.0f" 2>killed.err &
+VAST_COMPILER="$tmp/slow-vastcc" VAST_MODE=paged "$app" killed.bin jit.cl "-D SCALE=2.0f" 2>killed.err &
 prog=$!
 for _ in $(seq 1200); do [ -s compiler.pid ] && break; sleep 0.05; done
 if [ ! -s compiler.pid ]; then
@@ -72,7 +73,7 @@ fi
 # A directory of a program still compiling is never taken: a compile of
 # another program runs while one waits in the wrapper.
 rm -f go compiler.pid
-VAST_COMPILER="$tmp/slow-vastcc" "$app" waiting.bin jit.cl "-D SCALE=3.0f" 2>waiting.err &
+VAST_COMPILER="$tmp/slow-vastcc" VAST_MODE=paged "$app" waiting.bin jit.cl "-D SCALE=3.0f" 2>waiting.err &
 prog=$!
 for _ in $(seq 1200); do [ -s compiler.pid ] && break; sleep 0.05; done
 busy=$(ls tmpdir)
