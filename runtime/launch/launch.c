@@ -683,10 +683,11 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 		vrt_kernel_take_info(k);
 		err = plan(c);
 	}
-	if (err == ANALYSIS_PENDING) {
+	while (err == ANALYSIS_PENDING) {
 		/* It may page: vastcc's analysis of its program is waited for
 		 * here, the lock free, then it is planned again with it. */
-		vrt_queue_coming(q, 1);
+		if (!coming)
+			vrt_queue_coming(q, 1);
 		coming = 1;
 		vrt_unlock();
 		vrt_program_analysis_wait(k->prog);

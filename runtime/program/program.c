@@ -413,9 +413,12 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 	if (ndev)
 		memcpy(devs_copy, devs, ndev * sizeof *devs);
 	vrt_lock();
-	if (p->nkernels)
+	if (p->nkernels) {
 		err = CL_INVALID_OPERATION; /* made by another thread meanwhile */
-	else if (p->stub && !why[0] && !p->analysis)
+		/* Not this build's to analyse: it does not happen. */
+		vrt_analysis_drop(p->analysis);
+		p->analysis = NULL;
+	} else if (p->stub && !why[0] && !p->analysis)
 		err = choose_stub(p, opts, ndev, devs, why, sizeof why);
 	else
 		p->info = NULL;

@@ -60,7 +60,7 @@ vastcc-jit-*) ;;
 esac
 # The next program that compiles removes it (its owner is dead), and
 # leaves nothing of its own.
-if env VAST_COMPILER="$vastcc" VAST_STATS=kv "$app" next.bin jit.cl "-D SCALE=2.0f" 2>next.err &&
+if env VAST_COMPILER="$vastcc" VAST_STATS=kv VAST_MODE=paged "$app" next.bin jit.cl "-D SCALE=2.0f" 2>next.err &&
 	grep -qx 'vast: programs jit=1 cache_hits=0' next.err; then
 	if [ -z "$(ls tmpdir)" ]; then
 		echo "ok: the next compile removed '$left'"
@@ -77,7 +77,7 @@ VAST_COMPILER="$tmp/slow-vastcc" VAST_MODE=paged "$app" waiting.bin jit.cl "-D S
 prog=$!
 for _ in $(seq 1200); do [ -s compiler.pid ] && break; sleep 0.05; done
 busy=$(ls tmpdir)
-env VAST_COMPILER="$vastcc" "$app" other.bin jit.cl "-D SCALE=2.0f" 2>other.err
+env VAST_COMPILER="$vastcc" VAST_MODE=paged "$app" other.bin jit.cl "-D SCALE=2.0f" 2>other.err
 if [ -n "$busy" ] && [ "$(ls tmpdir)" = "$busy" ]; then
 	echo "ok: a live compile's directory stays"
 else
