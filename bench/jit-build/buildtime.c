@@ -3,6 +3,7 @@
  * buildtime - how long clBuildProgram takes on one kernel file.
  *
  *   usage: buildtime [-n N] [-k NAME] KERNEL.cl [OPTIONS]
+ *          buildtime -l LIST
  *
  * Creates a context on the first GPU of any platform (else the first
  * device of any platform), then N times (default 5): a fresh program
@@ -18,6 +19,15 @@
  * __constant pointer, 1 KiB of __local, 64 for an integer scalar, 1.0 for
  * a floating one; the build gets -cl-kernel-arg-info), its geometry 4 work-groups a used dimension of its
  * reqd_work_group_size, else 1024 work-items.
+ * With -l LIST, a program's start instead: LIST has one kernel file a
+ * line, "PATH [OPTIONS]"; each is read, made a program of its own
+ * (clCreateProgramWithSource), built (clBuildProgram with OPTIONS and
+ * -cl-kernel-arg-info), and the first kernel it names launched once as
+ * -k does, one program after the other in one process, as an
+ * application that builds its kernel files at its start. Prints
+ *   programs=N  build_s=T (the builds' sum)  launch_s=T (the launches')
+ *   total_s=T   (from the first read to the last launch's end)
+ * and exits 1 when any build or launch fails, naming it.
  * Plain OpenCL host code: built with cc it measures the driver, built with
  * vastcc it measures what the runtime adds (compile at clBuildProgram, or
  * a cache hit). bench/jit-build/run.sh runs it.
@@ -150,6 +160,67 @@ out:
 	return rc;
 }
 
+/* -l LIST: every program of LIST built and its first kernel launched
+ * once, in one process (see the header); 0 or 1. */
+static int run_list(cl_context ctx, cl_device_id dev, const char *list)
+{
+	FILE *f = fopen(list, "r");
+	if (!f) {
+		perror(list);
+		return 1;
+	}
+	char line[4096];
+	double build = 0, launch = 0, t0 = now();
+	int programs = 0, rc = 0;
+	while (!rc && fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = '\0';
+		char *path = line + strspn(line, " \t");
+		if (!*path || *path == '#')
+			continue;
+		char *opts = path + strcspn(path, " \t");
+		if (*opts)
+			*opts++ = '\0';
+		char options[4200];
+		snprintf(options, sizeof options, "%s -cl-kernel-arg-info", opts);
+		size_t len;
+		char *src = read_file(path, &len);
+		if (!src) {
+			perror(path);
+			rc = 1;
+			break;
+		}
+		cl_int err;
+		const char *s = src;
+		double b0 = now();
+		cl_program prog = clCreateProgramWithSource(ctx, 1, &s, &len, &err);
+		if (!prog || (err = clBuildProgram(prog, 1, &dev, options, NULL, NULL)) != CL_SUCCESS) {
+			fprintf(stderr, "buildtime: %s: build failed: %d\n", path, err);
+			rc = 1;
+		}
+		double b1 = now();
+		char names[4096] = "";
+		if (!rc && clGetProgramInfo(prog, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL) !=
+		               CL_SUCCESS)
+			names[0] = '\0';
+		names[strcspn(names, ";")] = '\0';
+		if (!rc && (!*names || first_launch(ctx, dev, prog, names))) {
+			fprintf(stderr, "buildtime: %s: no kernel, or its launch failed\n", path);
+			rc = 1;
+		}
+		build += b1 - b0;
+		launch += now() - b1;
+		programs++;
+		if (prog)
+			clReleaseProgram(prog);
+		free(src);
+	}
+	fclose(f);
+	if (!rc)
+		printf("programs=%d\nbuild_s=%.6f\nlaunch_s=%.6f\ntotal_s=%.6f\n", programs, build,
+		       launch, now() - t0);
+	return rc;
+}
+
 /* The first GPU of any platform, else the first device of any platform. */
 static int pick_device(cl_device_id *dev)
 {
@@ -171,18 +242,37 @@ static int pick_device(cl_device_id *dev)
 int main(int argc, char **argv)
 {
 	int opt, n = 5;
-	const char *kname = NULL;
-	while ((opt = getopt(argc, argv, "+n:k:")) != -1) {
+	const char *kname = NULL, *list = NULL;
+	while ((opt = getopt(argc, argv, "+n:k:l:")) != -1) {
 		if (opt == 'k') {
 			kname = optarg;
+		} else if (opt == 'l') {
+			list = optarg;
 		} else if (opt != 'n' || (n = atoi(optarg)) < 1) {
 			fprintf(stderr, "usage: %s [-n N] [-k NAME] KERNEL.cl [OPTIONS]\n", argv[0]);
 			return 2;
 		}
 	}
-	if (optind >= argc || argc - optind > 2) {
-		fprintf(stderr, "usage: %s [-n N] [-k NAME] KERNEL.cl [OPTIONS]\n", argv[0]);
+	if (list ? optind != argc : optind >= argc || argc - optind > 2) {
+		fprintf(stderr, "usage: %s [-n N] [-k NAME] KERNEL.cl [OPTIONS]\n"
+		        "       %s -l LIST\n", argv[0], argv[0]);
 		return 2;
+	}
+	if (list) {
+		cl_device_id dev;
+		cl_int err;
+		if (!pick_device(&dev)) {
+			fprintf(stderr, "buildtime: no OpenCL device\n");
+			return 1;
+		}
+		cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+		if (!ctx) {
+			fprintf(stderr, "buildtime: clCreateContext failed: %d\n", err);
+			return 1;
+		}
+		int rc = run_list(ctx, dev, list);
+		clReleaseContext(ctx);
+		return rc;
 	}
 	const char *path = argv[optind], *options = optind + 1 < argc ? argv[optind + 1] : "";
 	/* set_args reads the arguments' types, which a driver may keep only

@@ -252,6 +252,14 @@ typedef struct vrt_program {
 	 * least of half the default budgets of its devices; kernel.c); 0:
 	 * not asked yet. */
 	unsigned long long page_from;
+	/* vastcc's analysis of the last build, running in the background
+	 * until taken into info (program.c); the build's devices (NULL: the
+	 * context's) it is checked against then; why a launch wanted the
+	 * variants meanwhile (NULL: none did). */
+	struct vrt_analysis *analysis;
+	cl_uint build_ndev;
+	cl_device_id *build_devs;
+	const char *page_wanted;
 } vrt_program;
 
 typedef struct vrt_arg {
@@ -270,6 +278,10 @@ typedef struct vrt_kernel {
 	cl_kernel real;      /* the original kernel */
 	cl_kernel inspect, paged, straight; /* generated variants, created lazily */
 	const vast_kernel_info *info; /* NULL: native only */
+	/* The program's info that info was looked up in: an analysis taken
+	 * into the program after the kernel was made gives it its info at
+	 * its next launch (vrt_kernel_take_info). */
+	const vast_program_info *info_from;
 	char *name;
 	cl_uint nargs;
 	vrt_arg *args;

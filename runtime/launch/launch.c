@@ -265,10 +265,18 @@ typedef struct launch_cmd {
 	double await_t0; /* when the executor began waiting for its tail */
 } launch_cmd;
 
+/* plan()'s answer for a launch that needs its program's analysis, still
+ * running (program.c): waited for, then planned again. Never a cl_int
+ * error (those are negative). */
+#define ANALYSIS_PENDING 2
+
 /* Slots, footprint and path, decided at the enqueue from the captured
  * arguments (lock held): a launch that can run on neither path is
  * refused there, as OpenCL 1.2 §5.8 has clEnqueueNDRangeKernel report
- * CL_MEM_OBJECT_ALLOCATION_FAILURE. */
+ * CL_MEM_OBJECT_ALLOCATION_FAILURE. One that fits runs natively while
+ * vastcc's analysis of its program runs, and waits for it
+ * (ANALYSIS_PENDING) only where paging, or a split over VAST_DEVICES,
+ * may need it. */
 static cl_int plan(launch_cmd *c)
 {
 	vrt_launch *L = c->L;
@@ -299,10 +307,15 @@ static cl_int plan(launch_cmd *c)
 	int one_fits = !maxalloc || largest <= maxalloc;
 	int fits = L->footprint <= L->budget && one_fits;
 	c->paged = can_page && (vrt_cfg.mode == VRT_RUN_PAGED || !fits);
+	cl_device_id others[VRT_MAX_DEVICES];
+	int analysing = !ki && vrt_program_analysing(k->prog);
+	if (analysing && (vrt_cfg.mode == VRT_RUN_PAGED || !fits || vrt_devices_others(L->dev, others)))
+		return ANALYSIS_PENDING;
 	/* The variants' program is built the first time a launch may page:
 	 * one that does, or one whose buffers take half the budget (the next
-	 * may pass it), in the background from here (variants.c). */
-	if (can_page && (c->paged || L->footprint > L->budget / 2 || !one_fits))
+	 * may pass it), in the background from here (variants.c), or once
+	 * the program's analysis is taken into it. */
+	if ((can_page || analysing) && (c->paged || L->footprint > L->budget / 2 || !one_fits))
 		vrt_program_may_page(k->prog, c->paged ? "a launch pages"
 		                                       : "a launch's buffers take half the budget");
 	if (fits || c->paged)
@@ -668,19 +681,37 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 		else
 			L->st->launches++;
 	}
-	if (err == CL_SUCCESS)
+	if (err == CL_SUCCESS) {
+		vrt_program_analysis_poll(k->prog);
+		vrt_kernel_take_info(k);
 		err = plan(c);
+	}
+	while (err == ANALYSIS_PENDING) {
+		/* It may page: vastcc's analysis of its program is waited for
+		 * here, the lock free, then it is planned again with it. */
+		if (!coming)
+			vrt_queue_coming(q, 1);
+		coming = 1;
+		vrt_unlock();
+		vrt_program_analysis_wait(k->prog);
+		vrt_lock();
+		vrt_kernel_take_info(k);
+		L->nslots = 0;
+		L->footprint = 0;
+		err = plan(c);
+	}
 	if (err == CL_SUCCESS && c->paged && !vrt_variants_ready(k->prog)) {
 		/* It needs its program's variants (variants.c): waited for here,
 		 * the lock free for the commands before it, so that a build that
 		 * fails is this launch's to tell. Then planned again: natively
 		 * when it fits, else refused as a program vastcc did not
 		 * compile would be. */
-		vrt_queue_coming(q, 1);
+		if (!coming)
+			vrt_queue_coming(q, 1);
+		coming = 1;
 		vrt_unlock();
 		cl_int built = vrt_variants_wait(k->prog);
 		vrt_lock();
-		coming = 1;
 		if (built != CL_SUCCESS) {
 			L->nslots = 0;
 			L->footprint = 0;

@@ -43,7 +43,7 @@
  * reason it could not compile (no compiler, a crash, a timeout, output
  * it cannot read): the program then runs natively, with one warning.
  */
-#define _GNU_SOURCE /* dladdr, vfork */
+#define _GNU_SOURCE /* dladdr, pipe2 */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -270,31 +270,40 @@ static int above_stdio(int fd)
 /* Starts argv, stdin and stdout on /dev/null and stderr to errpath; its
  * pid, or -1 with why. Not posix_spawn: the child must ask for SIGKILL
  * when its parent dies (PR_SET_PDEATHSIG, kept across exec), or a
- * program killed mid-compile leaves the compiler running. vfork, as glibc's posix_spawn
- * does it: every signal blocked so that none runs a handler of ours in
- * the child (which shares our memory), handlers reset to the default,
- * then only system calls until exec. The death signal fires when the
+ * program killed mid-compile leaves the compiler running. fork, not
+ * vfork: compiles run on the analysis pool's threads (analysis.c) while
+ * the driver builds on others, and a vfork from a second thread while
+ * the driver compiled made LeakSanitizer's tracer crash at exit. Until
+ * exec the child makes only async-signal-safe calls: signals blocked
+ * meanwhile, handlers reset to the default, an exec failure's errno sent
+ * back through a close-on-exec pipe. The death signal fires when the
  * thread that forks dies: run_compiler waits in that thread. */
 static pid_t spawn(char *const argv[], const char *errpath, char *why, size_t n)
 {
 	int null = above_stdio(open("/dev/null", O_RDWR | O_CLOEXEC));
-	int err = -1;
-	if (null >= 0)
-		err = above_stdio(open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
-	if (null < 0 || err < 0) {
-		snprintf(why, n, "cannot open '%s': %s", null < 0 ? "/dev/null" : errpath,
-		         strerror(errno));
-		if (null >= 0)
-			close(null);
+	int err = null < 0 ? -1
+	                   : above_stdio(open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+	int report[2] = { -1, -1 };
+	if (err >= 0 && pipe2(report, O_CLOEXEC) == 0) {
+		report[0] = above_stdio(report[0]);
+		report[1] = above_stdio(report[1]);
+	}
+	if (null < 0 || err < 0 || report[0] < 0 || report[1] < 0) {
+		snprintf(why, n, "cannot open '%s': %s",
+		         null < 0 ? "/dev/null" : err < 0 ? errpath : "a pipe", strerror(errno));
+		int fds[] = { null, err, report[0], report[1] };
+		for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
 		return -1;
 	}
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pid_t parent = getpid();
-	volatile int exec_errno = 0; /* the child's, through shared memory */
-	pid_t pid = vfork();
+	pid_t pid = fork();
 	if (pid == 0) {
+		int e = 0;
 		for (int s = 1; s < NSIG; s++) {
 			struct sigaction sa;
 			if (sigaction(s, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN &&
@@ -311,18 +320,27 @@ static pid_t spawn(char *const argv[], const char *errpath, char *why, size_t n)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		/* stdin too: not the program's, which may be closed (then the
 		 * compiler's first open would be its stdin) or a terminal. */
-		if (dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(err, 2) < 0) {
-			exec_errno = errno;
+		if (dup2(null, 0) >= 0 && dup2(null, 1) >= 0 && dup2(err, 2) >= 0)
+			execve(argv[0], argv, environ);
+		e = errno;
+		if (write(report[1], &e, sizeof e) < 0)
 			_exit(127);
-		}
-		execve(argv[0], argv, environ);
-		exec_errno = errno;
 		_exit(127);
 	}
-	int e = pid < 0 ? errno : exec_errno;
+	int e = pid < 0 ? errno : 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	close(null);
 	close(err);
+	close(report[1]);
+	/* Closed at the exec (nothing read), or the exec's errno. */
+	if (pid > 0) {
+		ssize_t got;
+		while ((got = read(report[0], &e, sizeof e)) < 0 && errno == EINTR)
+			;
+		if (got != (ssize_t)sizeof e)
+			e = 0;
+	}
+	close(report[0]);
 	if (pid > 0 && e) {
 		waitpid(pid, NULL, 0);
 		pid = -1;
@@ -332,8 +350,22 @@ static pid_t spawn(char *const argv[], const char *errpath, char *why, size_t n)
 	return pid;
 }
 
+/* Set at exit (analysis.c): a compile running then is killed, and none
+ * starts. */
+static volatile sig_atomic_t cancelled;
+
+void vrt_jit_cancel(void)
+{
+	__atomic_store_n(&cancelled, 1, __ATOMIC_SEQ_CST);
+}
+
+static int is_cancelled(void)
+{
+	return __atomic_load_n(&cancelled, __ATOMIC_SEQ_CST);
+}
+
 /* Runs argv as spawn does; its exit status, or -1 with why when it could
- * not run or did not finish. */
+ * not run, did not finish, or was cancelled. */
 static int run_compiler(char *const argv[], const char *errpath, char *why, size_t n)
 {
 	int status = 0;
@@ -347,6 +379,12 @@ static int run_compiler(char *const argv[], const char *errpath, char *why, size
 			break;
 		if (r < 0 && errno != EINTR) {
 			snprintf(why, n, "lost '%s' (waitpid: %s)", argv[0], strerror(errno));
+			return -1;
+		}
+		if (is_cancelled()) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			snprintf(why, n, "cancelled at exit");
 			return -1;
 		}
 		if (vrt_now_ms() - start > JIT_TIMEOUT_MS) {
@@ -800,7 +838,13 @@ int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_
 		snprintf(why, n, "out of memory");
 		goto out;
 	}
-	if (workspace_open(&w, source, len, why, n))
+	if (is_cancelled()) {
+		snprintf(why, n, "cancelled at exit");
+		goto out;
+	}
+	/* The private directory only where the compiler runs: a cache hit
+	 * of a program that includes nothing reads one file. */
+	if (includes && workspace_open(&w, source, len, why, n))
 		goto out;
 	if (includes) {
 		/* What the headers say now: the preprocessor's output. */
@@ -833,6 +877,8 @@ int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_
 	if (!hit) {
 		vrt_free(text);
 		text = NULL;
+		if (w.fd < 0 && workspace_open(&w, source, len, why, n))
+			goto out;
 		if ((res = compile(&w, compiler, opts, flags, 1, &text, &tlen, includes, &built_pre,
 		                   &built_plen, log, why, n)) != VRT_JIT_OK)
 			goto out;

@@ -17,6 +17,19 @@
 
 #include "program/program.h"
 
+void vrt_kernel_take_info(vrt_kernel *k)
+{
+	if (!k->prog || k->info_from == k->prog->info)
+		return;
+	k->info_from = k->prog->info;
+	k->info = vrt_program_kernel(k->info_from, k->name);
+	if (k->info && k->info->nparams != k->nargs) {
+		vrt_log(VRT_LOG_WARN, "kernel '%s' has %u arguments but its stub lists %u; running natively",
+		        k->name, k->nargs, k->info->nparams);
+		k->info = NULL;
+	}
+}
+
 static vrt_kernel *wrap(vrt_program *p, cl_program real_prog, cl_kernel real,
                         const char *name, cl_int *errcode_ret)
 {
@@ -42,13 +55,9 @@ static vrt_kernel *wrap(vrt_program *p, cl_program real_prog, cl_kernel real,
 		vrt_lock();
 		p->refs++;
 		p->nkernels++;
-		k->info = vrt_program_kernel(p->info, name);
+		vrt_program_analysis_poll(p);
+		vrt_kernel_take_info(k);
 		vrt_unlock();
-		if (k->info && k->info->nparams != k->nargs) {
-			vrt_log(VRT_LOG_WARN, "kernel '%s' has %u arguments but its stub lists %u; running natively",
-			        name, k->nargs, k->info->nparams);
-			k->info = NULL;
-		}
 	}
 	vrt_lock();
 	k->stats = vrt_stats_for(name);
@@ -271,7 +280,11 @@ cl_int vrt_api_clSetKernelArg(cl_kernel kernel, cl_uint i, size_t size,
 		a->size = size;
 		a->bytes = copy;
 		a->mem = m;
-		if (m && !vrt_variants_started(k->prog) && may_page_with(k->prog, m))
+		/* An analysis still running records the wish (vrt_program_may_page). */
+		vrt_program_analysis_poll(k->prog);
+		if (m && k->prog &&
+		    (!vrt_variants_started(k->prog) || (k->prog->analysis && !k->prog->page_wanted)) &&
+		    may_page_with(k->prog, m))
 			vrt_program_may_page(k->prog, "a buffer argument takes half the budget");
 	}
 	vrt_unlock();

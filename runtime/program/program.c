@@ -195,57 +195,145 @@ static cl_device_id jit_device(vrt_program *p, const cl_device_id *devs)
 	return d;
 }
 
-/* Compiles p with vastcc for this build when no stub holds for it
- * (jit.c): then p->stub is the result. Called without the lock; p's
- * source never changes. CL_BUILD_PROGRAM_FAILURE when vastcc and the
- * driver both reject the source; otherwise CL_SUCCESS, with why[] set
- * when the program is to run natively for a reason worth a warning. */
-static cl_int jit_build(vrt_program *p, const char *opts, cl_uint ndev,
+/* Starts vastcc's analysis of p for this build when no stub holds for
+ * it (analysis.c, jit.c): in the background, taken into p when a launch
+ * needs it or once it has finished (take_analysis). Called without the
+ * lock; p's source never changes. CL_OUT_OF_HOST_MEMORY, else
+ * CL_SUCCESS. */
+static cl_int jit_start(vrt_program *p, const char *opts, cl_uint ndev,
                         const cl_device_id *devs, char *why, size_t n)
 {
-	char *log = NULL;
-	const vast_program_info *prog = NULL;
 	vrt_lock();
 	vrt_free(p->build_log); /* the last build's */
 	p->build_log = NULL;
+	vrt_analysis *old = p->analysis;
+	p->analysis = NULL;
+	p->page_wanted = NULL;
 	int need = vrt_cfg.jit && (!p->stub || stub_holds(p, opts, ndev, devs, why, n) == 0);
 	vrt_unlock();
+	vrt_analysis_drop(old);
 	if (!need)
 		return CL_SUCCESS;
 	why[0] = '\0';
 	cl_device_id dev = jit_device(p, devs);
-	int res = dev ? vrt_jit_program(p->source, p->source_len, opts, dev, &prog, &log, why, n)
-	              : VRT_JIT_UNAVAILABLE;
-	if (!dev)
-		snprintf(why, n, "cannot list its context's devices");
-	cl_int err = CL_SUCCESS;
+	if (!dev) {
+		snprintf(why, n, "program (%zu bytes) could not be compiled by vastcc: cannot list its "
+		         "context's devices; running natively", p->source_len);
+		return CL_SUCCESS;
+	}
+	vrt_analysis *a = vrt_analysis_start(p->source, p->source_len, opts, dev);
+	if (!a)
+		return CL_OUT_OF_HOST_MEMORY;
+	vrt_log(VRT_LOG_DEBUG, "program (%zu bytes): analysed by vastcc in the background",
+	        p->source_len);
 	vrt_lock();
+	p->analysis = a;
+	vrt_unlock();
+	return CL_SUCCESS;
+}
+
+/* p's finished analysis taken into p: vastcc's program becomes p's stub,
+ * and its info when it holds for the build's devices (choose_stub), with
+ * the variants' record; otherwise p runs natively, with one warning that
+ * says why. Lock held. */
+static void take_analysis(vrt_program *p)
+{
+	const vast_program_info *prog = NULL;
+	char *log = NULL, why[1024] = "";
+	int res = vrt_analysis_result(p->analysis, &prog, &log, why, sizeof why);
+	if (res < 0)
+		return;
+	vrt_analysis_drop(p->analysis);
+	p->analysis = NULL;
+	const char *devs_why = NULL;
 	if (res == VRT_JIT_OK) {
 		p->stub = prog;
-	} else if (res == VRT_JIT_SOURCE_ERROR) {
-		/* The driver has the last word on what compiles: only when it
-		 * rejects the source too is the build a failure. */
-		p->info = NULL;
-		if (vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL) != CL_SUCCESS) {
-			p->build_log = log;
-			log = NULL;
-			err = CL_BUILD_PROGRAM_FAILURE;
-		} else {
-			char *nl = strchr(log, '\n');
-			if (nl)
-				*nl = '\0';
-			snprintf(why, n, "vastcc rejected a program the driver builds (%s); running natively",
-			         log);
+		cl_int err = choose_stub(p, p->options, p->build_ndev, p->build_devs, why, sizeof why);
+		if (err == CL_SUCCESS && p->info)
+			err = vrt_variants_prepare(p, p->build_ndev, p->build_devs, p->options);
+		if (err != CL_SUCCESS) {
+			p->info = NULL;
+			devs_why = "out of memory";
 		}
+		if (p->info && p->page_wanted)
+			vrt_program_may_page(p, p->page_wanted);
+		if (!p->info && why[0])
+			vrt_log(VRT_LOG_WARN, "%s", why);
+		else if (!p->info && devs_why)
+			vrt_log(VRT_LOG_WARN, "program (%zu bytes) compiled by vastcc runs natively: %s",
+			        p->source_len, devs_why);
+	} else if (res == VRT_JIT_SOURCE_ERROR) {
+		char *nl = log ? strchr(log, '\n') : NULL;
+		if (nl)
+			*nl = '\0';
+		vrt_log(VRT_LOG_WARN, "vastcc rejected a program the driver builds (%s); running natively",
+		        log ? log : "");
 	} else {
-		char r[512];
-		snprintf(r, sizeof r, "%s", why);
-		snprintf(why, n, "program (%zu bytes) could not be compiled by vastcc: %s; running natively",
-		         p->source_len, r);
+		vrt_log(VRT_LOG_WARN, "program (%zu bytes) could not be compiled by vastcc: %s; running natively",
+		        p->source_len, why);
 	}
-	vrt_unlock();
+	p->page_wanted = NULL;
 	vrt_free(log);
-	return err;
+}
+
+int vrt_program_analysing(const vrt_program *p)
+{
+	return p && p->analysis;
+}
+
+void vrt_program_analysis_poll(vrt_program *p)
+{
+	if (p && p->analysis && vrt_analysis_done(p->analysis))
+		take_analysis(p);
+}
+
+void vrt_program_analysis_wait(vrt_program *p)
+{
+	vrt_lock();
+	vrt_analysis *a = p->analysis;
+	vrt_unlock();
+	if (!a)
+		return;
+	double t0 = vrt_now_ms();
+	/* p holds a, and p cannot be rebuilt meanwhile: the caller's
+	 * kernel is attached to it (OpenCL 1.2 §5.6.2). */
+	vrt_analysis_wait(a);
+	vrt_log(VRT_LOG_DEBUG, "program (%zu bytes): a launch waited %.0f ms for vastcc's analysis",
+	        p->source_len, vrt_now_ms() - t0);
+	vrt_lock();
+	if (p->analysis == a)
+		take_analysis(p);
+	int paging = p->info != NULL;
+	vrt_unlock();
+	if (paging) {
+		vrt_devices_prebuild(p); /* VAST_DEVICES: devices.c */
+		vrt_devmodels_prepare(p);
+	}
+}
+
+/* After a build the driver rejected: vastcc's diagnostics are the build
+ * log when vastcc rejects the source too (clang-style, located in the
+ * user's files); else the driver's stays. Without the lock. */
+static void failed_build_log(vrt_program *p)
+{
+	vrt_lock();
+	vrt_analysis *a = p->analysis;
+	p->analysis = NULL;
+	vrt_unlock();
+	if (!a)
+		return;
+	const vast_program_info *prog;
+	char *log = NULL, why[16];
+	if (vrt_analysis_wait(a) == VRT_JIT_SOURCE_ERROR &&
+	    vrt_analysis_result(a, &prog, &log, why, sizeof why) == VRT_JIT_SOURCE_ERROR) {
+		vrt_lock();
+		vrt_free(p->build_log);
+		p->build_log = log;
+		vrt_unlock();
+	} else {
+		vrt_free(log);
+	}
+	vrt_analysis_drop(a);
 }
 
 static cl_int cpu_build(vrt_program *p);
@@ -284,6 +372,12 @@ static int wants_cpu_inspector(vrt_program *p)
 
 void vrt_program_may_page(vrt_program *p, const char *why)
 {
+	if (p->analysis) {
+		/* Started once the analysis is taken into p. */
+		if (!p->page_wanted)
+			p->page_wanted = why;
+		return;
+	}
 	vrt_variants_start(p, why);
 	if (!p->cpu_thread_live && !p->cpu_prog && p->info && wants_cpu_inspector(p) &&
 	    pthread_create(&p->cpu_thread, NULL, cpu_prebuild, p) == 0)
@@ -310,15 +404,21 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 		err = CL_INVALID_OPERATION; /* §5.6.2: kernels are attached */
 	vrt_unlock();
 	if (err == CL_SUCCESS && !vrt_native_mode())
-		err = jit_build(p, opts, ndev, devs, why, sizeof why);
-	if (err == CL_BUILD_PROGRAM_FAILURE && notify)
-		notify(prog, user);
+		err = jit_start(p, opts, ndev, devs, why, sizeof why);
 	if (err != CL_SUCCESS)
 		return err;
+	cl_device_id *devs_copy = ndev ? vrt_calloc(ndev, sizeof *devs) : NULL;
+	if (ndev && !devs_copy)
+		return CL_OUT_OF_HOST_MEMORY;
+	if (ndev)
+		memcpy(devs_copy, devs, ndev * sizeof *devs);
 	vrt_lock();
-	if (p->nkernels)
+	if (p->nkernels) {
 		err = CL_INVALID_OPERATION; /* made by another thread meanwhile */
-	else if (p->stub && !why[0])
+		/* Not this build's to analyse: it does not happen. */
+		vrt_analysis_drop(p->analysis);
+		p->analysis = NULL;
+	} else if (p->stub && !why[0] && !p->analysis)
 		err = choose_stub(p, opts, ndev, devs, why, sizeof why);
 	else
 		p->info = NULL;
@@ -338,13 +438,19 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 		} else {
 			vrt_free(p->options);
 			p->options = o;
+			vrt_free(p->build_devs);
+			p->build_devs = devs_copy;
+			p->build_ndev = ndev;
+			devs_copy = NULL;
 		}
 	}
 	vrt_unlock();
+	vrt_free(devs_copy);
 	if (err != CL_SUCCESS)
 		return err;
 	/* The original kernels only, built synchronously as the driver
-	 * alone would (their errors are the program's); the callback (OpenCL
+	 * alone would (their errors are the program's), while vastcc's
+	 * analysis, if any, runs in the background; the callback (OpenCL
 	 * 1.2 §5.6.2) then sees the program handle the caller knows. */
 	double t0 = vrt_now_ms();
 	err = vrt_real.clBuildProgram(p->real, ndev, devs, opts, NULL, NULL);
@@ -352,7 +458,15 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 	        p->info ? p->info->file : "(native)", vrt_now_ms() - t0,
 	        err != CL_SUCCESS ? " (failed)"
 	        : p->info ? "; its variants wait for a launch that may page" : "");
-	if (err == CL_SUCCESS && p->info) {
+	if (err != CL_SUCCESS) {
+		/* The driver has the last word on what compiles; vastcc's
+		 * diagnostics, when it rejects the source too, are the log. */
+		failed_build_log(p);
+		if (notify)
+			notify(prog, user);
+		return err == CL_BUILD_PROGRAM_FAILURE || !p->build_log ? err : CL_BUILD_PROGRAM_FAILURE;
+	}
+	if (p->info) {
 		vrt_lock();
 		err = vrt_variants_prepare(p, ndev, devs, opts);
 		vrt_unlock();
@@ -361,7 +475,7 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 	 * then repeats with vastcc's options is no reason to warn. */
 	if (err == CL_SUCCESS && !p->info && why[0])
 		vrt_log(VRT_LOG_WARN, "%s", why);
-	else if (err == CL_SUCCESS && p->stub && !p->info)
+	else if (err == CL_SUCCESS && p->stub && !p->info && !p->analysis)
 		vrt_log(VRT_LOG_WARN, "program built with options '%s' but vastcc compiled it with '%s'; running natively",
 		        opts ? opts : "", p->stub->cl_options ? p->stub->cl_options : "");
 	if (err == CL_SUCCESS && p->info) {
@@ -564,6 +678,8 @@ void vrt_program_release(vrt_program *p)
 		return;
 	cpu_join(p);
 	vrt_variants_drop(p);
+	vrt_analysis_drop(p->analysis);
+	vrt_free(p->build_devs);
 	vrt_real.clReleaseProgram(p->real);
 	if (p->cpu_prog)
 		vrt_real.clReleaseProgram(p->cpu_prog);

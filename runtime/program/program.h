@@ -259,6 +259,44 @@ enum { VRT_JIT_OK, VRT_JIT_SOURCE_ERROR, VRT_JIT_UNAVAILABLE };
 int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_id dev,
                     const vast_program_info **out, char **log, char *why, size_t n);
 
+/* Cancels every compile: one running is killed, none starts (at exit,
+ * analysis.c). Thread-safe. */
+void vrt_jit_cancel(void);
+
+/* --- analysis.c: vastcc's analysis of a program, in the background ----- */
+typedef struct vrt_analysis vrt_analysis;
+/* Queues vrt_jit_program of source (copied) with build options opts for
+ * device dev on the runtime's pool of compile threads; NULL when out of
+ * memory. The caller holds a reference (vrt_analysis_drop). */
+vrt_analysis *vrt_analysis_start(const char *source, size_t len, const char *opts,
+                                 cl_device_id dev);
+/* Whether it has finished, without waiting. */
+int vrt_analysis_done(vrt_analysis *a);
+/* Waits for it to finish, running it on this thread when no pool thread
+ * has taken it yet; its VRT_JIT_* outcome. Without the runtime's lock
+ * (the analysis takes it briefly). */
+int vrt_analysis_wait(vrt_analysis *a);
+/* A finished analysis's outcome as vrt_jit_program gives it (*log moves
+ * to the caller, once); -1, nothing set, while it runs. Never waits. */
+int vrt_analysis_result(vrt_analysis *a, const vast_program_info **out, char **log, char *why,
+                        size_t n);
+/* Drops the caller's reference: one no thread has started never runs.
+ * Never waits; NULL is nothing. */
+void vrt_analysis_drop(vrt_analysis *a);
+
+/* --- program.c: the analysis taken into the program --------------------- */
+/* Whether p's last build has an analysis not taken into p->info yet
+ * (p->info NULL meanwhile: its kernels run natively). Lock held. */
+int vrt_program_analysing(const vrt_program *p);
+/* Takes p's analysis into p if it has finished (p->info, the variants'
+ * record; a failure warned once), without waiting. Lock held. */
+void vrt_program_analysis_poll(vrt_program *p);
+/* Waits for p's analysis and takes it into p, then builds what
+ * VAST_DEVICES' split launches use. Without the lock. */
+void vrt_program_analysis_wait(vrt_program *p);
+/* k->info from its program's, once the program has one. Lock held. */
+void vrt_kernel_take_info(vrt_kernel *k);
+
 /* --- devmodel.c: what each device can do, measured once per process ---- */
 typedef struct vrt_devmodel {
 	double fma_per_s; /* single-precision FMAs per second */

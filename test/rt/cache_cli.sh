@@ -22,10 +22,13 @@ export VAST_CACHE_DIR=$tmp/cache
 "$vastcc" -o app host_vadd.c || { echo "FAIL: vastcc host_vadd.c"; exit 1; }
 
 bad() { echo "FAIL: $*"; fail=1; }
-# run SCALE [ENV...]: the program builds jit.cl with -D SCALE=...
+# run SCALE [ENV...]: the program builds jit.cl with -D SCALE=..., its
+# launches paged, so that they wait for vastcc's analysis (a program that
+# never needs it may exit first, and cancel it).
 run() {
 	local s=$1; shift
-	env "$@" VAST_COMPILER="$vastcc" ./app "out$s.bin" jit.cl "-D SCALE=$s.0f" 2>"run$s.err" ||
+	env "$@" VAST_COMPILER="$vastcc" VAST_MODE=paged ./app "out$s.bin" jit.cl "-D SCALE=$s.0f" \
+		2>"run$s.err" ||
 		{ bad "run $s: exit status"; cat "run$s.err"; }
 }
 # stats [ENV...]: `vastcc --cache-stats` into stats.out; fails on its failure.

@@ -20,7 +20,7 @@ unset XDG_CACHE_HOME VAST_JIT VAST_CACHE VAST_MODE VAST_DEVICE_MEM
 if [ -z "${VAST_CACHE_DIR:-}" ]; then
 	echo "FAIL: the test environment sets no VAST_CACHE_DIR"
 fi
-if ! env HOME="$tmp/home" VAST_COMPILER="$vastcc" VAST_STATS=kv "$app" out.bin jit.cl \
+if ! env HOME="$tmp/home" VAST_COMPILER="$vastcc" VAST_STATS=kv VAST_MODE=paged "$app" out.bin jit.cl \
 	"-D SCALE=$$.0f" 2>run.err; then
 	echo "FAIL: exit status"; cat run.err; exit 1
 fi

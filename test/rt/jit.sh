@@ -76,8 +76,9 @@ if grep -q '^vast: programs' nojit.err || grep -q '^vast: kernel vadd .* ranges=
 else
 	echo "ok: nojit"
 fi
-# 7. No compiler: native (the data fits), one warning that says why.
-if env VAST_COMPILER=/nonexistent/vastcc VAST_CACHE=0 ./app nocc.bin jit.cl "$opts" 2>nocc.err &&
+# 7. No compiler: native (the data fits), one warning that says why, by
+# the first launch that would page (VAST_MODE=paged), which waits for it.
+if env VAST_COMPILER=/nonexistent/vastcc VAST_CACHE=0 VAST_MODE=paged ./app nocc.bin jit.cl "$opts" 2>nocc.err &&
 	cmp ref2.bin nocc.bin && [ "$(grep -c 'could not be compiled by vastcc' nocc.err)" = 1 ]; then
 	echo "ok: nocc"
 else
@@ -149,7 +150,7 @@ fi
 for where in '<command line>:1:9' '/usr/lib/llvm/lib/clang/19/include/opencl-c-base.h:12:3'; do
 	printf '#!/bin/bash\necho "%s: error: not in the program" >&2\nexit 1\n' "$where" >sysfail-vastcc
 	chmod +x sysfail-vastcc
-	if env VAST_COMPILER="$tmp/sysfail-vastcc" VAST_CACHE=0 ./app sysfail.bin jit.cl "$opts" \
+	if env VAST_COMPILER="$tmp/sysfail-vastcc" VAST_CACHE=0 VAST_MODE=paged ./app sysfail.bin jit.cl "$opts" \
 		2>sysfail.err && cmp ref2.bin sysfail.bin &&
 		[ "$(grep -c 'could not be compiled by vastcc' sysfail.err)" = 1 ]; then
 		echo "ok: compiler error at '$where'"
@@ -169,7 +170,7 @@ else
 	printf '#include <errno.h>\nint flock(int fd, int op) { (void)fd; (void)op; errno = ENOLCK; return -1; }\n' >noflock.c
 	cc -shared -fPIC -o noflock.so noflock.c || { echo "FAIL: cc noflock.c"; exit 1; }
 	mkdir flocktmp
-	if env TMPDIR="$tmp/flocktmp" LD_PRELOAD="$tmp/noflock.so" VAST_COMPILER="$vastcc" VAST_CACHE=0 \
+	if env TMPDIR="$tmp/flocktmp" LD_PRELOAD="$tmp/noflock.so" VAST_COMPILER="$vastcc" VAST_CACHE=0 VAST_MODE=paged \
 		./app noflock.bin jit.cl "$opts" 2>noflock.err && cmp ref2.bin noflock.bin &&
 		[ "$(grep -c 'could not be compiled by vastcc: cannot keep a directory' noflock.err)" = 1 ] &&
 		[ -z "$(ls flocktmp)" ]; then

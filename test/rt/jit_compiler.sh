@@ -66,9 +66,12 @@ wrapper() {
 		printf '#!/bin/sh\ntouch "%s/ran"\nexec "%s" "$@"\n' "$1" "$vastcc" >"$1/vastcc" &&
 		chmod 0755 "$1/vastcc"
 }
-# run NAME PATH: APP with PATH, natively unless it compiled.
+# run NAME PATH: APP with PATH, natively unless it compiled; its launches
+# paged, so that they wait for vastcc's analysis (a program that never
+# needs it may exit first, and cancel it).
 run() {
-	env PATH="$2" VAST_STATS=kv VAST_CACHE=0 "$app" "$1.bin" jit.cl "$opts" 2>"$1.err" &&
+	env PATH="$2" VAST_STATS=kv VAST_CACHE=0 VAST_MODE=paged "$app" "$1.bin" jit.cl "$opts" \
+		2>"$1.err" &&
 		cmp ref.bin "$1.bin" || { echo "FAIL: $1: exit status or output"; cat "$1.err"; fail=1; }
 }
 # refused NAME DIR WHY: DIR/vastcc not run, one warning naming it and WHY.

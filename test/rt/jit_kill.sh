@@ -6,7 +6,8 @@
 # the program's source) is removed by the next program that compiles.
 # The compiler is a wrapper that records its pid, then waits for this
 # script's word before it runs vastcc: the kill always lands mid-compile,
-# with no timing to guess.
+# with no timing to guess. Its launches are paged, so that the program
+# waits for the compile (one that never needs it cancels it at exit).
 set -u
 app=$1 vastcc=$2 src=$3
 tmp=$(mktemp -d)
@@ -33,7 +34,7 @@ gone() {
 	[ -z "$st" ] || [ "$st" = Z ]
 }
 
-VAST_COMPILER="$tmp/slow-vastcc" "$app" killed.bin jit.cl "-D SCALE=2.0f" 2>killed.err &
+VAST_COMPILER="$tmp/slow-vastcc" VAST_MODE=paged "$app" killed.bin jit.cl "-D SCALE=2.0f" 2>killed.err &
 prog=$!
 for _ in $(seq 1200); do [ -s compiler.pid ] && break; sleep 0.05; done
 if [ ! -s compiler.pid ]; then
@@ -59,7 +60,7 @@ vastcc-jit-*) ;;
 esac
 # The next program that compiles removes it (its owner is dead), and
 # leaves nothing of its own.
-if env VAST_COMPILER="$vastcc" VAST_STATS=kv "$app" next.bin jit.cl "-D SCALE=2.0f" 2>next.err &&
+if env VAST_COMPILER="$vastcc" VAST_STATS=kv VAST_MODE=paged "$app" next.bin jit.cl "-D SCALE=2.0f" 2>next.err &&
 	grep -qx 'vast: programs jit=1 cache_hits=0' next.err; then
 	if [ -z "$(ls tmpdir)" ]; then
 		echo "ok: the next compile removed '$left'"
@@ -72,11 +73,11 @@ fi
 # A directory of a program still compiling is never taken: a compile of
 # another program runs while one waits in the wrapper.
 rm -f go compiler.pid
-VAST_COMPILER="$tmp/slow-vastcc" "$app" waiting.bin jit.cl "-D SCALE=3.0f" 2>waiting.err &
+VAST_COMPILER="$tmp/slow-vastcc" VAST_MODE=paged "$app" waiting.bin jit.cl "-D SCALE=3.0f" 2>waiting.err &
 prog=$!
 for _ in $(seq 1200); do [ -s compiler.pid ] && break; sleep 0.05; done
 busy=$(ls tmpdir)
-env VAST_COMPILER="$vastcc" "$app" other.bin jit.cl "-D SCALE=2.0f" 2>other.err
+env VAST_COMPILER="$vastcc" VAST_MODE=paged "$app" other.bin jit.cl "-D SCALE=2.0f" 2>other.err
 if [ -n "$busy" ] && [ "$(ls tmpdir)" = "$busy" ]; then
 	echo "ok: a live compile's directory stays"
 else

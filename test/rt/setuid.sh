@@ -53,13 +53,15 @@ fail=0
 # run NAME PROG BITS USER AS: PROG with mode BITS run by user AS (its
 # effective user USER), with the environment that must not count. PoCL's
 # cache is USER's.
+# VAST_MODE=paged: the control waits for the compile it starts (one that
+# nothing needs is cancelled at exit).
 run() {
 	local name=$1 prog=$2 bits=$3 user=$4 as=$5 asgroup=$nogroup
 	[ "$as" = 0 ] && asgroup=0
 	chmod "$bits" "$tmp/$prog" || return 1
 	mkdir -m 755 "$tmp/out/$name-pocl" && chown "$user" "$tmp/out/$name-pocl" || return 1
 	setpriv --reuid="$as" --regid="$asgroup" --clear-groups -- \
-		env VAST_COMPILER="$tmp/fake-vastcc" VAST_CACHE_DIR="$tmp/out/$name-cache" \
+		env VAST_COMPILER="$tmp/fake-vastcc" VAST_CACHE_DIR="$tmp/out/$name-cache" VAST_MODE=paged \
 		VAST_TRACE="$tmp/out/$name-trace.json" HOME="$tmp/out" \
 		POCL_CACHE_DIR="$tmp/out/$name-pocl" \
 		"$tmp/$prog" "$tmp/out/$name.bin" "$tmp/jit.cl" "$opts" 2>"$tmp/$name.err"
