@@ -102,18 +102,14 @@ unsigned long long vrt_max_alloc(cl_device_id dev)
 	return m;
 }
 
-unsigned vrt_compute_units(cl_device_id dev, size_t *wave)
+unsigned vrt_compute_units(cl_device_id dev)
 {
 	cl_uint units = 0;
-	cl_device_type type = 0;
 	if (vrt_real.clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units,
 	                             NULL) != CL_SUCCESS)
 		units = 0;
-	if (vrt_real.clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
-		type = 0;
 	if (vrt_cfg.units)
 		units = vrt_cfg.units;
-	*wave = type & CL_DEVICE_TYPE_CPU ? units : 0;
 	return units;
 }
 

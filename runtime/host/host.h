@@ -29,9 +29,8 @@ void vrt_budget_shrink(cl_device_id dev, unsigned long long bytes);
  * VAST_MAX_ALLOC below it); 0 when unknown. */
 unsigned long long vrt_max_alloc(cl_device_id dev);
 /* The compute units of dev (CL_DEVICE_MAX_COMPUTE_UNITS, or VAST_UNITS),
- * 0 when unknown; *wave: the work-groups it runs at once where each unit
- * runs one (a CPU device), else 0 (a GPU's units hold several). */
-unsigned vrt_compute_units(cl_device_id dev, size_t *wave);
+ * 0 when unknown. */
+unsigned vrt_compute_units(cl_device_id dev);
 
 /* --- parallel.c: large host copies on several threads ------------------- */
 /* Runs fn over [0, n) split into contiguous shares on several threads when

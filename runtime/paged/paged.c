@@ -153,8 +153,6 @@ typedef struct paged {
 	size_t done;                /* ranges finished, in order */
 	cl_ulong maxalloc;          /* largest device buffer (VAST_MAX_ALLOC), 0: any */
 	unsigned units;             /* the device's compute units, 0: unknown */
-	size_t wave;                /* groups it runs at once, one a unit (a CPU
-	                             * device; 0: unknown): plan/fill.c */
 	size_t per_buf;             /* frames one device buffer may hold */
 	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of buffer b of each set */
 	cl_mem dummy;               /* one page, bound to the buffers a set lacks */
@@ -409,8 +407,7 @@ static uint64_t shared_slots(const paged *P)
 
 /* Ranges and their unions against budget/sets: from the PAS rows
  * (Algorithm 1), or with `boxes` straight from the footprint boxes
- * (fpplan.c: no rows; *from_fp becomes 1 exact, 2 a superset; ranges
- * the budget cuts keep whole waves of the device's groups). */
+ * (fpplan.c: no rows; *from_fp becomes 1 exact, 2 a superset). */
 static int plan_ranges(vrt_launch *L, paged *P, unsigned long long budget, int boxes,
                        int *from_fp, size_t *bad)
 {
@@ -425,7 +422,7 @@ static int plan_ranges(vrt_launch *L, paged *P, unsigned long long budget, int b
 		 * (place_frames): ranges whose slots pass one only shrink the
 		 * budget there, a range at a time, into sets of one buffer. */
 		size_t slot_max = (budget / P->nsets >> P->lay.page_shift) > P->per_buf ? P->per_buf : 0;
-		r = vrt_fp_plan_ranges(P->fp, &P->lay, L->groups, budget, P->nsets, slot_max, P->wave,
+		r = vrt_fp_plan_ranges(P->fp, &P->lay, L->groups, budget, P->nsets, slot_max,
 		                       &P->ranges, &P->nranges, &P->unions, bad, &exact);
 		*from_fp = exact ? 1 : 2;
 	} else {
@@ -3501,7 +3498,7 @@ static cl_int plan_fused(vrt_launch *L, paged *P)
 static void first_layout(vrt_launch *L, paged *P)
 {
 	P->maxalloc = vrt_max_alloc(L->dev);
-	P->units = vrt_compute_units(L->dev, &P->wave);
+	P->units = vrt_compute_units(L->dev);
 	P->nsets = vrt_cfg.pipeline;
 	P->lay.nslots = L->nslots;
 	memcpy(P->lay.res_buf, L->res_buf, sizeof P->lay.res_buf);

@@ -8,7 +8,7 @@
  * its kernel takes about as long as a wider one (one group's time): nbody
  * at a quarter of its data ran 18 ranges of 57 groups on the H100's 132
  * units, 8.8 ms each, 159 ms of kernels against 46 ms in one launch.
- * Two decisions follow, both pure:
+ * One decision follows, pure:
  *
  *   - frame sets (vrt_fill_sets): ranges cut against budget/k for k sets
  *     in flight are k times narrower than those of one set. Where they
@@ -16,13 +16,8 @@
  *     one set: its kernels do the work of k narrow ones in about the time
  *     of one, and what it loses (transfers no longer under the kernels)
  *     is at most the kernel's share, which narrow ranges waste anyway.
- *   - whole waves (vrt_fill_trim): a device whose units each run one
- *     group at a time (a CPU device: PoCL runs a group per core thread)
- *     runs a range of n groups in ceil(n / units) waves, the last one
- *     partly idle. A range the budget cuts keeps whole waves: 3 groups on
- *     2 cores take two groups' time, 2 groups one.
  *
- * Neither applies where the budget is not what bounds the ranges (a
+ * It does not apply where the budget is not what bounds the ranges (a
  * launch that fits in one range, the last range of a launch).
  */
 #include "plan/plan.h"
@@ -48,11 +43,4 @@ unsigned vrt_fill_sets(unsigned sets, size_t wide_k, size_t wide_1, unsigned uni
 	if (sets > 1 && vrt_fill_narrow(wide_k, units) && wide_1 >= 2 * wide_k)
 		return 1;
 	return sets;
-}
-
-size_t vrt_fill_trim(size_t n, size_t wave)
-{
-	if (!wave || n <= wave)
-		return n;
-	return n - n % wave;
 }

@@ -34,8 +34,7 @@
  *
  * The first range is cut again against a quarter of a set's budget when
  * several sets are in flight, as vrt_pas_reduce_sets does, so the
- * pipeline fills fast. On a device that runs `wave` groups at once, a
- * range the budget cuts keeps whole waves (fill.c).
+ * pipeline fills fast.
  */
 #include "plan/plan.h"
 
@@ -164,23 +163,6 @@ narrow:
 	return 0;
 }
 
-/* A range the budget cut at g1 keeps whole waves of `wave` groups
- * (fill.c: a CPU device runs a group a core), where the shorter range's
- * union, checked (an inexact hull need not shrink with the range), still
- * fits. 0, or s->err. */
-static int whole_waves(search *s, size_t g0, size_t *g1, unsigned long long budget, size_t wave)
-{
-	size_t keep = vrt_fill_trim(*g1 - g0, wave);
-	if (keep == *g1 - g0)
-		return 0;
-	size_t p = union_pages(s, g0, g0 + keep, s->row);
-	if (s->err)
-		return s->err;
-	if (fits(s, p, budget))
-		*g1 = g0 + keep;
-	return 0;
-}
-
 /* Appends range [g0, g1) and its union (computed from its own boxes). */
 static int add_range(search *s, vrt_range **out, unsigned char **un, size_t *n, size_t *cap,
                      size_t g0, size_t g1)
@@ -206,7 +188,7 @@ static int add_range(search *s, vrt_range **out, unsigned char **un, size_t *n, 
 }
 
 int vrt_fp_plan_ranges(vrt_fp_plan *P, const vrt_layout *lay, size_t groups,
-                       unsigned long long budget, unsigned sets, size_t slot_max, size_t wave,
+                       unsigned long long budget, unsigned sets, size_t slot_max,
                        vrt_range **ranges, size_t *nranges, unsigned char **unions,
                        size_t *bad_group, int *exact)
 {
@@ -222,8 +204,6 @@ int vrt_fp_plan_ranges(vrt_fp_plan *P, const vrt_layout *lay, size_t groups,
 		            &g1);
 		if (r == -1)
 			*bad_group = g0;
-		if (!r && g1 < groups)
-			r = whole_waves(&s, g0, &g1, per, wave);
 		if (r)
 			break;
 		/* With several sets, the first range's groups against a

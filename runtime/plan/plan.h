@@ -319,13 +319,11 @@ size_t vrt_fp_box_frames(vrt_fp_plan *P, unsigned shift, size_t g0, size_t g1, v
  * descriptors). *unions (vrt_free) holds each range's pages, then all
  * (paged.c's P->unions); *exact: 0 when some descriptor was a superset.
  * slot_max: the most pages one slot of a range may have (0: any).
- * wave: groups the device runs at once, one a compute unit (0: unknown):
- * a range the budget cuts keeps a multiple of them (vrt_fill_trim).
  * Returns 0, -1 with *bad_group a group that alone does not fit
  * budget/sets, -2 out of memory, -3 when a descriptor cannot be
  * evaluated (the inspector must plan). */
 int vrt_fp_plan_ranges(vrt_fp_plan *P, const vrt_layout *lay, size_t groups,
-                       unsigned long long budget, unsigned sets, size_t slot_max, size_t wave,
+                       unsigned long long budget, unsigned sets, size_t slot_max,
                        vrt_range **ranges, size_t *nranges, unsigned char **unions,
                        size_t *bad_group, int *exact);
 
@@ -342,11 +340,6 @@ size_t vrt_fill_widest(const vrt_range *r, size_t n, size_t wpp);
  * (the widest of wide_k groups) cannot fill the device and those of one
  * set (wide_1) are at least twice as wide, else sets. */
 unsigned vrt_fill_sets(unsigned sets, size_t wide_k, size_t wide_1, unsigned units);
-/* The groups a range that the budget cuts at n groups keeps on a device
- * that runs `wave` groups at once, one a compute unit (0: unknown, as on
- * a GPU, whose units hold several): whole waves where there are more
- * than one, n where n <= wave. */
-size_t vrt_fill_trim(size_t n, size_t wave);
 
 /* --- moves.c: what each range moves ------------------------------------- */
 /* Where a page's current bytes lie before a launch (a row of these, one

@@ -1,14 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Ranges wide enough to fill the device (runtime/plan/fill.c), on PoCL with
-# its compute units faked by VAST_UNITS:
-#   - nbody (every group reads all positions, which take most of the
-#     budget) at 50%: on a CPU device, which runs one group a unit, every
-#     range the budget cuts keeps whole waves of the units' groups (the
-#     range of the launch's last group takes what is left);
-#   - blackscholes (streaming) at 10%: ranges of three frame sets that
-#     cannot fill 64 units plan with one set, whose ranges are wider;
-#     with the device's own 2 units, three sets.
+# its compute units faked by VAST_UNITS: blackscholes (streaming) at 10%:
+# ranges of three frame sets that cannot fill 64 units plan with one set,
+# whose ranges are wider; with the device's own 2 units, three sets.
 # Every output is the native run's, byte for byte.
 #   VAST_BUILD=build bash test/e2e/fill.sh
 set -u
@@ -33,21 +28,6 @@ run() { # NAME ARGS ENV...: the vastcc build, its log in $tmp/log
 
 # nbody, 8192 bodies: 32 groups of 256; a group's velocities are one 4 KiB
 # page of slot 2, so a range's pages of slot 2 are its groups.
-build nbody "8192 1"
-for units in 3 4; do
-	rm -f "$tmp/plan"
-	run nbody "8192 1" VAST_DEVICE_MEM=50% VAST_UNITS=$units VAST_PAGE_SIZE=4K \
-		VAST_PLAN_DUMP="$tmp/plan"
-	widths=$(awk '$1 == "u" && $2 == 2 { n = split($3, r, "-"); print r[1], r[n] }' "$tmp/plan")
-	[ "$(echo "$widths" | wc -l)" -ge 2 ] || fail "nbody units=$units: not several ranges: $widths"
-	echo "$widths" | while read -r a b; do
-		n=$((b - a + 1))
-		[ "$b" = 31 ] || [ $((n % units)) = 0 ] ||
-			fail "nbody units=$units: a range of $n groups (pages $a-$b), not whole waves"
-	done || exit 1
-	echo "fill: nbody units=$units: ranges of $(echo "$widths" | awk '{ printf "%s%d", (NR > 1 ? " " : ""), $2 - $1 + 1 }') groups"
-done
-
 sets() { sed -n 's/.* ranges, \([0-9]*\) frame sets.*/\1/p' "$tmp/log" | head -n 1; }
 build blackscholes 65536
 run blackscholes 65536 VAST_DEVICE_MEM=10%

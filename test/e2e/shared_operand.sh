@@ -21,6 +21,8 @@ unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELI
 # example, the kernel whose B is kept whole, its arguments
 cases=(
 	"mm2 mm2_kernel2 256"
+	# B of 43 pages at 4 KiB: a page count that is no multiple of 8
+	"mm2 mm2_kernel2 208"
 	"matrixmul matrixmul 512 512 512"
 )
 for c in "${cases[@]}"; do

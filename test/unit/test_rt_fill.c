@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_rt_fill.c - the range-width decisions (plan/fill.c): when ranges
- * are too narrow to fill a device, when one frame set replaces several,
- * and how a range the budget cuts keeps whole waves of work-groups.
+ * are too narrow to fill a device, and when one frame set replaces several.
  * Edge cases: fewer groups than units, a launch that fits in one range,
  * an unknown unit count, ranges of several groups a PAS row.
  */
@@ -52,34 +51,11 @@ static void test_sets(void)
 	CHECK(vrt_fill_sets(3, 1, 3, 2) == 1);
 }
 
-static void test_trim(void)
-{
-	/* 3 groups on 2 cores: two waves, the second half idle; 2 keep one. */
-	CHECK(vrt_fill_trim(3, 2) == 2);
-	CHECK(vrt_fill_trim(4, 2) == 4);
-	CHECK(vrt_fill_trim(57, 16) == 48);
-	/* At most one wave: nothing to gain, every group kept. */
-	CHECK(vrt_fill_trim(1, 2) == 1);
-	CHECK(vrt_fill_trim(2, 2) == 2);
-	CHECK(vrt_fill_trim(5, 8) == 5);
-	/* Unknown wave (a GPU, whose units hold several groups): kept. */
-	CHECK(vrt_fill_trim(57, 0) == 57);
-	/* Never more than asked, never none. */
-	for (size_t n = 1; n < 200; n++)
-		for (size_t w = 0; w < 20; w++) {
-			size_t t = vrt_fill_trim(n, w);
-			CHECK(t >= 1 && t <= n);
-			CHECK(!w || n <= w || t % w == 0);
-			CHECK(!w || n <= w || n - t < w);
-		}
-}
-
 int main(void)
 {
 	test_narrow();
 	test_widest();
 	test_sets();
-	test_trim();
 	if (failures)
 		fprintf(stderr, "%d failures\n", failures);
 	return failures != 0;

@@ -337,38 +337,6 @@ static size_t rows_pages(const vrt_layout *lay, const unsigned char *rows, size_
 	return vrt_pas_count(u, lay->row_bytes);
 }
 
-static unsigned seen_waves_trimmed;
-
-/* The same plan on a device that runs `wave` groups at once (fill.c):
- * the ranges still tile the groups and fit, and every range the budget
- * cut (all but the last, and a pipeline's first range, which may be cut
- * again in two for the pipeline to fill) keeps whole waves
- * where it has more than one; never fewer ranges than without waves. */
-static void check_waves(vrt_fp_plan *P, const vrt_layout *lay, size_t G,
-                        unsigned long long budget, unsigned sets, size_t wave, size_t nplain)
-{
-	vrt_range *got = NULL;
-	unsigned char *unions = NULL;
-	size_t ngot = 0, bad = 0, next = 0;
-	int exact = -1;
-	int r = vrt_fp_plan_ranges(P, lay, G, budget, sets, 0, wave, &got, &ngot, &unions, &bad,
-	                           &exact);
-	CHECK(r == 0 && ngot >= nplain);
-	for (size_t i = 0; r == 0 && i < ngot; i++) {
-		size_t n = got[i].last_row + 1 - got[i].first_row;
-		CHECK(got[i].first_row == next);
-		next = got[i].last_row + 1;
-		CHECK(vrt_range_footprint(lay, got[i].pages) <= budget / sets);
-		int piece = i < 2 && sets > 1; /* the first range, perhaps cut in two */
-		if (i + 1 < ngot && !piece)
-			CHECK(n <= wave || n % wave == 0);
-	}
-	CHECK(r != 0 || next == G);
-	seen_waves_trimmed += r == 0 && ngot > nplain;
-	vrt_free(got);
-	vrt_free(unions);
-}
-
 /* Plans groups [0, G) of P's launch from the boxes against budget and
  * compares with Algorithm 1 on rows, the brute-force pages of one group
  * each (rows[G]: scratch): the same ranges against budget/sets, except
@@ -387,7 +355,7 @@ static void check_boxed_budget(vrt_fp_plan *P, const vrt_layout *lay, unsigned c
 	if (!u)
 		abort();
 	int r_ref = vrt_pas_reduce(lay, rows, G, per, &ref, &nref, &bad_ref);
-	int r = vrt_fp_plan_ranges(P, lay, G, budget, sets, 0, 0, &got, &ngot, &unions, &bad, &exact);
+	int r = vrt_fp_plan_ranges(P, lay, G, budget, sets, 0, &got, &ngot, &unions, &bad, &exact);
 	CHECK(r == r_ref && exact == 1);
 	CHECK(r != -1 || bad == bad_ref);
 	seen_boxed_refused += r == -1;
@@ -406,8 +374,6 @@ static void check_boxed_budget(vrt_fp_plan *P, const vrt_layout *lay, unsigned c
 		seen_boxed_split++;
 	}
 	CHECK(r != 0 || ngot == nref + split);
-	if (r == 0)
-		check_waves(P, lay, G, budget, sets, 2 + G % 3, ngot); /* not rnd(): the trials after draw the same numbers */
 	unsigned char *all = rows + G * rb;
 	memset(all, 0, rb);
 	for (size_t i = 0; r == 0 && i < ngot && ngot == nref + split; i++) {
@@ -743,7 +709,6 @@ static void stream_tests(const vast_kernel_footprints *k)
 		vrt_fp_plan_free(P);
 	}
 	CHECK(seen_boxed_split > 0);
-	CHECK(seen_waves_trimmed > 0);
 	fprintf(stderr, "from the boxes: %u plans of several ranges, %u refused, %u first ranges cut for a pipeline\n",
 	        seen_boxed_ranges, seen_boxed_refused, seen_boxed_split);
 }
