@@ -3183,15 +3183,17 @@ static int read_by_every_range(const vrt_launch *L, vrt_fp_plan *fp, unsigned s,
 	vrt_layout lay = { .page_shift = sh };
 	size_t n = (L->slot_mem[s]->size + ((size_t)1 << sh) - 1) >> sh;
 	lay.slot_pages[s] = n;
-	unsigned char *pages = vrt_malloc(n);
+	/* vrt_pas_count reads whole words: the row padded to 8, with zeros. */
+	size_t n8 = (n + 7) & ~(size_t)7;
+	unsigned char *pages = vrt_malloc(n8);
 	if (!pages)
 		return 0;
 	size_t sample[3] = { 0, L->groups / 2, L->groups - 1 };
 	int every = 1;
 	for (unsigned i = 0; i < 3 && every; i++) {
-		memset(pages, 0, n);
+		memset(pages, 0, n8);
 		every = vrt_fp_slot_pages(fp, &lay, s, sample[i], sample[i] + 1, pages) == 1 &&
-		        2 * vrt_pas_count(pages, n) >= n;
+		        2 * vrt_pas_count(pages, n8) >= n;
 	}
 	vrt_free(pages);
 	return every;
@@ -3218,7 +3220,7 @@ static int read_by_every_range(const vrt_launch *L, vrt_fp_plan *fp, unsigned s,
  * native path's device copy (mem.c) is the current one. */
 static void keep_resident(vrt_launch *L, paged *P)
 {
-	unsigned long long room = L->budget / 4 * 3, used = 0;
+	unsigned long long room = L->budget / 4 * 3, used = 0, most = vrt_max_alloc(L->dev);
 	unsigned sh = choose_shift(L->budget / vrt_cfg.pipeline);
 	vrt_fp_plan *fp = NULL;
 	int oom = 0;
@@ -3228,6 +3230,10 @@ static void keep_resident(vrt_launch *L, paged *P)
 		for (unsigned s = 1; s <= L->nslots && P->nres + 1 < VAST_FRAME_BUFS; s++) {
 			vrt_mem *m = L->slot_mem[s];
 			if (L->res_buf[s] || m->parent || m->nsubs || used + m->size > room)
+				continue;
+			/* Not one no device buffer can hold: placing it would fail,
+			 * and the launch would then keep nothing whole. */
+			if (pass > 0 && most && m->size > most)
 				continue;
 			int want = pass == 0 ? m->dev && vrt_mem_dev_valid(m)
 			           : pass == 1 ? L->slot_mode[s] == VAST_MODE_R && vrt_fp_slot_indirect(L, s)

@@ -23,6 +23,8 @@ cases=(
 	"mm2 mm2_kernel2 256"
 	# B of 43 pages at 4 KiB: a page count that is no multiple of 8
 	"mm2 mm2_kernel2 208"
+	# B of 43 pages at 4 KiB: a page count that is no multiple of 8
+	"mm2 mm2_kernel2 208"
 	"matrixmul matrixmul 512 512 512"
 )
 for c in "${cases[@]}"; do
