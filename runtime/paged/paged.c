@@ -123,7 +123,11 @@ typedef struct fset {
 	size_t stage_off[VAST_MAX_SLOTS + 1]; /* a staged slot's place in stage */
 	unsigned char *u, *prev_u;  /* union row of its range, of the previous one */
 	unsigned char *fill;        /* the pages of u filled from the host */
-	uint32_t *lpt;
+	const uint32_t *lpt;        /* its range's LPT: the plan's (plan_tables),
+	                             * or lpt_own built for it */
+	uint32_t *lpt_own;
+	cl_mem lptarg;              /* where its kernel reads it: the plan's
+	                             * copy on the device, or lptbuf */
 	vrt_frames fr, prev_fr;     /* where its range's frames lie, the previous one's */
 	vrt_box2d box[VAST_MAX_SLOTS + 1]; /* its range's boxed slots (boxframes.c) */
 	long range;                 /* the range in flight on it, -1: none */
@@ -225,6 +229,17 @@ typedef struct paged {
 	                             * (planrec.c: VAST_PLAN_CHECK, _DUMP); NULL: not */
 	unsigned char *recrows;     /* the range's whole, sent and out rows */
 	size_t recrows_cap;
+	/* Every range's LPT and frames, made once with the plan (plan_tables):
+	 * a kept plan's (plans.c), or P's own (lpts_owned) for one not kept;
+	 * NULL: each range builds its own. */
+	const uint32_t *lpts;
+	const vrt_frames *lpt_frames;
+	size_t lpt_words;
+	int lpts_owned;
+	unsigned long long plan_serial; /* the kept plan's (vrt_plan.serial), 0: none */
+	const cl_mem *lpt_dev;      /* range r's LPT on the device (lpts.c); NULL:
+	                             * sent range by range (send_lpt_and_fault) */
+	vrt_devlpts lpt_own;        /* the device's copy of tables not kept */
 } paged;
 
 /* The range the i-th to run: the plan's order, or every other launch on
@@ -2301,13 +2316,13 @@ oom:
 		remember_nothing(L, P, k0);
 }
 
-/* Sends F's LPT and a cleared fault word, unless its device buffers
- * hold them already: the set's last range (of this launch or of an
- * earlier one, its buffers kept: framepool.c) had the same LPT, and its
- * fault word was read back as 0 (the kernels write it only on a fault,
- * which fails the launch and releases the buffers). A launch whose
- * plan is cached sends neither: one command less on the way to its
- * kernel, each range. */
+/* Sends F's LPT and a cleared fault word, unless the device holds them
+ * already: the plan's tables are there, every range's (tables_on_device),
+ * or the set's last range (of this launch or of an earlier one, its
+ * buffers kept: framepool.c) had the same LPT; and the fault word was
+ * read back as 0 (the kernels write it only on a fault, which fails the
+ * launch and releases the buffers). A launch whose plan is cached sends
+ * neither: one command less on the way to its kernel, each range. */
 static cl_int send_lpt_and_fault(paged *P, fset *F)
 {
 	static const cl_uint clear = VAST_FAULT_CLEAR;
@@ -2315,7 +2330,8 @@ static cl_int send_lpt_and_fault(paged *P, fset *F)
 	size_t lb = vrt_lpt_bytes(&P->lay);
 	cl_event e;
 	cl_int err;
-	if (!ds->lpt_held || ds->lpt_held_bytes != lb || memcmp(ds->lpt_held, F->lpt, lb)) {
+	if (!P->lpt_dev &&
+	    (!ds->lpt_held || ds->lpt_held_bytes != lb || memcmp(ds->lpt_held, F->lpt, lb))) {
 		if ((err = after_busy(P, F)) ||
 		    (err = vrt_real.clEnqueueWriteBuffer(P->qs->in, F->lptbuf, CL_FALSE, 0, lb, F->lpt,
 		                                         0, NULL, &e)))
@@ -2524,7 +2540,7 @@ static cl_int enqueue_kernel(vrt_launch *Lk, paged *P, fset *F, cl_kernel kp, cl
 	cl_mem frames[VAST_FRAME_BUFS];
 	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
 		frames[b] = !(used >> b & 1) ? NULL : F->frames[b] ? F->frames[b] : P->dummy;
-	vrt_tailargs t = { .frames = frames, .lpt = &F->lptbuf, .fault = &F->fault,
+	vrt_tailargs t = { .frames = frames, .lpt = &F->lptarg, .fault = &F->fault,
 	                   .first_group = &first };
 	if ((err = vrt_tailargs_set(kr, n, kr == ks ? VAST_HAS_STRAIGHT : VAST_HAS_PAGED, &t)))
 		return err;
@@ -2639,9 +2655,18 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 			return CL_OUT_OF_RESOURCES;
 		vrt_pend_prefetch(L, lay, pages);
 	}
-	/* place_frames laid out every range: this one fits. */
-	if (vrt_lpt_build(lay, F->u, F->box, P->per_buf, F->lpt, &F->fr))
-		return CL_OUT_OF_RESOURCES;
+	/* The plan's table of the range (plan_tables), else built here:
+	 * place_frames laid out every range, this one fits. */
+	size_t r = (size_t)(R - P->ranges);
+	if (P->lpts) {
+		F->lpt = P->lpts + r * P->lpt_words;
+		F->fr = P->lpt_frames[r];
+	} else {
+		if (vrt_lpt_build(lay, F->u, F->box, P->per_buf, F->lpt_own, &F->fr))
+			return CL_OUT_OF_RESOURCES;
+		F->lpt = F->lpt_own;
+	}
+	F->lptarg = P->lpt_dev ? P->lpt_dev[r] : F->lptbuf;
 	if ((err = stage_layout(L, P, F)) != CL_SUCCESS)
 		return err;
 	double t1 = vrt_now_ms();
@@ -3042,8 +3067,8 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 		F->u = vrt_calloc(1, rb);
 		F->prev_u = vrt_calloc(1, rb);
 		F->fill = vrt_calloc(1, rb);
-		F->lpt = vrt_malloc(lb);
-		if (!F->u || !F->prev_u || !F->fill || !F->lpt)
+		F->lpt_own = vrt_malloc(lb);
+		if (!F->u || !F->prev_u || !F->fill || !F->lpt_own)
 			return CL_OUT_OF_HOST_MEMORY;
 		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++) {
 			if (!ws->frame_bytes[b] || ds->frames[b])
@@ -3092,7 +3117,7 @@ static void drop_sets(paged *P, const vrt_launch *L, int keep)
 		vrt_free(F->u);
 		vrt_free(F->prev_u);
 		vrt_free(F->fill);
-		vrt_free(F->lpt);
+		vrt_free(F->lpt_own);
 		memset(F, 0, sizeof *F);
 	}
 	if (keep && !L->share) {
@@ -3459,6 +3484,10 @@ static void use_plan(paged *P, const vrt_plan *c)
 	P->shared = c->shared;
 	P->nsets = c->nsets;
 	memcpy(P->buf_frames, c->buf_frames, sizeof P->buf_frames);
+	P->lpts = c->lpts;
+	P->lpt_frames = c->frames;
+	P->lpt_words = c->lpt_words;
+	P->plan_serial = c->serial;
 }
 
 /* paged_run's fused launch takes the plan fused_plan made (the same
@@ -3468,7 +3497,7 @@ static void take_plan(vrt_launch *L, paged *P)
 {
 	paged *D = P->pre;
 	vrt_plan c = { D->lay, D->wpp, D->nrows, NULL, D->ranges, D->nranges, D->unions,
-	               D->shared, D->nsets, {0}, {0} };
+	               D->shared, D->nsets, {0}, {0}, NULL, NULL, 0, 0 };
 	memcpy(c.buf_frames, D->buf_frames, sizeof c.buf_frames);
 	use_plan(P, &c);
 	vrt_fp_plan_free(P->fp);
@@ -3481,6 +3510,21 @@ static void take_plan(vrt_launch *L, paged *P)
 	vrt_free(D);
 }
 
+/* The tables of a plan not kept go with P; a kept plan's stay with it. */
+static void drop_tables(paged *P)
+{
+	if (P->lpts_owned) {
+		vrt_free((void *)P->lpts);
+		vrt_free((void *)P->lpt_frames);
+	}
+	P->lpts = NULL;
+	P->lpt_frames = NULL;
+	P->lpts_owned = 0;
+	P->lpt_dev = NULL;
+	P->plan_serial = 0;
+	vrt_devlpts_release(&P->lpt_own);
+}
+
 /* The plan of an earlier launch like this one (plans.c), or a new one
  * (a fused launch's: the one its check made). The descriptors are L's
  * own either way: they tell pages_to_fill what a range writes whole. */
@@ -3489,6 +3533,7 @@ static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 	/* Shares of a split launch (multi.c) run on threads and cover a
 	 * window of the groups: they plan afresh, and keep nothing. */
 	const vrt_plan *c = L->share || P->L2 ? NULL : vrt_plan_find(L);
+	drop_tables(P);
 	if (P->cached) {
 		/* The budget shrank since: the kept plan is not this one's. */
 		P->rows = NULL;
@@ -3530,12 +3575,74 @@ static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 static void keep_plan(vrt_launch *L, paged *P)
 {
 	vrt_plan p = { P->lay, P->wpp, P->nrows, P->rows, P->ranges, P->nranges, P->unions,
-	               P->shared, P->nsets, {0}, {0} };
+	               P->shared, P->nsets, {0}, {0}, NULL, NULL, 0, 0 };
 	memcpy(p.buf_frames, P->buf_frames, sizeof p.buf_frames);
 	if (P->fp)
 		vrt_fp_boxes_get(P->fp, p.boxed);
-	if (!P->cached && !L->share && !P->L2 && vrt_plan_keep(L, &p, P->from_fp))
+	if (P->lpts_owned) {
+		p.lpts = (uint32_t *)P->lpts;
+		p.frames = (vrt_frames *)P->lpt_frames;
+		p.lpt_words = P->lpt_words;
+	}
+	const vrt_plan *kept = P->cached || L->share || P->L2 ? NULL
+	                       : vrt_plan_keep(L, &p, P->from_fp);
+	if (kept) {
 		P->cached = 1;
+		P->lpts_owned = 0; /* the plan's now */
+		P->plan_serial = kept->serial;
+	}
+}
+
+/* Every range's LPT and frames, as vrt_lpt_build lays them out for the
+ * range alone: made once with the plan and kept with it (keep_plan),
+ * rather than built again for each range of every launch. A kept plan
+ * has them already (use_plan). Out of memory, none: each range builds
+ * its own (start_range). */
+static cl_int plan_tables(paged *P)
+{
+	const vrt_layout *lay = &P->lay;
+	size_t words = vrt_lpt_bytes(lay) / sizeof(uint32_t), n = P->nranges;
+	vrt_box2d bx[VAST_MAX_SLOTS + 1];
+	if (P->lpts || !n)
+		return CL_SUCCESS;
+	uint32_t *t = words && n <= SIZE_MAX / sizeof *t / words ? vrt_calloc(n * words, sizeof *t)
+	                                                          : NULL;
+	vrt_frames *fr = vrt_malloc(n * sizeof *fr);
+	if (!t || !fr) {
+		vrt_free(t);
+		vrt_free(fr);
+		return CL_SUCCESS;
+	}
+	for (size_t r = 0; r < n; r++)
+		/* place_frames laid out every range: each fits. */
+		if (range_boxes(P, &P->ranges[r], bx) ||
+		    vrt_lpt_build(lay, P->unions + r * lay->row_bytes, bx, P->per_buf, t + r * words,
+		                  &fr[r])) {
+			vrt_free(t);
+			vrt_free(fr);
+			return CL_OUT_OF_RESOURCES;
+		}
+	P->lpts = t;
+	P->lpt_frames = fr;
+	P->lpt_words = words;
+	P->lpts_owned = 1;
+	return CL_SUCCESS;
+}
+
+/* The plan's tables on the device, every range's at once (lpts.c), where
+ * they take at most a thirty-second of the budget (or 1 MiB: the small
+ * budgets of tests and PoCL): a range then binds its own and sends none.
+ * Larger, a range's goes to its set's LPT buffer as it starts
+ * (send_lpt_and_fault). */
+static void tables_on_device(vrt_launch *L, paged *P)
+{
+	unsigned long long room = L->budget / 32;
+	if (room < 1ull << 20)
+		room = 1ull << 20;
+	P->lpt_dev = P->lpts ? vrt_lpts_on_device(&P->devs, &P->lpt_own, L->ctx, L->dev,
+	                                          P->plan_serial, P->lpts, P->nranges,
+	                                          P->lpt_words, room)
+	                     : NULL;
 }
 
 /* Plans the launch and makes its frame sets. A device out of memory
@@ -3564,9 +3671,11 @@ static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
 		choose_direct(L, P);
 		vrt_trace_host("direct", L->k->name, t0, vrt_now_ms(), -1, 0);
 		err = make_sets(L, P);
-		vrt_trace_host("setup", L->k->name, t0, vrt_now_ms(), -1, 0);
-		if (err == CL_SUCCESS)
+		if (err == CL_SUCCESS && (err = plan_tables(P)) == CL_SUCCESS) {
 			keep_plan(L, P);
+			tables_on_device(L, P);
+		}
+		vrt_trace_host("setup", L->k->name, t0, vrt_now_ms(), -1, 0);
 		if (err == CL_SUCCESS && !P->device_bytes)
 			vrt_log(VRT_LOG_INFO, "kernel '%s': every frame buffer kept from an earlier launch",
 			        L->k->name);
@@ -3833,6 +3942,7 @@ out:
 	/* Kept only after a launch that went well: after a device error its
 	 * buffers may be what failed. */
 	drop_sets(P, L, err == CL_SUCCESS);
+	drop_tables(P);
 	if (t1 > 0)
 		vrt_trace_host("remember", k->name, t1, vrt_now_ms(), -1, 0);
 	vrt_fp_plan_free(P->fp);

@@ -192,13 +192,23 @@ typedef struct vrt_plan {
 	unsigned nsets;
 	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of each buffer of a set */
 	unsigned char boxed[VAST_MAX_SLOTS + 1]; /* slots planned as boxes */
+	/* Every range's LPT and frames (vrt_lpt_build), made once with the
+	 * plan (paged.c, plan_tables) and reused by every launch that runs
+	 * it: range r's table at lpts + r * lpt_words, its frames at
+	 * frames[r]; NULL: not made (out of memory), built per range. */
+	uint32_t *lpts;
+	vrt_frames *frames;
+	size_t lpt_words;
+	/* Set by vrt_plan_keep, never reused: what a device's copy of the
+	 * tables is kept under (paged/lpts.c). 0: a plan not kept. */
+	unsigned long long serial;
 } vrt_plan;
 typedef struct vrt_plans vrt_plans;
 /* The plan kept for a launch like L, NULL when none. It stays L->k's,
  * valid until the next vrt_plan_keep on that kernel. */
 const vrt_plan *vrt_plan_find(const vrt_launch *L);
-/* Keeps *p for launches like L, taking p->rows, ranges, unions (freed with
- * the plan); returns the kept plan, or NULL when out of memory (nothing
+/* Keeps *p for launches like L, taking p->rows, ranges, unions, lpts and
+ * frames (freed with the plan) and giving it a serial; returns the kept plan, or NULL when out of memory (nothing
  * was taken). May drop the kernel's least recently used plan. from_fp:
  * the plan was made from footprint descriptors alone, so launches that
  * differ from L only in scalars they do not name share it. */
