@@ -1134,7 +1134,7 @@ static cl_int send_gaps(vrt_launch *L, paged *P, fset *F, unsigned s)
 	for (size_t i = 0; i < nrc && !err; i++) {
 		cl_event e;
 		if (!(err = vrt_rect_move(P->qs->in, F->frames[F->fr.buf[s]], &rc[i],
-		                          L->slot_mem[s]->host, 0, &e)))
+		                          L->slot_mem[s]->host, 0, NULL, &e)))
 			keep(F->in, e);
 		F->in_bytes += rc[i].rows * rc[i].row_bytes;
 	}
@@ -1197,6 +1197,15 @@ static cl_int send_held(paged *P, cl_command_queue q, cl_event ev[2], size_t byt
 	return err;
 }
 
+/* What a D2H of F's range (out) waits for: its kernel, on another
+ * queue, for the range's first D2H (the fault word's, where it is read,
+ * else its first frames'); NULL for the others, which follow it on the
+ * in-order D2H queue, and for an H2D. */
+static cl_event after_run(const fset *F, int out)
+{
+	return out && !F->out[0] ? F->run : NULL;
+}
+
 /* Enqueues the pages u marks of slot s's frames of set F in (H2D,
  * gathering first when staged) or out (D2H; the scatter of a staged slot
  * comes in finish_range). */
@@ -1241,7 +1250,8 @@ static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
 				continue;
 			}
 			if (!by_ring || rc[i].rows > 1) {
-				if (!(err = vrt_rect_move(q, fb, &rc[i], m->host, out, &e)))
+				if (!(err = vrt_rect_move(q, fb, &rc[i], m->host, out, after_run(F, out),
+				                          &e)))
 					keep(ev, e);
 				continue;
 			}
@@ -1270,7 +1280,9 @@ static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
 		vrt_free(sp);
 		return err;
 	}
-	err = vrt_real.clEnqueueReadBuffer(q, fb, CL_FALSE, off, n, img, 0, NULL, &e);
+	cl_event after = after_run(F, out);
+	err = vrt_real.clEnqueueReadBuffer(q, fb, CL_FALSE, off, n, img, after != NULL,
+	                                   after ? &after : NULL, &e);
 	if (!err)
 		keep(ev, e);
 	*count += n;
@@ -1343,7 +1355,7 @@ static cl_int move_box(vrt_launch *L, paged *P, size_t i, fset *F, unsigned s, i
 		err = after_box_writers(L, P, i, F, s);
 	if (!err)
 		err = vrt_rect_move(out ? P->qs->out : P->qs->in, F->frames[F->fr.buf[s]], &r,
-		                    L->slot_mem[s]->host, out, &e);
+		                    L->slot_mem[s]->host, out, after_run(F, out), &e);
 	if (err)
 		return err;
 	keep(out ? F->out : F->in, e);
@@ -2778,12 +2790,14 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	for (unsigned s = 1; s <= lay->nslots; s++)
 		back |= (L->slot_mode[s] & VAST_MODE_W) && F->fr.count[s] && !lay->res_buf[s] &&
 		        F->fr.held != s && !(F->lazy && lazy_slot(L, s) && !F->box[s].rows);
-	/* Out: the fault word first (it waits for the kernel; the queue is
-	 * in order), then the frames of the slots the kernel may write. The
-	 * straight variant never writes the fault word: with nothing to
-	 * read back either, nothing goes out (measured on the H100: the
-	 * read costs the host 15 us, a third of a cached launch). */
-	F->checked = kr != P->ks || (kr2 && kr2 != P->ks2) || back;
+	/* Out: the fault word first, then the frames of the slots the
+	 * kernel may write; the first waits for the kernel, the others
+	 * follow it (the queue is in order: after_run). The straight
+	 * variant never writes the fault word: its ranges read none back
+	 * (measured on the H100: the read costs the host 15 us, a third of
+	 * a cached launch), and one with nothing else to bring back sends
+	 * nothing out. */
+	F->checked = kr != P->ks || (kr2 && kr2 != P->ks2);
 	if (F->checked) {
 		cl_event e;
 		if ((err = vrt_real.clEnqueueReadBuffer(qs->out, F->fault, CL_FALSE, 0,
@@ -2807,7 +2821,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	L->st->d2h += F->out_bytes;
 	F->range = (long)i;
 	record_range(L, P, F, i);
-	err = F->checked ? vrt_real.clFlush(qs->out) : CL_SUCCESS;
+	err = F->out[0] ? vrt_real.clFlush(qs->out) : CL_SUCCESS;
 	vrt_trace_host("enqueue", L->k->name, t2, vrt_now_ms(), (long)i, 0);
 	return err;
 }

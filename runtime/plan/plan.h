@@ -155,9 +155,9 @@ typedef struct vrt_rect {
  * returns the count and *rects (vrt_free), (size_t)-1 out of memory. */
 size_t vrt_span_rects(const vrt_layout *l, const vrt_span *sp, size_t nsp, vrt_rect **rects);
 /* Enqueues rectangle r between the host copy `host` and `frames`, to the
- * host when out, non-blocking, with no wait list. */
+ * host when out, non-blocking, after the event `after` (NULL: none). */
 cl_int vrt_rect_move(cl_command_queue q, cl_mem frames, const vrt_rect *r, unsigned char *host,
-                     int out, cl_event *e);
+                     int out, cl_event after, cl_event *e);
 
 /* --- gaps.c ------------------------------------------------------------- */
 /* The pieces [lo, hi) (buffer offsets, within page `page`) of

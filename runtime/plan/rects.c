@@ -59,19 +59,21 @@ size_t vrt_span_rects(const vrt_layout *l, const vrt_span *sp, size_t nsp, vrt_r
 }
 
 cl_int vrt_rect_move(cl_command_queue q, cl_mem frames, const vrt_rect *r, unsigned char *host,
-                     int out, cl_event *e)
+                     int out, cl_event after, cl_event *e)
 {
+	cl_uint nw = after != NULL;
+	const cl_event *w = after ? &after : NULL;
 	if (r->rows == 1)
 		return out ? vrt_real.clEnqueueReadBuffer(q, frames, CL_FALSE, r->dev_off, r->row_bytes,
-		                                          host + r->host_off, 0, NULL, e)
+		                                          host + r->host_off, nw, w, e)
 		           : vrt_real.clEnqueueWriteBuffer(q, frames, CL_FALSE, r->dev_off, r->row_bytes,
-		                                           host + r->host_off, 0, NULL, e);
+		                                           host + r->host_off, nw, w, e);
 	size_t dev[3] = { r->dev_off, 0, 0 }, hst[3] = { r->host_off, 0, 0 };
 	size_t region[3] = { r->row_bytes, r->rows, 1 };
 	return out ? vrt_real.clEnqueueReadBufferRect(q, frames, CL_FALSE, dev, hst, region,
-	                                              r->dev_pitch, 0, r->host_pitch, 0, host, 0,
-	                                              NULL, e)
+	                                              r->dev_pitch, 0, r->host_pitch, 0, host, nw,
+	                                              w, e)
 	           : vrt_real.clEnqueueWriteBufferRect(q, frames, CL_FALSE, dev, hst, region,
-	                                               r->dev_pitch, 0, r->host_pitch, 0, host, 0,
-	                                               NULL, e);
+	                                               r->dev_pitch, 0, r->host_pitch, 0, host, nw,
+	                                               w, e);
 }
