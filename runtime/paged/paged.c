@@ -240,6 +240,11 @@ typedef struct paged {
 	const cl_mem *lpt_dev;      /* range r's LPT on the device (lpts.c); NULL:
 	                             * sent range by range (send_lpt_and_fault) */
 	vrt_devlpts lpt_own;        /* the device's copy of tables not kept */
+	vrt_span *spans;            /* scratch: a slot's spans (move_pages,
+	                             * staged_spans), grown, not made per range */
+	size_t spans_cap;
+	vrt_rect *rects;            /* scratch: their rectangles */
+	size_t rects_cap;
 } paged;
 
 /* The range the i-th to run: the plan's order, or every other launch on
@@ -1059,11 +1064,13 @@ static cl_int stage_layout(vrt_launch *L, paged *P, fset *F)
 }
 
 /* Spans of staged slot s with frames relative to its place in the
- * staging area; (size_t)-1 when out of memory. */
-static size_t staged_spans(const paged *P, const fset *F, const unsigned char *u, unsigned s,
+ * staging area, in *sp (P's scratch, valid until the next call);
+ * (size_t)-1 when out of memory. */
+static size_t staged_spans(paged *P, const fset *F, const unsigned char *u, unsigned s,
                            vrt_span **sp)
 {
-	size_t nsp = vrt_spans(&P->lay, u, F->lpt, s, sp);
+	size_t nsp = vrt_spans_in(&P->lay, u, F->lpt, s, &P->spans, &P->spans_cap);
+	*sp = P->spans;
 	if (nsp == (size_t)-1)
 		return nsp;
 	for (size_t i = 0; i < nsp; i++)
@@ -1221,13 +1228,12 @@ static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
 	unsigned long long *count = out ? &F->out_bytes : &F->in_bytes;
 	cl_int err = CL_SUCCESS;
 	if (P->direct[s] || F->fr.held == s) { /* the hold has no staging */
-		vrt_span *sp;
-		vrt_rect *rc = NULL;
-		size_t nsp = vrt_spans(lay, u, F->lpt, s, &sp), nrc = 0;
-		if (nsp == (size_t)-1 || (nrc = vrt_span_rects(lay, sp, nsp, &rc)) == (size_t)-1) {
-			vrt_free(sp);
+		size_t nsp = vrt_spans_in(lay, u, F->lpt, s, &P->spans, &P->spans_cap), nrc = 0;
+		if (nsp == (size_t)-1 ||
+		    (nrc = vrt_span_rects_in(lay, P->spans, nsp, &P->rects, &P->rects_cap)) ==
+		            (size_t)-1)
 			return CL_OUT_OF_HOST_MEMORY;
-		}
+		const vrt_rect *rc = P->rects;
 		if (nrc < nsp)
 			vrt_log(VRT_LOG_DEBUG, "slot %u: %zu spans in %zu rectangular copies", s, nsp, nrc);
 		/* Only the buffer's valid bytes: the frames past its end hold
@@ -1263,8 +1269,6 @@ static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
 					err = send_held(P, q, ev, sent);
 				}
 		}
-		vrt_free(rc);
-		vrt_free(sp);
 		return err;
 	}
 	size_t off = F->fr.first[s] << sh, n = F->fr.count[s] << sh;
@@ -1276,9 +1280,7 @@ static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
 			return CL_OUT_OF_HOST_MEMORY;
 		span_job j = {lay, sp, m->host, img};
 		vrt_parallel(nsp, n, gather_share, &j);
-		err = write_staged(q, fb, off, img, sp, nsp, sh, ev, count);
-		vrt_free(sp);
-		return err;
+		return write_staged(q, fb, off, img, sp, nsp, sh, ev, count);
 	}
 	cl_event after = after_run(F, out);
 	err = vrt_real.clEnqueueReadBuffer(q, fb, CL_FALSE, off, n, img, after != NULL,
@@ -2866,7 +2868,6 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 		size_t n = F->fr.count[s] << lay->page_shift;
 		span_job job = {lay, sp, L->slot_mem[s]->host, F->stage + F->stage_off[s]};
 		vrt_parallel(nsp, n, scatter_share, &job);
-		vrt_free(sp);
 		bytes += n;
 	}
 	vrt_trace_host("scatter", kn, t0, vrt_now_ms(), (long)j, bytes);
@@ -3973,6 +3974,8 @@ out:
 	vrt_free(P->copies);
 	vrt_free(P->forgot);
 	vrt_free(P->forgetrow);
+	vrt_free(P->spans);
+	vrt_free(P->rects);
 	vrt_free(P->tail); /* unless the launch's (defer_ranges) */
 	if (P->last_run)
 		vrt_real.clReleaseEvent(P->last_run);

@@ -131,6 +131,10 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *
 /* Spans of slot s in u; returns the count, *spans (vrt_free) or NULL. */
 size_t vrt_spans(const vrt_layout *l, const unsigned char *u,
                  const uint32_t *lpt, unsigned s, vrt_span **spans);
+/* The same into *spans, a buffer of *cap spans the caller keeps (vrt_free),
+ * grown when too small: no allocation per call once large enough. */
+size_t vrt_spans_in(const vrt_layout *l, const unsigned char *u, const uint32_t *lpt,
+                    unsigned s, vrt_span **spans, size_t *cap);
 /* Bytes of the span that lie inside the buffer. */
 size_t vrt_span_valid(const vrt_layout *l, const vrt_span *sp);
 /* Frames <- host: copies the pages of a span from the buffer's host copy
@@ -154,6 +158,10 @@ typedef struct vrt_rect {
  * spans of one length at one pitch whose frames follow one another;
  * returns the count and *rects (vrt_free), (size_t)-1 out of memory. */
 size_t vrt_span_rects(const vrt_layout *l, const vrt_span *sp, size_t nsp, vrt_rect **rects);
+/* The same into *rects, a buffer of *cap the caller keeps, grown as
+ * vrt_spans_in grows its. */
+size_t vrt_span_rects_in(const vrt_layout *l, const vrt_span *sp, size_t nsp, vrt_rect **rects,
+                         size_t *cap);
 /* Enqueues rectangle r between the host copy `host` and `frames`, to the
  * host when out, non-blocking, after the event `after` (NULL: none). */
 cl_int vrt_rect_move(cl_command_queue q, cl_mem frames, const vrt_rect *r, unsigned char *host,

@@ -35,14 +35,26 @@ static int continues(const vrt_layout *l, const vrt_span *sp, size_t i, size_t j
 
 size_t vrt_span_rects(const vrt_layout *l, const vrt_span *sp, size_t nsp, vrt_rect **rects)
 {
+	size_t cap = 0;
+	*rects = NULL;
+	return vrt_span_rects_in(l, sp, nsp, rects, &cap);
+}
+
+size_t vrt_span_rects_in(const vrt_layout *l, const vrt_span *sp, size_t nsp, vrt_rect **rects,
+                         size_t *cap)
+{
 	unsigned sh = l->page_shift;
 	size_t n = 0;
-	*rects = NULL;
 	if (!nsp)
 		return 0;
-	vrt_rect *out = vrt_malloc(nsp * sizeof *out);
-	if (!out)
-		return (size_t)-1;
+	if (nsp > *cap) {
+		vrt_rect *w = vrt_realloc(*rects, nsp * sizeof *w);
+		if (!w)
+			return (size_t)-1;
+		*rects = w;
+		*cap = nsp;
+	}
+	vrt_rect *out = *rects;
 	for (size_t i = 0, j; i < nsp; i = j) {
 		for (j = i + 1; j < nsp && continues(l, sp, i, j); j++)
 			;
@@ -54,7 +66,6 @@ size_t vrt_span_rects(const vrt_layout *l, const vrt_span *sp, size_t nsp, vrt_r
 		r->dev_pitch = sp[i].npages << sh;
 		r->host_pitch = r->rows > 1 ? (sp[i + 1].page - sp[i].page) << sh : r->dev_pitch;
 	}
-	*rects = out;
 	return n;
 }
 
