@@ -2646,7 +2646,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	queues *qs = P->qs;
 	cl_int err;
 
-	double t0 = vrt_now_ms();
+	double t0 = vrt_trace_now();
 	memcpy(F->u, P->unions + (size_t)(R - P->ranges) * rb, rb);
 	if (range_boxes(P, R, F->box))
 		return CL_OUT_OF_RESOURCES;
@@ -2683,7 +2683,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	F->lptarg = P->lpt_dev ? P->lpt_dev[r] : F->lptbuf;
 	if ((err = stage_layout(L, P, F)) != CL_SUCCESS)
 		return err;
-	double t1 = vrt_now_ms();
+	double t1 = vrt_trace_now();
 	vrt_trace_host("plan", L->k->name, t0, t1, (long)i, 0);
 
 	/* Forwarding copies may still read these frames. */
@@ -2701,16 +2701,16 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	if ((err = pages_to_fill(L, P, F, g0, g1)) != CL_SUCCESS)
 		return err;
 	record_whole(P, F);
-	double tk = vrt_now_ms();
+	double tk = vrt_trace_now();
 	err = use_kept(L, P, i, F);
-	vrt_trace_host("kept", L->k->name, tk, vrt_now_ms(), (long)i, 0);
+	vrt_trace_host("kept", L->k->name, tk, vrt_trace_now(), (long)i, 0);
 	if (err != CL_SUCCESS)
 		return err;
 	/* Frames in: every touched page of every slot, except read-only
 	 * slots already in place from the set's previous range and pages
 	 * the range writes whole. */
 	F->in_bytes = F->out_bytes = 0;
-	double tm = vrt_now_ms();
+	double tm = vrt_trace_now();
 	/* Slots through the ring last, with the others' straight transfers
 	 * held back to go between its chunks (hold_piece). */
 	uint64_t sending = 0, ringed = 0;
@@ -2744,11 +2744,11 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	if (P->held_bytes)
 		vrt_log(VRT_LOG_DEBUG, "kernel '%s' range %zu: %llu bytes from pinned memory sent between the ring's chunks",
 		        L->k->name, i, P->held_bytes);
-	vrt_trace_host("move", L->k->name, tm, vrt_now_ms(), (long)i, F->in_bytes);
+	vrt_trace_host("move", L->k->name, tm, vrt_trace_now(), (long)i, F->in_bytes);
 	if ((err = send_lpt_and_fault(P, F)) != CL_SUCCESS)
 		return err;
 	L->st->h2d += F->in_bytes;
-	double t2 = vrt_now_ms();
+	double t2 = vrt_trace_now();
 	vrt_trace_host("gather", L->k->name, t1, t2, (long)i, F->in_bytes);
 	/* Flushed only when something went in (5 us of the host's on NVIDIA
 	 * otherwise). */
@@ -2824,7 +2824,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	F->range = (long)i;
 	record_range(L, P, F, i);
 	err = F->out[0] ? vrt_real.clFlush(qs->out) : CL_SUCCESS;
-	vrt_trace_host("enqueue", L->k->name, t2, vrt_now_ms(), (long)i, 0);
+	vrt_trace_host("enqueue", L->k->name, t2, vrt_trace_now(), (long)i, 0);
 	return err;
 }
 
@@ -2847,15 +2847,17 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 	fset *F = &P->set[j % P->nsets];
 	const vrt_layout *lay = &P->lay;
 	cl_event done = F->out[0] ? last_of(F->out) : F->run;
+	const char *kn = L->k->name;
+	double tw = vrt_trace_now();
 	cl_int err = vrt_real.clWaitForEvents(1, &done);
+	vrt_trace_host("drain", kn, tw, vrt_trace_now(), (long)j, 0);
 	if (err)
 		return err;
-	const char *kn = L->k->name;
 	vrt_tail_range r = tail_range(L, P, F, j);
 	if ((err = vrt_tail_check(kn, &r, L->st, L->group_base)) != CL_SUCCESS)
 		return err;
 	P->devs.set[j % P->nsets].fault_clear = 1;
-	double t0 = vrt_now_ms();
+	double t0 = vrt_trace_now();
 	unsigned long long bytes = 0;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->fr.count[s] || P->direct[s] ||
@@ -2870,7 +2872,7 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 		vrt_parallel(nsp, n, scatter_share, &job);
 		bytes += n;
 	}
-	vrt_trace_host("scatter", kn, t0, vrt_now_ms(), (long)j, bytes);
+	vrt_trace_host("scatter", kn, t0, vrt_trace_now(), (long)j, bytes);
 	/* The program's reads queued behind the launch take the pages now
 	 * home that no later range writes (deliver.c). */
 	uint64_t went = 0;
