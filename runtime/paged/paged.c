@@ -235,6 +235,9 @@ typedef struct paged {
 	const uint32_t *lpts;
 	const vrt_frames *lpt_frames;
 	size_t lpt_words;
+	const unsigned char *fills; /* every range's F->fill (pages_to_fill), */
+	const vrt_gap *fill_gaps;   /* its gaps, range r's from fill_gaps_at[r] */
+	const size_t *fill_gaps_at; /* (NULL: worked out range by range) */
 	int lpts_owned;
 	unsigned long long plan_serial; /* the kept plan's (vrt_plan.serial), 0: none */
 	const cl_mem *lpt_dev;      /* range r's LPT on the device (lpts.c); NULL:
@@ -1488,13 +1491,14 @@ static int by_gaps(const vrt_launch *L, paged *P, const vrt_fp_plan *fp, unsigne
 /* Slot s's pages by their gaps (pieces P->gaps[first..]) go in whole
  * after all when the copies of their gaps would take longer
  * (vrt_gaps_worth); 0 out of memory, else 1. */
-static int gaps_or_whole(const vrt_launch *L, paged *P, fset *F, unsigned s, size_t first)
+static int gaps_or_whole(const vrt_launch *L, paged *P, unsigned char *fillrow,
+                         const uint32_t *lpt, unsigned s, size_t first)
 {
 	const vrt_layout *lay = &P->lay;
-	unsigned char *fill = F->fill + lay->slot_off[s];
+	unsigned char *fill = fillrow + lay->slot_off[s];
 	vrt_rect *rc;
 	size_t nrc = vrt_gap_rects(P->gaps + first, P->ngaps - first, lay->page_shift,
-	                           vrt_lpt_table(F->lpt, s), &rc);
+	                           vrt_lpt_table(lpt, s), &rc);
 	if (nrc == (size_t)-1)
 		return 0;
 	size_t rows = 0;
@@ -1514,8 +1518,8 @@ static int gaps_or_whole(const vrt_launch *L, paged *P, fset *F, unsigned s, siz
 	return 1;
 }
 
-/* F->fill: the pages of F->u that go in from the host copies, 1 whole, 2
- * by their gaps (P->gaps). A slot the kernel only writes (no reads, no
+/* fill: the pages of u (a range's, its frames fr and LPT lpt) that go in
+ * from the host copies, 1 whole, 2 by their gaps (P->gaps). A slot the kernel only writes (no reads, no
  * atomics) needs none of the pages its range certainly writes whole
  * (exact must-write descriptors): every byte of them comes back from the
  * kernel; of a page they write in part, only the bytes they leave out.
@@ -1523,10 +1527,11 @@ static int gaps_or_whole(const vrt_launch *L, paged *P, fset *F, unsigned s, siz
  * their values. In a fused launch the kernel that touches the slot first
  * on the range decides: L's where it has the slot, else L2's (the bytes
  * L's kernel writes whole are all L2's kernel sees of them). */
-static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t g1)
+static cl_int fill_of(vrt_launch *L, paged *P, const unsigned char *u, const vrt_frames *fr,
+                      const uint32_t *lpt, size_t g0, size_t g1, unsigned char *fillrow)
 {
 	const vrt_layout *lay = &P->lay;
-	memcpy(F->fill, F->u, lay->row_bytes);
+	memcpy(fillrow, u, lay->row_bytes);
 	P->ngaps = 0;
 	if (!P->fp)
 		return CL_SUCCESS;
@@ -1537,7 +1542,7 @@ static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t 
 			mode = P->mode1[s] ? P->mode1[s] : P->L2->slot_mode[s];
 			fp = P->mode1[s] ? P->fp : P->fp2;
 		}
-		if (mode != VAST_MODE_W || !F->fr.count[s] || lay->res_buf[s])
+		if (mode != VAST_MODE_W || !fr->count[s] || lay->res_buf[s])
 			continue;
 		if (P->written_cap < lay->slot_pages[s]) {
 			/* a new plan may have smaller pages: more of them */
@@ -1550,7 +1555,7 @@ static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t 
 		int r = vrt_fp_must_write(fp, lay, s, g0, g1, P->written);
 		if (r < 0)
 			return CL_OUT_OF_HOST_MEMORY;
-		unsigned char *fill = F->fill + lay->slot_off[s];
+		unsigned char *fill = fillrow + lay->slot_off[s];
 		size_t first = P->ngaps;
 		for (size_t p = 0; r && p < lay->slot_pages[s]; p++) {
 			if (P->written[p]) {
@@ -1563,9 +1568,31 @@ static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t 
 			if (g)
 				fill[p] = 2;
 		}
-		if (first < P->ngaps && !gaps_or_whole(L, P, F, s, first))
+		if (first < P->ngaps && !gaps_or_whole(L, P, fillrow, lpt, s, first))
 			return CL_OUT_OF_HOST_MEMORY;
 	}
+	return CL_SUCCESS;
+}
+
+/* F->fill and P->gaps of F's range, plan range r of groups [g0, g1)
+ * (fill_of): the plan's, worked out once with it (plan_tables), else
+ * here. */
+static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t r, size_t g0, size_t g1)
+{
+	if (!P->fills)
+		return fill_of(L, P, F->u, &F->fr, F->lpt, g0, g1, F->fill);
+	size_t a = P->fill_gaps_at[r], n = P->fill_gaps_at[r + 1] - a;
+	memcpy(F->fill, P->fills + r * P->lay.row_bytes, P->lay.row_bytes);
+	if (n > P->gaps_cap) {
+		vrt_gap *g = vrt_realloc(P->gaps, n * sizeof *g);
+		if (!g)
+			return CL_OUT_OF_HOST_MEMORY;
+		P->gaps = g;
+		P->gaps_cap = n;
+	}
+	if (n)
+		memcpy(P->gaps, P->fill_gaps + a, n * sizeof *P->gaps);
+	P->ngaps = n;
 	return CL_SUCCESS;
 }
 
@@ -2698,7 +2725,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	size_t g1 = (R->last_row + 1) * P->wpp;
 	if (g1 > L->groups)
 		g1 = L->groups;
-	if ((err = pages_to_fill(L, P, F, g0, g1)) != CL_SUCCESS)
+	if ((err = pages_to_fill(L, P, F, r, g0, g1)) != CL_SUCCESS)
 		return err;
 	record_whole(P, F);
 	double tk = vrt_trace_now();
@@ -3504,6 +3531,9 @@ static void use_plan(paged *P, const vrt_plan *c)
 	P->lpts = c->lpts;
 	P->lpt_frames = c->frames;
 	P->lpt_words = c->lpt_words;
+	P->fills = c->fills;
+	P->fill_gaps = c->gaps;
+	P->fill_gaps_at = c->gaps_at;
 	P->plan_serial = c->serial;
 }
 
@@ -3514,7 +3544,7 @@ static void take_plan(vrt_launch *L, paged *P)
 {
 	paged *D = P->pre;
 	vrt_plan c = { D->lay, D->wpp, D->nrows, NULL, D->ranges, D->nranges, D->unions,
-	               D->shared, D->nsets, {0}, {0}, NULL, NULL, 0, 0 };
+	               D->shared, D->nsets, {0}, {0}, NULL, NULL, 0, NULL, NULL, NULL, 0 };
 	memcpy(c.buf_frames, D->buf_frames, sizeof c.buf_frames);
 	use_plan(P, &c);
 	vrt_fp_plan_free(P->fp);
@@ -3533,9 +3563,15 @@ static void drop_tables(paged *P)
 	if (P->lpts_owned) {
 		vrt_free((void *)P->lpts);
 		vrt_free((void *)P->lpt_frames);
+		vrt_free((void *)P->fills);
+		vrt_free((void *)P->fill_gaps);
+		vrt_free((void *)P->fill_gaps_at);
 	}
 	P->lpts = NULL;
 	P->lpt_frames = NULL;
+	P->fills = NULL;
+	P->fill_gaps = NULL;
+	P->fill_gaps_at = NULL;
 	P->lpts_owned = 0;
 	P->lpt_dev = NULL;
 	P->plan_serial = 0;
@@ -3592,7 +3628,7 @@ static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 static void keep_plan(vrt_launch *L, paged *P)
 {
 	vrt_plan p = { P->lay, P->wpp, P->nrows, P->rows, P->ranges, P->nranges, P->unions,
-	               P->shared, P->nsets, {0}, {0}, NULL, NULL, 0, 0 };
+	               P->shared, P->nsets, {0}, {0}, NULL, NULL, 0, NULL, NULL, NULL, 0 };
 	memcpy(p.buf_frames, P->buf_frames, sizeof p.buf_frames);
 	if (P->fp)
 		vrt_fp_boxes_get(P->fp, p.boxed);
@@ -3600,6 +3636,9 @@ static void keep_plan(vrt_launch *L, paged *P)
 		p.lpts = (uint32_t *)P->lpts;
 		p.frames = (vrt_frames *)P->lpt_frames;
 		p.lpt_words = P->lpt_words;
+		p.fills = (unsigned char *)P->fills;
+		p.gaps = (vrt_gap *)P->fill_gaps;
+		p.gaps_at = (size_t *)P->fill_gaps_at;
 	}
 	const vrt_plan *kept = P->cached || L->share || P->L2 ? NULL
 	                       : vrt_plan_keep(L, &p, P->from_fp);
@@ -3610,12 +3649,57 @@ static void keep_plan(vrt_launch *L, paged *P)
 	}
 }
 
+/* Every range's pages filled from the host and their gaps (fill_of),
+ * after its LPT and frames: 0, -1 out of memory (none then). */
+static int plan_fills(vrt_launch *L, paged *P, const uint32_t *t, const vrt_frames *fr)
+{
+	size_t n = P->nranges, rb = P->lay.row_bytes, ng = 0, cap = 0;
+	unsigned char *fills = vrt_malloc(n * rb);
+	size_t *at = vrt_malloc((n + 1) * sizeof *at);
+	vrt_gap *gaps = NULL;
+	if (!fills || !at)
+		goto fail;
+	for (size_t r = 0; r < n; r++) {
+		const vrt_range *R = &P->ranges[r];
+		size_t g0 = R->first_row * P->wpp, g1 = (R->last_row + 1) * P->wpp;
+		if (fill_of(L, P, P->unions + r * rb, &fr[r], t + r * P->lpt_words, g0,
+		            g1 > L->groups ? L->groups : g1, fills + r * rb) != CL_SUCCESS)
+			goto fail;
+		at[r] = ng;
+		if (ng + P->ngaps > cap) {
+			size_t c = cap ? cap * 2 : 64;
+			while (c < ng + P->ngaps)
+				c *= 2;
+			vrt_gap *w = vrt_realloc(gaps, c * sizeof *w);
+			if (!w)
+				goto fail;
+			gaps = w;
+			cap = c;
+		}
+		if (P->ngaps)
+			memcpy(gaps + ng, P->gaps, P->ngaps * sizeof *gaps);
+		ng += P->ngaps;
+	}
+	at[n] = ng;
+	P->ngaps = 0;
+	P->fills = fills;
+	P->fill_gaps = gaps;
+	P->fill_gaps_at = at;
+	return 0;
+fail:
+	vrt_free(fills);
+	vrt_free(at);
+	vrt_free(gaps);
+	return -1;
+}
+
 /* Every range's LPT and frames, as vrt_lpt_build lays them out for the
- * range alone: made once with the plan and kept with it (keep_plan),
- * rather than built again for each range of every launch. A kept plan
- * has them already (use_plan). Out of memory, none: each range builds
- * its own (start_range). */
-static cl_int plan_tables(paged *P)
+ * range alone, and its pages filled from the host (fill_of): made once
+ * with the plan and kept with it (keep_plan), rather than worked out
+ * again for each range of every launch (fill_of took half of jacobi2d's
+ * host work a range on PoCL). A kept plan has them already (use_plan).
+ * Out of memory, none: each range works out its own (start_range). */
+static cl_int plan_tables(vrt_launch *L, paged *P)
 {
 	const vrt_layout *lay = &P->lay;
 	size_t words = vrt_lpt_bytes(lay) / sizeof(uint32_t), n = P->nranges;
@@ -3639,10 +3723,17 @@ static cl_int plan_tables(paged *P)
 			vrt_free(fr);
 			return CL_OUT_OF_RESOURCES;
 		}
+	P->lpt_words = words;
+	if (plan_fills(L, P, t, fr)) {
+		vrt_free(t);
+		vrt_free(fr);
+		return CL_SUCCESS;
+	}
 	P->lpts = t;
 	P->lpt_frames = fr;
-	P->lpt_words = words;
 	P->lpts_owned = 1;
+	vrt_log(VRT_LOG_DEBUG, "kernel '%s': the tables of %zu ranges made (LPTs, pages to fill)",
+	        L->k->name, n);
 	return CL_SUCCESS;
 }
 
@@ -3688,7 +3779,7 @@ static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
 		choose_direct(L, P);
 		vrt_trace_host("direct", L->k->name, t0, vrt_now_ms(), -1, 0);
 		err = make_sets(L, P);
-		if (err == CL_SUCCESS && (err = plan_tables(P)) == CL_SUCCESS) {
+		if (err == CL_SUCCESS && (err = plan_tables(L, P)) == CL_SUCCESS) {
 			keep_plan(L, P);
 			tables_on_device(L, P);
 		}

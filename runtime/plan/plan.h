@@ -207,6 +207,12 @@ typedef struct vrt_plan {
 	uint32_t *lpts;
 	vrt_frames *frames;
 	size_t lpt_words;
+	/* Every range's pages filled from the host (paged.c, pages_to_fill),
+	 * a row each, and the pieces of those filled by their gaps: range
+	 * r's gaps[gaps_at[r] .. gaps_at[r + 1]); NULL: worked out per range. */
+	unsigned char *fills;
+	vrt_gap *gaps;
+	size_t *gaps_at;
 	/* Set by vrt_plan_keep, never reused: what a device's copy of the
 	 * tables is kept under (paged/lpts.c). 0: a plan not kept. */
 	unsigned long long serial;
@@ -215,8 +221,9 @@ typedef struct vrt_plans vrt_plans;
 /* The plan kept for a launch like L, NULL when none. It stays L->k's,
  * valid until the next vrt_plan_keep on that kernel. */
 const vrt_plan *vrt_plan_find(const vrt_launch *L);
-/* Keeps *p for launches like L, taking p->rows, ranges, unions, lpts and
- * frames (freed with the plan) and giving it a serial; returns the kept plan, or NULL when out of memory (nothing
+/* Keeps *p for launches like L, taking p->rows, ranges, unions, lpts,
+ * frames, fills, gaps and gaps_at (freed with the plan) and giving it a
+ * serial; returns the kept plan, or NULL when out of memory (nothing
  * was taken). May drop the kernel's least recently used plan. from_fp:
  * the plan was made from footprint descriptors alone, so launches that
  * differ from L only in scalars they do not name share it. */

@@ -151,6 +151,9 @@ static void plans_free_one(vrt_plans *e)
 	vrt_free(e->plan.unions);
 	vrt_free(e->plan.lpts);
 	vrt_free(e->plan.frames);
+	vrt_free(e->plan.fills);
+	vrt_free(e->plan.gaps);
+	vrt_free(e->plan.gaps_at);
 	vrt_free(e);
 }
 

@@ -9,7 +9,9 @@
 # range bound to another range's table faults or writes the wrong
 # bytes), L and 2L launches (the plan and its tables reused; every
 # other launch runs its ranges last first). Outputs equal the native
-# run's byte for byte, and the L launches more send no table: their
+# run's byte for byte; the ranges' tables (their LPTs and pages to fill)
+# are made once, with the plan (VAST_LOG=debug says so once, however
+# many launches run it); and the L launches more send no table: their
 # extra bytes in are whole 4 KiB pages (a table of this launch is 672
 # bytes).
 #   VAST_BUILD=build bash test/e2e/range_tables.sh
@@ -30,7 +32,7 @@ h2d=()
 for k in $l $((2 * l)); do
 	"$tmp/native/repeat/repeat" -q -o "$tmp/native.out" $n $k >/dev/null 2>&1 ||
 		fail "the native run failed"
-	VAST_DEVICE_MEM=$((n * 8 / 8)) VAST_PAGE_SIZE=4096 VAST_STRAIGHT=0 VAST_STATS=kv \
+	VAST_DEVICE_MEM=$((n * 8 / 8)) VAST_PAGE_SIZE=4096 VAST_STRAIGHT=0 VAST_STATS=kv VAST_LOG=debug \
 		"$tmp/vast/repeat/repeat" -q -o "$tmp/vast.out" $n $k >"$tmp/log" 2>&1 ||
 		{ cat "$tmp/log" >&2; fail "$k launches: the run failed"; }
 	cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "$k launches: output differs"
@@ -40,6 +42,8 @@ for k in $l $((2 * l)); do
 	[ "$straight" = 0 ] || fail "$k launches: straight=$straight, want 0 (VAST_STRAIGHT=0)"
 	[ "$(field plan_hits "$tmp/log")" = "$k" ] ||
 		fail "$k launches: plan_hits=$(field plan_hits "$tmp/log"), want $k"
+	made=$(grep -c "kernel 'bump': the tables of [0-9]* ranges made" "$tmp/log")
+	[ "$made" = 1 ] || fail "$k launches: the ranges' tables made $made times, want once (with the plan)"
 	h2d+=("$(field h2d "$tmp/log")")
 	echo "range_tables: $k launches: identical; ranges=$ranges h2d=${h2d[-1]}"
 done
