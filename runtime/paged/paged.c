@@ -131,6 +131,7 @@ typedef struct fset {
 	vrt_frames fr, prev_fr;     /* where its range's frames lie, the previous one's */
 	vrt_box2d box[VAST_MAX_SLOTS + 1]; /* its range's boxed slots (boxframes.c) */
 	long range;                 /* the range in flight on it, -1: none */
+	size_t plan_r;              /* its place in the plan's ranges (range_at) */
 	int lazy;                   /* its range is among the launch's last
 	                             * nsets: lazy slots stay in its frames */
 	int used;                   /* prev_u and prev_fr are a range's */
@@ -238,6 +239,8 @@ typedef struct paged {
 	const unsigned char *fills; /* every range's F->fill (pages_to_fill), */
 	const vrt_gap *fill_gaps;   /* its gaps, range r's from fill_gaps_at[r] */
 	const size_t *fill_gaps_at; /* (NULL: worked out range by range) */
+	const vrt_rect *gap_rects;  /* their copies (send_gaps), range r's of */
+	const size_t *gap_rects_at; /* slot s from gap_rects_at[r * (nslots + 1) + s] */
 	int lpts_owned;
 	unsigned long long plan_serial; /* the kept plan's (vrt_plan.serial), 0: none */
 	const cl_mem *lpt_dev;      /* range r's LPT on the device (lpts.c); NULL:
@@ -1134,19 +1137,32 @@ static cl_int send_gaps(vrt_launch *L, paged *P, fset *F, unsigned s)
 	for (size_t i = 0; i < P->ngaps; i++)
 		if (P->gaps[i].slot == s && fill[P->gaps[i].page] == 2)
 			P->gaps[n++] = P->gaps[i];
-	vrt_rect *rc;
-	size_t nrc = vrt_gap_rects(P->gaps, n, lay->page_shift, vrt_lpt_table(F->lpt, s), &rc);
-	if (nrc == (size_t)-1)
-		return CL_OUT_OF_HOST_MEMORY;
+	/* The plan's copies of them, where use_kept took none of their
+	 * pages (it only takes pages out: the count tells). */
+	size_t k = F->plan_r * (lay->nslots + 1) + s, nplan = 0, nrc;
+	for (size_t i = P->gap_rects ? P->fill_gaps_at[F->plan_r] : 0;
+	     P->gap_rects && i < P->fill_gaps_at[F->plan_r + 1]; i++)
+		nplan += P->fill_gaps[i].slot == s;
+	vrt_rect *rc = NULL;
+	const vrt_rect *use;
+	if (P->gap_rects && nplan == n) {
+		use = P->gap_rects + P->gap_rects_at[k];
+		nrc = P->gap_rects_at[k + 1] - P->gap_rects_at[k];
+	} else {
+		nrc = vrt_gap_rects(P->gaps, n, lay->page_shift, vrt_lpt_table(F->lpt, s), &rc);
+		if (nrc == (size_t)-1)
+			return CL_OUT_OF_HOST_MEMORY;
+		use = rc;
+	}
 	vrt_log(VRT_LOG_DEBUG, "slot %u: %zu gaps of pages written in part, in %zu copies", s, n,
 	        nrc);
 	cl_int err = CL_SUCCESS;
 	for (size_t i = 0; i < nrc && !err; i++) {
 		cl_event e;
-		if (!(err = vrt_rect_move(P->qs->in, F->frames[F->fr.buf[s]], &rc[i],
+		if (!(err = vrt_rect_move(P->qs->in, F->frames[F->fr.buf[s]], &use[i],
 		                          L->slot_mem[s]->host, 0, NULL, &e)))
 			keep(F->in, e);
-		F->in_bytes += rc[i].rows * rc[i].row_bytes;
+		F->in_bytes += use[i].rows * use[i].row_bytes;
 	}
 	vrt_free(rc);
 	return err;
@@ -2699,6 +2715,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	/* The plan's table of the range (plan_tables), else built here:
 	 * place_frames laid out every range, this one fits. */
 	size_t r = (size_t)(R - P->ranges);
+	F->plan_r = r;
 	if (P->lpts) {
 		F->lpt = P->lpts + r * P->lpt_words;
 		F->fr = P->lpt_frames[r];
@@ -3534,6 +3551,8 @@ static void use_plan(paged *P, const vrt_plan *c)
 	P->fills = c->fills;
 	P->fill_gaps = c->gaps;
 	P->fill_gaps_at = c->gaps_at;
+	P->gap_rects = c->gap_rects;
+	P->gap_rects_at = c->gap_rects_at;
 	P->plan_serial = c->serial;
 }
 
@@ -3544,7 +3563,7 @@ static void take_plan(vrt_launch *L, paged *P)
 {
 	paged *D = P->pre;
 	vrt_plan c = { D->lay, D->wpp, D->nrows, NULL, D->ranges, D->nranges, D->unions,
-	               D->shared, D->nsets, {0}, {0}, NULL, NULL, 0, NULL, NULL, NULL, 0 };
+	               D->shared, D->nsets, {0}, {0}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0 };
 	memcpy(c.buf_frames, D->buf_frames, sizeof c.buf_frames);
 	use_plan(P, &c);
 	vrt_fp_plan_free(P->fp);
@@ -3566,12 +3585,16 @@ static void drop_tables(paged *P)
 		vrt_free((void *)P->fills);
 		vrt_free((void *)P->fill_gaps);
 		vrt_free((void *)P->fill_gaps_at);
+		vrt_free((void *)P->gap_rects);
+		vrt_free((void *)P->gap_rects_at);
 	}
 	P->lpts = NULL;
 	P->lpt_frames = NULL;
 	P->fills = NULL;
 	P->fill_gaps = NULL;
 	P->fill_gaps_at = NULL;
+	P->gap_rects = NULL;
+	P->gap_rects_at = NULL;
 	P->lpts_owned = 0;
 	P->lpt_dev = NULL;
 	P->plan_serial = 0;
@@ -3628,7 +3651,7 @@ static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 static void keep_plan(vrt_launch *L, paged *P)
 {
 	vrt_plan p = { P->lay, P->wpp, P->nrows, P->rows, P->ranges, P->nranges, P->unions,
-	               P->shared, P->nsets, {0}, {0}, NULL, NULL, 0, NULL, NULL, NULL, 0 };
+	               P->shared, P->nsets, {0}, {0}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0 };
 	memcpy(p.buf_frames, P->buf_frames, sizeof p.buf_frames);
 	if (P->fp)
 		vrt_fp_boxes_get(P->fp, p.boxed);
@@ -3639,6 +3662,8 @@ static void keep_plan(vrt_launch *L, paged *P)
 		p.fills = (unsigned char *)P->fills;
 		p.gaps = (vrt_gap *)P->fill_gaps;
 		p.gaps_at = (size_t *)P->fill_gaps_at;
+		p.gap_rects = (vrt_rect *)P->gap_rects;
+		p.gap_rects_at = (size_t *)P->gap_rects_at;
 	}
 	const vrt_plan *kept = P->cached || L->share || P->L2 ? NULL
 	                       : vrt_plan_keep(L, &p, P->from_fp);
@@ -3649,15 +3674,57 @@ static void keep_plan(vrt_launch *L, paged *P)
 	}
 }
 
-/* Every range's pages filled from the host and their gaps (fill_of),
- * after its LPT and frames: 0, -1 out of memory (none then). */
+/* Appends the copies of range r's gaps (P->gaps, slot by slot), of LPT
+ * lpt, to *rects (*cap of them, *nr used), each slot's from
+ * at[r * (nslots + 1) + s]; 0, -1 out of memory. */
+static int plan_gap_rects(paged *P, size_t r, const uint32_t *lpt, vrt_rect **rects,
+                          size_t *nr, size_t *cap, size_t *at)
+{
+	unsigned ns = P->lay.nslots;
+	size_t i = 0;
+	for (unsigned s = 0; s <= ns; s++) {
+		size_t a = i;
+		while (i < P->ngaps && P->gaps[i].slot == s)
+			i++;
+		vrt_rect *rc = NULL;
+		size_t nrc = s && i > a ? vrt_gap_rects(P->gaps + a, i - a, P->lay.page_shift,
+		                                        vrt_lpt_table(lpt, s), &rc)
+		                        : 0;
+		at[r * (ns + 1) + s] = *nr;
+		if (nrc == (size_t)-1)
+			return -1;
+		if (*nr + nrc > *cap) {
+			size_t c = *cap ? *cap * 2 : 64;
+			while (c < *nr + nrc)
+				c *= 2;
+			vrt_rect *w = vrt_realloc(*rects, c * sizeof *w);
+			if (!w) {
+				vrt_free(rc);
+				return -1;
+			}
+			*rects = w;
+			*cap = c;
+		}
+		if (nrc)
+			memcpy(*rects + *nr, rc, nrc * sizeof *rc);
+		*nr += nrc;
+		vrt_free(rc);
+	}
+	return i == P->ngaps ? 0 : -1; /* not slot by slot: not expected */
+}
+
+/* Every range's pages filled from the host, their gaps and the copies of
+ * those (fill_of), after its LPT and frames: 0, -1 out of memory (none
+ * then). */
 static int plan_fills(vrt_launch *L, paged *P, const uint32_t *t, const vrt_frames *fr)
 {
-	size_t n = P->nranges, rb = P->lay.row_bytes, ng = 0, cap = 0;
+	size_t n = P->nranges, rb = P->lay.row_bytes, ng = 0, cap = 0, nr = 0, rcap = 0;
+	size_t nk = n * (P->lay.nslots + 1);
 	unsigned char *fills = vrt_malloc(n * rb);
-	size_t *at = vrt_malloc((n + 1) * sizeof *at);
+	size_t *at = vrt_malloc((n + 1) * sizeof *at), *rat = vrt_malloc((nk + 1) * sizeof *rat);
 	vrt_gap *gaps = NULL;
-	if (!fills || !at)
+	vrt_rect *rects = NULL;
+	if (!fills || !at || !rat)
 		goto fail;
 	for (size_t r = 0; r < n; r++) {
 		const vrt_range *R = &P->ranges[r];
@@ -3679,17 +3746,25 @@ static int plan_fills(vrt_launch *L, paged *P, const uint32_t *t, const vrt_fram
 		if (P->ngaps)
 			memcpy(gaps + ng, P->gaps, P->ngaps * sizeof *gaps);
 		ng += P->ngaps;
+		if (plan_gap_rects(P, r, t + r * P->lpt_words, &rects, &nr, &rcap, rat))
+			goto fail;
 	}
 	at[n] = ng;
+	rat[nk] = nr;
 	P->ngaps = 0;
 	P->fills = fills;
 	P->fill_gaps = gaps;
 	P->fill_gaps_at = at;
+	P->gap_rects = rects;
+	P->gap_rects_at = rat;
 	return 0;
 fail:
+	P->ngaps = 0;
 	vrt_free(fills);
 	vrt_free(at);
 	vrt_free(gaps);
+	vrt_free(rat);
+	vrt_free(rects);
 	return -1;
 }
 

@@ -213,6 +213,11 @@ typedef struct vrt_plan {
 	unsigned char *fills;
 	vrt_gap *gaps;
 	size_t *gaps_at;
+	/* The copies of range r's gaps of slot s (vrt_gap_rects):
+	 * gap_rects[gap_rects_at[k] .. gap_rects_at[k + 1]), k = r *
+	 * (nslots + 1) + s. */
+	vrt_rect *gap_rects;
+	size_t *gap_rects_at;
 	/* Set by vrt_plan_keep, never reused: what a device's copy of the
 	 * tables is kept under (paged/lpts.c). 0: a plan not kept. */
 	unsigned long long serial;
@@ -222,7 +227,8 @@ typedef struct vrt_plans vrt_plans;
  * valid until the next vrt_plan_keep on that kernel. */
 const vrt_plan *vrt_plan_find(const vrt_launch *L);
 /* Keeps *p for launches like L, taking p->rows, ranges, unions, lpts,
- * frames, fills, gaps and gaps_at (freed with the plan) and giving it a
+ * frames, fills, gaps, gaps_at, gap_rects and gap_rects_at (freed with
+ * the plan) and giving it a
  * serial; returns the kept plan, or NULL when out of memory (nothing
  * was taken). May drop the kernel's least recently used plan. from_fp:
  * the plan was made from footprint descriptors alone, so launches that

@@ -154,6 +154,8 @@ static void plans_free_one(vrt_plans *e)
 	vrt_free(e->plan.fills);
 	vrt_free(e->plan.gaps);
 	vrt_free(e->plan.gaps_at);
+	vrt_free(e->plan.gap_rects);
+	vrt_free(e->plan.gap_rects_at);
 	vrt_free(e);
 }
 
