@@ -1535,8 +1535,9 @@ static int gaps_or_whole(const vrt_launch *L, paged *P, unsigned char *fillrow,
 }
 
 /* fill: the pages of u (a range's, its frames fr and LPT lpt) that go in
- * from the host copies, 1 whole, 2 by their gaps (P->gaps). A slot the kernel only writes (no reads, no
- * atomics) needs none of the pages its range certainly writes whole
+ * from the host copies, 1 whole, 2 by their gaps (P->gaps). A slot the
+ * kernel only writes (no reads, no atomics) needs none of the pages its
+ * range certainly writes whole
  * (exact must-write descriptors): every byte of them comes back from the
  * kernel; of a page they write in part, only the bytes they leave out.
  * Every other page is filled, so bytes a kernel does not write keep
@@ -3562,8 +3563,9 @@ static void use_plan(paged *P, const vrt_plan *c)
 static void take_plan(vrt_launch *L, paged *P)
 {
 	paged *D = P->pre;
-	vrt_plan c = { D->lay, D->wpp, D->nrows, NULL, D->ranges, D->nranges, D->unions,
-	               D->shared, D->nsets, {0}, {0}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0 };
+	vrt_plan c = { .lay = D->lay, .wpp = D->wpp, .nrows = D->nrows, .ranges = D->ranges,
+	               .nranges = D->nranges, .unions = D->unions, .shared = D->shared,
+	               .nsets = D->nsets };
 	memcpy(c.buf_frames, D->buf_frames, sizeof c.buf_frames);
 	use_plan(P, &c);
 	vrt_fp_plan_free(P->fp);
@@ -3650,8 +3652,9 @@ static cl_int find_or_make_plan(vrt_launch *L, paged *P)
  * (out of memory) costs only the next launch's planning. */
 static void keep_plan(vrt_launch *L, paged *P)
 {
-	vrt_plan p = { P->lay, P->wpp, P->nrows, P->rows, P->ranges, P->nranges, P->unions,
-	               P->shared, P->nsets, {0}, {0}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0 };
+	vrt_plan p = { .lay = P->lay, .wpp = P->wpp, .nrows = P->nrows, .rows = P->rows,
+	               .ranges = P->ranges, .nranges = P->nranges, .unions = P->unions,
+	               .shared = P->shared, .nsets = P->nsets };
 	memcpy(p.buf_frames, P->buf_frames, sizeof p.buf_frames);
 	if (P->fp)
 		vrt_fp_boxes_get(P->fp, p.boxed);
