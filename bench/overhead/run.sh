@@ -16,7 +16,10 @@
 #   paged     the vastcc build, VAST_MODE=paged: a cached plan
 #             (plan_hits) and `in` kept on the device (h2d_saved);
 #   oversub   the vastcc build, VAST_DEVICE_MEM 3/4 of the data:
-#             several ranges a launch, pages sent again.
+#             several ranges a launch, pages sent again;
+#   many      the vastcc build, VAST_DEVICE_MEM 1/8 of the data: many
+#             small ranges a launch (30 on PoCL), where the host's work
+#             per range, not per launch, is what counts.
 #   resident-sync, paged-sync  resident and paged with VAST_OVERLAP=0:
 #             each launch ends before the next one runs (the ratio of
 #             overheads is what overlapping a launch's end saves).
@@ -31,7 +34,10 @@
 #                launch when nothing overlaps; a lower bound when
 #                transfers overlap kernels (pipelined ranges);
 #   overlap_us   (wall - max(kernel, xfer)) / L: the upper bound, were
-#                kernels and transfers to overlap perfectly.
+#                kernels and transfers to overlap perfectly;
+#   range_us     overhead_us / ranges a launch, for the modes that run
+#                ranges (paged, oversub, many): the host's work per range
+#                (target <= 30 on the GPU).
 # Each mode reports its round of median wall time (the walls of all
 # rounds follow: launches of a few us swing 2-3x between runs on the
 # H100). The target is paged's overhead_us <= 50 on the GPU. Outputs of every
@@ -55,7 +61,7 @@ while [ $# -gt 0 ]; do
 	--out) OUT=$2; shift ;;
 	--no-build) BUILD=0 ;;
 	--build-only) RUN=0 ;;
-	-h | --help) sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
 	esac
 	shift
@@ -90,6 +96,7 @@ run_mode() { # mode, rep: two runs, L and 2L launches
 	resident-sync) env+=(VAST_OVERLAP=0) ;;
 	paged-sync) env+=(VAST_MODE=paged VAST_OVERLAP=0) ;;
 	oversub) env+=(VAST_DEVICE_MEM=$((data * 3 / 4))) ;;
+	many) env+=(VAST_DEVICE_MEM=$((data / 8))) ;;
 	esac
 	for l in $LAUNCHES $((2 * LAUNCHES)); do
 		env "${env[@]}" "$exe" -o "$OUT/$mode.$l.out" "$N" "$l" >"$OUT/$mode.$l.r$r.log" 2>&1 ||
@@ -98,7 +105,7 @@ run_mode() { # mode, rep: two runs, L and 2L launches
 			die "$mode: its output differs from native's"
 	done
 }
-modes="native resident paged oversub resident-sync paged-sync"
+modes="native resident paged oversub many resident-sync paged-sync"
 # The modes alternate, R rounds: a machine's slow spell hits them alike.
 for r in $(seq "$REPS"); do
 	for m in $modes; do
@@ -134,14 +141,17 @@ for mode in modes:
     extra = ""
     if s2:
         d = lambda f: (s2.get(f, 0) - s1.get(f, 0)) / L
-        extra = (f" ranges/launch={d('ranges'):.2f} plan_hits/launch={d('plan_hits'):.2f}"
+        if d('ranges') > 0:
+            extra = f" range_us={per(w - k - x) / d('ranges'):.1f}"
+        extra += (f" ranges/launch={d('ranges'):.2f} plan_hits/launch={d('plan_hits'):.2f}"
                  f" h2d/launch={d('h2d'):.0f} d2h/launch={d('d2h'):.0f}"
                  f" h2d_saved/launch={d('h2d_saved'):.0f}")
     overheads[mode] = per(w - k - x)
     print(f"  {mode:<13} wall_us={per(w):.1f} kernel_us={per(k):.1f} xfer_us={per(x):.1f}"
           f" overhead_us={per(w - k - x):.1f} overlap_us={per(w - max(k, x)):.1f}{extra}"
           f" (wall_us of each round: {walls})")
-print("  (overhead_us: host time per launch, nothing overlapping; target <= 50 for paged on the GPU)")
+print("  (overhead_us: host time per launch, nothing overlapping; target <= 50 for paged on the GPU;"
+      " range_us: the same per range, target <= 30)")
 for m in ("resident", "paged"):
     if overheads.get(m + "-sync"):
         print(f"  {m}: overhead with overlap / without (VAST_OVERLAP=0) = "

@@ -347,6 +347,13 @@ void vrt_stats_running(vrt_kstats *st);
  * printed at exit with the kernels'. Lock held. */
 void vrt_stats_jit(int cache_hit);
 double vrt_now_ms(void);
+/* vrt_now_ms() where VAST_TRACE records host phases, else 0: the clock
+ * reads around a phase that only the trace times (several a range) cost
+ * nothing when it is off. */
+static inline double vrt_trace_now(void)
+{
+	return vrt_cfg.trace ? vrt_now_ms() : 0;
+}
 /* The statistics so far, from the thread that reports SIGINT and
  * SIGTERM (signals.c), naming the signal ("SIGTERM"); nothing when they
  * were printed before, or VAST_STATS is off. */

@@ -234,7 +234,8 @@ static cl_int run_chunk(pinspect *I, unsigned char *rows, const vrt_range *c,
 		if (nsp == (size_t)-1 || (nrc = vrt_span_rects(lay, sp, nsp, &rc)) == (size_t)-1)
 			err = CL_OUT_OF_HOST_MEMORY;
 		for (size_t i = 0; !err && i < nrc; i++) {
-			err = vrt_rect_move(q, I->frames[fr.buf[s]], &rc[i], L->slot_mem[s]->host, 0, NULL);
+			err = vrt_rect_move(q, I->frames[fr.buf[s]], &rc[i], L->slot_mem[s]->host, 0, NULL,
+			                    NULL);
 			*bytes += rc[i].rows * rc[i].row_bytes;
 		}
 		vrt_free(rc);

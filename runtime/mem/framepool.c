@@ -47,7 +47,20 @@ static unsigned long long sets_bytes(const vrt_devsets *d)
 				n += d->set[i].frame_bytes[b];
 		n += d->set[i].lpt_bytes + sizeof(cl_uint);
 	}
+	for (unsigned i = 0; i < VRT_DEVLPTS_KEPT; i++)
+		n += d->lpts[i].bytes;
 	return n;
+}
+
+void vrt_devlpts_release(vrt_devlpts *t)
+{
+	for (size_t r = 0; t->range && r < t->n; r++)
+		if (t->range[r])
+			vrt_real.clReleaseMemObject(t->range[r]);
+	if (t->buf)
+		vrt_real.clReleaseMemObject(t->buf);
+	vrt_free(t->range);
+	memset(t, 0, sizeof *t);
 }
 
 void vrt_devsets_release(vrt_devsets *d)
@@ -59,6 +72,8 @@ void vrt_devsets_release(vrt_devsets *d)
 		vrt_real.clReleaseMemObject(d->dummy);
 	if (d->hold)
 		vrt_real.clReleaseMemObject(d->hold);
+	for (unsigned i = 0; i < VRT_DEVLPTS_KEPT; i++)
+		vrt_devlpts_release(&d->lpts[i]);
 	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
 		vrt_devset *s = &d->set[i];
 		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)

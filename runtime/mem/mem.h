@@ -273,6 +273,18 @@ typedef struct vrt_devset {
 	cl_event unread;            /* its kernel, when no D2H follows it: reads
 	                             * of its frames wait for it (paged.c) */
 } vrt_devset;
+/* A kept plan's LPTs on the device, every range's at once (paged/lpts.c):
+ * range r's table is the sub-buffer range[r] of buf. Written once, when
+ * made, and never again while a kernel may read it. */
+#define VRT_DEVLPTS_KEPT 4
+typedef struct vrt_devlpts {
+	unsigned long long plan;    /* the plan's serial (plans.c), 0: unused */
+	cl_mem buf;
+	cl_mem *range;              /* n sub-buffers (vrt_free) */
+	size_t n, bytes;
+	unsigned long long used;    /* when a launch last took it (least
+	                             * recently used goes first) */
+} vrt_devlpts;
 typedef struct vrt_devsets {
 	cl_mem dummy;               /* one page, bound where a set lacks a buffer */
 	size_t dummy_bytes;
@@ -293,6 +305,8 @@ typedef struct vrt_devsets {
 	struct vrt_pool_loc *locs;
 	unsigned nlocs, locs_cap;
 	int reverse;                /* the last launch ran its ranges last first */
+	vrt_devlpts lpts[VRT_DEVLPTS_KEPT]; /* kept plans' tables (paged/lpts.c) */
+	unsigned long long lpts_clock;
 	/* Writes home (blocking) the pages d, kept for ctx and dev, holds
 	 * newer than every other copy (move: every page it holds that the
 	 * host lacks), of the family of `only` (NULL: of every buffer), as
@@ -395,6 +409,9 @@ unsigned long long vrt_framepool_bytes(void);
 void vrt_framepool_release(void);
 /* Releases every handle of d and zeroes it. */
 void vrt_devsets_release(vrt_devsets *d);
+/* Releases t's buffers (commands in flight keep them alive, OpenCL 1.2
+ * §5.4.1) and zeroes it. */
+void vrt_devlpts_release(vrt_devlpts *t);
 /* Writes home the pages the pools of m's context hold newer than every
  * other copy, of m's family (m NULL: every pool's of every buffer). */
 cl_int vrt_framepool_write_home(vrt_mem *m);

@@ -123,10 +123,15 @@ typedef struct fset {
 	size_t stage_off[VAST_MAX_SLOTS + 1]; /* a staged slot's place in stage */
 	unsigned char *u, *prev_u;  /* union row of its range, of the previous one */
 	unsigned char *fill;        /* the pages of u filled from the host */
-	uint32_t *lpt;
+	const uint32_t *lpt;        /* its range's LPT: the plan's (plan_tables),
+	                             * or lpt_own built for it */
+	uint32_t *lpt_own;
+	cl_mem lptarg;              /* where its kernel reads it: the plan's
+	                             * copy on the device, or lptbuf */
 	vrt_frames fr, prev_fr;     /* where its range's frames lie, the previous one's */
 	vrt_box2d box[VAST_MAX_SLOTS + 1]; /* its range's boxed slots (boxframes.c) */
 	long range;                 /* the range in flight on it, -1: none */
+	size_t plan_r;              /* its place in the plan's ranges (range_at) */
 	int lazy;                   /* its range is among the launch's last
 	                             * nsets: lazy slots stay in its frames */
 	int used;                   /* prev_u and prev_fr are a range's */
@@ -226,6 +231,27 @@ typedef struct paged {
 	                             * (planrec.c: VAST_PLAN_CHECK, _DUMP); NULL: not */
 	unsigned char *recrows;     /* the range's whole, sent and out rows */
 	size_t recrows_cap;
+	/* Every range's LPT and frames, made once with the plan (plan_tables):
+	 * a kept plan's (plans.c), or P's own (lpts_owned) for one not kept;
+	 * NULL: each range builds its own. */
+	const uint32_t *lpts;
+	const vrt_frames *lpt_frames;
+	size_t lpt_words;
+	const unsigned char *fills; /* every range's F->fill (pages_to_fill), */
+	const vrt_gap *fill_gaps;   /* its gaps, range r's from fill_gaps_at[r] */
+	const size_t *fill_gaps_at; /* (NULL: worked out range by range) */
+	const vrt_rect *gap_rects;  /* their copies (send_gaps), range r's of */
+	const size_t *gap_rects_at; /* slot s from gap_rects_at[r * (nslots + 1) + s] */
+	int lpts_owned;
+	unsigned long long plan_serial; /* the kept plan's (vrt_plan.serial), 0: none */
+	const cl_mem *lpt_dev;      /* range r's LPT on the device (lpts.c); NULL:
+	                             * sent range by range (send_lpt_and_fault) */
+	vrt_devlpts lpt_own;        /* the device's copy of tables not kept */
+	vrt_span *spans;            /* scratch: a slot's spans (move_pages,
+	                             * staged_spans), grown, not made per range */
+	size_t spans_cap;
+	vrt_rect *rects;            /* scratch: their rectangles */
+	size_t rects_cap;
 } paged;
 
 /* The range the i-th to run: the plan's order, or every other launch on
@@ -1106,11 +1132,13 @@ static cl_int stage_layout(vrt_launch *L, paged *P, fset *F)
 }
 
 /* Spans of staged slot s with frames relative to its place in the
- * staging area; (size_t)-1 when out of memory. */
-static size_t staged_spans(const paged *P, const fset *F, const unsigned char *u, unsigned s,
+ * staging area, in *sp (P's scratch, valid until the next call);
+ * (size_t)-1 when out of memory. */
+static size_t staged_spans(paged *P, const fset *F, const unsigned char *u, unsigned s,
                            vrt_span **sp)
 {
-	size_t nsp = vrt_spans(&P->lay, u, F->lpt, s, sp);
+	size_t nsp = vrt_spans_in(&P->lay, u, F->lpt, s, &P->spans, &P->spans_cap);
+	*sp = P->spans;
 	if (nsp == (size_t)-1)
 		return nsp;
 	for (size_t i = 0; i < nsp; i++)
@@ -1171,19 +1199,32 @@ static cl_int send_gaps(vrt_launch *L, paged *P, fset *F, unsigned s)
 	for (size_t i = 0; i < P->ngaps; i++)
 		if (P->gaps[i].slot == s && fill[P->gaps[i].page] == 2)
 			P->gaps[n++] = P->gaps[i];
-	vrt_rect *rc;
-	size_t nrc = vrt_gap_rects(P->gaps, n, lay->page_shift, vrt_lpt_table(F->lpt, s), &rc);
-	if (nrc == (size_t)-1)
-		return CL_OUT_OF_HOST_MEMORY;
+	/* The plan's copies of them, where use_kept took none of their
+	 * pages (it only takes pages out: the count tells). */
+	size_t k = F->plan_r * (lay->nslots + 1) + s, nplan = 0, nrc;
+	for (size_t i = P->gap_rects ? P->fill_gaps_at[F->plan_r] : 0;
+	     P->gap_rects && i < P->fill_gaps_at[F->plan_r + 1]; i++)
+		nplan += P->fill_gaps[i].slot == s;
+	vrt_rect *rc = NULL;
+	const vrt_rect *use;
+	if (P->gap_rects && nplan == n) {
+		use = P->gap_rects + P->gap_rects_at[k];
+		nrc = P->gap_rects_at[k + 1] - P->gap_rects_at[k];
+	} else {
+		nrc = vrt_gap_rects(P->gaps, n, lay->page_shift, vrt_lpt_table(F->lpt, s), &rc);
+		if (nrc == (size_t)-1)
+			return CL_OUT_OF_HOST_MEMORY;
+		use = rc;
+	}
 	vrt_log(VRT_LOG_DEBUG, "slot %u: %zu gaps of pages written in part, in %zu copies", s, n,
 	        nrc);
 	cl_int err = CL_SUCCESS;
 	for (size_t i = 0; i < nrc && !err; i++) {
 		cl_event e;
-		if (!(err = vrt_rect_move(P->qs->in, F->frames[F->fr.buf[s]], &rc[i],
-		                          L->slot_mem[s]->host, 0, &e)))
+		if (!(err = vrt_rect_move(P->qs->in, F->frames[F->fr.buf[s]], &use[i],
+		                          L->slot_mem[s]->host, 0, NULL, &e)))
 			keep(F->in, e);
-		F->in_bytes += rc[i].rows * rc[i].row_bytes;
+		F->in_bytes += use[i].rows * use[i].row_bytes;
 	}
 	vrt_free(rc);
 	return err;
@@ -1244,6 +1285,15 @@ static cl_int send_held(paged *P, cl_command_queue q, cl_event ev[2], size_t byt
 	return err;
 }
 
+/* What a D2H of F's range (out) waits for: its kernel, on another
+ * queue, for the range's first D2H (the fault word's, where it is read,
+ * else its first frames'); NULL for the others, which follow it on the
+ * in-order D2H queue, and for an H2D. */
+static cl_event after_run(const fset *F, int out)
+{
+	return out && !F->out[0] ? F->run : NULL;
+}
+
 /* Enqueues the pages u marks of slot s's frames of set F in (H2D,
  * gathering first when staged) or out (D2H; the scatter of a staged slot
  * comes in finish_range). */
@@ -1259,13 +1309,12 @@ static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
 	unsigned long long *count = out ? &F->out_bytes : &F->in_bytes;
 	cl_int err = CL_SUCCESS;
 	if (P->direct[s] || F->fr.held == s) { /* the hold has no staging */
-		vrt_span *sp;
-		vrt_rect *rc = NULL;
-		size_t nsp = vrt_spans(lay, u, F->lpt, s, &sp), nrc = 0;
-		if (nsp == (size_t)-1 || (nrc = vrt_span_rects(lay, sp, nsp, &rc)) == (size_t)-1) {
-			vrt_free(sp);
+		size_t nsp = vrt_spans_in(lay, u, F->lpt, s, &P->spans, &P->spans_cap), nrc = 0;
+		if (nsp == (size_t)-1 ||
+		    (nrc = vrt_span_rects_in(lay, P->spans, nsp, &P->rects, &P->rects_cap)) ==
+		            (size_t)-1)
 			return CL_OUT_OF_HOST_MEMORY;
-		}
+		const vrt_rect *rc = P->rects;
 		if (nrc < nsp)
 			vrt_log(VRT_LOG_DEBUG, "slot %u: %zu spans in %zu rectangular copies", s, nsp, nrc);
 		/* Only the buffer's valid bytes: the frames past its end hold
@@ -1288,7 +1337,8 @@ static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
 				continue;
 			}
 			if (!by_ring || rc[i].rows > 1) {
-				if (!(err = vrt_rect_move(q, fb, &rc[i], m->host, out, &e)))
+				if (!(err = vrt_rect_move(q, fb, &rc[i], m->host, out, after_run(F, out),
+				                          &e)))
 					keep(ev, e);
 				continue;
 			}
@@ -1300,8 +1350,6 @@ static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
 					err = send_held(P, q, ev, sent);
 				}
 		}
-		vrt_free(rc);
-		vrt_free(sp);
 		return err;
 	}
 	size_t off = F->fr.first[s] << sh, n = F->fr.count[s] << sh;
@@ -1313,11 +1361,11 @@ static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
 			return CL_OUT_OF_HOST_MEMORY;
 		span_job j = {lay, sp, m->host, img};
 		vrt_parallel(nsp, n, gather_share, &j);
-		err = write_staged(q, fb, off, img, sp, nsp, sh, ev, count);
-		vrt_free(sp);
-		return err;
+		return write_staged(q, fb, off, img, sp, nsp, sh, ev, count);
 	}
-	err = vrt_real.clEnqueueReadBuffer(q, fb, CL_FALSE, off, n, img, 0, NULL, &e);
+	cl_event after = after_run(F, out);
+	err = vrt_real.clEnqueueReadBuffer(q, fb, CL_FALSE, off, n, img, after != NULL,
+	                                   after ? &after : NULL, &e);
 	if (!err)
 		keep(ev, e);
 	*count += n;
@@ -1390,7 +1438,7 @@ static cl_int move_box(vrt_launch *L, paged *P, size_t i, fset *F, unsigned s, i
 		err = after_box_writers(L, P, i, F, s);
 	if (!err)
 		err = vrt_rect_move(out ? P->qs->out : P->qs->in, F->frames[F->fr.buf[s]], &r,
-		                    L->slot_mem[s]->host, out, &e);
+		                    L->slot_mem[s]->host, out, after_run(F, out), &e);
 	if (err)
 		return err;
 	keep(out ? F->out : F->in, e);
@@ -1521,13 +1569,14 @@ static int by_gaps(const vrt_launch *L, paged *P, const vrt_fp_plan *fp, unsigne
 /* Slot s's pages by their gaps (pieces P->gaps[first..]) go in whole
  * after all when the copies of their gaps would take longer
  * (vrt_gaps_worth); 0 out of memory, else 1. */
-static int gaps_or_whole(const vrt_launch *L, paged *P, fset *F, unsigned s, size_t first)
+static int gaps_or_whole(const vrt_launch *L, paged *P, unsigned char *fillrow,
+                         const uint32_t *lpt, unsigned s, size_t first)
 {
 	const vrt_layout *lay = &P->lay;
-	unsigned char *fill = F->fill + lay->slot_off[s];
+	unsigned char *fill = fillrow + lay->slot_off[s];
 	vrt_rect *rc;
 	size_t nrc = vrt_gap_rects(P->gaps + first, P->ngaps - first, lay->page_shift,
-	                           vrt_lpt_table(F->lpt, s), &rc);
+	                           vrt_lpt_table(lpt, s), &rc);
 	if (nrc == (size_t)-1)
 		return 0;
 	size_t rows = 0;
@@ -1547,19 +1596,21 @@ static int gaps_or_whole(const vrt_launch *L, paged *P, fset *F, unsigned s, siz
 	return 1;
 }
 
-/* F->fill: the pages of F->u that go in from the host copies, 1 whole, 2
- * by their gaps (P->gaps). A slot the kernel only writes (no reads, no
- * atomics) needs none of the pages its range certainly writes whole
+/* fill: the pages of u (a range's, its frames fr and LPT lpt) that go in
+ * from the host copies, 1 whole, 2 by their gaps (P->gaps). A slot the
+ * kernel only writes (no reads, no atomics) needs none of the pages its
+ * range certainly writes whole
  * (exact must-write descriptors): every byte of them comes back from the
  * kernel; of a page they write in part, only the bytes they leave out.
  * Every other page is filled, so bytes a kernel does not write keep
  * their values. In a fused launch the kernel that touches the slot first
  * on the range decides: L's where it has the slot, else L2's (the bytes
  * L's kernel writes whole are all L2's kernel sees of them). */
-static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t g1)
+static cl_int fill_of(vrt_launch *L, paged *P, const unsigned char *u, const vrt_frames *fr,
+                      const uint32_t *lpt, size_t g0, size_t g1, unsigned char *fillrow)
 {
 	const vrt_layout *lay = &P->lay;
-	memcpy(F->fill, F->u, lay->row_bytes);
+	memcpy(fillrow, u, lay->row_bytes);
 	P->ngaps = 0;
 	if (!P->fp)
 		return CL_SUCCESS;
@@ -1570,7 +1621,7 @@ static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t 
 			mode = P->mode1[s] ? P->mode1[s] : P->L2->slot_mode[s];
 			fp = P->mode1[s] ? P->fp : P->fp2;
 		}
-		if (mode != VAST_MODE_W || !F->fr.count[s] || lay->res_buf[s])
+		if (mode != VAST_MODE_W || !fr->count[s] || lay->res_buf[s])
 			continue;
 		if (P->written_cap < lay->slot_pages[s]) {
 			/* a new plan may have smaller pages: more of them */
@@ -1583,7 +1634,7 @@ static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t 
 		int r = vrt_fp_must_write(fp, lay, s, g0, g1, P->written);
 		if (r < 0)
 			return CL_OUT_OF_HOST_MEMORY;
-		unsigned char *fill = F->fill + lay->slot_off[s];
+		unsigned char *fill = fillrow + lay->slot_off[s];
 		size_t first = P->ngaps;
 		for (size_t p = 0; r && p < lay->slot_pages[s]; p++) {
 			if (P->written[p]) {
@@ -1596,9 +1647,31 @@ static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t g0, size_t 
 			if (g)
 				fill[p] = 2;
 		}
-		if (first < P->ngaps && !gaps_or_whole(L, P, F, s, first))
+		if (first < P->ngaps && !gaps_or_whole(L, P, fillrow, lpt, s, first))
 			return CL_OUT_OF_HOST_MEMORY;
 	}
+	return CL_SUCCESS;
+}
+
+/* F->fill and P->gaps of F's range, plan range r of groups [g0, g1)
+ * (fill_of): the plan's, worked out once with it (plan_tables), else
+ * here. */
+static cl_int pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t r, size_t g0, size_t g1)
+{
+	if (!P->fills)
+		return fill_of(L, P, F->u, &F->fr, F->lpt, g0, g1, F->fill);
+	size_t a = P->fill_gaps_at[r], n = P->fill_gaps_at[r + 1] - a;
+	memcpy(F->fill, P->fills + r * P->lay.row_bytes, P->lay.row_bytes);
+	if (n > P->gaps_cap) {
+		vrt_gap *g = vrt_realloc(P->gaps, n * sizeof *g);
+		if (!g)
+			return CL_OUT_OF_HOST_MEMORY;
+		P->gaps = g;
+		P->gaps_cap = n;
+	}
+	if (n)
+		memcpy(P->gaps, P->fill_gaps + a, n * sizeof *P->gaps);
+	P->ngaps = n;
 	return CL_SUCCESS;
 }
 
@@ -2363,13 +2436,13 @@ oom:
 		remember_nothing(L, P, k0);
 }
 
-/* Sends F's LPT and a cleared fault word, unless its device buffers
- * hold them already: the set's last range (of this launch or of an
- * earlier one, its buffers kept: framepool.c) had the same LPT, and its
- * fault word was read back as 0 (the kernels write it only on a fault,
- * which fails the launch and releases the buffers). A launch whose
- * plan is cached sends neither: one command less on the way to its
- * kernel, each range. */
+/* Sends F's LPT and a cleared fault word, unless the device holds them
+ * already: the plan's tables are there, every range's (tables_on_device),
+ * or the set's last range (of this launch or of an earlier one, its
+ * buffers kept: framepool.c) had the same LPT; and the fault word was
+ * read back as 0 (the kernels write it only on a fault, which fails the
+ * launch and releases the buffers). A launch whose plan is cached sends
+ * neither: one command less on the way to its kernel, each range. */
 static cl_int send_lpt_and_fault(paged *P, fset *F)
 {
 	static const cl_uint clear = VAST_FAULT_CLEAR;
@@ -2377,7 +2450,8 @@ static cl_int send_lpt_and_fault(paged *P, fset *F)
 	size_t lb = vrt_lpt_bytes(&P->lay);
 	cl_event e;
 	cl_int err;
-	if (!ds->lpt_held || ds->lpt_held_bytes != lb || memcmp(ds->lpt_held, F->lpt, lb)) {
+	if (!P->lpt_dev &&
+	    (!ds->lpt_held || ds->lpt_held_bytes != lb || memcmp(ds->lpt_held, F->lpt, lb))) {
 		if ((err = after_busy(P, F)) ||
 		    (err = vrt_real.clEnqueueWriteBuffer(P->qs->in, F->lptbuf, CL_FALSE, 0, lb, F->lpt,
 		                                         0, NULL, &e)))
@@ -2586,7 +2660,7 @@ static cl_int enqueue_kernel(vrt_launch *Lk, paged *P, fset *F, cl_kernel kp, cl
 	cl_mem frames[VAST_FRAME_BUFS];
 	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
 		frames[b] = !(used >> b & 1) ? NULL : F->frames[b] ? F->frames[b] : P->dummy;
-	vrt_tailargs t = { .frames = frames, .lpt = &F->lptbuf, .fault = &F->fault,
+	vrt_tailargs t = { .frames = frames, .lpt = &F->lptarg, .fault = &F->fault,
 	                   .first_group = &first };
 	if ((err = vrt_tailargs_set(kr, n, kr == ks ? VAST_HAS_STRAIGHT : VAST_HAS_PAGED, &t)))
 		return err;
@@ -2678,7 +2752,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	queues *qs = P->qs;
 	cl_int err;
 
-	double t0 = vrt_now_ms();
+	double t0 = vrt_trace_now();
 	memcpy(F->u, P->unions + (size_t)(R - P->ranges) * rb, rb);
 	if (range_boxes(P, R, F->box))
 		return CL_OUT_OF_RESOURCES;
@@ -2701,12 +2775,22 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 			return CL_OUT_OF_RESOURCES;
 		vrt_pend_prefetch(L, lay, pages);
 	}
-	/* place_frames laid out every range: this one fits. */
-	if (vrt_lpt_build(lay, F->u, F->box, P->per_buf, F->lpt, &F->fr))
-		return CL_OUT_OF_RESOURCES;
+	/* The plan's table of the range (plan_tables), else built here:
+	 * place_frames laid out every range, this one fits. */
+	size_t r = (size_t)(R - P->ranges);
+	F->plan_r = r;
+	if (P->lpts) {
+		F->lpt = P->lpts + r * P->lpt_words;
+		F->fr = P->lpt_frames[r];
+	} else {
+		if (vrt_lpt_build(lay, F->u, F->box, P->per_buf, F->lpt_own, &F->fr))
+			return CL_OUT_OF_RESOURCES;
+		F->lpt = F->lpt_own;
+	}
+	F->lptarg = P->lpt_dev ? P->lpt_dev[r] : F->lptbuf;
 	if ((err = stage_layout(L, P, F)) != CL_SUCCESS)
 		return err;
-	double t1 = vrt_now_ms();
+	double t1 = vrt_trace_now();
 	vrt_trace_host("plan", L->k->name, t0, t1, (long)i, 0);
 
 	/* Forwarding copies may still read these frames. */
@@ -2721,19 +2805,19 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	size_t g1 = (R->last_row + 1) * P->wpp;
 	if (g1 > L->groups)
 		g1 = L->groups;
-	if ((err = pages_to_fill(L, P, F, g0, g1)) != CL_SUCCESS)
+	if ((err = pages_to_fill(L, P, F, r, g0, g1)) != CL_SUCCESS)
 		return err;
 	record_whole(P, F);
-	double tk = vrt_now_ms();
+	double tk = vrt_trace_now();
 	err = use_kept(L, P, i, F);
-	vrt_trace_host("kept", L->k->name, tk, vrt_now_ms(), (long)i, 0);
+	vrt_trace_host("kept", L->k->name, tk, vrt_trace_now(), (long)i, 0);
 	if (err != CL_SUCCESS)
 		return err;
 	/* Frames in: every touched page of every slot, except read-only
 	 * slots already in place from the set's previous range and pages
 	 * the range writes whole. */
 	F->in_bytes = F->out_bytes = 0;
-	double tm = vrt_now_ms();
+	double tm = vrt_trace_now();
 	/* Slots through the ring last, with the others' straight transfers
 	 * held back to go between its chunks (hold_piece). */
 	uint64_t sending = 0, ringed = 0;
@@ -2767,11 +2851,11 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	if (P->held_bytes)
 		vrt_log(VRT_LOG_DEBUG, "kernel '%s' range %zu: %llu bytes from pinned memory sent between the ring's chunks",
 		        L->k->name, i, P->held_bytes);
-	vrt_trace_host("move", L->k->name, tm, vrt_now_ms(), (long)i, F->in_bytes);
+	vrt_trace_host("move", L->k->name, tm, vrt_trace_now(), (long)i, F->in_bytes);
 	if ((err = send_lpt_and_fault(P, F)) != CL_SUCCESS)
 		return err;
 	L->st->h2d += F->in_bytes;
-	double t2 = vrt_now_ms();
+	double t2 = vrt_trace_now();
 	vrt_trace_host("gather", L->k->name, t1, t2, (long)i, F->in_bytes);
 	/* Flushed only when something went in (5 us of the host's on NVIDIA
 	 * otherwise). */
@@ -2815,12 +2899,14 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	for (unsigned s = 1; s <= lay->nslots; s++)
 		back |= (L->slot_mode[s] & VAST_MODE_W) && F->fr.count[s] && !lay->res_buf[s] &&
 		        F->fr.held != s && !(F->lazy && lazy_slot(L, s) && !F->box[s].rows);
-	/* Out: the fault word first (it waits for the kernel; the queue is
-	 * in order), then the frames of the slots the kernel may write. The
-	 * straight variant never writes the fault word: with nothing to
-	 * read back either, nothing goes out (measured on the H100: the
-	 * read costs the host 15 us, a third of a cached launch). */
-	F->checked = kr != P->ks || (kr2 && kr2 != P->ks2) || back;
+	/* Out: the fault word first, then the frames of the slots the
+	 * kernel may write; the first waits for the kernel, the others
+	 * follow it (the queue is in order: after_run). The straight
+	 * variant never writes the fault word: its ranges read none back
+	 * (measured on the H100: the read costs the host 15 us, a third of
+	 * a cached launch), and one with nothing else to bring back sends
+	 * nothing out. */
+	F->checked = kr != P->ks || (kr2 && kr2 != P->ks2);
 	if (F->checked) {
 		cl_event e;
 		if ((err = vrt_real.clEnqueueReadBuffer(qs->out, F->fault, CL_FALSE, 0,
@@ -2844,8 +2930,8 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	L->st->d2h += F->out_bytes;
 	F->range = (long)i;
 	record_range(L, P, F, i);
-	err = F->checked ? vrt_real.clFlush(qs->out) : CL_SUCCESS;
-	vrt_trace_host("enqueue", L->k->name, t2, vrt_now_ms(), (long)i, 0);
+	err = F->out[0] ? vrt_real.clFlush(qs->out) : CL_SUCCESS;
+	vrt_trace_host("enqueue", L->k->name, t2, vrt_trace_now(), (long)i, 0);
 	return err;
 }
 
@@ -2868,15 +2954,17 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 	fset *F = &P->set[j % P->nsets];
 	const vrt_layout *lay = &P->lay;
 	cl_event done = F->out[0] ? last_of(F->out) : F->run;
+	const char *kn = L->k->name;
+	double tw = vrt_trace_now();
 	cl_int err = vrt_real.clWaitForEvents(1, &done);
+	vrt_trace_host("drain", kn, tw, vrt_trace_now(), (long)j, 0);
 	if (err)
 		return err;
-	const char *kn = L->k->name;
 	vrt_tail_range r = tail_range(L, P, F, j);
 	if ((err = vrt_tail_check(kn, &r, L->st, L->group_base)) != CL_SUCCESS)
 		return err;
 	P->devs.set[j % P->nsets].fault_clear = 1;
-	double t0 = vrt_now_ms();
+	double t0 = vrt_trace_now();
 	unsigned long long bytes = 0;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		if (!(L->slot_mode[s] & VAST_MODE_W) || !F->fr.count[s] || P->direct[s] ||
@@ -2889,10 +2977,9 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 		size_t n = F->fr.count[s] << lay->page_shift;
 		span_job job = {lay, sp, L->slot_mem[s]->host, F->stage + F->stage_off[s]};
 		vrt_parallel(nsp, n, scatter_share, &job);
-		vrt_free(sp);
 		bytes += n;
 	}
-	vrt_trace_host("scatter", kn, t0, vrt_now_ms(), (long)j, bytes);
+	vrt_trace_host("scatter", kn, t0, vrt_trace_now(), (long)j, bytes);
 	/* The program's reads queued behind the launch take the pages now
 	 * home that no later range writes (deliver.c). */
 	uint64_t went = 0;
@@ -3104,8 +3191,8 @@ static cl_int make_sets(vrt_launch *L, paged *P)
 		F->u = vrt_calloc(1, rb);
 		F->prev_u = vrt_calloc(1, rb);
 		F->fill = vrt_calloc(1, rb);
-		F->lpt = vrt_malloc(lb);
-		if (!F->u || !F->prev_u || !F->fill || !F->lpt)
+		F->lpt_own = vrt_malloc(lb);
+		if (!F->u || !F->prev_u || !F->fill || !F->lpt_own)
 			return CL_OUT_OF_HOST_MEMORY;
 		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++) {
 			if (!ws->frame_bytes[b] || ds->frames[b])
@@ -3154,7 +3241,7 @@ static void drop_sets(paged *P, const vrt_launch *L, int keep)
 		vrt_free(F->u);
 		vrt_free(F->prev_u);
 		vrt_free(F->fill);
-		vrt_free(F->lpt);
+		vrt_free(F->lpt_own);
 		memset(F, 0, sizeof *F);
 	}
 	if (keep && !L->share) {
@@ -3571,6 +3658,15 @@ static void use_plan(paged *P, const vrt_plan *c)
 	P->shared = c->shared;
 	P->nsets = c->nsets;
 	memcpy(P->buf_frames, c->buf_frames, sizeof P->buf_frames);
+	P->lpts = c->lpts;
+	P->lpt_frames = c->frames;
+	P->lpt_words = c->lpt_words;
+	P->fills = c->fills;
+	P->fill_gaps = c->gaps;
+	P->fill_gaps_at = c->gaps_at;
+	P->gap_rects = c->gap_rects;
+	P->gap_rects_at = c->gap_rects_at;
+	P->plan_serial = c->serial;
 }
 
 /* paged_run's fused launch takes the plan fused_plan made (the same
@@ -3579,8 +3675,9 @@ static void use_plan(paged *P, const vrt_plan *c)
 static void take_plan(vrt_launch *L, paged *P)
 {
 	paged *D = P->pre;
-	vrt_plan c = { D->lay, D->wpp, D->nrows, NULL, D->ranges, D->nranges, D->unions,
-	               D->shared, D->nsets, {0}, {0} };
+	vrt_plan c = { .lay = D->lay, .wpp = D->wpp, .nrows = D->nrows, .ranges = D->ranges,
+	               .nranges = D->nranges, .unions = D->unions, .shared = D->shared,
+	               .nsets = D->nsets };
 	memcpy(c.buf_frames, D->buf_frames, sizeof c.buf_frames);
 	use_plan(P, &c);
 	vrt_fp_plan_free(P->fp);
@@ -3593,6 +3690,31 @@ static void take_plan(vrt_launch *L, paged *P)
 	vrt_free(D);
 }
 
+/* The tables of a plan not kept go with P; a kept plan's stay with it. */
+static void drop_tables(paged *P)
+{
+	if (P->lpts_owned) {
+		vrt_free((void *)P->lpts);
+		vrt_free((void *)P->lpt_frames);
+		vrt_free((void *)P->fills);
+		vrt_free((void *)P->fill_gaps);
+		vrt_free((void *)P->fill_gaps_at);
+		vrt_free((void *)P->gap_rects);
+		vrt_free((void *)P->gap_rects_at);
+	}
+	P->lpts = NULL;
+	P->lpt_frames = NULL;
+	P->fills = NULL;
+	P->fill_gaps = NULL;
+	P->fill_gaps_at = NULL;
+	P->gap_rects = NULL;
+	P->gap_rects_at = NULL;
+	P->lpts_owned = 0;
+	P->lpt_dev = NULL;
+	P->plan_serial = 0;
+	vrt_devlpts_release(&P->lpt_own);
+}
+
 /* The plan of an earlier launch like this one (plans.c), or a new one
  * (a fused launch's: the one its check made). The descriptors are L's
  * own either way: they tell pages_to_fill what a range writes whole. */
@@ -3601,6 +3723,7 @@ static cl_int find_or_make_plan(vrt_launch *L, paged *P)
 	/* Shares of a split launch (multi.c) run on threads and cover a
 	 * window of the groups: they plan afresh, and keep nothing. */
 	const vrt_plan *c = L->share || P->L2 ? NULL : vrt_plan_find(L);
+	drop_tables(P);
 	if (P->cached) {
 		/* The budget shrank since: the kept plan is not this one's. */
 		P->rows = NULL;
@@ -3641,13 +3764,183 @@ static cl_int find_or_make_plan(vrt_launch *L, paged *P)
  * (out of memory) costs only the next launch's planning. */
 static void keep_plan(vrt_launch *L, paged *P)
 {
-	vrt_plan p = { P->lay, P->wpp, P->nrows, P->rows, P->ranges, P->nranges, P->unions,
-	               P->shared, P->nsets, {0}, {0} };
+	vrt_plan p = { .lay = P->lay, .wpp = P->wpp, .nrows = P->nrows, .rows = P->rows,
+	               .ranges = P->ranges, .nranges = P->nranges, .unions = P->unions,
+	               .shared = P->shared, .nsets = P->nsets };
 	memcpy(p.buf_frames, P->buf_frames, sizeof p.buf_frames);
 	if (P->fp)
 		vrt_fp_boxes_get(P->fp, p.boxed);
-	if (!P->cached && !L->share && !P->L2 && vrt_plan_keep(L, &p, P->from_fp))
+	if (P->lpts_owned) {
+		p.lpts = (uint32_t *)P->lpts;
+		p.frames = (vrt_frames *)P->lpt_frames;
+		p.lpt_words = P->lpt_words;
+		p.fills = (unsigned char *)P->fills;
+		p.gaps = (vrt_gap *)P->fill_gaps;
+		p.gaps_at = (size_t *)P->fill_gaps_at;
+		p.gap_rects = (vrt_rect *)P->gap_rects;
+		p.gap_rects_at = (size_t *)P->gap_rects_at;
+	}
+	const vrt_plan *kept = P->cached || L->share || P->L2 ? NULL
+	                       : vrt_plan_keep(L, &p, P->from_fp);
+	if (kept) {
 		P->cached = 1;
+		P->lpts_owned = 0; /* the plan's now */
+		P->plan_serial = kept->serial;
+	}
+}
+
+/* Appends the copies of range r's gaps (P->gaps, slot by slot), of LPT
+ * lpt, to *rects (*cap of them, *nr used), each slot's from
+ * at[r * (nslots + 1) + s]; 0, -1 out of memory. */
+static int plan_gap_rects(paged *P, size_t r, const uint32_t *lpt, vrt_rect **rects,
+                          size_t *nr, size_t *cap, size_t *at)
+{
+	unsigned ns = P->lay.nslots;
+	size_t i = 0;
+	for (unsigned s = 0; s <= ns; s++) {
+		size_t a = i;
+		while (i < P->ngaps && P->gaps[i].slot == s)
+			i++;
+		vrt_rect *rc = NULL;
+		size_t nrc = s && i > a ? vrt_gap_rects(P->gaps + a, i - a, P->lay.page_shift,
+		                                        vrt_lpt_table(lpt, s), &rc)
+		                        : 0;
+		at[r * (ns + 1) + s] = *nr;
+		if (nrc == (size_t)-1)
+			return -1;
+		if (*nr + nrc > *cap) {
+			size_t c = *cap ? *cap * 2 : 64;
+			while (c < *nr + nrc)
+				c *= 2;
+			vrt_rect *w = vrt_realloc(*rects, c * sizeof *w);
+			if (!w) {
+				vrt_free(rc);
+				return -1;
+			}
+			*rects = w;
+			*cap = c;
+		}
+		if (nrc)
+			memcpy(*rects + *nr, rc, nrc * sizeof *rc);
+		*nr += nrc;
+		vrt_free(rc);
+	}
+	return i == P->ngaps ? 0 : -1; /* not slot by slot: not expected */
+}
+
+/* Every range's pages filled from the host, their gaps and the copies of
+ * those (fill_of), after its LPT and frames: 0, -1 out of memory (none
+ * then). */
+static int plan_fills(vrt_launch *L, paged *P, const uint32_t *t, const vrt_frames *fr)
+{
+	size_t n = P->nranges, rb = P->lay.row_bytes, ng = 0, cap = 0, nr = 0, rcap = 0;
+	size_t nk = n * (P->lay.nslots + 1);
+	unsigned char *fills = vrt_malloc(n * rb);
+	size_t *at = vrt_malloc((n + 1) * sizeof *at), *rat = vrt_malloc((nk + 1) * sizeof *rat);
+	vrt_gap *gaps = NULL;
+	vrt_rect *rects = NULL;
+	if (!fills || !at || !rat)
+		goto fail;
+	for (size_t r = 0; r < n; r++) {
+		const vrt_range *R = &P->ranges[r];
+		size_t g0 = R->first_row * P->wpp, g1 = (R->last_row + 1) * P->wpp;
+		if (fill_of(L, P, P->unions + r * rb, &fr[r], t + r * P->lpt_words, g0,
+		            g1 > L->groups ? L->groups : g1, fills + r * rb) != CL_SUCCESS)
+			goto fail;
+		at[r] = ng;
+		if (ng + P->ngaps > cap) {
+			size_t c = cap ? cap * 2 : 64;
+			while (c < ng + P->ngaps)
+				c *= 2;
+			vrt_gap *w = vrt_realloc(gaps, c * sizeof *w);
+			if (!w)
+				goto fail;
+			gaps = w;
+			cap = c;
+		}
+		if (P->ngaps)
+			memcpy(gaps + ng, P->gaps, P->ngaps * sizeof *gaps);
+		ng += P->ngaps;
+		if (plan_gap_rects(P, r, t + r * P->lpt_words, &rects, &nr, &rcap, rat))
+			goto fail;
+	}
+	at[n] = ng;
+	rat[nk] = nr;
+	P->ngaps = 0;
+	P->fills = fills;
+	P->fill_gaps = gaps;
+	P->fill_gaps_at = at;
+	P->gap_rects = rects;
+	P->gap_rects_at = rat;
+	return 0;
+fail:
+	P->ngaps = 0;
+	vrt_free(fills);
+	vrt_free(at);
+	vrt_free(gaps);
+	vrt_free(rat);
+	vrt_free(rects);
+	return -1;
+}
+
+/* Every range's LPT and frames, as vrt_lpt_build lays them out for the
+ * range alone, and its pages filled from the host (fill_of): made once
+ * with the plan and kept with it (keep_plan), rather than worked out
+ * again for each range of every launch (fill_of took half of jacobi2d's
+ * host work a range on PoCL). A kept plan has them already (use_plan).
+ * Out of memory, none: each range works out its own (start_range). */
+static cl_int plan_tables(vrt_launch *L, paged *P)
+{
+	const vrt_layout *lay = &P->lay;
+	size_t words = vrt_lpt_bytes(lay) / sizeof(uint32_t), n = P->nranges;
+	vrt_box2d bx[VAST_MAX_SLOTS + 1];
+	if (P->lpts || !n)
+		return CL_SUCCESS;
+	uint32_t *t = words && n <= SIZE_MAX / sizeof *t / words ? vrt_calloc(n * words, sizeof *t)
+	                                                          : NULL;
+	vrt_frames *fr = vrt_malloc(n * sizeof *fr);
+	if (!t || !fr) {
+		vrt_free(t);
+		vrt_free(fr);
+		return CL_SUCCESS;
+	}
+	for (size_t r = 0; r < n; r++)
+		/* place_frames laid out every range: each fits. */
+		if (range_boxes(P, &P->ranges[r], bx) ||
+		    vrt_lpt_build(lay, P->unions + r * lay->row_bytes, bx, P->per_buf, t + r * words,
+		                  &fr[r])) {
+			vrt_free(t);
+			vrt_free(fr);
+			return CL_OUT_OF_RESOURCES;
+		}
+	P->lpt_words = words;
+	if (plan_fills(L, P, t, fr)) {
+		vrt_free(t);
+		vrt_free(fr);
+		return CL_SUCCESS;
+	}
+	P->lpts = t;
+	P->lpt_frames = fr;
+	P->lpts_owned = 1;
+	vrt_log(VRT_LOG_DEBUG, "kernel '%s': the tables of %zu ranges made (LPTs, pages to fill)",
+	        L->k->name, n);
+	return CL_SUCCESS;
+}
+
+/* The plan's tables on the device, every range's at once (lpts.c), where
+ * they take at most a thirty-second of the budget (or 1 MiB: the small
+ * budgets of tests and PoCL): a range then binds its own and sends none.
+ * Larger, a range's goes to its set's LPT buffer as it starts
+ * (send_lpt_and_fault). */
+static void tables_on_device(vrt_launch *L, paged *P)
+{
+	unsigned long long room = L->budget / 32;
+	if (room < 1ull << 20)
+		room = 1ull << 20;
+	P->lpt_dev = P->lpts ? vrt_lpts_on_device(&P->devs, &P->lpt_own, L->ctx, L->dev,
+	                                          P->plan_serial, P->lpts, P->nranges,
+	                                          P->lpt_words, room)
+	                     : NULL;
 }
 
 /* Plans the launch and makes its frame sets. A device out of memory
@@ -3676,9 +3969,11 @@ static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
 		choose_direct(L, P);
 		vrt_trace_host("direct", L->k->name, t0, vrt_now_ms(), -1, 0);
 		err = make_sets(L, P);
-		vrt_trace_host("setup", L->k->name, t0, vrt_now_ms(), -1, 0);
-		if (err == CL_SUCCESS)
+		if (err == CL_SUCCESS && (err = plan_tables(L, P)) == CL_SUCCESS) {
 			keep_plan(L, P);
+			tables_on_device(L, P);
+		}
+		vrt_trace_host("setup", L->k->name, t0, vrt_now_ms(), -1, 0);
 		if (err == CL_SUCCESS && !P->device_bytes)
 			vrt_log(VRT_LOG_INFO, "kernel '%s': every frame buffer kept from an earlier launch",
 			        L->k->name);
@@ -3945,6 +4240,7 @@ out:
 	/* Kept only after a launch that went well: after a device error its
 	 * buffers may be what failed. */
 	drop_sets(P, L, err == CL_SUCCESS);
+	drop_tables(P);
 	if (t1 > 0)
 		vrt_trace_host("remember", k->name, t1, vrt_now_ms(), -1, 0);
 	vrt_fp_plan_free(P->fp);
@@ -3961,6 +4257,8 @@ out:
 	vrt_free(P->copies);
 	vrt_free(P->forgot);
 	vrt_free(P->forgetrow);
+	vrt_free(P->spans);
+	vrt_free(P->rects);
 	vrt_free(P->tail); /* unless the launch's (defer_ranges) */
 	if (P->last_run)
 		vrt_real.clReleaseEvent(P->last_run);

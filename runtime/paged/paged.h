@@ -30,6 +30,19 @@ int vrt_straight_may_run(const vrt_launch *L);
 #define VRT_NOT_FUSED 1
 cl_int vrt_paged_run_fused(vrt_launch *L, vrt_launch *L2, const unsigned *mode1);
 
+/* --- lpts.c: every range's LPT of a plan on the device at once ---------- */
+/* The n sub-buffers (range r's table at r) of the tables of the plan of
+ * serial `plan` (n tables of `words` words, one after another at
+ * `tables`) on ctx and dev: d's copy, made there unless d has one;
+ * plan 0 (a plan not kept): made in *own, which the caller releases
+ * (vrt_devlpts_release) after the launch. NULL when they would take
+ * more than max_bytes of the device or cannot be made (out of memory):
+ * the caller sends each range's own. */
+const cl_mem *vrt_lpts_on_device(vrt_devsets *d, vrt_devlpts *own, cl_context ctx,
+                                 cl_device_id dev, unsigned long long plan,
+                                 const uint32_t *tables, size_t n, size_t words,
+                                 unsigned long long max_bytes);
+
 /* --- tail.c: a launch's last device work, completed after the next ------ */
 /* A range whose commands were enqueued and whose end the host has not yet
  * seen: its events (retained; the last of out, or run, is its end) on

@@ -198,18 +198,30 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *
 size_t vrt_spans(const vrt_layout *l, const unsigned char *u,
                  const uint32_t *lpt, unsigned s, vrt_span **spans)
 {
+	size_t cap = 0;
+	*spans = NULL;
+	return vrt_spans_in(l, u, lpt, s, spans, &cap);
+}
+
+size_t vrt_spans_in(const vrt_layout *l, const unsigned char *u, const uint32_t *lpt,
+                    unsigned s, vrt_span **spans, size_t *cap)
+{
 	const unsigned char *row = u + l->slot_off[s];
 	const uint32_t *tab = vrt_lpt_table(lpt, s);
 	size_t n = 0;
-	*spans = NULL;
 	for (size_t p = 0; p < l->slot_pages[s]; p++)
 		if (row[p] && (p == 0 || !row[p - 1]))
 			n++;
 	if (!n)
 		return 0;
-	vrt_span *out = vrt_malloc(n * sizeof *out);
-	if (!out)
-		return (size_t)-1;
+	if (n > *cap) {
+		vrt_span *w = vrt_realloc(*spans, n * sizeof *w);
+		if (!w)
+			return (size_t)-1;
+		*spans = w;
+		*cap = n;
+	}
+	vrt_span *out = *spans;
 	size_t k = 0;
 	for (size_t p = 0; p < l->slot_pages[s];) {
 		if (!row[p]) {
@@ -226,7 +238,6 @@ size_t vrt_spans(const vrt_layout *l, const unsigned char *u,
 		k++;
 		p = q;
 	}
-	*spans = out;
 	return n;
 }
 

@@ -133,6 +133,10 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *
 /* Spans of slot s in u; returns the count, *spans (vrt_free) or NULL. */
 size_t vrt_spans(const vrt_layout *l, const unsigned char *u,
                  const uint32_t *lpt, unsigned s, vrt_span **spans);
+/* The same into *spans, a buffer of *cap spans the caller keeps (vrt_free),
+ * grown when too small: no allocation per call once large enough. */
+size_t vrt_spans_in(const vrt_layout *l, const unsigned char *u, const uint32_t *lpt,
+                    unsigned s, vrt_span **spans, size_t *cap);
 /* Bytes of the span that lie inside the buffer. */
 size_t vrt_span_valid(const vrt_layout *l, const vrt_span *sp);
 /* Frames <- host: copies the pages of a span from the buffer's host copy
@@ -156,10 +160,14 @@ typedef struct vrt_rect {
  * spans of one length at one pitch whose frames follow one another;
  * returns the count and *rects (vrt_free), (size_t)-1 out of memory. */
 size_t vrt_span_rects(const vrt_layout *l, const vrt_span *sp, size_t nsp, vrt_rect **rects);
+/* The same into *rects, a buffer of *cap the caller keeps, grown as
+ * vrt_spans_in grows its. */
+size_t vrt_span_rects_in(const vrt_layout *l, const vrt_span *sp, size_t nsp, vrt_rect **rects,
+                         size_t *cap);
 /* Enqueues rectangle r between the host copy `host` and `frames`, to the
- * host when out, non-blocking, with no wait list. */
+ * host when out, non-blocking, after the event `after` (NULL: none). */
 cl_int vrt_rect_move(cl_command_queue q, cl_mem frames, const vrt_rect *r, unsigned char *host,
-                     int out, cl_event *e);
+                     int out, cl_event after, cl_event *e);
 
 /* --- gaps.c ------------------------------------------------------------- */
 /* The pieces [lo, hi) (buffer offsets, within page `page`) of
@@ -194,13 +202,36 @@ typedef struct vrt_plan {
 	unsigned nsets;
 	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of each buffer of a set */
 	unsigned char boxed[VAST_MAX_SLOTS + 1]; /* slots planned as boxes */
+	/* Every range's LPT and frames (vrt_lpt_build), made once with the
+	 * plan (paged.c, plan_tables) and reused by every launch that runs
+	 * it: range r's table at lpts + r * lpt_words, its frames at
+	 * frames[r]; NULL: not made (out of memory), built per range. */
+	uint32_t *lpts;
+	vrt_frames *frames;
+	size_t lpt_words;
+	/* Every range's pages filled from the host (paged.c, pages_to_fill),
+	 * a row each, and the pieces of those filled by their gaps: range
+	 * r's gaps[gaps_at[r] .. gaps_at[r + 1]); NULL: worked out per range. */
+	unsigned char *fills;
+	vrt_gap *gaps;
+	size_t *gaps_at;
+	/* The copies of range r's gaps of slot s (vrt_gap_rects):
+	 * gap_rects[gap_rects_at[k] .. gap_rects_at[k + 1]), k = r *
+	 * (nslots + 1) + s. */
+	vrt_rect *gap_rects;
+	size_t *gap_rects_at;
+	/* Set by vrt_plan_keep, never reused: what a device's copy of the
+	 * tables is kept under (paged/lpts.c). 0: a plan not kept. */
+	unsigned long long serial;
 } vrt_plan;
 typedef struct vrt_plans vrt_plans;
 /* The plan kept for a launch like L, NULL when none. It stays L->k's,
  * valid until the next vrt_plan_keep on that kernel. */
 const vrt_plan *vrt_plan_find(const vrt_launch *L);
-/* Keeps *p for launches like L, taking p->rows, ranges, unions (freed with
- * the plan); returns the kept plan, or NULL when out of memory (nothing
+/* Keeps *p for launches like L, taking p->rows, ranges, unions, lpts,
+ * frames, fills, gaps, gaps_at, gap_rects and gap_rects_at (freed with
+ * the plan) and giving it a
+ * serial; returns the kept plan, or NULL when out of memory (nothing
  * was taken). May drop the kernel's least recently used plan. from_fp:
  * the plan was made from footprint descriptors alone, so launches that
  * differ from L only in scalars they do not name share it. */

@@ -149,6 +149,13 @@ static void plans_free_one(vrt_plans *e)
 	vrt_free(e->plan.rows);
 	vrt_free(e->plan.ranges);
 	vrt_free(e->plan.unions);
+	vrt_free(e->plan.lpts);
+	vrt_free(e->plan.frames);
+	vrt_free(e->plan.fills);
+	vrt_free(e->plan.gaps);
+	vrt_free(e->plan.gaps_at);
+	vrt_free(e->plan.gap_rects);
+	vrt_free(e->plan.gap_rects_at);
 	vrt_free(e);
 }
 
@@ -164,7 +171,11 @@ const vrt_plan *vrt_plan_keep(const vrt_launch *L, const vrt_plan *p, int from_f
 		vrt_free(e);
 		return NULL;
 	}
+	/* Kept plans of every kernel are told apart by it (paged/lpts.c):
+	 * a counter under the lock, as buffers' serials are (mem.c). */
+	static unsigned long long serials;
 	e->plan = *p;
+	e->plan.serial = ++serials;
 	e->next = L->k->plans;
 	L->k->plans = e;
 	vrt_plans **pp = &e->next;

@@ -35,14 +35,26 @@ static int continues(const vrt_layout *l, const vrt_span *sp, size_t i, size_t j
 
 size_t vrt_span_rects(const vrt_layout *l, const vrt_span *sp, size_t nsp, vrt_rect **rects)
 {
+	size_t cap = 0;
+	*rects = NULL;
+	return vrt_span_rects_in(l, sp, nsp, rects, &cap);
+}
+
+size_t vrt_span_rects_in(const vrt_layout *l, const vrt_span *sp, size_t nsp, vrt_rect **rects,
+                         size_t *cap)
+{
 	unsigned sh = l->page_shift;
 	size_t n = 0;
-	*rects = NULL;
 	if (!nsp)
 		return 0;
-	vrt_rect *out = vrt_malloc(nsp * sizeof *out);
-	if (!out)
-		return (size_t)-1;
+	if (nsp > *cap) {
+		vrt_rect *w = vrt_realloc(*rects, nsp * sizeof *w);
+		if (!w)
+			return (size_t)-1;
+		*rects = w;
+		*cap = nsp;
+	}
+	vrt_rect *out = *rects;
 	for (size_t i = 0, j; i < nsp; i = j) {
 		for (j = i + 1; j < nsp && continues(l, sp, i, j); j++)
 			;
@@ -54,24 +66,25 @@ size_t vrt_span_rects(const vrt_layout *l, const vrt_span *sp, size_t nsp, vrt_r
 		r->dev_pitch = sp[i].npages << sh;
 		r->host_pitch = r->rows > 1 ? (sp[i + 1].page - sp[i].page) << sh : r->dev_pitch;
 	}
-	*rects = out;
 	return n;
 }
 
 cl_int vrt_rect_move(cl_command_queue q, cl_mem frames, const vrt_rect *r, unsigned char *host,
-                     int out, cl_event *e)
+                     int out, cl_event after, cl_event *e)
 {
+	cl_uint nw = after != NULL;
+	const cl_event *w = after ? &after : NULL;
 	if (r->rows == 1)
 		return out ? vrt_real.clEnqueueReadBuffer(q, frames, CL_FALSE, r->dev_off, r->row_bytes,
-		                                          host + r->host_off, 0, NULL, e)
+		                                          host + r->host_off, nw, w, e)
 		           : vrt_real.clEnqueueWriteBuffer(q, frames, CL_FALSE, r->dev_off, r->row_bytes,
-		                                           host + r->host_off, 0, NULL, e);
+		                                           host + r->host_off, nw, w, e);
 	size_t dev[3] = { r->dev_off, 0, 0 }, hst[3] = { r->host_off, 0, 0 };
 	size_t region[3] = { r->row_bytes, r->rows, 1 };
 	return out ? vrt_real.clEnqueueReadBufferRect(q, frames, CL_FALSE, dev, hst, region,
-	                                              r->dev_pitch, 0, r->host_pitch, 0, host, 0,
-	                                              NULL, e)
+	                                              r->dev_pitch, 0, r->host_pitch, 0, host, nw,
+	                                              w, e)
 	           : vrt_real.clEnqueueWriteBufferRect(q, frames, CL_FALSE, dev, hst, region,
-	                                               r->dev_pitch, 0, r->host_pitch, 0, host, 0,
-	                                               NULL, e);
+	                                               r->dev_pitch, 0, r->host_pitch, 0, host, nw,
+	                                               w, e);
 }
