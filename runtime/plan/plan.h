@@ -53,6 +53,13 @@ size_t vrt_pas_held(const vrt_layout *l, const unsigned char *u);
  * the hold's slot's where they all lie in the hold (lpt.c binds them
  * there). */
 size_t vrt_pas_frame_pages(const vrt_layout *l, const unsigned char *u);
+/* vrt_pas_frame_pages of a row that was clear before marks m[0..nslots]
+ * (vrt_fp_union_marked), from the marks alone: the pages they set, less
+ * the hold's slot's where they all lie in the hold. */
+size_t vrt_pas_marked_frames(const vrt_layout *l, const vrt_marked *m);
+/* Clears the pages marks m[0..nslots] reached in row: clear again, at
+ * the cost of those pages, not the row's. */
+void vrt_pas_clear_marked(const vrt_layout *l, unsigned char *row, const vrt_marked *m);
 /* Normalizes marks to 0/1 (any non-zero byte is a touched page). */
 void vrt_pas_normalize(unsigned char *rows, size_t bytes);
 /* dst |= src over n bytes (n a multiple of 8); returns the pages newly set. */
@@ -231,6 +238,12 @@ void vrt_fp_plan_free(vrt_fp_plan *P);
  * as vrt_fp_rows. */
 int vrt_fp_union(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
                  unsigned char *row);
+/* vrt_fp_union into a row that is clear (0) where it marks, not cleared
+ * first; m[0..nslots] gets what the marks did in each slot (for
+ * vrt_pas_marked_frames and vrt_pas_clear_marked). A search's probes
+ * cost the pages they mark, not the row's (fpplan.c). */
+int vrt_fp_union_marked(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
+                        unsigned char *row, vrt_marked *m);
 /* vrt_fp_union of P's own accesses alone, without the kernel that
  * follows it (vrt_fp_follow). */
 int vrt_fp_union_own(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
