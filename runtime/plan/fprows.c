@@ -260,6 +260,8 @@ struct vrt_fp_plan {
 	long long args[VRT_MAX_ARGS];
 	vrt_box *boxes;
 	int cap;
+	vrt_box *slot_boxes; /* vrt_fp_slot_box's scratch */
+	size_t slot_boxes_cap;
 	int complete;   /* every access has a usable descriptor */
 	int writes_complete; /* every write has one (reads may not) */
 	vrt_cover cover;
@@ -366,6 +368,7 @@ void vrt_fp_plan_free(vrt_fp_plan *P)
 {
 	if (P) {
 		vrt_free(P->boxes);
+		vrt_free(P->slot_boxes);
 		vrt_cover_free(&P->cover);
 	}
 	vrt_free(P);
@@ -651,15 +654,18 @@ int vrt_fp_slot_pages(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t 
 	return each_slot_access(P, s, g0, g1, mark_boxes, &m);
 }
 
-/* vrt_fp_slot_box's two passes over a slot's boxes: their pitch (an
- * access may be one run, a row of the box), then their bound at it. */
+/* A slot's boxes for vrt_fp_slot_box, gathered in one pass over its
+ * accesses (their pitch is known only once all are seen): each access's
+ * boxes evaluated once, not once for the pitch and again for the bound
+ * (a range search computes a boxed slot's box at every probe). */
 typedef struct box_bound {
-	int pass;
-	unsigned long long pitch, align, nbox;
-	vrt_box2d *box;
+	unsigned long long pitch, align;
+	vrt_box *all; /* P->slot_boxes */
+	size_t n, cap;
+	int oom;
 } box_bound;
 
-static int bound_boxes(void *ctx, const vast_footprint *fp, const vrt_box *b, int n)
+static int gather_boxes(void *ctx, const vast_footprint *fp, const vrt_box *b, int n)
 {
 	box_bound *B = ctx;
 	/* An element's alignment divides its size: the size's lowest bit
@@ -667,39 +673,49 @@ static int bound_boxes(void *ctx, const vast_footprint *fp, const vrt_box *b, in
 	unsigned long long a = fp->size & -fp->size;
 	if (a > B->align)
 		B->align = a > 128 ? 128 : a;
-	B->nbox += (unsigned long long)n;
 	for (int i = 0; i < n; i++) {
-		if (B->pass == 1) {
-			if (!vrt_box2d_add(B->box, &b[i], B->pitch))
-				return 0;
-			continue;
-		}
 		long long p = vrt_box_pitch(&b[i]);
 		if (p < 0 || (p > 0 && B->pitch && (unsigned long long)p != B->pitch))
 			return 0;
 		if (p > 0)
 			B->pitch = (unsigned long long)p;
 	}
+	if (B->n + (size_t)n > B->cap) {
+		size_t c = 2 * (B->n + (size_t)n);
+		vrt_box *more = vrt_realloc(B->all, c * sizeof *more);
+		if (!more) {
+			B->oom = 1;
+			return 0;
+		}
+		B->all = more;
+		B->cap = c;
+	}
+	memcpy(B->all + B->n, b, (size_t)n * sizeof *b);
+	B->n += (size_t)n;
 	return 1;
 }
 
 int vrt_fp_slot_box(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, vrt_box2d *box)
 {
 	size_t size = P->L->slot_mem[s]->size;
-	box_bound B = { 0, 0, 1, 0, box };
+	box_bound B = { 0, 1, P->slot_boxes, 0, P->slot_boxes_cap, 0 };
 	memset(box, 0, sizeof *box);
-	int r = each_slot_access(P, s, g0, g1, bound_boxes, &B);
+	int r = each_slot_access(P, s, g0, g1, gather_boxes, &B);
+	P->slot_boxes = B.all;
+	P->slot_boxes_cap = B.cap;
+	if (B.oom)
+		return -1;
 	if (r <= 0)
 		return r;
-	if (!B.nbox)
+	if (!B.n)
 		return 1; /* the groups do not touch it: no box */
 	if (!B.pitch)
 		B.pitch = size; /* runs only: one row, past every byte */
-	B.pass = 1;
-	if ((r = each_slot_access(P, s, g0, g1, bound_boxes, &B)) <= 0) {
-		memset(box, 0, sizeof *box);
-		return r;
-	}
+	for (size_t i = 0; i < B.n; i++)
+		if (!vrt_box2d_add(box, &B.all[i], B.pitch)) {
+			memset(box, 0, sizeof *box);
+			return 0;
+		}
 	/* Aligned as the buffer's elements, within the buffer, and rows
 	 * and width of 32 bits each (the kernel's box entry, lpt.c). */
 	if (box->rows && (!vrt_box2d_align(box, B.align) || box->rows >> 32 || box->width >> 32 ||
