@@ -51,6 +51,8 @@ typedef struct search {
 	size_t slot_max;    /* pages one slot may have (0: any) */
 	int too_wide;       /* the last probe's slot passed slot_max */
 	vrt_marked marked[VAST_MAX_SLOTS + 1]; /* the last probe's marks */
+	size_t groups;      /* of the launch */
+	unsigned char *all; /* the union of the ranges so far */
 } search;
 
 /* A union's result u (vrt_fp_union): 1 when it holds, else sets s->err. */
@@ -211,13 +213,31 @@ static int whole_waves(search *s, size_t g0, size_t *g1, unsigned long long budg
 	return 0;
 }
 
-/* Appends range [g0, g1) and its union (computed from its own boxes). */
+/* ORs into s->all the words of row u that marks m reached. */
+static void or_marked(search *s, const unsigned char *u, const vrt_marked *m)
+{
+	for (unsigned k = 1; k <= s->lay->nslots; k++) {
+		if (m[k].hi <= m[k].lo)
+			continue;
+		/* slots start 8-aligned, padded with zeros (vrt_layout_init) */
+		size_t at = s->lay->slot_off[k] + (m[k].lo & ~(size_t)7);
+		size_t end = s->lay->slot_off[k] + ((m[k].hi + 7) & ~(size_t)7);
+		vrt_pas_or(s->all + at, u + at, end - at);
+	}
+}
+
+/* Appends range [g0, g1) and its union (computed from its own boxes),
+ * counted and joined to the launch's from its marks, not the row. */
 static int add_range(search *s, vrt_range **out, unsigned char **un, size_t *n, size_t *cap,
                      size_t g0, size_t g1)
 {
 	size_t rb = s->lay->row_bytes;
 	if (*n == *cap) {
-		size_t c = *cap * 2;
+		/* Room for as many more ranges as long as this one, and the
+		 * launch's union: unions of a large launch are rows of MBs, and
+		 * each doubling copied them all. */
+		size_t c = *n + (s->groups - g1 + (g1 - g0) - 1) / (g1 - g0) + 2;
+		c = c > 2 * *cap ? c : 2 * *cap;
 		vrt_range *g = vrt_realloc(*out, c * sizeof *g);
 		if (g)
 			*out = g;
@@ -228,9 +248,11 @@ static int add_range(search *s, vrt_range **out, unsigned char **un, size_t *n, 
 		*cap = c;
 	}
 	unsigned char *u = *un + *n * rb;
-	if (!union_ok(s, vrt_fp_union(s->P, s->lay, g0, g1, u)))
+	memset(u, 0, rb);
+	if (!union_ok(s, vrt_fp_union_marked(s->P, s->lay, g0, g1, u, s->marked)))
 		return s->err;
-	size_t pages = vrt_pas_frame_pages(s->lay, u) + boxed_frames(s, g0, g1);
+	size_t pages = vrt_pas_marked_frames(s->lay, s->marked) + boxed_frames(s, g0, g1);
+	or_marked(s, u, s->marked);
 	(*out)[*n] = (vrt_range){ g0, g1 - 1, pages };
 	++*n;
 	return 0;
@@ -251,12 +273,13 @@ int vrt_fp_plan_ranges(vrt_fp_plan *P, const vrt_layout *lay, size_t groups,
                        vrt_range **ranges, size_t *nranges, unsigned char **unions,
                        size_t *bad_group, int *exact)
 {
-	size_t rb = lay->row_bytes, n = 0, cap = 8;
+	size_t rb = lay->row_bytes, n = 0, cap = 0;
 	unsigned long long per = budget / sets;
-	search s = { .P = P, .lay = lay, .row = vrt_calloc(1, rb), .exact = 1, .slot_max = slot_max };
-	vrt_range *out = vrt_malloc(cap * sizeof *out);
-	unsigned char *un = vrt_malloc((cap + 1) * rb);
-	int r = s.row && out && un ? 0 : -2;
+	search s = { .P = P, .lay = lay, .row = vrt_calloc(1, rb), .exact = 1, .slot_max = slot_max,
+	             .groups = groups, .all = vrt_calloc(1, rb) };
+	vrt_range *out = NULL; /* add_range sizes them */
+	unsigned char *un = NULL;
+	int r = s.row && s.all ? 0 : -2;
 	/* The length the last search found, before whole waves or the
 	 * first range's cut: the next range's likely length. */
 	size_t found = 0;
@@ -289,16 +312,20 @@ int vrt_fp_plan_ranges(vrt_fp_plan *P, const vrt_layout *lay, size_t groups,
 	}
 	*exact = s.exact;
 	vrt_free(s.row);
+	if (!r && !un) { /* no groups: no ranges, the launch's union only */
+		out = vrt_malloc(sizeof *out);
+		un = out ? vrt_malloc(rb) : NULL;
+		r = un ? 0 : -2;
+	}
 	if (r) {
+		vrt_free(s.all);
 		vrt_free(out);
 		vrt_free(un);
 		return r;
 	}
 	/* The union of every range: the pages the launch touches. */
-	unsigned char *all = un + n * rb;
-	memset(all, 0, rb);
-	for (size_t i = 0; i < n; i++)
-		vrt_pas_or(all, un + i * rb, rb);
+	memcpy(un + n * rb, s.all, rb);
+	vrt_free(s.all);
 	*ranges = out;
 	*nranges = n;
 	*unions = un;
