@@ -407,10 +407,6 @@ static uint64_t shared_slots(const paged *P)
 	return shared;
 }
 
-/* Ranges and their unions against budget/sets: from the PAS rows
- * (Algorithm 1), or with `boxes` straight from the footprint boxes
- * (fpplan.c: no rows; *from_fp becomes 1 exact, 2 a superset; ranges
- * the budget cuts keep whole waves of the device's groups). */
 /* The most pages one slot of a range planned against budget may have
  * (0: any). Where a set spans several buffers, a slot's pages lie in one
  * (place_frames): ranges whose slots pass one only shrink the budget
@@ -420,6 +416,10 @@ static size_t slot_max_of(const paged *P, unsigned long long budget)
 	return (budget / P->nsets >> P->lay.page_shift) > P->per_buf ? P->per_buf : 0;
 }
 
+/* Ranges and their unions against budget/sets: from the PAS rows
+ * (Algorithm 1), or with `boxes` straight from the footprint boxes
+ * (fpplan.c: no rows; *from_fp becomes 1 exact, 2 a superset; ranges
+ * the budget cuts keep whole waves of the device's groups). */
 static int plan_ranges(vrt_launch *L, paged *P, unsigned long long budget, int boxes,
                        int *from_fp, size_t *bad)
 {
@@ -449,9 +449,6 @@ static int plan_ranges(vrt_launch *L, paged *P, unsigned long long budget, int b
 	return r;
 }
 
-/* The ranges, then their frames laid out in device buffers; where they
- * do not fit, cut ranges against a smaller budget. The same returns as
- * vrt_fp_plan_ranges (-3: only with boxes). */
 /* The launch's budget for P->nsets sets: a set's frames are
  * VAST_FRAME_BUFS buffers at most, less those of the resident slots. */
 static unsigned long long sets_budget(const vrt_launch *L, const paged *P)
@@ -464,6 +461,9 @@ static unsigned long long sets_budget(const vrt_launch *L, const paged *P)
 	return budget;
 }
 
+/* The ranges, then their frames laid out in device buffers; where they
+ * do not fit, cut ranges against a smaller budget. The same returns as
+ * vrt_fp_plan_ranges (-3: only with boxes). */
 static int reduce(vrt_launch *L, paged *P, int boxes, int *from_fp, size_t *bad)
 {
 	unsigned long long budget = sets_budget(L, P);

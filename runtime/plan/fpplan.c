@@ -326,6 +326,10 @@ int vrt_fp_plan_ranges(vrt_fp_plan *P, const vrt_layout *lay, size_t groups,
 	/* The union of every range: the pages the launch touches. */
 	memcpy(un + n * rb, s.all, rb);
 	vrt_free(s.all);
+	/* Rows sized for more ranges than came are given back. */
+	unsigned char *fit = n < cap ? vrt_realloc(un, (n + 1) * rb) : NULL;
+	if (fit)
+		un = fit;
 	*ranges = out;
 	*nranges = n;
 	*unions = un;
