@@ -431,6 +431,15 @@ static uint64_t shared_slots(const paged *P)
 	return shared;
 }
 
+/* The most pages one slot of a range planned against budget may have
+ * (0: any). Where a set spans several buffers, a slot's pages lie in one
+ * (place_frames): ranges whose slots pass one only shrink the budget
+ * there, a range at a time, into sets of one buffer. */
+static size_t slot_max_of(const paged *P, unsigned long long budget)
+{
+	return (budget / P->nsets >> P->lay.page_shift) > P->per_buf ? P->per_buf : 0;
+}
+
 /* Ranges and their unions against budget/sets: from the PAS rows
  * (Algorithm 1), or with `boxes` straight from the footprint boxes
  * (fpplan.c: no rows; *from_fp becomes 1 exact, 2 a superset). */
@@ -444,10 +453,7 @@ static int plan_ranges(vrt_launch *L, paged *P, unsigned long long budget, int b
 	double t0 = vrt_now_ms();
 	int r, exact;
 	if (boxes) {
-		/* Where a set spans several buffers, a slot's pages lie in one
-		 * (place_frames): ranges whose slots pass one only shrink the
-		 * budget there, a range at a time, into sets of one buffer. */
-		size_t slot_max = (budget / P->nsets >> P->lay.page_shift) > P->per_buf ? P->per_buf : 0;
+		size_t slot_max = slot_max_of(P, budget);
 		r = vrt_fp_plan_ranges(P->fp, &P->lay, L->groups, budget, P->nsets, slot_max,
 		                       &P->ranges, &P->nranges, &P->unions, bad, &exact);
 		*from_fp = exact ? 1 : 2;
@@ -466,18 +472,24 @@ static int plan_ranges(vrt_launch *L, paged *P, unsigned long long budget, int b
 	return r;
 }
 
+/* The launch's budget for P->nsets sets: a set's frames are
+ * VAST_FRAME_BUFS buffers at most, less those of the resident slots. */
+static unsigned long long sets_budget(const vrt_launch *L, const paged *P)
+{
+	unsigned long long budget = L->budget;
+	unsigned long long most = (unsigned long long)P->per_buf * vrt_set_bufs(&P->lay)
+	                          << P->lay.page_shift;
+	if (budget / P->nsets > most)
+		budget = most * P->nsets;
+	return budget;
+}
+
 /* The ranges, then their frames laid out in device buffers; where they
  * do not fit, cut ranges against a smaller budget. The same returns as
  * vrt_fp_plan_ranges (-3: only with boxes). */
 static int reduce(vrt_launch *L, paged *P, int boxes, int *from_fp, size_t *bad)
 {
-	unsigned long long budget = L->budget;
-	/* A set's frames are VAST_FRAME_BUFS buffers at most, less those
-	 * of the resident slots. */
-	unsigned long long most = (unsigned long long)P->per_buf * vrt_set_bufs(&P->lay)
-	                          << P->lay.page_shift;
-	if (budget / P->nsets > most)
-		budget = most * P->nsets;
+	unsigned long long budget = sets_budget(L, P);
 	for (;;) {
 		int r = plan_ranges(L, P, budget, boxes, from_fp, bad);
 		if (r)
@@ -858,6 +870,43 @@ static int boxes_worth(const vrt_launch *L, paged *P, int *tried)
 	return nb > 0;
 }
 
+/* boxes_worth before any plan, on the first range a plan would cut
+ * (vrt_fp_first_range; with fewer sets where group 0 does not fit a
+ * set's share, as reduce's caller goes), not after a whole plan in pages
+ * that the boxes then replace: fdtd3d (812^3, budget 1 GiB, H200)
+ * planned three times before its first transfer (3 sets; 1 set, as
+ * resends_too_much found; then boxes), 25 ms, the boxes' plan 5 ms of
+ * them. Where that range's pages are worth no boxes, the plan's own
+ * first range decides after it, as before (*tried stays 0). 1 when boxes
+ * were chosen. */
+static int boxes_first(const vrt_launch *L, paged *P, int *tried)
+{
+	if (*tried || vrt_fp_boxed_any(P->fp))
+		return 0;
+	double t0 = vrt_now_ms();
+	unsigned sets = P->nsets;
+	size_t g1;
+	int r, nb = 0;
+	do {
+		P->nsets = sets;
+		unsigned long long budget = sets_budget(L, P);
+		r = vrt_fp_first_range(P->fp, &P->lay, L->groups, budget / sets, slot_max_of(P, budget),
+		                       &g1);
+	} while (r == -1 && --sets > 0);
+	P->nsets = sets ? sets : 1;
+	if (r == 0)
+		nb = vrt_fp_choose_boxes(P->fp, &P->lay, 0, g1, VRT_BOX_WASTE, VRT_BOX_RUNS);
+	double t1 = vrt_now_ms();
+	L->st->inspect_ms += t1 - t0;
+	vrt_trace_host("boxes", L->k->name, t0, t1, -1, 0);
+	if (nb <= 0)
+		return 0;
+	*tried = 1;
+	vrt_log(VRT_LOG_DEBUG, "kernel '%s': %d buffers go in as strided boxes, their pages %dx their bytes or %d runs or more in the first range",
+	        L->k->name, nb, VRT_BOX_WASTE, VRT_BOX_RUNS);
+	return 1;
+}
+
 static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 {
 	vrt_kernel *k = L->k;
@@ -902,6 +951,15 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 			cl_int err = fill_rows(L, P, &from_fp);
 			if (err != CL_SUCCESS)
 				return err;
+		}
+		unsigned nsets = P->nsets;
+		int early = boxes && !worth && boxes_first(L, P, &tried_waste);
+		P->nsets = nsets;
+		if (early) {
+			/* planned from the first page size, as boxes_worth's */
+			use_shift(P, first_shift);
+			P->nsets = vrt_cfg.pipeline;
+			worth = 1;
 		}
 		double t1 = vrt_now_ms();
 		size_t bad = 0;

@@ -56,6 +56,17 @@ int vrt_fp_boxes(const vast_kernel_footprints *k, const vast_footprint *fp,
  * gaps under a page are one interval. Returns 0, with part partly
  * marked, when the box is larger than 2^62 bytes (fprows.c). */
 int vrt_box_mark(unsigned char *part, size_t npages, unsigned shift, const vrt_box *b);
+/* What marks did to one slot's part of a row: the pages they set that
+ * were clear, and the pages [lo, hi) from the first they marked to past
+ * the last (lo == hi: none). Zeroed before the first mark. */
+typedef struct vrt_marked {
+	size_t fresh, lo, hi;
+} vrt_marked;
+/* vrt_box_mark, adding to *m what it marked: the planner's probes count
+ * and clear only what they marked, not every page of the row (fpplan.c).
+ * Work in proportion to the pages marked still. */
+int vrt_box_mark_count(unsigned char *part, size_t npages, unsigned shift, const vrt_box *b,
+                       vrt_marked *m);
 
 /* A slot's bytes of a range packed as one strided box (boxframes.c:
  * compact frames for boxes): `rows` rows of `width` bytes,

@@ -120,9 +120,27 @@ int vrt_fp_named_args(const vrt_kernel *k, unsigned char *named, unsigned nargs)
 	return 1;
 }
 
-/* Marks pages [p0, p1] of a slot's part of a row. */
+/* Pages set among part[0..n), a word at a time between unaligned ends. */
+static size_t ones(const unsigned char *part, size_t n)
+{
+	size_t c = 0, i = 0;
+	for (; i < n && ((uintptr_t)(part + i) & 7); i++)
+		c += part[i];
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, part + i, 8);
+		/* marks are 0 or 1 a byte: the bytes' sum in the top byte */
+		c += (size_t)((w * 0x0101010101010101ull) >> 56);
+	}
+	for (; i < n; i++)
+		c += part[i];
+	return c;
+}
+
+/* Marks the pages of bytes [b0, b1) of a slot's part of a row, and where
+ * m is given, adds to it what it marked. */
 static void mark_pages(unsigned char *part, size_t npages, long long b0, long long b1,
-                       size_t size, unsigned shift)
+                       size_t size, unsigned shift, vrt_marked *m)
 {
 	/* clip the bytes [b0, b1) to the buffer's pages */
 	if (b0 < 0)
@@ -134,6 +152,13 @@ static void mark_pages(unsigned char *part, size_t npages, long long b0, long lo
 	size_t p0 = (size_t)b0 >> shift, p1 = (size_t)(b1 - 1) >> shift;
 	if (p1 >= npages)
 		p1 = npages - 1;
+	if (m) {
+		m->fresh += p1 - p0 + 1 - ones(part + p0, p1 - p0 + 1);
+		if (m->lo == m->hi)
+			m->lo = p0, m->hi = p1 + 1;
+		m->lo = p0 < m->lo ? p0 : m->lo;
+		m->hi = p1 + 1 > m->hi ? p1 + 1 : m->hi;
+	}
 	memset(part + p0, 1, p1 - p0 + 1);
 }
 
@@ -142,6 +167,7 @@ typedef struct marker {
 	size_t npages, size;
 	unsigned shift;
 	const vrt_box *b;
+	vrt_marked *marked;     /* NULL: not counted */
 	unsigned long long run; /* after folding */
 	unsigned nd;            /* dimensions left after folding */
 	/* inner[d]: bytes from a block's start to the end of dims below d */
@@ -151,7 +177,8 @@ typedef struct marker {
 static void mark_dims(const marker *m, unsigned d, long long origin)
 {
 	if (d == 0) {
-		mark_pages(m->part, m->npages, origin, origin + (long long)m->run, m->size, m->shift);
+		mark_pages(m->part, m->npages, origin, origin + (long long)m->run, m->size, m->shift,
+		           m->marked);
 		return;
 	}
 	const long long pitch = m->b->dim[d - 1].pitch;
@@ -170,10 +197,16 @@ static void mark_dims(const marker *m, unsigned d, long long origin)
 
 int vrt_box_mark(unsigned char *part, size_t npages, unsigned shift, const vrt_box *b)
 {
+	return vrt_box_mark_count(part, npages, shift, b, NULL);
+}
+
+int vrt_box_mark_count(unsigned char *part, size_t npages, unsigned shift, const vrt_box *b,
+                       vrt_marked *marked)
+{
 	/* A page is touched when any byte of the box is in it, also past the
 	 * buffer's end in its last page: folded intervals are exact so. */
 	marker m = { .part = part, .npages = npages, .size = npages << shift, .shift = shift,
-	             .b = b, .run = b->run };
+	             .b = b, .marked = marked, .run = b->run };
 	unsigned f = 0;
 	/* Fold inner dimensions (ascending pitches) whose gap between blocks
 	 * is under a page: their pages are one interval. */
@@ -227,6 +260,8 @@ struct vrt_fp_plan {
 	long long args[VRT_MAX_ARGS];
 	vrt_box *boxes;
 	int cap;
+	vrt_box *slot_boxes; /* vrt_fp_slot_box's scratch */
+	size_t slot_boxes_cap;
 	int complete;   /* every access has a usable descriptor */
 	int writes_complete; /* every write has one (reads may not) */
 	vrt_cover cover;
@@ -333,6 +368,7 @@ void vrt_fp_plan_free(vrt_fp_plan *P)
 {
 	if (P) {
 		vrt_free(P->boxes);
+		vrt_free(P->slot_boxes);
 		vrt_cover_free(&P->cover);
 	}
 	vrt_free(P);
@@ -364,10 +400,11 @@ static unsigned slot_of(const vrt_fp_plan *P, const vast_footprint *fp)
 	return P->L->arg_slot[__builtin_ctz(fp->params)];
 }
 
-/* Marks in row the pages P's own accesses reach for groups [g0, g1); the
- * returns of vrt_fp_union. */
+/* Marks in row the pages P's own accesses reach for groups [g0, g1),
+ * adding to m[s] what slot s's marks did where m is given; the returns
+ * of vrt_fp_union. */
 static int mark_union(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
-                      unsigned char *row)
+                      unsigned char *row, vrt_marked *m)
 {
 	const vast_kernel_footprints *kf = P->kf;
 	int all_exact = 1;
@@ -383,8 +420,8 @@ static int mark_union(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g
 			return n == -2 ? -1 : 0;
 		all_exact &= exact;
 		for (int i = 0; i < n; i++)
-			if (!vrt_box_mark(row + lay->slot_off[s], lay->slot_pages[s], lay->page_shift,
-			                  &P->boxes[i]))
+			if (!vrt_box_mark_count(row + lay->slot_off[s], lay->slot_pages[s],
+			                        lay->page_shift, &P->boxes[i], m ? &m[s] : NULL))
 				return 0;
 	}
 	return all_exact ? 1 : 2;
@@ -394,18 +431,33 @@ int vrt_fp_union_own(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1
                      unsigned char *row)
 {
 	memset(row, 0, lay->row_bytes);
-	return mark_union(P, lay, g0, g1, row);
+	return mark_union(P, lay, g0, g1, row, NULL);
+}
+
+/* P's union, and the next kernel's (vrt_fp_follow) marked over it. */
+static int mark_both(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
+                     unsigned char *row, vrt_marked *m)
+{
+	int r = mark_union(P, lay, g0, g1, row, m);
+	if (r > 0 && P->next) {
+		int r2 = mark_union(P->next, lay, g0, g1, row, m);
+		r = r2 <= 0 ? r2 : r2 > r ? r2 : r;
+	}
+	return r;
 }
 
 int vrt_fp_union(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
                  unsigned char *row)
 {
-	int r = vrt_fp_union_own(P, lay, g0, g1, row);
-	if (r > 0 && P->next) {
-		int r2 = mark_union(P->next, lay, g0, g1, row);
-		r = r2 <= 0 ? r2 : r2 > r ? r2 : r;
-	}
-	return r;
+	memset(row, 0, lay->row_bytes);
+	return mark_both(P, lay, g0, g1, row, NULL);
+}
+
+int vrt_fp_union_marked(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
+                        unsigned char *row, vrt_marked *m)
+{
+	memset(m, 0, (lay->nslots + 1) * sizeof *m);
+	return mark_both(P, lay, g0, g1, row, m);
 }
 
 void vrt_fp_follow(vrt_fp_plan *P, vrt_fp_plan *next)
@@ -602,15 +654,18 @@ int vrt_fp_slot_pages(vrt_fp_plan *P, const vrt_layout *lay, unsigned s, size_t 
 	return each_slot_access(P, s, g0, g1, mark_boxes, &m);
 }
 
-/* vrt_fp_slot_box's two passes over a slot's boxes: their pitch (an
- * access may be one run, a row of the box), then their bound at it. */
+/* A slot's boxes for vrt_fp_slot_box, gathered in one pass over its
+ * accesses (their pitch is known only once all are seen): each access's
+ * boxes evaluated once, not once for the pitch and again for the bound
+ * (a range search computes a boxed slot's box at every probe). */
 typedef struct box_bound {
-	int pass;
-	unsigned long long pitch, align, nbox;
-	vrt_box2d *box;
+	unsigned long long pitch, align;
+	vrt_box *all; /* P->slot_boxes */
+	size_t n, cap;
+	int oom;
 } box_bound;
 
-static int bound_boxes(void *ctx, const vast_footprint *fp, const vrt_box *b, int n)
+static int gather_boxes(void *ctx, const vast_footprint *fp, const vrt_box *b, int n)
 {
 	box_bound *B = ctx;
 	/* An element's alignment divides its size: the size's lowest bit
@@ -618,39 +673,49 @@ static int bound_boxes(void *ctx, const vast_footprint *fp, const vrt_box *b, in
 	unsigned long long a = fp->size & -fp->size;
 	if (a > B->align)
 		B->align = a > 128 ? 128 : a;
-	B->nbox += (unsigned long long)n;
 	for (int i = 0; i < n; i++) {
-		if (B->pass == 1) {
-			if (!vrt_box2d_add(B->box, &b[i], B->pitch))
-				return 0;
-			continue;
-		}
 		long long p = vrt_box_pitch(&b[i]);
 		if (p < 0 || (p > 0 && B->pitch && (unsigned long long)p != B->pitch))
 			return 0;
 		if (p > 0)
 			B->pitch = (unsigned long long)p;
 	}
+	if (B->n + (size_t)n > B->cap) {
+		size_t c = 2 * (B->n + (size_t)n);
+		vrt_box *more = vrt_realloc(B->all, c * sizeof *more);
+		if (!more) {
+			B->oom = 1;
+			return 0;
+		}
+		B->all = more;
+		B->cap = c;
+	}
+	memcpy(B->all + B->n, b, (size_t)n * sizeof *b);
+	B->n += (size_t)n;
 	return 1;
 }
 
 int vrt_fp_slot_box(vrt_fp_plan *P, unsigned s, size_t g0, size_t g1, vrt_box2d *box)
 {
 	size_t size = P->L->slot_mem[s]->size;
-	box_bound B = { 0, 0, 1, 0, box };
+	box_bound B = { 0, 1, P->slot_boxes, 0, P->slot_boxes_cap, 0 };
 	memset(box, 0, sizeof *box);
-	int r = each_slot_access(P, s, g0, g1, bound_boxes, &B);
+	int r = each_slot_access(P, s, g0, g1, gather_boxes, &B);
+	P->slot_boxes = B.all;
+	P->slot_boxes_cap = B.cap;
+	if (B.oom)
+		return -1;
 	if (r <= 0)
 		return r;
-	if (!B.nbox)
+	if (!B.n)
 		return 1; /* the groups do not touch it: no box */
 	if (!B.pitch)
 		B.pitch = size; /* runs only: one row, past every byte */
-	B.pass = 1;
-	if ((r = each_slot_access(P, s, g0, g1, bound_boxes, &B)) <= 0) {
-		memset(box, 0, sizeof *box);
-		return r;
-	}
+	for (size_t i = 0; i < B.n; i++)
+		if (!vrt_box2d_add(box, &B.all[i], B.pitch)) {
+			memset(box, 0, sizeof *box);
+			return 0;
+		}
 	/* Aligned as the buffer's elements, within the buffer, and rows
 	 * and width of 32 bits each (the kernel's box entry, lpt.c). */
 	if (box->rows && (!vrt_box2d_align(box, B.align) || box->rows >> 32 || box->width >> 32 ||

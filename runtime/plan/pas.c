@@ -135,6 +135,26 @@ size_t vrt_pas_frame_pages(const vrt_layout *l, const unsigned char *u)
 	return vrt_pas_count(u, l->row_bytes) - vrt_pas_held(l, u);
 }
 
+size_t vrt_pas_marked_frames(const vrt_layout *l, const vrt_marked *m)
+{
+	size_t pages = 0;
+	for (unsigned s = 1; s <= l->nslots; s++)
+		pages += m[s].fresh;
+	/* The hold's pages take no frames when every mark lies in it
+	 * (vrt_pas_held): the last page marked is below the hold's end. */
+	unsigned h = l->hold_slot;
+	if (h && l->hold_pages && m[h].hi <= l->hold_pages)
+		pages -= m[h].fresh;
+	return pages;
+}
+
+void vrt_pas_clear_marked(const vrt_layout *l, unsigned char *row, const vrt_marked *m)
+{
+	for (unsigned s = 1; s <= l->nslots; s++)
+		if (m[s].hi > m[s].lo)
+			memset(row + l->slot_off[s] + m[s].lo, 0, m[s].hi - m[s].lo);
+}
+
 unsigned long long vrt_frames_beside_lpt(unsigned long long share, size_t lb, unsigned sh)
 {
 	unsigned long long pages = share >> sh, step = pages / 32 ? pages / 32 : 1;

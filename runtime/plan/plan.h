@@ -53,6 +53,13 @@ size_t vrt_pas_held(const vrt_layout *l, const unsigned char *u);
  * the hold's slot's where they all lie in the hold (lpt.c binds them
  * there). */
 size_t vrt_pas_frame_pages(const vrt_layout *l, const unsigned char *u);
+/* vrt_pas_frame_pages of a row that was clear before marks m[0..nslots]
+ * (vrt_fp_union_marked), from the marks alone: the pages they set, less
+ * the hold's slot's where they all lie in the hold. */
+size_t vrt_pas_marked_frames(const vrt_layout *l, const vrt_marked *m);
+/* Clears the pages marks m[0..nslots] reached in row: clear again, at
+ * the cost of those pages, not the row's. */
+void vrt_pas_clear_marked(const vrt_layout *l, unsigned char *row, const vrt_marked *m);
 /* Normalizes marks to 0/1 (any non-zero byte is a touched page). */
 void vrt_pas_normalize(unsigned char *rows, size_t bytes);
 /* dst |= src over n bytes (n a multiple of 8); returns the pages newly set. */
@@ -262,6 +269,12 @@ void vrt_fp_plan_free(vrt_fp_plan *P);
  * as vrt_fp_rows. */
 int vrt_fp_union(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
                  unsigned char *row);
+/* vrt_fp_union into a row that is clear (0) where it marks, not cleared
+ * first; m[0..nslots] gets what the marks did in each slot (for
+ * vrt_pas_marked_frames and vrt_pas_clear_marked). A search's probes
+ * cost the pages they mark, not the row's (fpplan.c). */
+int vrt_fp_union_marked(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
+                        unsigned char *row, vrt_marked *m);
 /* vrt_fp_union of P's own accesses alone, without the kernel that
  * follows it (vrt_fp_follow). */
 int vrt_fp_union_own(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
@@ -343,6 +356,13 @@ int vrt_fp_boxed_any(const vrt_fp_plan *P);
 size_t vrt_fp_box_frames(vrt_fp_plan *P, unsigned shift, size_t g0, size_t g1, vrt_box2d *boxes);
 
 /* --- fpplan.c ----------------------------------------------------------- */
+/* The first range vrt_fp_plan_ranges cuts against `budget` (a set's
+ * share), before a cut for the pipeline: groups [0, *g1).
+ * What a plan's first range would show, without the plan (paged.c
+ * chooses boxes on it). Returns 0, -1 when group 0 alone does not fit,
+ * -2 out of memory, -3 when a descriptor cannot be evaluated. */
+int vrt_fp_first_range(vrt_fp_plan *P, const vrt_layout *lay, size_t groups,
+                       unsigned long long budget, size_t slot_max, size_t *g1);
 /* A descriptor-planned launch's ranges straight from the boxes,
  * one work-group per PAS row (first_row, last_row are groups) and no rows
  * built: the same ranges vrt_pas_reduce_sets makes of rows of one group

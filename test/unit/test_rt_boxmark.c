@@ -5,7 +5,9 @@
  * than a page; pitches just under, at and over a run plus a page, where
  * folding dimensions into one interval stops being exact) and page sizes;
  * the pages marked must be exactly those of the buffer that some byte of
- * the box falls in.
+ * the box falls in. vrt_box_mark_count over a part already partly
+ * marked: the same marks, the pages it set that were clear counted, and
+ * the pages from its first mark to its last.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,7 @@
 static int failures;
 
 #define MAXPAGES 4096
-static unsigned char want[MAXPAGES], got[MAXPAGES];
+static unsigned char want[MAXPAGES], got[MAXPAGES], before[MAXPAGES + 8];
 
 /* Every block of b, one byte at a time. */
 static void brute(const vrt_box *b, unsigned d, long long at, size_t npages, unsigned shift)
@@ -79,6 +81,48 @@ int main(void)
 			if (failures > 10)
 				break;
 		}
+		/* Counted, over random earlier marks (from an offset, so that
+		 * words start anywhere in the part): b, then b moved back by
+		 * up to the buffer's size, into one count. */
+		vrt_box c = b;
+		c.origin -= (long long)rnd((unsigned)size + 1);
+		brute(&c, c.ndims, c.origin, npages, shift);
+		size_t at = rnd(8), fresh = 0, lo = npages, hi = 0;
+		unsigned char *part = before + at;
+		for (size_t p = 0; p < npages; p++) {
+			part[p] = rnd(3) == 0;
+			fresh += want[p] && !part[p];
+			if (want[p]) {
+				lo = p < lo ? p : lo;
+				hi = p + 1;
+			}
+		}
+		vrt_marked m = { 7, 0, 0 }; /* adds to what it holds */
+		if (rnd(2))
+			m = (vrt_marked){ 0, 0, 0 };
+		size_t fresh0 = m.fresh;
+		int marked_any = hi > 0;
+		if (!vrt_box_mark_count(part, npages, shift, &b, &m) ||
+		    !vrt_box_mark_count(part, npages, shift, &c, &m) ||
+		    m.fresh - fresh0 != fresh || (marked_any && (m.lo != lo || m.hi != hi)) ||
+		    (!marked_any && m.lo != m.hi)) {
+			fprintf(stderr, "iteration %d: counted %zu new pages [%zu, %zu), want %zu [%zu, %zu)\n",
+			        iter, m.fresh - fresh0, m.lo, m.hi, fresh, lo, hi);
+			failures++;
+		}
+		for (size_t p = 0; p < npages; p++)
+			if (part[p] != 0 && part[p] != 1) {
+				fprintf(stderr, "iteration %d: page %zu marked %d\n", iter, p, part[p]);
+				failures++;
+				break;
+			}
+		/* the marks themselves as vrt_box_mark's */
+		for (size_t p = 0; p < npages; p++)
+			if (want[p] && !part[p]) {
+				fprintf(stderr, "iteration %d: page %zu not marked\n", iter, p);
+				failures++;
+				break;
+			}
 	}
 	/* a box past 2^62 bytes is refused */
 	vrt_box huge = { .origin = 0, .run = 16, .ndims = 1 };

@@ -201,6 +201,49 @@ static void test_hold(void)
 	vrt_free(r);
 }
 
+/* The frames of a row counted from its marks (vrt_pas_marked_frames:
+ * the planner's probes, fpplan.c) against vrt_pas_frame_pages of the
+ * whole row, over random rows of random layouts, with and without a
+ * hold whose pages the marks reach or pass; clearing the marks leaves
+ * the row clear. */
+static void test_marked_frames(void)
+{
+	unsigned x = 4242;
+	for (int round = 0; round < 2000; round++) {
+		vrt_layout l;
+		memset(&l, 0, sizeof l);
+		l.nslots = 1 + round % 4;
+		l.page_shift = 12;
+		for (unsigned s = 1; s <= l.nslots; s++) {
+			x = x * 1103515245u + 12345u;
+			l.slot_size[s] = 1 + (x >> 8) % (40 * 4096);
+		}
+		vrt_layout_init(&l);
+		unsigned char *row = vrt_calloc(1, l.row_bytes);
+		vrt_marked m[VAST_MAX_SLOTS + 1];
+		memset(m, 0, sizeof m);
+		for (unsigned s = 1; s <= l.nslots; s++) {
+			/* pages of one run of the slot (or none), a few clear */
+			x = x * 1103515245u + 12345u;
+			size_t n = l.slot_pages[s], lo = (x >> 4) % (n + 1), hi = lo + (x >> 12) % (n - lo + 1);
+			for (size_t p = lo; p < hi; p++) {
+				x = x * 1103515245u + 12345u;
+				row[l.slot_off[s] + p] = p == lo || p == hi - 1 || (x >> 16) % 4 != 0;
+				m[s].fresh += row[l.slot_off[s] + p];
+			}
+			m[s].lo = lo;
+			m[s].hi = hi;
+		}
+		x = x * 1103515245u + 12345u;
+		l.hold_slot = (x >> 8) % (l.nslots + 1);
+		l.hold_pages = l.hold_slot ? (x >> 16) % (l.slot_pages[l.hold_slot] + 1) : 0;
+		CHECK(vrt_pas_marked_frames(&l, m) == vrt_pas_frame_pages(&l, row));
+		vrt_pas_clear_marked(&l, row, m);
+		CHECK(vrt_pas_count(row, l.row_bytes) == 0);
+		vrt_free(row);
+	}
+}
+
 /* Frames beside an LPT: within the share, and the same for LPTs of
  * different sizes within one step (1/32 of the share), so the kernels of
  * a pipeline keep one another's frame buffers. */
@@ -226,6 +269,7 @@ int main(void)
 	test_normalize();
 	test_count_new();
 	test_hold();
+	test_marked_frames();
 	test_frames_beside_lpt();
 	test_reduce();
 	if (failures)
