@@ -57,8 +57,6 @@ void vrt_devlpts_release(vrt_devlpts *t)
 	for (size_t r = 0; t->range && r < t->n; r++)
 		if (t->range[r])
 			vrt_real.clReleaseMemObject(t->range[r]);
-	if (t->buf)
-		vrt_real.clReleaseMemObject(t->buf);
 	vrt_free(t->range);
 	memset(t, 0, sizeof *t);
 }

@@ -279,8 +279,7 @@ typedef struct vrt_devset {
 #define VRT_DEVLPTS_KEPT 4
 typedef struct vrt_devlpts {
 	unsigned long long plan;    /* the plan's serial (plans.c), 0: unused */
-	cl_mem buf;
-	cl_mem *range;              /* n sub-buffers (vrt_free) */
+	cl_mem *range;              /* n buffers (vrt_free) */
 	size_t n, bytes;
 	unsigned long long used;    /* when a launch last took it (least
 	                             * recently used goes first) */
@@ -306,6 +305,10 @@ typedef struct vrt_devsets {
 	unsigned nlocs, locs_cap;
 	int reverse;                /* the last launch ran its ranges last first */
 	vrt_devlpts lpts[VRT_DEVLPTS_KEPT]; /* kept plans' tables (paged/lpts.c) */
+	/* Plans that asked once (paged/lpts.c: tables at a plan's second
+	 * launch), the last 2 * VRT_DEVLPTS_KEPT, a ring. */
+	unsigned long long lpts_asked[2 * VRT_DEVLPTS_KEPT];
+	unsigned lpts_asked_next;
 	unsigned long long lpts_clock;
 	/* Writes home (blocking) the pages d, kept for ctx and dev, holds
 	 * newer than every other copy (move: every page it holds that the

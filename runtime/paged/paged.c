@@ -246,7 +246,6 @@ typedef struct paged {
 	unsigned long long plan_serial; /* the kept plan's (vrt_plan.serial), 0: none */
 	const cl_mem *lpt_dev;      /* range r's LPT on the device (lpts.c); NULL:
 	                             * sent range by range (send_lpt_and_fault) */
-	vrt_devlpts lpt_own;        /* the device's copy of tables not kept */
 	vrt_span *spans;            /* scratch: a slot's spans (move_pages,
 	                             * staged_spans), grown, not made per range */
 	size_t spans_cap;
@@ -3770,7 +3769,6 @@ static void drop_tables(paged *P)
 	P->lpts_owned = 0;
 	P->lpt_dev = NULL;
 	P->plan_serial = 0;
-	vrt_devlpts_release(&P->lpt_own);
 }
 
 /* The plan of an earlier launch like this one (plans.c), or a new one
@@ -3995,7 +3993,7 @@ static void tables_on_device(vrt_launch *L, paged *P)
 	unsigned long long room = L->budget / 32;
 	if (room < 1ull << 20)
 		room = 1ull << 20;
-	P->lpt_dev = P->lpts ? vrt_lpts_on_device(&P->devs, &P->lpt_own, L->ctx, L->dev,
+	P->lpt_dev = P->lpts ? vrt_lpts_on_device(&P->devs, L->ctx,
 	                                          P->plan_serial, P->lpts, P->nranges,
 	                                          P->lpt_words, room)
 	                     : NULL;

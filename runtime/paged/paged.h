@@ -31,15 +31,14 @@ int vrt_straight_may_run(const vrt_launch *L);
 cl_int vrt_paged_run_fused(vrt_launch *L, vrt_launch *L2, const unsigned *mode1);
 
 /* --- lpts.c: every range's LPT of a plan on the device at once ---------- */
-/* The n sub-buffers (range r's table at r) of the tables of the plan of
+/* The n buffers (range r's table at r) of the tables of the plan of
  * serial `plan` (n tables of `words` words, one after another at
- * `tables`) on ctx and dev: d's copy, made there unless d has one;
- * plan 0 (a plan not kept): made in *own, which the caller releases
- * (vrt_devlpts_release) after the launch. NULL when they would take
- * more than max_bytes of the device or cannot be made (out of memory):
- * the caller sends each range's own. */
-const cl_mem *vrt_lpts_on_device(vrt_devsets *d, vrt_devlpts *own, cl_context ctx,
-                                 cl_device_id dev, unsigned long long plan,
+ * `tables`) on ctx: d's copy, made there at the plan's second launch
+ * unless d has one. NULL at its first launch, for plan 0 (a plan not
+ * kept), when they would take more than max_bytes of the device or
+ * cannot be made (out of memory): the caller sends each range's own. */
+const cl_mem *vrt_lpts_on_device(vrt_devsets *d, cl_context ctx,
+                                 unsigned long long plan,
                                  const uint32_t *tables, size_t n, size_t words,
                                  unsigned long long max_bytes);
 
