@@ -22,7 +22,9 @@
  * without the runtime's lock, but vrt_analysis_wait, which may run the
  * analysis (vrt_jit_program takes the lock briefly): call it without.
  * The pool's state is under its own mutex, which is never held while an
- * analysis runs.
+ * analysis runs. An analysis is counted: the program's reference, the
+ * pool's until it has run, and one per thread that waits for it
+ * (vrt_analysis_ref).
  */
 #define _GNU_SOURCE /* pthread_timedjoin_np */
 #include <pthread.h>
@@ -43,7 +45,7 @@ struct vrt_analysis {
 	cl_device_id dev;
 	/* Under pool.mu. */
 	int state;                   /* AN_* */
-	int refs;                    /* the program's, and the pool's until done */
+	int refs;                    /* the program's, the pool's until done, waiters' */
 	struct vrt_analysis *next;   /* in the queue */
 	int res;                     /* VRT_JIT_* */
 	const vast_program_info *program;
@@ -215,6 +217,13 @@ vrt_analysis *vrt_analysis_start(const char *source, size_t len, const char *opt
 	return a;
 }
 
+void vrt_analysis_ref(vrt_analysis *a)
+{
+	pthread_mutex_lock(&pool.mu);
+	a->refs++;
+	pthread_mutex_unlock(&pool.mu);
+}
+
 int vrt_analysis_done(vrt_analysis *a)
 {
 	pthread_mutex_lock(&pool.mu);
@@ -238,7 +247,10 @@ int vrt_analysis_wait(vrt_analysis *a)
 		pthread_mutex_unlock(&pool.mu);
 		run(a);
 		pthread_mutex_lock(&pool.mu);
-		unref(a); /* the pool's */
+		int res = a->res;
+		unref(a); /* the pool's; the caller's holds a */
+		pthread_mutex_unlock(&pool.mu);
+		return res;
 	}
 	while (a->state != AN_DONE)
 		pthread_cond_wait(&pool.done, &pool.mu);
@@ -267,8 +279,9 @@ void vrt_analysis_drop(vrt_analysis *a)
 	if (!a)
 		return;
 	pthread_mutex_lock(&pool.mu);
-	if (a->state == AN_QUEUED) {
-		/* Never started, and nothing will want it: not run at all. */
+	if (a->state == AN_QUEUED && a->refs == 2) {
+		/* Never started, and nothing will want it (no waiter holds
+		 * it): not run at all. */
 		vrt_analysis **at = &pool.head, *prev = NULL;
 		while (*at != a)
 			prev = *at, at = &(*at)->next;

@@ -289,14 +289,17 @@ void vrt_program_analysis_poll(vrt_program *p)
 
 void vrt_program_analysis_wait(vrt_program *p)
 {
+	/* A reference of this thread's own: another waiter (a launch from
+	 * another thread) may take the analysis into p and drop p's while
+	 * this one waits. */
 	vrt_lock();
 	vrt_analysis *a = p->analysis;
+	if (a)
+		vrt_analysis_ref(a);
 	vrt_unlock();
 	if (!a)
 		return;
 	double t0 = vrt_now_ms();
-	/* p holds a, and p cannot be rebuilt meanwhile: the caller's
-	 * kernel is attached to it (OpenCL 1.2 §5.6.2). */
 	vrt_analysis_wait(a);
 	vrt_log(VRT_LOG_DEBUG, "program (%zu bytes): a launch waited %.0f ms for vastcc's analysis",
 	        p->source_len, vrt_now_ms() - t0);
@@ -305,6 +308,7 @@ void vrt_program_analysis_wait(vrt_program *p)
 		take_analysis(p);
 	int paging = p->info != NULL;
 	vrt_unlock();
+	vrt_analysis_drop(a);
 	if (paging) {
 		vrt_devices_prebuild(p); /* VAST_DEVICES: devices.c */
 		vrt_devmodels_prepare(p);

@@ -270,11 +270,16 @@ typedef struct vrt_analysis vrt_analysis;
  * memory. The caller holds a reference (vrt_analysis_drop). */
 vrt_analysis *vrt_analysis_start(const char *source, size_t len, const char *opts,
                                  cl_device_id dev);
+/* Another reference to a, for a thread that waits for it while another
+ * may drop the one it was found by; the caller holds one (or the lock
+ * that keeps the holder's). */
+void vrt_analysis_ref(vrt_analysis *a);
 /* Whether it has finished, without waiting. */
 int vrt_analysis_done(vrt_analysis *a);
 /* Waits for it to finish, running it on this thread when no pool thread
- * has taken it yet; its VRT_JIT_* outcome. Without the runtime's lock
- * (the analysis takes it briefly). */
+ * has taken it yet; its VRT_JIT_* outcome. The caller holds a reference
+ * for the whole wait. Without the runtime's lock (the analysis takes it
+ * briefly). */
 int vrt_analysis_wait(vrt_analysis *a);
 /* A finished analysis's outcome as vrt_jit_program gives it (*log moves
  * to the caller, once); -1, nothing set, while it runs. Never waits. */
