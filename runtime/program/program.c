@@ -221,7 +221,11 @@ static cl_int jit_start(vrt_program *p, const char *opts, cl_uint ndev,
 		         "context's devices; running natively", p->source_len);
 		return CL_SUCCESS;
 	}
-	vrt_analysis *a = vrt_analysis_start(p->source, p->source_len, opts, dev);
+	/* What the compile reads of the program (its environment, working
+	 * directory, and headers) is read now, as the driver's build reads
+	 * it; the compile itself later. */
+	vrt_jit_job *job = vrt_jit_prepare(p->source, p->source_len, opts, dev);
+	vrt_analysis *a = job ? vrt_analysis_start(job) : NULL;
 	if (!a)
 		return CL_OUT_OF_HOST_MEMORY;
 	vrt_log(VRT_LOG_DEBUG, "program (%zu bytes): analysed by vastcc in the background",
