@@ -196,22 +196,19 @@ static cl_device_id jit_device(vrt_program *p, const cl_device_id *devs)
 }
 
 /* Starts vastcc's analysis of p for this build when no stub holds for
- * it (analysis.c, jit.c): in the background, taken into p when a launch
- * needs it or once it has finished (take_analysis). Called without the
- * lock; p's source never changes. CL_OUT_OF_HOST_MEMORY, else
- * CL_SUCCESS. */
+ * it (analysis.c, jit.c), in *out (NULL: none): it runs in the
+ * background, and is taken into p when a launch needs it or once it has
+ * finished (take_analysis). Touches nothing of p but reads: the build
+ * may yet be refused, and then the last build's analysis stays p's
+ * (clBuildProgram replaces it). Called without the lock; p's source
+ * never changes. CL_OUT_OF_HOST_MEMORY, else CL_SUCCESS. */
 static cl_int jit_start(vrt_program *p, const char *opts, cl_uint ndev,
-                        const cl_device_id *devs, char *why, size_t n)
+                        const cl_device_id *devs, vrt_analysis **out, char *why, size_t n)
 {
+	*out = NULL;
 	vrt_lock();
-	vrt_free(p->build_log); /* the last build's */
-	p->build_log = NULL;
-	vrt_analysis *old = p->analysis;
-	p->analysis = NULL;
-	p->page_wanted = NULL;
 	int need = vrt_cfg.jit && (!p->stub || stub_holds(p, opts, ndev, devs, why, n) == 0);
 	vrt_unlock();
-	vrt_analysis_drop(old);
 	if (!need)
 		return CL_SUCCESS;
 	why[0] = '\0';
@@ -225,14 +222,10 @@ static cl_int jit_start(vrt_program *p, const char *opts, cl_uint ndev,
 	 * directory, and headers) is read now, as the driver's build reads
 	 * it; the compile itself later. */
 	vrt_jit_job *job = vrt_jit_prepare(p->source, p->source_len, opts, dev);
-	vrt_analysis *a = job ? vrt_analysis_start(job) : NULL;
-	if (!a)
+	if (!job || !(*out = vrt_analysis_start(job)))
 		return CL_OUT_OF_HOST_MEMORY;
 	vrt_log(VRT_LOG_DEBUG, "program (%zu bytes): analysed by vastcc in the background",
 	        p->source_len);
-	vrt_lock();
-	p->analysis = a;
-	vrt_unlock();
 	return CL_SUCCESS;
 }
 
@@ -406,30 +399,43 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 		return CL_INVALID_VALUE;
 	cl_int err = CL_SUCCESS;
 	char why[1024] = "";
+	vrt_analysis *a = NULL, *old = NULL;
 	vrt_lock();
 	cpu_join(p);
 	if (p->nkernels)
 		err = CL_INVALID_OPERATION; /* §5.6.2: kernels are attached */
 	vrt_unlock();
 	if (err == CL_SUCCESS && !vrt_native_mode())
-		err = jit_start(p, opts, ndev, devs, why, sizeof why);
+		err = jit_start(p, opts, ndev, devs, &a, why, sizeof why);
 	if (err != CL_SUCCESS)
 		return err;
 	cl_device_id *devs_copy = ndev ? vrt_calloc(ndev, sizeof *devs) : NULL;
-	if (ndev && !devs_copy)
+	if (ndev && !devs_copy) {
+		vrt_analysis_drop(a);
 		return CL_OUT_OF_HOST_MEMORY;
+	}
 	if (ndev)
 		memcpy(devs_copy, devs, ndev * sizeof *devs);
 	vrt_lock();
 	if (p->nkernels) {
-		err = CL_INVALID_OPERATION; /* made by another thread meanwhile */
-		/* Not this build's to analyse: it does not happen. */
-		vrt_analysis_drop(p->analysis);
-		p->analysis = NULL;
-	} else if (p->stub && !why[0] && !p->analysis)
-		err = choose_stub(p, opts, ndev, devs, why, sizeof why);
-	else
-		p->info = NULL;
+		/* Made by another thread meanwhile: this build does not happen,
+		 * its analysis is dropped, and the last build's stays with the
+		 * kernels made from it. */
+		err = CL_INVALID_OPERATION;
+	} else {
+		/* This build's analysis replaces the last build's (another
+		 * build at once replaces this one's: one stays). */
+		old = p->analysis;
+		p->analysis = a;
+		a = NULL;
+		vrt_free(p->build_log); /* the last build's */
+		p->build_log = NULL;
+		p->page_wanted = NULL;
+		if (p->stub && !why[0] && !p->analysis)
+			err = choose_stub(p, opts, ndev, devs, why, sizeof why);
+		else
+			p->info = NULL;
+	}
 	if (err == CL_SUCCESS) {
 		/* The variants and the CPU inspector's copy of the last build
 		 * were built with its options. */
@@ -454,6 +460,8 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 	}
 	vrt_unlock();
 	vrt_free(devs_copy);
+	vrt_analysis_drop(a);
+	vrt_analysis_drop(old);
 	if (err != CL_SUCCESS)
 		return err;
 	/* The original kernels only, built synchronously as the driver

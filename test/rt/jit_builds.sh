@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # jit_builds.sh PLAIN APP VASTCC SRCDIR: vastcc's analysis of a build
 # runs in the background, but must compile what the driver built at
-# clBuildProgram, whatever the program does after it returns.
+# clBuildProgram, whatever the program does after it returns; and a
+# build's analysis replaces the last one's only when that build happens.
 # host_builds.c builds jit_header.cl (#include "scale.h", SCALE 2) and
 # its vadd pages (at half its data) where it can; PLAIN is it with
 # -lOpenCL only (the reference, run the same way), APP with libvastrt and
@@ -14,7 +15,11 @@
 #            which would read SCALE 3, serves no launch (native, warned);
 #   chdir:   the program moves elsewhere: the header is still found, as
 #            the driver found it, and vadd pages;
-#   both:    both: the driver's bytes.
+#   both:    both: the driver's bytes;
+#   refused: a rebuild refused because a kernel was made meanwhile keeps
+#            the last build's analysis: the kernel pages;
+#   concurrent: two threads build at once: one analysis stays (pages),
+#            the other is freed (under VAST_SANITIZE, LeakSanitizer).
 set -u
 plain=$1 app=$2 vastcc=$3 src=$4
 tmp=$(mktemp -d)
@@ -97,4 +102,21 @@ fi
 run chdir chdir VAST_DEVICE_MEM=50% WRAP_SLEEP=1 && paged chdir
 # 3. Both.
 run both both VAST_MODE=paged WRAP_SLEEP=2 && echo "ok: both"
+# 4. A rebuild refused (a kernel made while it was under way) leaves the
+# last build's analysis to its kernels.
+if run refused refused VAST_DEVICE_MEM=50% WRAP_MODE=refused; then
+	if grep -q '^build again: -59$' refused.err; then
+		paged refused
+	else
+		echo "FAIL: refused: want the rebuild refused (-59)"; cat refused.err; fail=1
+	fi
+fi
+# 5. Two builds at once: each one's analysis replaces the last one's.
+if run concurrent concurrent VAST_DEVICE_MEM=50% WRAP_MODE=pair; then
+	if [ "$(grep -c '^build [12]: 0$' concurrent.err)" = 2 ]; then
+		paged concurrent
+	else
+		echo "FAIL: concurrent: want both builds done"; cat concurrent.err; fail=1
+	fi
+fi
 exit $fail
