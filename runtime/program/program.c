@@ -278,10 +278,18 @@ int vrt_program_analysing(const vrt_program *p)
 	return p && p->analysis;
 }
 
-void vrt_program_analysis_poll(vrt_program *p)
+int vrt_program_analysis_poll(vrt_program *p)
 {
-	if (p && p->analysis && vrt_analysis_done(p->analysis))
-		take_analysis(p);
+	if (!p || !p->analysis || !vrt_analysis_done(p->analysis))
+		return 0;
+	take_analysis(p);
+	return p->info != NULL;
+}
+
+void vrt_program_devices_prepare(vrt_program *p)
+{
+	vrt_devices_prebuild(p); /* VAST_DEVICES: devices.c */
+	vrt_devmodels_prepare(p);
 }
 
 void vrt_program_analysis_wait(vrt_program *p)
@@ -306,10 +314,8 @@ void vrt_program_analysis_wait(vrt_program *p)
 	int paging = p->info != NULL;
 	vrt_unlock();
 	vrt_analysis_drop(a);
-	if (paging) {
-		vrt_devices_prebuild(p); /* VAST_DEVICES: devices.c */
-		vrt_devmodels_prepare(p);
-	}
+	if (paging)
+		vrt_program_devices_prepare(p);
 }
 
 /* After a build the driver rejected: vastcc's diagnostics are the build
@@ -494,10 +500,8 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 	else if (err == CL_SUCCESS && p->stub && !p->info && !p->analysis)
 		vrt_log(VRT_LOG_WARN, "program built with options '%s' but vastcc compiled it with '%s'; running natively",
 		        opts ? opts : "", p->stub->cl_options ? p->stub->cl_options : "");
-	if (err == CL_SUCCESS && p->info) {
-		vrt_devices_prebuild(p); /* VAST_DEVICES: devices.c */
-		vrt_devmodels_prepare(p);
-	}
+	if (err == CL_SUCCESS && p->info)
+		vrt_program_devices_prepare(p);
 	if (notify)
 		notify(prog, user);
 	return err;

@@ -309,11 +309,18 @@ void vrt_analysis_drop(vrt_analysis *a);
  * (p->info NULL meanwhile: its kernels run natively). Lock held. */
 int vrt_program_analysing(const vrt_program *p);
 /* Takes p's analysis into p if it has finished (p->info, the variants'
- * record; a failure warned once), without waiting. Lock held. */
-void vrt_program_analysis_poll(vrt_program *p);
+ * record; a failure warned once), without waiting. Lock held. 1 when it
+ * did and p may page: the caller then calls vrt_program_devices_prepare
+ * once it has let the lock go. */
+int vrt_program_analysis_poll(vrt_program *p);
 /* Waits for p's analysis and takes it into p, then builds what
  * VAST_DEVICES' split launches use. Without the lock. */
 void vrt_program_analysis_wait(vrt_program *p);
+/* What VAST_DEVICES' split launches of p use, made now if not yet: the
+ * other devices' programs (devices.c) and models (devmodel.c), so that
+ * no launch's executor makes them under the lock. p->info set; without
+ * the lock (each takes it). */
+void vrt_program_devices_prepare(vrt_program *p);
 /* k->info from its program's, once the program has one. Lock held. */
 void vrt_kernel_take_info(vrt_kernel *k);
 
