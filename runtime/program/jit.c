@@ -771,7 +771,8 @@ struct vrt_jit_job {
 	size_t len;
 	unsigned long long hash;
 	int includes;        /* may_read_files */
-	char *flags;         /* the device's, device_flags */
+	cl_device_id dev;
+	char *flags;         /* the device's, device_flags; NULL: not read yet */
 	char *compiler;      /* NULL: none found, why in why */
 	char *ident;         /* compiler_identity */
 	char *cache;         /* the cache's directory; NULL: none */
@@ -954,9 +955,7 @@ vrt_jit_job *vrt_jit_prepare(const char *source, size_t len, const char *opts, c
 	 * working directory device compilers search first, mean what they
 	 * meant to the driver. Held open, so a rename does not matter. */
 	j->cx.cwd_fd = above_stdio(open(".", O_PATH | O_DIRECTORY | O_CLOEXEC));
-	if (!(j->flags = device_flags(dev, opts)))
-		return decided(j, VRT_JIT_UNAVAILABLE,
-		               "cannot read the predefined macros of the device it is built for");
+	j->dev = dev;
 	/* None found is no answer yet: a program compiled in this process
 	 * may serve (vrt_jit_run). */
 	if ((j->compiler = find_compiler(j->why, sizeof j->why)) &&
@@ -972,6 +971,14 @@ vrt_jit_job *vrt_jit_prepare(const char *source, size_t len, const char *opts, c
 	 * (vrt_jit_run compiles that text or nothing). */
 	if (!j->compiler)
 		return decided(j, VRT_JIT_UNAVAILABLE, NULL);
+	/* The device's flags, which the preprocessor takes, are read here
+	 * only for it: elsewhere on the pool's thread (vrt_jit_run). PoCL's
+	 * answers to them on the program's main thread before its first
+	 * build left a dynamic TLS record there that LeakSanitizer's scan at
+	 * exit crashed on (rt/cache_home under VAST_SANITIZE). */
+	if (!(j->flags = device_flags(dev, opts)))
+		return decided(j, VRT_JIT_UNAVAILABLE,
+		               "cannot read the predefined macros of the device it is built for");
 	if (workspace_open(&j->w, j->tmpdir, source, len, j->why, sizeof j->why))
 		return decided(j, VRT_JIT_UNAVAILABLE, NULL);
 	double t0 = vrt_now_ms();
@@ -995,6 +1002,11 @@ int vrt_jit_run(vrt_jit_job *j, const vast_program_info **out, char **log, char 
 		j->log = NULL;
 		snprintf(why, n, "%s", j->why);
 		return j->res;
+	}
+	/* A device's flags are its own, whenever read. */
+	if (!j->flags && !(j->flags = device_flags(j->dev, j->opts))) {
+		snprintf(why, n, "cannot read the predefined macros of the device it is built for");
+		goto out;
 	}
 	/* A program compiled in this process under the same source, options,
 	 * device and (for one that includes files) preprocessed text holds
