@@ -20,9 +20,12 @@
  *
  * Thread-safety: every function may be called from any thread, with or
  * without the runtime's lock, but vrt_analysis_wait, which may run the
- * analysis (vrt_jit_program takes the lock briefly): call it without.
- * The pool's state is under its own mutex, which is never held while an
- * analysis runs.
+ * analysis (vrt_jit_run takes the lock briefly): call it without. The
+ * pool's state is under its own mutex, which is never held while an
+ * analysis runs nor while a job is freed (that removes its directory),
+ * and is taken after the runtime's lock, never before it. An analysis is
+ * counted: the program's reference, the pool's until it has run, and
+ * one per thread that waits for it (vrt_analysis_ref).
  */
 #define _GNU_SOURCE /* pthread_timedjoin_np */
 #include <pthread.h>
@@ -36,14 +39,10 @@
 enum { AN_QUEUED, AN_RUNNING, AN_DONE };
 
 struct vrt_analysis {
-	/* What vrt_jit_program takes, copied: the program may go first. */
-	char *source;
-	size_t len;
-	char *options;
-	cl_device_id dev;
 	/* Under pool.mu. */
+	vrt_jit_job *job;            /* what runs; NULL once it ran or was dropped */
 	int state;                   /* AN_* */
-	int refs;                    /* the program's, and the pool's until done */
+	int refs;                    /* the program's, the pool's until done, waiters' */
 	struct vrt_analysis *next;   /* in the queue */
 	int res;                     /* VRT_JIT_* */
 	const vast_program_info *program;
@@ -65,26 +64,40 @@ static struct {
             .work = PTHREAD_COND_INITIALIZER,
             .done = PTHREAD_COND_INITIALIZER };
 
-static void analysis_free(vrt_analysis *a)
+/* a's job, which its holder frees after pool.mu: a job that did not run
+ * has a directory to remove (jit.c). pool.mu held. */
+static vrt_jit_job *take_job(vrt_analysis *a)
 {
-	vrt_free(a->source);
-	vrt_free(a->options);
+	vrt_jit_job *j = a->job;
+	a->job = NULL;
+	return j;
+}
+
+/* Drops one reference; pool.mu held. Its job, when it frees a, is the
+ * caller's to free (take_job). */
+static vrt_jit_job *unref(vrt_analysis *a)
+{
+	if (--a->refs)
+		return NULL;
+	vrt_jit_job *j = take_job(a);
 	vrt_free(a->log);
 	vrt_free(a);
+	return j;
 }
 
 /* Runs a (taken off the queue, AN_RUNNING) without pool.mu, then records
- * its outcome. */
+ * its outcome; a's job is run once and freed. */
 static void run(vrt_analysis *a)
 {
 	const vast_program_info *prog = NULL;
 	char *log = NULL, why[sizeof a->why] = "";
 	double t0 = vrt_now_ms();
-	int res = vrt_jit_program(a->source, a->len, a->options, a->dev, &prog, &log, why,
-	                          sizeof why);
-	vrt_log(VRT_LOG_DEBUG, "program (%zu bytes): vastcc's analysis took %.0f ms%s", a->len,
-	        vrt_now_ms() - t0, res == VRT_JIT_OK ? "" : " and failed");
+	/* Nothing else touches the job of a running analysis. */
+	int res = vrt_jit_run(a->job, &prog, &log, why, sizeof why);
+	vrt_log(VRT_LOG_DEBUG, "program: vastcc's analysis took %.0f ms%s", vrt_now_ms() - t0,
+	        res == VRT_JIT_OK ? "" : " and failed");
 	pthread_mutex_lock(&pool.mu);
+	vrt_jit_job *j = take_job(a);
 	a->res = res;
 	a->program = prog;
 	a->log = log;
@@ -92,13 +105,7 @@ static void run(vrt_analysis *a)
 	a->state = AN_DONE;
 	pthread_cond_broadcast(&pool.done);
 	pthread_mutex_unlock(&pool.mu);
-}
-
-/* Drops one reference; pool.mu held. */
-static void unref(vrt_analysis *a)
-{
-	if (--a->refs == 0)
-		analysis_free(a);
+	vrt_jit_job_free(j);
 }
 
 static void *worker(void *arg)
@@ -120,7 +127,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&pool.mu);
 		run(a);
 		pthread_mutex_lock(&pool.mu);
-		unref(a); /* the pool's */
+		unref(a); /* the pool's: it ran, no job left */
 	}
 	pthread_mutex_unlock(&pool.mu);
 	return NULL;
@@ -139,7 +146,12 @@ static void pool_close(void)
 		a->state = AN_DONE;
 		a->res = VRT_JIT_UNAVAILABLE;
 		snprintf(a->why, sizeof a->why, "cancelled at exit");
+		vrt_jit_job *j = take_job(a);
 		unref(a);
+		/* Freed after the mutex, one at a time. */
+		pthread_mutex_unlock(&pool.mu);
+		vrt_jit_job_free(j);
+		pthread_mutex_lock(&pool.mu);
 	}
 	pool.tail = NULL;
 	pthread_cond_broadcast(&pool.work);
@@ -165,22 +177,14 @@ static unsigned pool_limit(void)
 	return n < 1 ? 1 : n > POOL_MAX ? POOL_MAX : (unsigned)n;
 }
 
-vrt_analysis *vrt_analysis_start(const char *source, size_t len, const char *opts,
-                                 cl_device_id dev)
+vrt_analysis *vrt_analysis_start(vrt_jit_job *job)
 {
 	vrt_analysis *a = vrt_calloc(1, sizeof *a);
-	if (!a)
-		return NULL;
-	a->source = vrt_malloc(len + 1);
-	a->options = vrt_strdup(opts ? opts : "");
-	if (!a->source || !a->options) {
-		analysis_free(a);
+	if (!a) {
+		vrt_jit_job_free(job);
 		return NULL;
 	}
-	memcpy(a->source, source, len);
-	a->source[len] = '\0';
-	a->len = len;
-	a->dev = dev;
+	a->job = job;
 	a->refs = 2;
 	a->state = AN_QUEUED;
 	pthread_mutex_lock(&pool.mu);
@@ -190,7 +194,9 @@ vrt_analysis *vrt_analysis_start(const char *source, size_t len, const char *opt
 		a->res = VRT_JIT_UNAVAILABLE;
 		snprintf(a->why, sizeof a->why, "cancelled at exit");
 		a->refs = 1;
+		a->job = NULL;
 		pthread_mutex_unlock(&pool.mu);
+		vrt_jit_job_free(job);
 		return a;
 	}
 	if (!pool.registered) {
@@ -213,6 +219,13 @@ vrt_analysis *vrt_analysis_start(const char *source, size_t len, const char *opt
 	pthread_cond_signal(&pool.work);
 	pthread_mutex_unlock(&pool.mu);
 	return a;
+}
+
+void vrt_analysis_ref(vrt_analysis *a)
+{
+	pthread_mutex_lock(&pool.mu);
+	a->refs++;
+	pthread_mutex_unlock(&pool.mu);
 }
 
 int vrt_analysis_done(vrt_analysis *a)
@@ -238,7 +251,10 @@ int vrt_analysis_wait(vrt_analysis *a)
 		pthread_mutex_unlock(&pool.mu);
 		run(a);
 		pthread_mutex_lock(&pool.mu);
-		unref(a); /* the pool's */
+		int res = a->res;
+		unref(a); /* the pool's: it ran, no job left; the caller's holds a */
+		pthread_mutex_unlock(&pool.mu);
+		return res;
 	}
 	while (a->state != AN_DONE)
 		pthread_cond_wait(&pool.done, &pool.mu);
@@ -266,17 +282,23 @@ void vrt_analysis_drop(vrt_analysis *a)
 {
 	if (!a)
 		return;
+	vrt_jit_job *j = NULL;
 	pthread_mutex_lock(&pool.mu);
-	if (a->state == AN_QUEUED) {
-		/* Never started, and nothing will want it: not run at all. */
+	if (a->state == AN_QUEUED && a->refs == 2) {
+		/* Never started, and nothing will want it (no waiter holds
+		 * it): not run at all. */
 		vrt_analysis **at = &pool.head, *prev = NULL;
 		while (*at != a)
 			prev = *at, at = &(*at)->next;
 		*at = a->next;
 		if (pool.tail == a)
 			pool.tail = prev;
+		a->state = AN_DONE;
+		a->res = VRT_JIT_UNAVAILABLE;
+		j = take_job(a);
 		unref(a); /* the pool's */
 	}
 	unref(a);
 	pthread_mutex_unlock(&pool.mu);
+	vrt_jit_job_free(j);
 }

@@ -19,6 +19,17 @@
  * vastcc, told --include-dir=. (the private copy of the source is alone
  * in DIR/src, where a quoted #include looks first and finds nothing).
  *
+ * A compile has two halves (analysis.c runs the second on its pool):
+ * vrt_jit_prepare, at clBuildProgram on the program's thread, reads
+ * everything the compile depends on of the program's state, as the
+ * driver's build reads it: the environment (the compiler's, PATH,
+ * VAST_COMPILER, TMPDIR, the cache's directory), the working directory
+ * (held open: the compiler runs there, wherever the program is by then),
+ * and, for a source that may include files, the headers themselves: the
+ * preprocessor runs then (vastcc --emit-preprocessed). vrt_jit_run, later,
+ * compiles; a compile that read other headers than that output (a header
+ * edited since) serves nothing: the program runs natively.
+ *
  * The compiler is $VAST_COMPILER, else the one beside the runtime that
  * is loaded (bin/vastcc beside the lib/ that holds libvastrt.so; for
  * libvastrt.a, the vastcc that linked it into the program, which the link
@@ -43,11 +54,12 @@
  * reason it could not compile (no compiler, a crash, a timeout, output
  * it cannot read): the program then runs natively, with one warning.
  */
-#define _GNU_SOURCE /* dladdr, pipe2 */
+#define _GNU_SOURCE /* dladdr, pipe2, O_PATH */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -267,18 +279,49 @@ static int above_stdio(int fd)
 	return moved;
 }
 
-/* Starts argv, stdin and stdout on /dev/null and stderr to errpath; its
- * pid, or -1 with why. Not posix_spawn: the child must ask for SIGKILL
- * when its parent dies (PR_SET_PDEATHSIG, kept across exec), or a
- * program killed mid-compile leaves the compiler running. fork, not
- * vfork: compiles run on the analysis pool's threads (analysis.c) while
- * the driver builds on others, and a vfork from a second thread while
- * the driver compiled made LeakSanitizer's tracer crash at exit. Until
+/* Set at exit (analysis.c): a compile running then is killed, and none
+ * starts. */
+static volatile sig_atomic_t cancelled;
+
+void vrt_jit_cancel(void)
+{
+	__atomic_store_n(&cancelled, 1, __ATOMIC_SEQ_CST);
+}
+
+static int is_cancelled(void)
+{
+	return __atomic_load_n(&cancelled, __ATOMIC_SEQ_CST);
+}
+
+/* What a compile runs under, as the program was at its clBuildProgram
+ * (vrt_jit_prepare): the pool's threads read neither the environment nor
+ * the working directory, which the program may have changed since. */
+typedef struct jit_context {
+	char **env;  /* the compiler's environment */
+	int cwd_fd;  /* its working directory; -1: the process's */
+	char *cwd;   /* that directory's name (users_file); NULL: unknown */
+} jit_context;
+
+/* Starts argv in cx's working directory and environment, stdin and
+ * stdout on /dev/null and stderr to errpath; its pid, or -1 with why
+ * (killed and reaped when it has not reached its exec by `deadline`
+ * (vrt_now_ms) or the compiles are cancelled meanwhile).
+ *
+ * fork, not posix_spawn: posix_spawn (glibc: clone with CLONE_VM and
+ * CLONE_VFORK) can set the working directory (addfchdir_np), the
+ * descriptors, the signal mask and default handlers, but not the one
+ * thing more the child needs: to ask for SIGKILL when its parent dies
+ * (PR_SET_PDEATHSIG, kept across exec), without which a program killed
+ * mid-compile leaves the compiler running (rt/jit_kill). That needs code
+ * of ours between the clone and the exec, which only fork (or vfork)
+ * runs; and a vfork from a pool thread (analysis.c) while the driver
+ * compiled on another made LeakSanitizer's tracer crash at exit. Until
  * exec the child makes only async-signal-safe calls: signals blocked
  * meanwhile, handlers reset to the default, an exec failure's errno sent
  * back through a close-on-exec pipe. The death signal fires when the
  * thread that forks dies: run_compiler waits in that thread. */
-static pid_t spawn(char *const argv[], const char *errpath, char *why, size_t n)
+static pid_t spawn(char *const argv[], const jit_context *cx, const char *errpath,
+                   double deadline, char *why, size_t n)
 {
 	int null = above_stdio(open("/dev/null", O_RDWR | O_CLOEXEC));
 	int err = null < 0 ? -1
@@ -320,8 +363,9 @@ static pid_t spawn(char *const argv[], const char *errpath, char *why, size_t n)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		/* stdin too: not the program's, which may be closed (then the
 		 * compiler's first open would be its stdin) or a terminal. */
-		if (dup2(null, 0) >= 0 && dup2(null, 1) >= 0 && dup2(err, 2) >= 0)
-			execve(argv[0], argv, environ);
+		if ((cx->cwd_fd < 0 || fchdir(cx->cwd_fd) == 0) && dup2(null, 0) >= 0 &&
+		    dup2(null, 1) >= 0 && dup2(err, 2) >= 0)
+			execve(argv[0], argv, cx->env);
 		e = errno;
 		if (write(report[1], &e, sizeof e) < 0)
 			_exit(127);
@@ -332,47 +376,55 @@ static pid_t spawn(char *const argv[], const char *errpath, char *why, size_t n)
 	close(null);
 	close(err);
 	close(report[1]);
-	/* Closed at the exec (nothing read), or the exec's errno. */
-	if (pid > 0) {
-		ssize_t got;
-		while ((got = read(report[0], &e, sizeof e)) < 0 && errno == EINTR)
-			;
-		if (got != (ssize_t)sizeof e)
-			e = 0;
+	/* Closed at the exec (nothing read), or the exec's errno. An exec
+	 * that does not return (a compiler on a file system that hangs) is
+	 * given the compile's time, and no more than the program's life. */
+	int killed = 0;
+	while (pid > 0 && !killed) {
+		struct pollfd pf = { .fd = report[0], .events = POLLIN };
+		int r = poll(&pf, 1, 50);
+		if (r > 0) {
+			ssize_t got = read(report[0], &e, sizeof e);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got != (ssize_t)sizeof e)
+				e = 0;
+			break;
+		}
+		if (r < 0 && errno != EINTR) {
+			e = errno;
+			killed = 1;
+		} else if (is_cancelled()) {
+			snprintf(why, n, "cancelled at exit");
+			killed = 1;
+		} else if (vrt_now_ms() > deadline) {
+			snprintf(why, n, "'%s' did not start in %d s", argv[0], JIT_TIMEOUT_MS / 1000);
+			killed = 1;
+		}
+		if (killed)
+			kill(pid, SIGKILL);
 	}
 	close(report[0]);
-	if (pid > 0 && e) {
-		waitpid(pid, NULL, 0);
+	if (pid > 0 && (e || killed)) {
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
 		pid = -1;
 	}
-	if (pid < 0)
+	if (pid < 0 && e)
 		snprintf(why, n, "cannot run '%s': %s", argv[0], strerror(e));
 	return pid;
 }
 
-/* Set at exit (analysis.c): a compile running then is killed, and none
- * starts. */
-static volatile sig_atomic_t cancelled;
-
-void vrt_jit_cancel(void)
-{
-	__atomic_store_n(&cancelled, 1, __ATOMIC_SEQ_CST);
-}
-
-static int is_cancelled(void)
-{
-	return __atomic_load_n(&cancelled, __ATOMIC_SEQ_CST);
-}
-
 /* Runs argv as spawn does; its exit status, or -1 with why when it could
  * not run, did not finish, or was cancelled. */
-static int run_compiler(char *const argv[], const char *errpath, char *why, size_t n)
+static int run_compiler(char *const argv[], const jit_context *cx, const char *errpath,
+                        char *why, size_t n)
 {
 	int status = 0;
-	pid_t pid = spawn(argv, errpath, why, n);
+	double start = vrt_now_ms();
+	pid_t pid = spawn(argv, cx, errpath, start + JIT_TIMEOUT_MS, why, n);
 	if (pid < 0)
 		return -1;
-	double start = vrt_now_ms();
 	for (;;) {
 		pid_t r = waitpid(pid, &status, WNOHANG);
 		if (r == pid)
@@ -534,13 +586,11 @@ static void workspace_close(workspace *w)
 	*w = (workspace){ .fd = -1 };
 }
 
-/* Makes w in $TMPDIR (else /tmp) and writes source there; 0, or -1 with
+/* Makes w in directory base and writes source there; 0, or -1 with
  * why. */
-static int workspace_open(workspace *w, const char *source, size_t len, char *why, size_t n)
+static int workspace_open(workspace *w, const char *base, const char *source, size_t len,
+                          char *why, size_t n)
 {
-	const char *base = vrt_getenv("TMPDIR");
-	if (!base || base[0] != '/')
-		base = "/tmp";
 	size_t dl = strlen(base) + 64;
 	*w = (workspace){ .fd = -1 };
 	w->dir = vrt_malloc(dl), w->src = vrt_malloc(dl), w->prefix = vrt_malloc(dl);
@@ -608,13 +658,13 @@ static int under(const char *path, const char *dir)
  * the compiler found through the working directory it runs in or an -I
  * directory of opts (quoted and escaped as vastcc splits them,
  * lib/analysis/preprocess.c). Relative names are the working
- * directory's. Not "<command line>", "<built-in>" (the device macros the
- * runtime passes), nor an absolute path elsewhere (clang's headers,
- * vastcc's): errors there are the compiler's, not the source's. */
-static int users_file(const char *file, size_t len, const char *opts)
+ * directory's: cwd, the one the compiler ran in (NULL: unknown). Not
+ * "<command line>", "<built-in>" (the device macros the runtime passes),
+ * nor an absolute path elsewhere (clang's headers, vastcc's): errors
+ * there are the compiler's, not the source's. */
+static int users_file(const char *file, size_t len, const char *opts, const char *cwd)
 {
 	char *f = vrt_malloc(len + 1), *word = vrt_malloc(strlen(opts) + 1);
-	char cwd[4096];
 	int yes = 0;
 	if (!f || !word)
 		goto out;
@@ -624,7 +674,7 @@ static int users_file(const char *file, size_t len, const char *opts)
 		yes = f[0] != '<';
 		goto out;
 	}
-	if (getcwd(cwd, sizeof cwd) && under(f, cwd)) {
+	if (cwd && under(f, cwd)) {
 		yes = 1;
 		goto out;
 	}
@@ -664,7 +714,7 @@ out:
  * own failures ("vastcc: error: ...", "vastcc: internal error at ...")
  * are located in no file, and an error in the command line's macros or a
  * system header is the compiler's too: the program runs natively. */
-static int located_error(const char *d, const char *opts)
+static int located_error(const char *d, const char *opts, const char *cwd)
 {
 	for (const char *l = d; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
 		const char *c = l;
@@ -676,7 +726,7 @@ static int located_error(const char *d, const char *opts)
 		    sscanf(c, ":%u:%u: %n", &line, &col, &at) != 2 || !at)
 			continue;
 		if ((!strncmp(c + at, "error: ", 7) || !strncmp(c + at, "fatal error: ", 13)) &&
-		    users_file(l, (size_t)(c - l), opts))
+		    users_file(l, (size_t)(c - l), opts, cwd))
 			return 1;
 	}
 	return 0;
@@ -714,18 +764,43 @@ static char **compiler_argv(const char *compiler, const char *outputs, const cha
 	return argv;
 }
 
-/* Runs the compiler on w's source: with json, the program as JSON into
- * *text; with cpp, the preprocessor's output into *cpp. VRT_JIT_OK,
+/* What a compile is of, and everything it reads of the program's state,
+ * taken at clBuildProgram (vrt_jit_prepare) on the program's thread. */
+struct vrt_jit_job {
+	char *source, *opts; /* the build's */
+	size_t len;
+	unsigned long long hash;
+	int includes;        /* may_read_files */
+	cl_device_id dev;
+	char *flags;         /* the device's, device_flags; NULL: not read yet */
+	char *compiler;      /* NULL: none found, why in why */
+	char *ident;         /* compiler_identity */
+	char *cache;         /* the cache's directory; NULL: none */
+	char *tmpdir;        /* where workspaces are made */
+	jit_context cx;
+	/* The preprocessor's output at clBuildProgram, for a source that
+	 * includes files: what the driver built against; in w. */
+	char *pre;
+	size_t plen;
+	workspace w;
+	/* An outcome known at clBuildProgram, VRT_JIT_*; -1: none yet. */
+	int res;
+	char *log;
+	char why[1024];
+};
+
+/* Runs the compiler of j on w's source: with json, the program as JSON
+ * into *text; with cpp, the preprocessor's output into *cpp. VRT_JIT_OK,
  * VRT_JIT_SOURCE_ERROR with its diagnostics in *log, or
  * VRT_JIT_UNAVAILABLE with why. */
-static int compile(const workspace *w, const char *compiler, const char *opts,
-                   const char *flags, int json, char **text, size_t *tlen, int cpp,
-                   char **pre, size_t *plen, char **log, char *why, size_t n)
+static int compile(const vrt_jit_job *j, const workspace *w, int json, char **text,
+                   size_t *tlen, int cpp, char **pre, size_t *plen, char **log, char *why,
+                   size_t n)
 {
 	size_t dl = strlen(w->dir) + 64;
 	char *jpath = vrt_malloc(dl), *ppath = vrt_malloc(dl), *diag = vrt_malloc(dl);
-	char *outputs = vrt_malloc(2 * dl + 64), *copt = vrt_malloc(strlen(opts) + 16);
-	char *fl = vrt_strdup(flags), **argv = NULL, *words = NULL;
+	char *outputs = vrt_malloc(2 * dl + 64), *copt = vrt_malloc(strlen(j->opts) + 16);
+	char *fl = vrt_strdup(j->flags), **argv = NULL, *words = NULL;
 	char *d = NULL;
 	int res = VRT_JIT_UNAVAILABLE;
 	if (!jpath || !ppath || !diag || !outputs || !copt || !fl) {
@@ -737,12 +812,12 @@ static int compile(const workspace *w, const char *compiler, const char *opts,
 	snprintf(diag, dl, "%s/diag", w->dir);
 	snprintf(outputs, 2 * dl + 64, "%s%s%s%s%s", json ? "--emit-json=" : "", json ? jpath : "",
 	         json && cpp ? "\n" : "", cpp ? "--emit-preprocessed=" : "", cpp ? ppath : "");
-	sprintf(copt, "--cl-options=%s", opts);
-	if (!(argv = compiler_argv(compiler, outputs, copt, fl, w->src, &words))) {
+	sprintf(copt, "--cl-options=%s", j->opts);
+	if (!(argv = compiler_argv(j->compiler, outputs, copt, fl, w->src, &words))) {
 		snprintf(why, n, "out of memory");
 		goto out;
 	}
-	int st = run_compiler(argv, diag, why, n);
+	int st = run_compiler(argv, &j->cx, diag, why, n);
 	size_t dn = 0;
 	if ((d = vrt_read_file(diag, &dn)))
 		strip(d, &dn, w->prefix);
@@ -752,11 +827,11 @@ static int compile(const workspace *w, const char *compiler, const char *opts,
 		 * cache entries do not depend on the directory. */
 		if (json && (!(*text = vrt_read_file(jpath, tlen)) || !vrt_json_sealed(*text, *tlen))) {
 			snprintf(why, n, *text ? "'%s' wrote a damaged program"
-			                       : "'%s' succeeded but wrote no program", compiler);
+			                       : "'%s' succeeded but wrote no program", j->compiler);
 			goto out;
 		}
 		if (cpp && !(*pre = vrt_read_file(ppath, plen))) {
-			snprintf(why, n, "'%s' succeeded but wrote no preprocessed program", compiler);
+			snprintf(why, n, "'%s' succeeded but wrote no preprocessed program", j->compiler);
 			goto out;
 		}
 		if (json) {
@@ -768,7 +843,7 @@ static int compile(const workspace *w, const char *compiler, const char *opts,
 		res = VRT_JIT_OK;
 		if (d && *d)
 			vrt_log(VRT_LOG_INFO, "vastcc said:\n%s", d);
-	} else if (st == 1 && d && located_error(d, opts)) {
+	} else if (st == 1 && d && located_error(d, j->opts, j->cx.cwd)) {
 		/* Located in the program (or a header it includes): the source
 		 * does not compile; any other failure is the compiler's. */
 		*log = d;
@@ -778,7 +853,7 @@ static int compile(const workspace *w, const char *compiler, const char *opts,
 		char *nl = d ? strchr(d, '\n') : NULL;
 		if (nl)
 			*nl = '\0';
-		snprintf(why, n, "'%s' failed (exit status %d)%s%s", compiler, st,
+		snprintf(why, n, "'%s' failed (exit status %d)%s%s", j->compiler, st,
 		         d && *d ? ": " : "", d ? d : "");
 	}
 out:
@@ -803,117 +878,206 @@ static char *registry_device(const char *flags, const char *pre, size_t plen)
 	return s;
 }
 
-int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_id dev,
-                    const vast_program_info **out, char **log, char *why, size_t n)
+/* The environment as one block the job owns: the compiler's, as it was
+ * at clBuildProgram (a setenv since is the program's own business).
+ * NULL when out of memory. */
+static char **copy_environ(void)
+{
+	size_t count = 0, bytes = 0;
+	for (char **e = environ; e && *e; e++, count++)
+		bytes += strlen(*e) + 1;
+	char **out = vrt_malloc((count + 1) * sizeof *out + bytes);
+	if (!out)
+		return NULL;
+	char *at = (char *)(out + count + 1);
+	for (size_t i = 0; i < count; i++) {
+		size_t l = strlen(environ[i]) + 1;
+		memcpy(at, environ[i], l);
+		out[i] = at;
+		at += l;
+	}
+	out[count] = NULL;
+	return out;
+}
+
+void vrt_jit_job_free(vrt_jit_job *j)
+{
+	if (!j)
+		return;
+	workspace_close(&j->w);
+	if (j->cx.cwd_fd >= 0)
+		close(j->cx.cwd_fd);
+	vrt_free(j->source), vrt_free(j->opts), vrt_free(j->flags), vrt_free(j->compiler);
+	vrt_free(j->ident), vrt_free(j->cache), vrt_free(j->tmpdir), vrt_free(j->cx.env);
+	vrt_free(j->cx.cwd), vrt_free(j->pre), vrt_free(j->log);
+	vrt_free(j);
+}
+
+/* j's outcome decided now: res, why. */
+static vrt_jit_job *decided(vrt_jit_job *j, int res, const char *why)
+{
+	j->res = res;
+	if (why)
+		snprintf(j->why, sizeof j->why, "%s", why);
+	return j;
+}
+
+vrt_jit_job *vrt_jit_prepare(const char *source, size_t len, const char *opts, cl_device_id dev)
+{
+	vrt_jit_job *j = vrt_calloc(1, sizeof *j);
+	if (!j)
+		return NULL;
+	j->res = -1;
+	j->cx.cwd_fd = -1;
+	j->w.fd = -1;
+	opts = opts ? opts : "";
+	const char *tmp = vrt_getenv("TMPDIR");
+	char cwd[4096];
+	j->source = vrt_malloc(len + 1);
+	j->opts = vrt_strdup(opts);
+	j->tmpdir = vrt_strdup(tmp && tmp[0] == '/' ? tmp : "/tmp");
+	j->cx.env = copy_environ();
+	/* Unknown (deleted, too long a name): no header is the user's by
+	 * being there (users_file). */
+	int have_cwd = getcwd(cwd, sizeof cwd) != NULL;
+	if (have_cwd)
+		j->cx.cwd = vrt_strdup(cwd);
+	if (!j->source || !j->opts || !j->tmpdir || !j->cx.env || (have_cwd && !j->cx.cwd)) {
+		vrt_jit_job_free(j);
+		return NULL;
+	}
+	memcpy(j->source, source, len);
+	j->source[len] = '\0';
+	j->len = len;
+	j->hash = vast_hash_bytes(VAST_HASH_SEED, source, len);
+	j->includes = may_read_files(source, len);
+	/* The compiler runs where the program was: a relative -I, and the
+	 * working directory device compilers search first, mean what they
+	 * meant to the driver. Held open, so a rename does not matter. */
+	j->cx.cwd_fd = above_stdio(open(".", O_PATH | O_DIRECTORY | O_CLOEXEC));
+	j->dev = dev;
+	/* None found is no answer yet: a program compiled in this process
+	 * may serve (vrt_jit_run). */
+	if ((j->compiler = find_compiler(j->why, sizeof j->why)) &&
+	    !(j->ident = compiler_identity(j->compiler)))
+		return decided(j, VRT_JIT_UNAVAILABLE, "out of memory");
+	if (vrt_cfg.cache)
+		j->cache = vrt_cache_dir();
+	if (!j->includes)
+		return j;
+	/* What the headers say now, which the driver is about to build
+	 * against: read here, at clBuildProgram, not on the pool's thread
+	 * later, when the program may have edited them or moved elsewhere
+	 * (vrt_jit_run compiles that text or nothing). */
+	if (!j->compiler)
+		return decided(j, VRT_JIT_UNAVAILABLE, NULL);
+	/* The device's flags, which the preprocessor takes, are read here
+	 * only for it: elsewhere on the pool's thread (vrt_jit_run). PoCL's
+	 * answers to them on the program's main thread before its first
+	 * build left a dynamic TLS record there that LeakSanitizer's scan at
+	 * exit crashed on (rt/cache_home under VAST_SANITIZE). */
+	if (!(j->flags = device_flags(dev, opts)))
+		return decided(j, VRT_JIT_UNAVAILABLE,
+		               "cannot read the predefined macros of the device it is built for");
+	if (workspace_open(&j->w, j->tmpdir, source, len, j->why, sizeof j->why))
+		return decided(j, VRT_JIT_UNAVAILABLE, NULL);
+	double t0 = vrt_now_ms();
+	int res = compile(j, &j->w, 0, NULL, NULL, 1, &j->pre, &j->plen, &j->log, j->why,
+	                  sizeof j->why);
+	vrt_log(VRT_LOG_DEBUG, "program (%zu bytes): preprocessed in %.0f ms at its build", len,
+	        vrt_now_ms() - t0);
+	return res == VRT_JIT_OK ? j : decided(j, res, NULL);
+}
+
+int vrt_jit_run(vrt_jit_job *j, const vast_program_info **out, char **log, char *why, size_t n)
 {
 	int res = VRT_JIT_UNAVAILABLE, hit = 0;
-	char *flags = NULL, *compiler = NULL, *ident = NULL, *cache = NULL, *text = NULL;
-	char *error = NULL, *pre = NULL, *built_pre = NULL, *regdev = NULL;
-	size_t tlen = 0, plen = 0, built_plen = 0;
+	char *text = NULL, *error = NULL, *built_pre = NULL, *regdev = NULL;
+	size_t tlen = 0, built_plen = 0;
 	vast_program_info *prog = NULL;
-	workspace w = { .fd = -1 };
 	*out = NULL;
 	*log = NULL;
-	opts = opts ? opts : "";
-	unsigned long long h = vast_hash_bytes(VAST_HASH_SEED, source, len);
-	int includes = may_read_files(source, len);
-	if (!(flags = device_flags(dev, opts))) {
+	if (j->res >= 0) {
+		*log = j->log;
+		j->log = NULL;
+		snprintf(why, n, "%s", j->why);
+		return j->res;
+	}
+	/* A device's flags are its own, whenever read. */
+	if (!j->flags && !(j->flags = device_flags(j->dev, j->opts))) {
 		snprintf(why, n, "cannot read the predefined macros of the device it is built for");
 		goto out;
 	}
-	if (!includes) {
-		/* Nothing but the source, options and device to compare: a
-		 * program compiled in this process holds without a compiler. */
-		vrt_lock();
-		*out = vrt_registry_find_compiled(opts, flags, h, len);
-		vrt_unlock();
-		if (*out) {
-			res = VRT_JIT_OK;
-			goto out;
-		}
-	}
-	if (!(compiler = find_compiler(why, n)))
-		goto out;
-	if (!(ident = compiler_identity(compiler))) {
+	/* A program compiled in this process under the same source, options,
+	 * device and (for one that includes files) preprocessed text holds
+	 * without a compiler. */
+	if (!(regdev = registry_device(j->flags, j->pre, j->plen))) {
 		snprintf(why, n, "out of memory");
+		goto out;
+	}
+	vrt_lock();
+	*out = vrt_registry_find_compiled(j->opts, regdev, j->hash, j->len);
+	vrt_unlock();
+	if (*out) {
+		res = VRT_JIT_OK;
+		goto out;
+	}
+	if (!j->compiler) {
+		snprintf(why, n, "%s", j->why);
 		goto out;
 	}
 	if (is_cancelled()) {
 		snprintf(why, n, "cancelled at exit");
 		goto out;
 	}
-	/* The private directory only where the compiler runs: a cache hit
-	 * of a program that includes nothing reads one file. */
-	if (includes && workspace_open(&w, source, len, why, n))
-		goto out;
-	if (includes) {
-		/* What the headers say now: the preprocessor's output. */
-		if ((res = compile(&w, compiler, opts, flags, 0, NULL, NULL, 1, &pre, &plen, log, why,
-		                   n)) != VRT_JIT_OK)
-			goto out;
-		res = VRT_JIT_UNAVAILABLE;
-		if (!(regdev = registry_device(flags, pre, plen))) {
-			snprintf(why, n, "out of memory");
-			goto out;
-		}
-		vrt_lock();
-		*out = vrt_registry_find_compiled(opts, regdev, h, len);
-		vrt_unlock();
-		if (*out) {
-			res = VRT_JIT_OK;
-			goto out;
-		}
-	}
-	vrt_cache_key key = { source, len, opts, flags, ident, pre, plen };
-	if (vrt_cfg.cache && (cache = vrt_cache_dir())) {
+	vrt_cache_key key = { j->source, j->len, j->opts, j->flags, j->ident, j->pre, j->plen };
+	if (j->cache) {
 		/* An entry this reader cannot take is as good as none. */
-		if ((text = vrt_cache_get(cache, &key, &tlen)) &&
+		if ((text = vrt_cache_get(j->cache, &key, &tlen)) &&
 		    (prog = vrt_stub_from_json(text, tlen, &error)))
 			hit = 1;
 		free(error);
 		error = NULL;
-		vrt_cache_count(cache, hit);
+		vrt_cache_count(j->cache, hit);
 	}
 	if (!hit) {
 		vrt_free(text);
 		text = NULL;
-		if (w.fd < 0 && workspace_open(&w, source, len, why, n))
+		/* The private directory only where the compiler runs: a cache
+		 * hit of a program that includes nothing reads one file. */
+		if (j->w.fd < 0 && workspace_open(&j->w, j->tmpdir, j->source, j->len, why, n))
 			goto out;
-		if ((res = compile(&w, compiler, opts, flags, 1, &text, &tlen, includes, &built_pre,
-		                   &built_plen, log, why, n)) != VRT_JIT_OK)
+		if ((res = compile(j, &j->w, 1, &text, &tlen, j->includes, &built_pre, &built_plen,
+		                   log, why, n)) != VRT_JIT_OK)
 			goto out;
 		res = VRT_JIT_UNAVAILABLE;
-		prog = vrt_stub_from_json(text, tlen, &error);
-		/* Stored and registered under what this compile read: a header
-		 * edited since the lookup above is in its output, not ours. */
-		key.preprocessed = built_pre, key.preprocessed_len = built_plen;
-		vrt_free(regdev);
-		if (!(regdev = registry_device(flags, built_pre, built_plen))) {
-			snprintf(why, n, "out of memory");
+		/* Compiled against the headers as they are now: they must say
+		 * what they said at clBuildProgram, which the driver built. */
+		if (j->includes && (built_plen != j->plen || memcmp(built_pre, j->pre, j->plen))) {
+			snprintf(why, n, "a file it includes changed after clBuildProgram, which built "
+			         "the kernels with its earlier text");
 			goto out;
 		}
-	} else if (!regdev && !(regdev = registry_device(flags, pre, plen))) {
-		snprintf(why, n, "out of memory");
-		goto out;
+		prog = vrt_stub_from_json(text, tlen, &error);
 	}
 	if (!prog) {
-		snprintf(why, n, "cannot read what '%s' compiled: %s", compiler,
+		snprintf(why, n, "cannot read what '%s' compiled: %s", j->compiler,
 		         error ? error : "out of memory");
 		goto out;
 	}
-	if (prog->source_hash != h || prog->source_size != len) {
+	if (prog->source_hash != j->hash || prog->source_size != j->len) {
 		/* Never a program of other bytes than the build's. */
-		snprintf(why, n, "'%s' compiled other bytes than the program's source", compiler);
+		snprintf(why, n, "'%s' compiled other bytes than the program's source", j->compiler);
 		goto out;
 	}
-	if (!hit && cache && vrt_cache_put(cache, &key, text, tlen, vrt_cache_max(cache)))
-		vrt_log(VRT_LOG_INFO, "cache: cannot store in '%s'", cache);
-	vrt_log(VRT_LOG_INFO, "program (%zu bytes, options '%s') compiled by '%s'%s", len, opts,
-	        compiler, hit ? " (cache hit)" : "");
+	if (!hit && j->cache && vrt_cache_put(j->cache, &key, text, tlen, vrt_cache_max(j->cache)))
+		vrt_log(VRT_LOG_INFO, "cache: cannot store in '%s'", j->cache);
+	vrt_log(VRT_LOG_INFO, "program (%zu bytes, options '%s') compiled by '%s'%s", j->len,
+	        j->opts, j->compiler, hit ? " (cache hit)" : "");
 	vrt_lock();
 	/* Another thread may have compiled the same meanwhile: one copy. */
-	if ((*out = vrt_registry_find_compiled(opts, regdev, h, len)) == NULL &&
-	    vrt_registry_add_compiled(prog, opts, regdev) == 0) {
+	if ((*out = vrt_registry_find_compiled(j->opts, regdev, j->hash, j->len)) == NULL &&
+	    vrt_registry_add_compiled(prog, j->opts, regdev) == 0) {
 		*out = prog;
 		prog = NULL;
 	}
@@ -925,11 +1089,12 @@ int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_
 	else
 		snprintf(why, n, "out of memory");
 out:
-	workspace_close(&w);
+	/* Nothing of it is needed again: the directory goes now, not when
+	 * the program does. */
+	workspace_close(&j->w);
 	if (prog)
 		vrt_stub_json_free(prog);
 	free(error); /* malloc'd by stubjson.c */
-	vrt_free(flags), vrt_free(compiler), vrt_free(ident), vrt_free(cache), vrt_free(text);
-	vrt_free(pre), vrt_free(built_pre), vrt_free(regdev);
+	vrt_free(text), vrt_free(built_pre), vrt_free(regdev);
 	return res;
 }

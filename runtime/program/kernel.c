@@ -55,9 +55,11 @@ static vrt_kernel *wrap(vrt_program *p, cl_program real_prog, cl_kernel real,
 		vrt_lock();
 		p->refs++;
 		p->nkernels++;
-		vrt_program_analysis_poll(p);
+		int took = vrt_program_analysis_poll(p);
 		vrt_kernel_take_info(k);
 		vrt_unlock();
+		if (took)
+			vrt_program_devices_prepare(p);
 	}
 	vrt_lock();
 	k->stats = vrt_stats_for(name);
@@ -241,6 +243,7 @@ cl_int vrt_api_clSetKernelArg(cl_kernel kernel, cl_uint i, size_t size,
 		       : vrt_real.clSetKernelArg(kernel, i, size, value);
 	if (i >= k->nargs)
 		return CL_INVALID_ARG_INDEX;
+	int took = 0;
 	vrt_lock();
 	vrt_mem *m = NULL;
 	if (value && size == sizeof(cl_mem))
@@ -281,13 +284,15 @@ cl_int vrt_api_clSetKernelArg(cl_kernel kernel, cl_uint i, size_t size,
 		a->bytes = copy;
 		a->mem = m;
 		/* An analysis still running records the wish (vrt_program_may_page). */
-		vrt_program_analysis_poll(k->prog);
+		took = vrt_program_analysis_poll(k->prog);
 		if (m && k->prog &&
 		    (!vrt_variants_started(k->prog) || (k->prog->analysis && !k->prog->page_wanted)) &&
 		    may_page_with(k->prog, m))
 			vrt_program_may_page(k->prog, "a buffer argument takes half the budget");
 	}
 	vrt_unlock();
+	if (took)
+		vrt_program_devices_prepare(k->prog);
 	return err;
 }
 

@@ -196,22 +196,19 @@ static cl_device_id jit_device(vrt_program *p, const cl_device_id *devs)
 }
 
 /* Starts vastcc's analysis of p for this build when no stub holds for
- * it (analysis.c, jit.c): in the background, taken into p when a launch
- * needs it or once it has finished (take_analysis). Called without the
- * lock; p's source never changes. CL_OUT_OF_HOST_MEMORY, else
- * CL_SUCCESS. */
+ * it (analysis.c, jit.c), in *out (NULL: none): it runs in the
+ * background, and is taken into p when a launch needs it or once it has
+ * finished (take_analysis). Touches nothing of p but reads: the build
+ * may yet be refused, and then the last build's analysis stays p's
+ * (clBuildProgram replaces it). Called without the lock; p's source
+ * never changes. CL_OUT_OF_HOST_MEMORY, else CL_SUCCESS. */
 static cl_int jit_start(vrt_program *p, const char *opts, cl_uint ndev,
-                        const cl_device_id *devs, char *why, size_t n)
+                        const cl_device_id *devs, vrt_analysis **out, char *why, size_t n)
 {
+	*out = NULL;
 	vrt_lock();
-	vrt_free(p->build_log); /* the last build's */
-	p->build_log = NULL;
-	vrt_analysis *old = p->analysis;
-	p->analysis = NULL;
-	p->page_wanted = NULL;
 	int need = vrt_cfg.jit && (!p->stub || stub_holds(p, opts, ndev, devs, why, n) == 0);
 	vrt_unlock();
-	vrt_analysis_drop(old);
 	if (!need)
 		return CL_SUCCESS;
 	why[0] = '\0';
@@ -221,14 +218,14 @@ static cl_int jit_start(vrt_program *p, const char *opts, cl_uint ndev,
 		         "context's devices; running natively", p->source_len);
 		return CL_SUCCESS;
 	}
-	vrt_analysis *a = vrt_analysis_start(p->source, p->source_len, opts, dev);
-	if (!a)
+	/* What the compile reads of the program (its environment, working
+	 * directory, and headers) is read now, as the driver's build reads
+	 * it; the compile itself later. */
+	vrt_jit_job *job = vrt_jit_prepare(p->source, p->source_len, opts, dev);
+	if (!job || !(*out = vrt_analysis_start(job)))
 		return CL_OUT_OF_HOST_MEMORY;
 	vrt_log(VRT_LOG_DEBUG, "program (%zu bytes): analysed by vastcc in the background",
 	        p->source_len);
-	vrt_lock();
-	p->analysis = a;
-	vrt_unlock();
 	return CL_SUCCESS;
 }
 
@@ -281,22 +278,33 @@ int vrt_program_analysing(const vrt_program *p)
 	return p && p->analysis;
 }
 
-void vrt_program_analysis_poll(vrt_program *p)
+int vrt_program_analysis_poll(vrt_program *p)
 {
-	if (p && p->analysis && vrt_analysis_done(p->analysis))
-		take_analysis(p);
+	if (!p || !p->analysis || !vrt_analysis_done(p->analysis))
+		return 0;
+	take_analysis(p);
+	return p->info != NULL;
+}
+
+void vrt_program_devices_prepare(vrt_program *p)
+{
+	vrt_devices_prebuild(p); /* VAST_DEVICES: devices.c */
+	vrt_devmodels_prepare(p);
 }
 
 void vrt_program_analysis_wait(vrt_program *p)
 {
+	/* A reference of this thread's own: another waiter (a launch from
+	 * another thread) may take the analysis into p and drop p's while
+	 * this one waits. */
 	vrt_lock();
 	vrt_analysis *a = p->analysis;
+	if (a)
+		vrt_analysis_ref(a);
 	vrt_unlock();
 	if (!a)
 		return;
 	double t0 = vrt_now_ms();
-	/* p holds a, and p cannot be rebuilt meanwhile: the caller's
-	 * kernel is attached to it (OpenCL 1.2 §5.6.2). */
 	vrt_analysis_wait(a);
 	vrt_log(VRT_LOG_DEBUG, "program (%zu bytes): a launch waited %.0f ms for vastcc's analysis",
 	        p->source_len, vrt_now_ms() - t0);
@@ -305,10 +313,9 @@ void vrt_program_analysis_wait(vrt_program *p)
 		take_analysis(p);
 	int paging = p->info != NULL;
 	vrt_unlock();
-	if (paging) {
-		vrt_devices_prebuild(p); /* VAST_DEVICES: devices.c */
-		vrt_devmodels_prepare(p);
-	}
+	vrt_analysis_drop(a);
+	if (paging)
+		vrt_program_devices_prepare(p);
 }
 
 /* After a build the driver rejected: vastcc's diagnostics are the build
@@ -398,30 +405,43 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 		return CL_INVALID_VALUE;
 	cl_int err = CL_SUCCESS;
 	char why[1024] = "";
+	vrt_analysis *a = NULL, *old = NULL;
 	vrt_lock();
 	cpu_join(p);
 	if (p->nkernels)
 		err = CL_INVALID_OPERATION; /* §5.6.2: kernels are attached */
 	vrt_unlock();
 	if (err == CL_SUCCESS && !vrt_native_mode())
-		err = jit_start(p, opts, ndev, devs, why, sizeof why);
+		err = jit_start(p, opts, ndev, devs, &a, why, sizeof why);
 	if (err != CL_SUCCESS)
 		return err;
 	cl_device_id *devs_copy = ndev ? vrt_calloc(ndev, sizeof *devs) : NULL;
-	if (ndev && !devs_copy)
+	if (ndev && !devs_copy) {
+		vrt_analysis_drop(a);
 		return CL_OUT_OF_HOST_MEMORY;
+	}
 	if (ndev)
 		memcpy(devs_copy, devs, ndev * sizeof *devs);
 	vrt_lock();
 	if (p->nkernels) {
-		err = CL_INVALID_OPERATION; /* made by another thread meanwhile */
-		/* Not this build's to analyse: it does not happen. */
-		vrt_analysis_drop(p->analysis);
-		p->analysis = NULL;
-	} else if (p->stub && !why[0] && !p->analysis)
-		err = choose_stub(p, opts, ndev, devs, why, sizeof why);
-	else
-		p->info = NULL;
+		/* Made by another thread meanwhile: this build does not happen,
+		 * its analysis is dropped, and the last build's stays with the
+		 * kernels made from it. */
+		err = CL_INVALID_OPERATION;
+	} else {
+		/* This build's analysis replaces the last build's (another
+		 * build at once replaces this one's: one stays). */
+		old = p->analysis;
+		p->analysis = a;
+		a = NULL;
+		vrt_free(p->build_log); /* the last build's */
+		p->build_log = NULL;
+		p->page_wanted = NULL;
+		if (p->stub && !why[0] && !p->analysis)
+			err = choose_stub(p, opts, ndev, devs, why, sizeof why);
+		else
+			p->info = NULL;
+	}
 	if (err == CL_SUCCESS) {
 		/* The variants and the CPU inspector's copy of the last build
 		 * were built with its options. */
@@ -446,6 +466,8 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 	}
 	vrt_unlock();
 	vrt_free(devs_copy);
+	vrt_analysis_drop(a);
+	vrt_analysis_drop(old);
 	if (err != CL_SUCCESS)
 		return err;
 	/* The original kernels only, built synchronously as the driver
@@ -478,10 +500,8 @@ cl_int vrt_api_clBuildProgram(cl_program prog, cl_uint ndev,
 	else if (err == CL_SUCCESS && p->stub && !p->info && !p->analysis)
 		vrt_log(VRT_LOG_WARN, "program built with options '%s' but vastcc compiled it with '%s'; running natively",
 		        opts ? opts : "", p->stub->cl_options ? p->stub->cl_options : "");
-	if (err == CL_SUCCESS && p->info) {
-		vrt_devices_prebuild(p); /* VAST_DEVICES: devices.c */
-		vrt_devmodels_prepare(p);
-	}
+	if (err == CL_SUCCESS && p->info)
+		vrt_program_devices_prepare(p);
 	if (notify)
 		notify(prog, user);
 	return err;

@@ -250,14 +250,30 @@ char *vrt_read_file(const char *path, size_t *len);
 
 /* --- jit.c: compile a program at clBuildProgram ------------------------- */
 enum { VRT_JIT_OK, VRT_JIT_SOURCE_ERROR, VRT_JIT_UNAVAILABLE };
-/* Compiles source with build options opts for device dev by running the
- * vastcc compiler (or finds it compiled before, in this process or the
- * cache). VRT_JIT_OK: *out is a registered program, held until exit.
- * VRT_JIT_SOURCE_ERROR: the compiler rejected the source; *log is its
- * diagnostics (malloc'd). VRT_JIT_UNAVAILABLE: why[] says why it could
- * not compile. Takes the runtime's lock only briefly: call without it. */
-int vrt_jit_program(const char *source, size_t len, const char *opts, cl_device_id dev,
-                    const vast_program_info **out, char **log, char *why, size_t n);
+/* A compile of one build, in two halves: what it reads of the program's
+ * state, taken at clBuildProgram, and the compile, run later anywhere. */
+typedef struct vrt_jit_job vrt_jit_job;
+/* At clBuildProgram, on its thread: the compile of source with build
+ * options opts for device dev, with everything it reads of the program's
+ * state copied now (the environment's PATH, VAST_COMPILER, TMPDIR and
+ * cache directory, the environment the compiler gets, the working
+ * directory), and for a source that includes files, the preprocessor's
+ * output of them as they are now (the compiler runs here, for that
+ * alone). NULL when out of memory; an outcome known already (no
+ * compiler, a header not found) is vrt_jit_run's answer. Without the
+ * runtime's lock. The caller owns the job (vrt_jit_job_free). */
+vrt_jit_job *vrt_jit_prepare(const char *source, size_t len, const char *opts,
+                             cl_device_id dev);
+/* Runs j (once) by running the vastcc compiler, or finds it compiled
+ * before, in this process or the cache. VRT_JIT_OK: *out is a registered
+ * program, held until exit. VRT_JIT_SOURCE_ERROR: the compiler rejected
+ * the source; *log is its diagnostics (malloc'd). VRT_JIT_UNAVAILABLE:
+ * why[] says why it could not compile, or why what it compiled cannot
+ * serve (the files it includes changed since vrt_jit_prepare). Takes
+ * the runtime's lock only briefly: call without it. */
+int vrt_jit_run(vrt_jit_job *j, const vast_program_info **out, char **log, char *why,
+                size_t n);
+void vrt_jit_job_free(vrt_jit_job *j);
 
 /* Cancels every compile: one running is killed, none starts (at exit,
  * analysis.c). Thread-safe. */
@@ -265,19 +281,23 @@ void vrt_jit_cancel(void);
 
 /* --- analysis.c: vastcc's analysis of a program, in the background ----- */
 typedef struct vrt_analysis vrt_analysis;
-/* Queues vrt_jit_program of source (copied) with build options opts for
- * device dev on the runtime's pool of compile threads; NULL when out of
- * memory. The caller holds a reference (vrt_analysis_drop). */
-vrt_analysis *vrt_analysis_start(const char *source, size_t len, const char *opts,
-                                 cl_device_id dev);
+/* Queues vrt_jit_run of job, which it takes (freed even on failure), on
+ * the runtime's pool of compile threads; NULL when out of memory. The
+ * caller holds a reference (vrt_analysis_drop). */
+vrt_analysis *vrt_analysis_start(vrt_jit_job *job);
+/* Another reference to a, for a thread that waits for it while another
+ * may drop the one it was found by; the caller holds one (or the lock
+ * that keeps the holder's). */
+void vrt_analysis_ref(vrt_analysis *a);
 /* Whether it has finished, without waiting. */
 int vrt_analysis_done(vrt_analysis *a);
 /* Waits for it to finish, running it on this thread when no pool thread
- * has taken it yet; its VRT_JIT_* outcome. Without the runtime's lock
- * (the analysis takes it briefly). */
+ * has taken it yet; its VRT_JIT_* outcome. The caller holds a reference
+ * for the whole wait. Without the runtime's lock (the analysis takes it
+ * briefly). */
 int vrt_analysis_wait(vrt_analysis *a);
-/* A finished analysis's outcome as vrt_jit_program gives it (*log moves
- * to the caller, once); -1, nothing set, while it runs. Never waits. */
+/* A finished analysis's outcome as vrt_jit_run gives it (*log moves to
+ * the caller, once); -1, nothing set, while it runs. Never waits. */
 int vrt_analysis_result(vrt_analysis *a, const vast_program_info **out, char **log, char *why,
                         size_t n);
 /* Drops the caller's reference: one no thread has started never runs.
@@ -289,11 +309,18 @@ void vrt_analysis_drop(vrt_analysis *a);
  * (p->info NULL meanwhile: its kernels run natively). Lock held. */
 int vrt_program_analysing(const vrt_program *p);
 /* Takes p's analysis into p if it has finished (p->info, the variants'
- * record; a failure warned once), without waiting. Lock held. */
-void vrt_program_analysis_poll(vrt_program *p);
+ * record; a failure warned once), without waiting. Lock held. 1 when it
+ * did and p may page: the caller then calls vrt_program_devices_prepare
+ * once it has let the lock go. */
+int vrt_program_analysis_poll(vrt_program *p);
 /* Waits for p's analysis and takes it into p, then builds what
  * VAST_DEVICES' split launches use. Without the lock. */
 void vrt_program_analysis_wait(vrt_program *p);
+/* What VAST_DEVICES' split launches of p use, made now if not yet: the
+ * other devices' programs (devices.c) and models (devmodel.c), so that
+ * no launch's executor makes them under the lock. p->info set; without
+ * the lock (each takes it). */
+void vrt_program_devices_prepare(vrt_program *p);
 /* k->info from its program's, once the program has one. Lock held. */
 void vrt_kernel_take_info(vrt_kernel *k);
 
