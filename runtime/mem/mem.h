@@ -305,9 +305,10 @@ typedef struct vrt_devsets {
 	unsigned nlocs, locs_cap;
 	int reverse;                /* the last launch ran its ranges last first */
 	vrt_devlpts lpts[VRT_DEVLPTS_KEPT]; /* kept plans' tables (paged/lpts.c) */
-	/* Plans that asked once (paged/lpts.c: tables at a plan's second
-	 * launch), the last 2 * VRT_DEVLPTS_KEPT, a ring. */
-	unsigned long long lpts_asked[2 * VRT_DEVLPTS_KEPT];
+	/* Plans that asked once (paged/lpts.c: tables when a plan asks
+	 * again), the last VRT_DEVLPTS_KEPT, a ring: no more than the pool
+	 * keeps, so plans taking turns past it never make tables. */
+	unsigned long long lpts_asked[VRT_DEVLPTS_KEPT];
 	unsigned lpts_asked_next;
 	unsigned long long lpts_clock;
 	/* Writes home (blocking) the pages d, kept for ctx and dev, holds

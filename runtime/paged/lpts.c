@@ -16,14 +16,17 @@
  * quarter of 4 GiB on the H200: 359 ms of enqueues against 3, the
  * kernels no longer back to back).
  *
- * Made at a plan's second launch, not its first: on NVIDIA's driver the
+ * Made when a plan asks a second time, not the first (its tables exist
+ * from its second launch: paged.c plan_tables): on NVIDIA's driver the
  * first use of a buffer made from host memory made the enqueue of its
  * kernel wait for the commands before it on the other queues to end
  * (matrixmul at a quarter of 4 GiB on the H200, one launch: each range's
  * kernel waited for the range before's reads, 0.40 s against 0.354). A
- * plan launched once (each of the nine workloads) sends its ranges'
- * tables range by range, as before; an iterative program's plans get
- * theirs from their second launch on.
+ * plan launched once or twice sends its ranges' tables range by range,
+ * as before; an iterative program's plans get theirs from their third
+ * launch on. More plans taking turns than the pool keeps never ask
+ * twice within the ring of those that asked: they never make tables,
+ * rather than make them again every launch.
  *
  * A pool keeps the tables of VRT_DEVLPTS_KEPT plans (an iterative
  * program alternates a few: a ping-pong stencil two, fdtd2d three), the

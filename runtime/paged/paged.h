@@ -33,8 +33,8 @@ cl_int vrt_paged_run_fused(vrt_launch *L, vrt_launch *L2, const unsigned *mode1)
 /* --- lpts.c: every range's LPT of a plan on the device at once ---------- */
 /* The n buffers (range r's table at r) of the tables of the plan of
  * serial `plan` (n tables of `words` words, one after another at
- * `tables`) on ctx: d's copy, made there at the plan's second launch
- * unless d has one. NULL at its first launch, for plan 0 (a plan not
+ * `tables`) on ctx: d's copy, made there when the plan asks a second time
+ * unless d has one. NULL at its first ask, for plan 0 (a plan not
  * kept), when they would take more than max_bytes of the device or
  * cannot be made (out of memory): the caller sends each range's own. */
 const cl_mem *vrt_lpts_on_device(vrt_devsets *d, cl_context ctx,
