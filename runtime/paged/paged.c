@@ -871,43 +871,6 @@ static int boxes_worth(const vrt_launch *L, paged *P, int *tried)
 	return nb > 0;
 }
 
-/* boxes_worth before any plan, on the first range a plan would cut
- * (vrt_fp_first_range; with fewer sets where group 0 does not fit a
- * set's share, as reduce's caller goes), not after a whole plan in pages
- * that the boxes then replace: fdtd3d (812^3, budget 1 GiB, H200)
- * planned three times before its first transfer (3 sets; 1 set, as
- * resends_too_much found; then boxes), 25 ms, the boxes' plan 5 ms of
- * them. Where that range's pages are worth no boxes, the plan's own
- * first range decides after it, as before (*tried stays 0). 1 when boxes
- * were chosen. */
-static int boxes_first(const vrt_launch *L, paged *P, int *tried)
-{
-	if (*tried || vrt_fp_boxed_any(P->fp))
-		return 0;
-	double t0 = vrt_now_ms();
-	unsigned sets = P->nsets;
-	size_t g1;
-	int r, nb = 0;
-	do {
-		P->nsets = sets;
-		unsigned long long budget = sets_budget(L, P);
-		r = vrt_fp_first_range(P->fp, &P->lay, L->groups, budget / sets, slot_max_of(P, budget),
-		                       &g1);
-	} while (r == -1 && --sets > 0);
-	P->nsets = sets ? sets : 1;
-	if (r == 0)
-		nb = vrt_fp_choose_boxes(P->fp, &P->lay, 0, g1, VRT_BOX_WASTE, VRT_BOX_RUNS);
-	double t1 = vrt_now_ms();
-	L->st->inspect_ms += t1 - t0;
-	vrt_trace_host("boxes", L->k->name, t0, t1, -1, 0);
-	if (nb <= 0)
-		return 0;
-	*tried = 1;
-	vrt_log(VRT_LOG_DEBUG, "kernel '%s': %d buffers go in as strided boxes, their pages %dx their bytes or %d runs or more in the first range",
-	        L->k->name, nb, VRT_BOX_WASTE, VRT_BOX_RUNS);
-	return 1;
-}
-
 static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 {
 	vrt_kernel *k = L->k;
@@ -952,15 +915,6 @@ static cl_int inspect_and_reduce(vrt_launch *L, paged *P)
 			cl_int err = fill_rows(L, P, &from_fp);
 			if (err != CL_SUCCESS)
 				return err;
-		}
-		unsigned nsets = P->nsets;
-		int early = boxes && !worth && boxes_first(L, P, &tried_waste);
-		P->nsets = nsets;
-		if (early) {
-			/* planned from the first page size, as boxes_worth's */
-			use_shift(P, first_shift);
-			P->nsets = vrt_cfg.pipeline;
-			worth = 1;
 		}
 		double t1 = vrt_now_ms();
 		size_t bad = 0;

@@ -240,16 +240,6 @@ static int add_range(search *s, vrt_range **out, unsigned char **un, size_t *n, 
 	return 0;
 }
 
-int vrt_fp_first_range(vrt_fp_plan *P, const vrt_layout *lay, size_t groups,
-                       unsigned long long budget, size_t slot_max, size_t *g1)
-{
-	search s = { .P = P, .lay = lay, .row = vrt_calloc(1, lay->row_bytes), .exact = 1,
-	             .slot_max = slot_max };
-	int r = s.row ? longest(&s, 0, groups, budget, 0, g1) : -2;
-	vrt_free(s.row);
-	return r;
-}
-
 int vrt_fp_plan_ranges(vrt_fp_plan *P, const vrt_layout *lay, size_t groups,
                        unsigned long long budget, unsigned sets, size_t slot_max,
                        vrt_range **ranges, size_t *nranges, unsigned char **unions,

@@ -356,13 +356,6 @@ int vrt_fp_boxed_any(const vrt_fp_plan *P);
 size_t vrt_fp_box_frames(vrt_fp_plan *P, unsigned shift, size_t g0, size_t g1, vrt_box2d *boxes);
 
 /* --- fpplan.c ----------------------------------------------------------- */
-/* The first range vrt_fp_plan_ranges cuts against `budget` (a set's
- * share), before a cut for the pipeline: groups [0, *g1).
- * What a plan's first range would show, without the plan (paged.c
- * chooses boxes on it). Returns 0, -1 when group 0 alone does not fit,
- * -2 out of memory, -3 when a descriptor cannot be evaluated. */
-int vrt_fp_first_range(vrt_fp_plan *P, const vrt_layout *lay, size_t groups,
-                       unsigned long long budget, size_t slot_max, size_t *g1);
 /* A descriptor-planned launch's ranges straight from the boxes,
  * one work-group per PAS row (first_row, last_row are groups) and no rows
  * built: the same ranges vrt_pas_reduce_sets makes of rows of one group
