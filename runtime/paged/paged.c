@@ -1208,10 +1208,19 @@ static cl_int send_gaps(vrt_launch *L, paged *P, fset *F, unsigned s)
 {
 	const vrt_layout *lay = &P->lay;
 	const unsigned char *fill = F->fill + lay->slot_off[s];
-	size_t n = 0;
-	for (size_t i = 0; i < P->ngaps; i++)
-		if (P->gaps[i].slot == s && fill[P->gaps[i].page] == 2)
-			P->gaps[n++] = P->gaps[i];
+	/* Slot s's gaps, a block of P->gaps (pieces go in slot by slot:
+	 * pages_to_fill), are packed within that block: the slots go in two
+	 * passes when one goes through the ring (start_range), so a later
+	 * slot may be sent first, and packing from the front overwrote an
+	 * earlier slot's gaps before they were sent. */
+	size_t a = 0;
+	while (a < P->ngaps && P->gaps[a].slot != s)
+		a++;
+	size_t end = a, n = 0;
+	for (; end < P->ngaps && P->gaps[end].slot == s; end++)
+		if (fill[P->gaps[end].page] == 2)
+			P->gaps[a + n++] = P->gaps[end];
+	vrt_gap *gaps = P->gaps + a;
 	/* The plan's copies of them, where use_kept took none of their
 	 * pages (it only takes pages out: the count tells). */
 	size_t k = F->plan_r * (lay->nslots + 1) + s, nplan = 0, nrc;
@@ -1224,7 +1233,7 @@ static cl_int send_gaps(vrt_launch *L, paged *P, fset *F, unsigned s)
 		use = P->gap_rects + P->gap_rects_at[k];
 		nrc = P->gap_rects_at[k + 1] - P->gap_rects_at[k];
 	} else {
-		nrc = vrt_gap_rects(P->gaps, n, lay->page_shift, vrt_lpt_table(F->lpt, s), &rc);
+		nrc = vrt_gap_rects(gaps, n, lay->page_shift, vrt_lpt_table(F->lpt, s), &rc);
 		if (nrc == (size_t)-1)
 			return CL_OUT_OF_HOST_MEMORY;
 		use = rc;
