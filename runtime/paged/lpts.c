@@ -9,24 +9,21 @@
  * way to its kernel. A kept plan's tables never change (plans.c,
  * paged.c: plan_tables), so they go to the device once, each in a buffer
  * of its own made from it (CL_MEM_COPY_HOST_PTR: no command, nothing to
- * order against the queues), and range r binds its table's buffer. Not
- * sub-buffers of one buffer: on NVIDIA's driver a kernel bound to one
- * sub-buffer made the enqueue of the next range's kernel, bound to
- * another, wait for the one before and its reads to end (matrixmul at a
- * quarter of 4 GiB on the H200: 359 ms of enqueues against 3, the
- * kernels no longer back to back).
+ * order against the queues), and range r binds its table's buffer.
  *
  * Made when a plan asks a second time, not the first (its tables exist
- * from its second launch: paged.c plan_tables): on NVIDIA's driver the
- * first use of a buffer made from host memory made the enqueue of its
- * kernel wait for the commands before it on the other queues to end
- * (matrixmul at a quarter of 4 GiB on the H200, one launch: each range's
- * kernel waited for the range before's reads, 0.40 s against 0.354). A
- * plan launched once or twice sends its ranges' tables range by range,
- * as before; an iterative program's plans get theirs from their third
- * launch on. More plans taking turns than the pool keeps never ask
- * twice within the ring of those that asked: they never make tables,
- * rather than make them again every launch.
+ * from its second launch: paged.c plan_tables). On NVIDIA's driver a
+ * kernel's first use of such a buffer made its enqueue wait for the
+ * commands before it on the other queues to end: matrixmul at a quarter
+ * of 4 GiB on the H200 (one launch, 14 ranges) took 0.40 s with the
+ * tables in sub-buffers of one buffer or in a buffer each alike, against
+ * 0.354 s with each range's table sent as it starts. Made from the third
+ * launch, the
+ * cost falls once on an iterative program's plan, not on every launch
+ * of one launched once or twice, which sends its tables range by range
+ * as before. More plans taking turns than the pool keeps never ask twice
+ * within the ring of those that asked: they never make tables, rather
+ * than make them again every launch.
  *
  * A pool keeps the tables of VRT_DEVLPTS_KEPT plans (an iterative
  * program alternates a few: a ping-pong stencil two, fdtd2d three), the
