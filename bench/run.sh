@@ -21,7 +21,7 @@
 #   mapped, vast-mapped  (not by default; the streaming workloads only) resident
 #             and vast with -m: each host array is its buffer's own mapped
 #             CL_MEM_ALLOC_HOST_PTR memory, not a malloc'd array copied to it
-# plus the copy bandwidth probe bench/bw.c (pinned and pageable, both directions)
+# plus the copy bandwidth probe bench/bw.c (pinned and pageable, both directions, and both at once)
 # and the host's own copies (bench/hostbw.c: logs/hostbw.log).
 #
 # Every run's output is kept in DIR/logs/. A run that fails or times out is a
