@@ -8,9 +8,9 @@
 # once packed its gaps over an earlier one's, whose bytes then never came
 # from the host. ring_gaps/host.c writes two buffers in every element of
 # a row but the last, which keeps the program's value: narrow (slot 1,
-# 4096 x 112 ushorts, 896 KiB) and wide (slot 2, uints, 1792 KiB). Under
-# the 1 MiB the runtime pins at least, narrow's host copy is plain memory;
-# wide's is pinned. VAST_MAX_ALLOC=512K bounds the staging (choose_direct),
+# 4096 x 112 ushorts, 896 KiB) and wide (slot 2, uints, 1792 KiB). The
+# runtime pins no host copy under 1 MiB (VRT_PIN_MIN): narrow's is plain
+# memory, wide's is pinned. VAST_MAX_ALLOC=512K bounds the staging (choose_direct),
 # which narrow's share of a frame set passes: narrow comes through the
 # ring, after wide. With 8 KiB pages, a row of narrow, two of wide, every
 # range's last pages of the rows go in by their gaps in both slots. At a
