@@ -409,14 +409,8 @@ typedef struct chunk_parts {
 
 static int add_part(chunk_parts *c, part x)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 16;
-		part *np = vrt_realloc(c->part, cap * sizeof *np);
-		if (!np)
-			return -1;
-		c->part = np;
-		c->cap = cap;
-	}
+	if (vrt_grow(&c->part, &c->cap, c->n + 1, sizeof *c->part))
+		return -1;
 	c->part[c->n++] = x;
 	return 0;
 }

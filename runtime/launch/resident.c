@@ -287,14 +287,8 @@ typedef struct wants {
 static cl_int add_want(wants *w, vrt_mem *m, vrt_replica *r, const unsigned char *pages)
 {
 	for (size_t p = 0, off, n; next_run(pages, m->size, &p, &off, &n);) {
-		if (w->n == w->cap) {
-			size_t cap = w->cap ? 2 * w->cap : 16;
-			vrt_bring *nb = vrt_realloc(w->b, cap * sizeof *nb);
-			if (!nb)
-				return CL_OUT_OF_HOST_MEMORY;
-			w->b = nb;
-			w->cap = cap;
-		}
+		if (vrt_grow(&w->b, &w->cap, w->n + 1, sizeof *w->b))
+			return CL_OUT_OF_HOST_MEMORY;
 		w->b[w->n++] = (vrt_bring){ m, r, off, n };
 	}
 	return CL_SUCCESS;
