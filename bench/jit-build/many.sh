@@ -29,44 +29,17 @@
 # the build options of those that need some; --list FILE gives another
 # ("PATH [OPTIONS]" a line).
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-HERE=$ROOT/bench/jit-build
-REPS=5 BUILD=1 RUN=1 LIST=
-VASTCC=${VASTCC:-$ROOT/build/bin/vastcc}
-OUT=$ROOT/bench/out/jit-build
-die() { echo "jit-build many: $*" >&2; exit 1; }
-while [ $# -gt 0 ]; do
+NAME="jit-build many"
+. "$(dirname "$0")/common.sh"
+LIST=
+script_option() {
 	case $1 in
-	--reps) REPS=$2; shift ;;
-	--list) LIST=$2; shift ;;
-	--vastcc) VASTCC=$2; shift ;;
-	--out) OUT=$2; shift ;;
-	--no-build) BUILD=0 ;;
-	--build-only) RUN=0 ;;
-	-h | --help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "jit-build many: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	--list) LIST=$2; return 2 ;;
 	esac
-	shift
-done
-[ "$REPS" -ge 1 ] 2>/dev/null || die "--reps wants a positive count"
-mkdir -p "$OUT/build" || die "cannot make $OUT"
-OUT=$(cd "$OUT" && pwd)
-B=$OUT/build
-
-if [ $BUILD = 1 ]; then
-	[ -x "$VASTCC" ] || die "$VASTCC not found: build vastcc, or pass --vastcc"
-	cc -O2 -o "$B/buildtime-native" "$HERE/buildtime.c" -lOpenCL ||
-		die "the native build of buildtime.c failed"
-	"$VASTCC" -O2 -o "$B/buildtime-vast" "$HERE/buildtime.c" ||
-		die "the vastcc build of buildtime.c failed"
-fi
-[ $RUN = 1 ] || { echo "jit-build many: built under $B"; exit 0; }
-[ -x "$VASTCC" ] || die "$VASTCC not found: the runtime needs it to compile at clBuildProgram (--vastcc)"
-export VAST_COMPILER=$VASTCC
-unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_LOG VAST_JIT VAST_CACHE VAST_CACHE_DIR
-export POCL_CACHE_DIR=${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pocl}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-jit-many.XXXXXX") || die "mktemp"
-trap 'rm -rf "$tmp"' EXIT
+	return 0
+}
+parse_options "$@"
+prepare_run
 
 if [ -z "$LIST" ]; then
 	LIST=$tmp/list
@@ -90,9 +63,7 @@ once() { # SIDE CACHE-DIR [ENV...]: one process; appends "wall build launch" to 
 	echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
 		"$(sed -n 's/^build_s=//p' "$log")" "$(sed -n 's/^launch_s=//p' "$log")" >>"$tmp/$side.s"
 }
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 col() { awk -v c="$2" '{ print $c }' "$tmp/$1.s" | median; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 # The driver's cache, for the original programs (and, paged, the
 # generated ones); the vastcc cache that "warm" reads, filled by a run

@@ -36,59 +36,23 @@
 # runs what is there (to build here and run on another machine; the
 # vastcc runtime needs its compiler there too, see README.md).
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-HERE=$ROOT/bench/jit-build
-REPS=5 BUILD=1 RUN=1 LAUNCH= COLD=0
+NAME=jit-build
+. "$(dirname "$0")/common.sh"
+LAUNCH= COLD=0
 KERNEL=$ROOT/test/thirdparty/sgemm/sgemm.cl
 OPTIONS="-DTILE=16 -DREAL=float -cl-mad-enable"
-VASTCC=${VASTCC:-$ROOT/build/bin/vastcc}
-OUT=$ROOT/bench/out/jit-build
-die() { echo "jit-build: $*" >&2; exit 1; }
-while [ $# -gt 0 ]; do
+script_option() {
 	case $1 in
-	--reps) REPS=$2; shift ;;
-	--kernel) KERNEL=$2; shift ;;
-	--options) OPTIONS=$2; shift ;;
-	--vastcc) VASTCC=$2; shift ;;
-	--out) OUT=$2; shift ;;
-	--no-build) BUILD=0 ;;
-	--launch) LAUNCH=$2; shift ;;
-	--cold) COLD=1 ;;
-	--build-only) RUN=0 ;;
-	-h | --help) sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "jit-build: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	--kernel) KERNEL=$2; return 2 ;;
+	--options) OPTIONS=$2; return 2 ;;
+	--launch) LAUNCH=$2; return 2 ;;
+	--cold) COLD=1; return 1 ;;
 	esac
-	shift
-done
-[ "$REPS" -ge 1 ] 2>/dev/null || die "--reps wants a positive count"
+	return 0
+}
+parse_options "$@"
 [ -f "$KERNEL" ] || die "no kernel file '$KERNEL'"
-mkdir -p "$OUT/build" || die "cannot make $OUT"
-OUT=$(cd "$OUT" && pwd)
-B=$OUT/build
-
-if [ $BUILD = 1 ]; then
-	[ -x "$VASTCC" ] || die "$VASTCC not found: build vastcc, or pass --vastcc"
-	cc -O2 -o "$B/buildtime-native" "$HERE/buildtime.c" -lOpenCL ||
-		die "the native build of buildtime.c failed"
-	"$VASTCC" -O2 -o "$B/buildtime-vast" "$HERE/buildtime.c" ||
-		die "the vastcc build of buildtime.c failed"
-fi
-[ $RUN = 1 ] || { echo "jit-build: built under $B"; exit 0; }
-# The compiler the runtime runs at clBuildProgram: this one, wherever the
-# runtime would look by itself (the build tree may have moved).
-[ -x "$VASTCC" ] || die "$VASTCC not found: the runtime needs it to compile at clBuildProgram (--vastcc)"
-export VAST_COMPILER=$VASTCC
-for p in native vast; do
-	[ -x "$B/buildtime-$p" ] || die "$B/buildtime-$p not found: build first (without --no-build)"
-done
-
-# The runtime's knobs must not leak in; every cache this script uses is its own.
-unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_LOG VAST_JIT VAST_CACHE VAST_CACHE_DIR
-# The driver's cache stays where it was (PoCL keeps it under XDG_CACHE_HOME,
-# which the runs below change to give each its own vastcc cache).
-export POCL_CACHE_DIR=${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pocl}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-jit-build.XXXXXX") || die "mktemp"
-trap 'rm -rf "$tmp"' EXIT
+prepare_run
 
 once() { # PROGRAM CACHE-DIR: one process, one build; prints its seconds (exits on failure)
 	local log=$tmp/once.log
@@ -99,8 +63,6 @@ once() { # PROGRAM CACHE-DIR: one process, one build; prints its seconds (exits 
 		>"$log" 2>&1 || { cat "$log" >&2; die "buildtime-$1 failed"; }
 	sed -n 's/^median_s=//p' "$log"
 }
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 # Warm the driver's cache for the original and for the generated program.
 if [ $COLD = 0 ]; then

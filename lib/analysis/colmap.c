@@ -149,6 +149,22 @@ static int is_id(int ch)
 	       (ch >= '0' && ch <= '9') || ch == '_' || ch == '$';
 }
 
+/* Past the block comment that opens at s[i]: the index after its end
+ * (n when unterminated), the lines it spans counted in *line and where
+ * the last begins in *bol. */
+static size_t skip_block_comment(const char *s, size_t n, size_t i, unsigned *line, size_t *bol)
+{
+	i += 2;
+	while (i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/')) {
+		if (s[i] == '\n') {
+			++*line;
+			*bol = i + 1;
+		}
+		i++;
+	}
+	return i + 2 < n ? i + 2 : n;
+}
+
 /* Tokenizes s[0..n): identifiers, pp-numbers, literals and single-char
  * punctuators (both sides are split the same way, so `+=` being two
  * tokens does not matter). user: skip comments and directive lines. */
@@ -180,15 +196,7 @@ static void tokenize(const char *s, size_t n, int user, cm_tok **toks,
 			continue;
 		}
 		if (user && ch == '/' && i + 1 < n && s[i + 1] == '*') {
-			i += 2;
-			while (i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/')) {
-				if (s[i] == '\n') {
-					line++;
-					bol = i + 1;
-				}
-				i++;
-			}
-			i = i + 2 < n ? i + 2 : n;
+			i = skip_block_comment(s, n, i, &line, &bol);
 			continue;
 		}
 		if (user && at_bol && ch == '#') {
@@ -201,15 +209,7 @@ static void tokenize(const char *s, size_t n, int user, cm_tok **toks,
 					continue;
 				}
 				if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-					i += 2;
-					while (i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/')) {
-						if (s[i] == '\n') {
-							line++;
-							bol = i + 1;
-						}
-						i++;
-					}
-					i = i + 2 < n ? i + 2 : n;
+					i = skip_block_comment(s, n, i, &line, &bol);
 					continue;
 				}
 				i++;

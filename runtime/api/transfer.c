@@ -369,6 +369,30 @@ static xfer *new_rect(vrt_mem *a, vrt_mem *b, cl_int (*run)(vrt_cmd *, cl_comman
 	return x;
 }
 
+/* A rectangle between m (origin bo, pitches brp/bsp) and the program's
+ * ptr (ho, hrp/hsp) that runs `run`, its arguments checked first; NULL
+ * with *err set when they are wrong, or with CL_SUCCESS when out of
+ * memory (submit says so). */
+static xfer *host_rect(cl_command_queue q, vrt_mem *m, cl_int (*run)(vrt_cmd *, cl_command_queue),
+                       const size_t *bo, const size_t *ho, const size_t *r, size_t brp,
+                       size_t bsp, size_t hrp, size_t hsp, unsigned char *ptr, cl_uint nw,
+                       const cl_event *w, cl_int *err)
+{
+	*err = CL_INVALID_VALUE;
+	if (!ptr || !bo || !ho || bad_region(r))
+		return NULL;
+	rect_pitches(r, &brp, &bsp);
+	rect_pitches(r, &hrp, &hsp);
+	if (vrt_rect_end(bo, r, brp, bsp) > m->size)
+		return NULL;
+	if ((*err = vrt_check_queue(q, m->ctx, nw, w)) != CL_SUCCESS)
+		return NULL;
+	xfer *x = new_rect(m, NULL, run, bo, brp, bsp, ho, hrp, hsp, r);
+	if (x)
+		x->ptr = ptr;
+	return x;
+}
+
 cl_int vrt_api_clEnqueueReadBufferRect(cl_command_queue q, cl_mem mem,
 	cl_bool blocking, const size_t *bo, const size_t *ho, const size_t *r,
 	size_t brp, size_t bsp, size_t hrp, size_t hsp, void *ptr, cl_uint nw,
@@ -382,18 +406,10 @@ cl_int vrt_api_clEnqueueReadBufferRect(cl_command_queue q, cl_mem mem,
 		       : vrt_forwarded(q, vrt_real.clEnqueueReadBufferRect(q, mem, blocking, bo, ho,
 		                                                           r, brp, bsp, hrp, hsp,
 		                                                           ptr, nw, w, ev));
-	if (!ptr || !bo || !ho || bad_region(r))
-		return CL_INVALID_VALUE;
-	rect_pitches(r, &brp, &bsp);
-	rect_pitches(r, &hrp, &hsp);
-	if (vrt_rect_end(bo, r, brp, bsp) > m->size)
-		return CL_INVALID_VALUE;
-	cl_int err = vrt_check_queue(q, m->ctx, nw, w);
+	cl_int err;
+	xfer *x = host_rect(q, m, run_read_rect, bo, ho, r, brp, bsp, hrp, hsp, ptr, nw, w, &err);
 	if (err != CL_SUCCESS)
 		return err;
-	xfer *x = new_rect(m, NULL, run_read_rect, bo, brp, bsp, ho, hrp, hsp, r);
-	if (x)
-		x->ptr = ptr;
 	return submit(x, q, CL_COMMAND_READ_BUFFER_RECT, blocking, nw, w, ev);
 }
 
@@ -410,19 +426,12 @@ cl_int vrt_api_clEnqueueWriteBufferRect(cl_command_queue q, cl_mem mem,
 		       : vrt_forwarded(q, vrt_real.clEnqueueWriteBufferRect(q, mem, blocking, bo, ho,
 		                                                            r, brp, bsp, hrp, hsp,
 		                                                            ptr, nw, w, ev));
-	if (!ptr || !bo || !ho || bad_region(r))
-		return CL_INVALID_VALUE;
-	rect_pitches(r, &brp, &bsp);
-	rect_pitches(r, &hrp, &hsp);
-	if (vrt_rect_end(bo, r, brp, bsp) > m->size)
-		return CL_INVALID_VALUE;
-	cl_int err = vrt_check_queue(q, m->ctx, nw, w);
+	cl_int err;
+	xfer *x = host_rect(q, m, run_write_rect, bo, ho, r, brp, bsp, hrp, hsp,
+	                    (unsigned char *)(uintptr_t)ptr /* only read */, nw, w, &err);
 	if (err != CL_SUCCESS)
 		return err;
-	xfer *x = new_rect(m, NULL, run_write_rect, bo, brp, bsp, ho, hrp, hsp, r);
 	writes(x, "clEnqueueWriteBufferRect");
-	if (x)
-		x->ptr = (unsigned char *)(uintptr_t)ptr; /* only read */
 	return submit(x, q, CL_COMMAND_WRITE_BUFFER_RECT, blocking, nw, w, ev);
 }
 

@@ -6,6 +6,7 @@
  * (vrt_alloc_fail_after) and check that the failure comes back as
  * CL_OUT_OF_HOST_MEMORY with nothing leaked.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,26 @@ void *vrt_aligned_alloc(size_t align, size_t n)
 void *vrt_realloc(void *p, size_t n)
 {
 	return should_fail() ? NULL : realloc(p, n ? n : 1);
+}
+
+int vrt_grow(void *array, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 16;
+	while (n < need)
+		n = n <= SIZE_MAX / 2 ? 2 * n : need;
+	if (size && n > SIZE_MAX / size)
+		return -1;
+	/* The array's pointer through memcpy: it is a T *, not a void *. */
+	void *p;
+	memcpy(&p, array, sizeof p);
+	void *more = vrt_realloc(p, n * size);
+	if (!more)
+		return -1;
+	memcpy(array, &more, sizeof more);
+	*cap = n;
+	return 0;
 }
 
 char *vrt_strdup(const char *s)

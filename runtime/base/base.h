@@ -133,6 +133,10 @@ static inline cl_int vrt_info_out(const void *val, size_t n, size_t size, void *
 void *vrt_malloc(size_t n);
 void *vrt_calloc(size_t n, size_t size);
 void *vrt_realloc(void *p, size_t n);
+/* A dynamic array of *cap elements of `size` bytes, at *(T **)array,
+ * with room for `need`: grown by doubling (from 16) when it has less.
+ * 0, or -1 out of memory (the array and *cap as they were). */
+int vrt_grow(void *array, size_t *cap, size_t need, size_t size);
 /* `align` a power of two and a multiple of sizeof(void *); vrt_free. */
 void *vrt_aligned_alloc(size_t align, size_t n);
 char *vrt_strdup(const char *s);

@@ -54,14 +54,8 @@ static size_t find(const void *p)
 
 static int record(vrt_object *o)
 {
-	if (nobjs == capobjs) {
-		size_t cap = capobjs ? 2 * capobjs : 64;
-		vrt_object **n = vrt_realloc(objs, cap * sizeof *n);
-		if (!n)
-			return -1;
-		objs = n;
-		capobjs = cap;
-	}
+	if (vrt_grow(&objs, &capobjs, nobjs + 1, sizeof *objs))
+		return -1;
 	size_t i = find(o);
 	memmove(objs + i + 1, objs + i, (nobjs - i) * sizeof *objs);
 	objs[i] = o;

@@ -106,14 +106,8 @@ static track *new_track(cl_command_queue q, const char *name)
 static tevent *add(const char *name, const char *kernel, unsigned tid, double ts, double dur,
                 long range, unsigned long long bytes)
 {
-	if (nevents == cap) {
-		size_t ncap = cap ? 2 * cap : 1024;
-		tevent *g = vrt_realloc(events, ncap * sizeof *g);
-		if (!g)
-			return NULL; /* the trace loses an event; the program goes on */
-		events = g;
-		cap = ncap;
-	}
+	if (vrt_grow(&events, &cap, nevents + 1, sizeof *events))
+		return NULL; /* the trace loses an event; the program goes on */
 	events[nevents] = (tevent){name, intern(kernel), tid, ts, dur, range, bytes, 0, 0};
 	return &events[nevents++];
 }

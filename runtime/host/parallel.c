@@ -288,15 +288,9 @@ void vrt_copy_runs(const vrt_copy_run *runs, size_t nruns)
  * each copy on its own paid a wake of the pool. */
 void vrt_batch_add(vrt_copy_batch *b, void *dst, const void *src, size_t n)
 {
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 64;
-		vrt_copy_run *r = vrt_realloc(b->runs, cap * sizeof *r);
-		if (!r) { /* no memory: this one now */
-			vrt_copy(dst, src, n);
-			return;
-		}
-		b->runs = r;
-		b->cap = cap;
+	if (vrt_grow(&b->runs, &b->cap, b->n + 1, sizeof *b->runs)) {
+		vrt_copy(dst, src, n); /* no memory: this one now */
+		return;
 	}
 	b->runs[b->n++] = (vrt_copy_run){dst, src, n};
 }

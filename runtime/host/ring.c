@@ -52,13 +52,35 @@ static cl_int chunk_free(ring *r, unsigned k)
 	return err;
 }
 
+/* A ring's or the relay's n chunks given back (those not pinned are
+ * NULL). */
+static void unpin_chunks(unsigned char **chunk, vrt_pin *pin, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (chunk[i]) {
+			vrt_pinned_free(&pin[i], chunk[i]);
+			chunk[i] = NULL;
+		}
+}
+
+/* n chunks of `size` bytes pinned for ctx; 0 when the driver cannot pin
+ * them all: those pinned so far are device memory too, given back. */
+static int pin_chunks(cl_context ctx, unsigned char **chunk, vrt_pin *pin, unsigned n,
+                      size_t size)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!(chunk[i] = vrt_pinned_alloc(ctx, size, VRT_PIN_STAGING, &pin[i]))) {
+			unpin_chunks(chunk, pin, i);
+			return 0;
+		}
+	return 1;
+}
+
 static void ring_drop(ring *r)
 {
-	for (unsigned i = 0; i < RING_CHUNKS; i++) {
+	for (unsigned i = 0; i < RING_CHUNKS; i++)
 		chunk_free(r, i);
-		if (r->chunk[i])
-			vrt_pinned_free(&r->pin[i], r->chunk[i]);
-	}
+	unpin_chunks(r->chunk, r->pin, RING_CHUNKS);
 	if (r->ctx)
 		clReleaseContext(r->ctx);
 	memset(r, 0, sizeof *r);
@@ -73,18 +95,9 @@ static ring *ring_for(cl_context ctx, unsigned id)
 	ring_drop(r);
 	r->ctx = ctx;
 	clRetainContext(ctx);
-	for (unsigned i = 0; i < RING_CHUNKS && !r->failed; i++)
-		r->failed = !(r->chunk[i] = vrt_pinned_alloc(ctx, RING_CHUNK, VRT_PIN_STAGING, &r->pin[i]));
-	if (!r->failed)
-		return r;
-	vrt_log(VRT_LOG_DEBUG, "no pinned ring: pages move from plain memory");
-	/* The chunks pinned so far are device memory too: given back. */
-	for (unsigned i = 0; i < RING_CHUNKS; i++)
-		if (r->chunk[i]) {
-			vrt_pinned_free(&r->pin[i], r->chunk[i]);
-			r->chunk[i] = NULL;
-		}
-	return NULL;
+	if ((r->failed = !pin_chunks(ctx, r->chunk, r->pin, RING_CHUNKS, RING_CHUNK)))
+		vrt_log(VRT_LOG_DEBUG, "no pinned ring: pages move from plain memory");
+	return r->failed ? NULL : r;
 }
 
 int vrt_ring_usable(cl_context ctx, unsigned id)
@@ -263,9 +276,7 @@ static relay the_relay;
 
 static void relay_drop(relay *r)
 {
-	for (unsigned i = 0; i < RELAY_CHUNKS; i++)
-		if (r->chunk[i])
-			vrt_pinned_free(&r->pin[i], r->chunk[i]);
+	unpin_chunks(r->chunk, r->pin, RELAY_CHUNKS);
 	if (r->ctx)
 		clReleaseContext(r->ctx);
 	memset(r, 0, sizeof *r);
@@ -281,17 +292,9 @@ static relay *relay_for(cl_context a, cl_context b)
 	relay_drop(r);
 	r->ctx = a;
 	clRetainContext(a);
-	for (unsigned i = 0; i < RELAY_CHUNKS && !r->failed; i++)
-		r->failed = !(r->chunk[i] = vrt_pinned_alloc(a, RELAY_CHUNK, VRT_PIN_STAGING, &r->pin[i]));
-	if (!r->failed)
-		return r;
-	vrt_log(VRT_LOG_DEBUG, "no pinned relay: bytes between contexts move through plain memory");
-	for (unsigned i = 0; i < RELAY_CHUNKS; i++)
-		if (r->chunk[i]) {
-			vrt_pinned_free(&r->pin[i], r->chunk[i]);
-			r->chunk[i] = NULL;
-		}
-	return NULL;
+	if ((r->failed = !pin_chunks(a, r->chunk, r->pin, RELAY_CHUNKS, RELAY_CHUNK)))
+		vrt_log(VRT_LOG_DEBUG, "no pinned relay: bytes between contexts move through plain memory");
+	return r->failed ? NULL : r;
 }
 
 /* Through a temporary of plain memory: below RELAY_MIN the driver's two
@@ -406,14 +409,8 @@ typedef struct chunk_parts {
 
 static int add_part(chunk_parts *c, part x)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 16;
-		part *np = vrt_realloc(c->part, cap * sizeof *np);
-		if (!np)
-			return -1;
-		c->part = np;
-		c->cap = cap;
-	}
+	if (vrt_grow(&c->part, &c->cap, c->n + 1, sizeof *c->part))
+		return -1;
 	c->part[c->n++] = x;
 	return 0;
 }

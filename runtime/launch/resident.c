@@ -259,27 +259,23 @@ static int make_room(vrt_launch *L, res_share *sh, int own, size_t scratch, cl_i
 	return 0;
 }
 
-/* Calls fn on each run of marked pages of a slot of `size` bytes. */
-static cl_int each_run(const unsigned char *pages, size_t size,
-                       cl_int (*fn)(vrt_mem *m, vrt_replica *r, size_t off, size_t n),
-                       vrt_mem *m, vrt_replica *r)
+/* The next run of marked pages of a slot of `size` bytes from page *p
+ * on: its bytes [*off, *off + *n), the last page's cut at size; *p moves
+ * past it. 0: none left. */
+static int next_run(const unsigned char *pages, size_t size, size_t *p, size_t *off, size_t *n)
 {
-	size_t np = npages_of(size);
-	for (size_t p = 0; p < np;) {
-		if (!pages[p]) {
-			p++;
-			continue;
-		}
-		size_t q = p;
-		while (q < np && pages[q])
-			q++;
-		size_t off = p << RES_SHIFT, end = q << RES_SHIFT;
-		cl_int err = fn(m, r, off, (end < size ? end : size) - off);
-		if (err != CL_SUCCESS)
-			return err;
-		p = q;
-	}
-	return CL_SUCCESS;
+	size_t np = npages_of(size), q;
+	while (*p < np && !pages[*p])
+		++*p;
+	if (*p >= np)
+		return 0;
+	for (q = *p; q < np && pages[q]; q++)
+		;
+	size_t end = q << RES_SHIFT;
+	*off = *p << RES_SHIFT;
+	*n = (end < size ? end : size) - *off;
+	*p = q;
+	return 1;
 }
 
 /* The ranges every share's replicas want (vrt_mem_bring_from_host). */
@@ -290,26 +286,10 @@ typedef struct wants {
 
 static cl_int add_want(wants *w, vrt_mem *m, vrt_replica *r, const unsigned char *pages)
 {
-	size_t np = npages_of(m->size);
-	for (size_t p = 0; p < np;) {
-		if (!pages[p]) {
-			p++;
-			continue;
-		}
-		size_t q = p;
-		while (q < np && pages[q])
-			q++;
-		size_t off = p << RES_SHIFT, end = q << RES_SHIFT;
-		if (w->n == w->cap) {
-			size_t cap = w->cap ? 2 * w->cap : 16;
-			vrt_bring *nb = vrt_realloc(w->b, cap * sizeof *nb);
-			if (!nb)
-				return CL_OUT_OF_HOST_MEMORY;
-			w->b = nb;
-			w->cap = cap;
-		}
-		w->b[w->n++] = (vrt_bring){ m, r, off, (end < m->size ? end : m->size) - off };
-		p = q;
+	for (size_t p = 0, off, n; next_run(pages, m->size, &p, &off, &n);) {
+		if (vrt_grow(&w->b, &w->cap, w->n + 1, sizeof *w->b))
+			return CL_OUT_OF_HOST_MEMORY;
+		w->b[w->n++] = (vrt_bring){ m, r, off, n };
 	}
 	return CL_SUCCESS;
 }
@@ -327,11 +307,6 @@ static cl_int bring_from_host(const vrt_launch *L, res_share *sh, unsigned n,
 		err = vrt_mem_bring_from_host(w.b, w.n);
 	vrt_free(w.b);
 	return err;
-}
-
-static cl_int record_wrote(vrt_mem *m, vrt_replica *r, size_t off, size_t n)
-{
-	return vrt_mem_replica_wrote(m, r, off, n) == 0 ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 }
 
 /* The LPT the straight kernels of a program with a __constant parameter
@@ -574,7 +549,9 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 			vrt_mem *m = L->slot_mem[s];
 			if (rs->hi <= rs->lo)
 				continue;
-			*err = each_run(rs->acc, m->size, vrt_mem_replica_bring, m, rs->rep);
+			for (size_t p = 0, off, len; *err == CL_SUCCESS &&
+			                             next_run(rs->acc, m->size, &p, &off, &len);)
+				*err = vrt_mem_replica_bring(m, rs->rep, off, len);
 			vrt_devmerge_replica(M, j, s, rs->rep);
 		}
 		if (counts[j] && *err == CL_SUCCESS && (*err = make_lpt(L, &sh[j])) == CL_SUCCESS)
@@ -644,8 +621,11 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 			res_slot *rs = &sh[j].slot[s];
 			vrt_mem *m = L->slot_mem[s];
 			vrt_devmerge_claims(M, j, s, rs->wr);
-			if (rs->wr && rs->rep &&
-			    each_run(rs->wr, m->size, record_wrote, m, rs->rep) != CL_SUCCESS) {
+			int lost = 0;
+			for (size_t p = 0, off, len; rs->wr && rs->rep && !lost &&
+			                             next_run(rs->wr, m->size, &p, &off, &len);)
+				lost = vrt_mem_replica_wrote(m, rs->rep, off, len) != 0;
+			if (lost) {
 				/* The directory has no room to say where the bytes
 				 * are: the buffer is refused rather than read stale. */
 				vrt_mem_fail(m, L->k->name);

@@ -560,14 +560,8 @@ static int collect_home(void *u, size_t off, size_t n, vrt_locs valid)
 		place p;
 		if (!(valid & VRT_LOC(l)) || !place_of(h->root, l, &p))
 			continue;
-		if (h->n == h->cap) {
-			size_t cap = h->cap ? 2 * h->cap : 16;
-			vrt_xfer *nx = vrt_realloc(h->x, cap * sizeof *nx);
-			if (!nx)
-				return -1;
-			h->x = nx;
-			h->cap = cap;
-		}
+		if (vrt_grow(&h->x, &h->cap, h->n + 1, sizeof *h->x))
+			return -1;
 		h->x[h->n++] = (vrt_xfer){ p.ctx, p.q, p.buf, off - p.base, h->root->host + off, n,
 		                           h->root->pin.buf != NULL };
 		return 0;

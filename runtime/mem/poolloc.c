@@ -190,15 +190,9 @@ static int append(gather *g, const vrt_resident *e)
 		u->n++;
 		return 0;
 	}
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? 2 * g->cap : 16;
-		vrt_res_run *r = vrt_realloc(g->runs, cap * sizeof *r);
-		if (!r) {
-			g->oom = 1;
-			return 1;
-		}
-		g->runs = r;
-		g->cap = cap;
+	if (vrt_grow(&g->runs, &g->cap, g->n + 1, sizeof *g->runs)) {
+		g->oom = 1;
+		return 1;
 	}
 	g->runs[g->n++] = (vrt_res_run){e->serial, e->page, e->frame, 1, e->set, e->buf};
 	return 0;

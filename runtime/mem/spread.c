@@ -34,22 +34,9 @@ typedef struct transfer {
 	int refused;          /* a run only a frame pool holds */
 } transfer;
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? 2 * *cap : 16;
-	void *np = vrt_realloc(*p, c * size);
-	if (!np)
-		return -1;
-	*p = np;
-	*cap = c;
-	return 0;
-}
-
 static int add_xfer(transfer *t, vrt_xfer x)
 {
-	if (grow((void **)&t->x, &t->capx, t->nx + 1, sizeof *t->x))
+	if (vrt_grow(&t->x, &t->capx, t->nx + 1, sizeof *t->x))
 		return -1;
 	t->x[t->nx++] = x;
 	return 0;
@@ -57,7 +44,7 @@ static int add_xfer(transfer *t, vrt_xfer x)
 
 static int add_host(transfer *t, size_t off, size_t n, int zero)
 {
-	if (grow((void **)&t->h, &t->caph, t->nh + 1, sizeof *t->h))
+	if (vrt_grow(&t->h, &t->caph, t->nh + 1, sizeof *t->h))
 		return -1;
 	t->h[t->nh++] = (host_run){ off, n, zero };
 	return 0;
@@ -191,7 +178,7 @@ static int collect_wanted(void *u, size_t off, size_t n, vrt_locs valid)
 	if (m->zero || (valid & VRT_LOC(r->loc)) ||
 	    vrt_dir_nearest(m->dir, valid, r->loc) != VRT_DIR_HOST)
 		return 0;
-	if (grow((void **)&w->x, &w->cap, w->n + 1, sizeof *w->x))
+	if (vrt_grow(&w->x, &w->cap, w->n + 1, sizeof *w->x))
 		return -1;
 	w->x[w->n++] = (vrt_xfer){ r->ctx, r->q, r->buf, off - r->lo, m->host + off, n,
 	                           m->pin.buf != NULL };

@@ -37,21 +37,6 @@ void vrt_cover_begin(vrt_cover *c, size_t max)
 	c->max = max;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 1;
-	size_t n = *cap ? *cap : 64;
-	while (n < need)
-		n *= 2;
-	void *more = vrt_realloc(*p, n * size);
-	if (!more)
-		return 0;
-	*p = more;
-	*cap = n;
-	return 1;
-}
-
 /* b in its simplest form, the same bytes: no dimension of count 1, and
  * inner dimensions that leave no gap folded into the run. Boxes cut from
  * one (a clipped tile, a single row) then look alike. */
@@ -156,7 +141,7 @@ int vrt_cover_add(vrt_cover *c, const vrt_box *b)
 		if (end > ((__int128)1 << 62))
 			return 0;
 	}
-	if (!grow((void **)&c->box, &c->boxcap, c->nbox + 1, sizeof *c->box))
+	if (vrt_grow(&c->box, &c->boxcap, c->nbox + 1, sizeof *c->box))
 		return -1;
 	c->box[c->nbox] = *b;
 	simplify(&c->box[c->nbox++]);
@@ -243,7 +228,7 @@ static int add_box_blocks(vrt_cover *c, const vrt_box *b)
 			return 0;
 	if (blocks > c->max - c->n)
 		return 0; /* too many to enumerate: left out */
-	if (!grow((void **)&c->iv, &c->cap, c->n + blocks, sizeof *c->iv))
+	if (vrt_grow(&c->iv, &c->cap, c->n + blocks, sizeof *c->iv))
 		return -1;
 	add_blocks(c, b, b->ndims, f, b->origin, (long long)run);
 	return 1;

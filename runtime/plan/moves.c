@@ -74,14 +74,8 @@ static void add_bytes(vrt_move_bytes *b, int out, unsigned kind, unsigned long l
 /* Appends one move to M (growing *cap); -1 out of memory. */
 static int push(vrt_moves *M, size_t *n, size_t *cap, const vrt_move *mv)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 64;
-		vrt_move *m = vrt_realloc(M->moves, c * sizeof *m);
-		if (!m)
-			return -1;
-		M->moves = m;
-		*cap = c;
-	}
+	if (vrt_grow(&M->moves, cap, *n + 1, sizeof *M->moves))
+		return -1;
 	M->moves[(*n)++] = *mv;
 	return 0;
 }

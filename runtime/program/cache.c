@@ -429,12 +429,8 @@ void vrt_cache_trim(int dfd, unsigned long long max, vrt_cache_usage *left,
 		/* A user's own files are neither counted nor removed. */
 		if (!is_entry_name(e->d_name) || !is_ours(dfd, e->d_name, &st))
 			continue;
-		if (n == cap) {
-			entry *g = vrt_realloc(all, (cap = cap ? 2 * cap : 64) * sizeof *all);
-			if (!g)
-				break;
-			all = g;
-		}
+		if (vrt_grow(&all, &cap, n + 1, sizeof *all))
+			break;
 		if (!(all[n].name = vrt_strdup(e->d_name)))
 			break;
 		all[n].used = st.st_mtim;

@@ -264,20 +264,12 @@ cl_int vrt_device_program(vrt_program *p, cl_device_id d, cl_context *ctx, cl_pr
 	return b->err;
 }
 
-void vrt_devices_prebuild(vrt_program *p)
+void vrt_devices_prebuild(vrt_program *p, const cl_device_id *others, unsigned n)
 {
-	if (!vrt_cfg.devices)
-		return;
-	cl_device_id own = NULL, others[VRT_MAX_DEVICES];
-	if (clGetContextInfo(p->ctx, CL_CONTEXT_DEVICES, sizeof own, &own, NULL) != CL_SUCCESS)
-		return;
-	vrt_lock();
-	unsigned n = vrt_devices_others(own, others);
 	for (unsigned j = 0; j < n; j++) {
 		cl_context c;
 		cl_program prog;
 		cl_command_queue q;
 		vrt_device_program(p, others[j], &c, &prog, &q); /* a failure is logged */
 	}
-	vrt_unlock();
 }

@@ -279,24 +279,17 @@ double vrt_host_bw(void)
 	return host_bw;
 }
 
-void vrt_devmodels_prepare(vrt_program *p)
+void vrt_devmodels_prepare(cl_context ctx, cl_device_id own, const cl_device_id *others,
+                           unsigned n)
 {
-	if (!vrt_cfg.devices)
+	if (!n)
 		return;
-	cl_device_id own = NULL, others[VRT_MAX_DEVICES];
-	if (clGetContextInfo(p->ctx, CL_CONTEXT_DEVICES, sizeof own, &own, NULL) != CL_SUCCESS)
-		return;
-	vrt_lock();
-	unsigned n = vrt_devices_others(own, others);
-	if (n) {
-		vrt_devmodel_of(own, p->ctx);
-		for (unsigned j = 0; j < n; j++) {
-			cl_context c;
-			cl_command_queue q;
-			if (vrt_device_context(others[j], &c, &q) == CL_SUCCESS)
-				vrt_devmodel_of(others[j], c);
-		}
-		vrt_host_bw();
+	vrt_devmodel_of(own, ctx);
+	for (unsigned j = 0; j < n; j++) {
+		cl_context c;
+		cl_command_queue q;
+		if (vrt_device_context(others[j], &c, &q) == CL_SUCCESS)
+			vrt_devmodel_of(others[j], c);
 	}
-	vrt_unlock();
+	vrt_host_bw();
 }

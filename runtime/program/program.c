@@ -288,8 +288,15 @@ int vrt_program_analysis_poll(vrt_program *p)
 
 void vrt_program_devices_prepare(vrt_program *p)
 {
-	vrt_devices_prebuild(p); /* VAST_DEVICES: devices.c */
-	vrt_devmodels_prepare(p);
+	cl_device_id own = NULL, others[VRT_MAX_DEVICES];
+	if (!vrt_cfg.devices ||
+	    clGetContextInfo(p->ctx, CL_CONTEXT_DEVICES, sizeof own, &own, NULL) != CL_SUCCESS)
+		return;
+	vrt_lock();
+	unsigned n = vrt_devices_others(own, others); /* VAST_DEVICES: devices.c */
+	vrt_devices_prebuild(p, others, n);
+	vrt_devmodels_prepare(p->ctx, own, others, n);
+	vrt_unlock();
 }
 
 void vrt_program_analysis_wait(vrt_program *p)

@@ -319,7 +319,7 @@ void vrt_program_analysis_wait(vrt_program *p);
 /* What VAST_DEVICES' split launches of p use, made now if not yet: the
  * other devices' programs (devices.c) and models (devmodel.c), so that
  * no launch's executor makes them under the lock. p->info set; without
- * the lock (each takes it). */
+ * the lock (takes it). */
 void vrt_program_devices_prepare(vrt_program *p);
 /* k->info from its program's, once the program has one. Lock held. */
 void vrt_kernel_take_info(vrt_kernel *k);
@@ -338,12 +338,13 @@ const vrt_devmodel *vrt_devmodel_of(cl_device_id d, cl_context ctx);
 /* Bytes per second the host copies, measured once (a few MiB): the host
  * memory a host device's kernel and the links' transfers share. */
 double vrt_host_bw(void);
-/* Every model a split launch of p would use (p's device's and those of
- * the other devices of VAST_DEVICES) and the host's memory, made now if
- * not yet: at clBuildProgram, as the devices' programs are, so that the
- * program's first transfer or launch waits for no benchmark. Takes the
- * lock. */
-void vrt_devmodels_prepare(vrt_program *p);
+/* Every model a split launch of a program would use (own's, its device
+ * in ctx, and those of the n others of VAST_DEVICES) and the host's
+ * memory, made now if not yet (none when n is 0): at clBuildProgram, as
+ * the devices' programs are, so that the program's first transfer or
+ * launch waits for no benchmark. Lock held. */
+void vrt_devmodels_prepare(cl_context ctx, cl_device_id own, const cl_device_id *others,
+                           unsigned n);
 /* --- devices.c: VAST_DEVICES and the runtime's own contexts ------------- */
 /* Resolves a VAST_DEVICES list against the machine's devices, given by
  * type in platform order: "all", or comma-separated names "gpu", "cpu",
@@ -368,9 +369,10 @@ cl_int vrt_device_context(cl_device_id d, cl_context *ctx, cl_command_queue *q);
  * error (logged) when d cannot run it. Lock held. */
 cl_int vrt_device_program(vrt_program *p, cl_device_id d, cl_context *ctx,
                           cl_program *prog, cl_command_queue *q);
-/* vrt_device_program for every device of VAST_DEVICES but p's own, at
- * its clBuildProgram; takes the lock. */
-void vrt_devices_prebuild(vrt_program *p);
+/* vrt_device_program for each of the n others, the devices of
+ * VAST_DEVICES but p's own (vrt_devices_others), at p's clBuildProgram.
+ * Lock held. */
+void vrt_devices_prebuild(vrt_program *p, const cl_device_id *others, unsigned n);
 /* "gpu1", "cpu0": d's VAST_DEVICES name, for logs. */
 const char *vrt_device_name(cl_device_id d);
 

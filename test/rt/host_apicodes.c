@@ -2,7 +2,8 @@
 /*
  * host_apicodes.c - the codes OpenCL 1.2 requires where the runtime
  * answers for the driver: misuse of clCreateBuffer, clEnqueueReadBuffer,
- * clSetKernelArg and clCreateKernel, released and twice-released handles,
+ * the rectangle reads and writes, clSetKernelArg and clCreateKernel,
+ * released and twice-released handles,
  * a destructor callback that calls OpenCL, and a kernel with more buffer
  * arguments than a launch can page. Writes one "what: code" line per case
  * (and the bytes a launch computed) to argv[1]; apicodes.sh compares them
@@ -90,6 +91,43 @@ static void queue_and_args(rt_cl *c, cl_program vadd)
 	say("buffer for a uint", clSetKernelArg(k, 3, sizeof m, &m));
 	say("buffer for a buffer", clSetKernelArg(k, 0, sizeof m, &m));
 	CHECK(clReleaseKernel(k));
+	CHECK(clReleaseMemObject(m));
+}
+
+/* §5.2.2 clEnqueueRead/WriteBufferRect: a NULL pointer or origin, an
+ * empty region and a rectangle past the buffer are CL_INVALID_VALUE;
+ * zero pitches mean tightly packed; the bytes of a write then a read. */
+static void rects(rt_cl *c)
+{
+	cl_int err;
+	int host[4][4], back[4][4] = { { 0 } };
+	for (int i = 0; i < 16; i++)
+		host[i / 4][i % 4] = i;
+	cl_mem m = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE, sizeof host, NULL, &err);
+	CHECK(err);
+	size_t zero[3] = { 0, 0, 0 }, at[3] = { sizeof(int), 1, 0 };
+	size_t whole[3] = { sizeof host[0], 4, 1 }, inner[3] = { 2 * sizeof(int), 2, 1 };
+	size_t empty[3] = { sizeof(int), 0, 1 }, past[3] = { sizeof host[0], 5, 1 };
+	say("write rect", clEnqueueWriteBufferRect(c->q, m, CL_TRUE, zero, zero, whole, 0, 0, 0, 0,
+	                                           host, 0, NULL, NULL));
+	say("write rect NULL pointer", clEnqueueWriteBufferRect(c->q, m, CL_TRUE, zero, zero, whole,
+	                                                        0, 0, 0, 0, NULL, 0, NULL, NULL));
+	say("write rect empty region", clEnqueueWriteBufferRect(c->q, m, CL_TRUE, zero, zero, empty,
+	                                                        0, 0, 0, 0, host, 0, NULL, NULL));
+	say("write rect past the buffer", clEnqueueWriteBufferRect(c->q, m, CL_TRUE, at, zero, whole,
+	                                                           sizeof host[0], 0, 0, 0, host, 0,
+	                                                           NULL, NULL));
+	say("read rect NULL origin", clEnqueueReadBufferRect(c->q, m, CL_TRUE, NULL, zero, whole, 0, 0,
+	                                                     0, 0, back, 0, NULL, NULL));
+	say("read rect past the buffer", clEnqueueReadBufferRect(c->q, m, CL_TRUE, zero, zero, past, 0,
+	                                                         0, 0, 0, back, 0, NULL, NULL));
+	say("read rect NULL queue", clEnqueueReadBufferRect(NULL, m, CL_TRUE, zero, zero, whole, 0, 0,
+	                                                    0, 0, back, 0, NULL, NULL));
+	/* Rows 1-2, columns 1-2 of the buffer into the same place of back. */
+	say("read rect", clEnqueueReadBufferRect(c->q, m, CL_TRUE, at, at, inner, sizeof host[0], 0,
+	                                         sizeof back[0], 0, back, 0, NULL, NULL));
+	for (int i = 0; i < 4; i++)
+		fprintf(out, "  row %d: %d %d %d %d\n", i, back[i][0], back[i][1], back[i][2], back[i][3]);
 	CHECK(clReleaseMemObject(m));
 }
 
@@ -204,6 +242,7 @@ int main(int argc, char **argv)
 	buffers(&c);
 	destructor(&c);
 	queue_and_args(&c, c.prog);
+	rects(&c);
 	kernel_names(c.prog);
 	wide(&c, wp);
 	/* Not compared: the driver compiles, the runtime refuses (its
