@@ -137,6 +137,9 @@ void *vrt_realloc(void *p, size_t n);
  * with room for `need`: grown by doubling (from 16) when it has less.
  * 0, or -1 out of memory (the array and *cap as they were). */
 int vrt_grow(void *array, size_t *cap, size_t need, size_t size);
+/* vrt_grow of the array at *pp, its element size from its type: passing
+ * the array itself, not its address, does not compile. */
+#define VRT_GROW(pp, cap, need) vrt_grow((pp), (cap), (need), sizeof **(pp))
 /* `align` a power of two and a multiple of sizeof(void *); vrt_free. */
 void *vrt_aligned_alloc(size_t align, size_t n);
 char *vrt_strdup(const char *s);

@@ -54,7 +54,7 @@ static size_t find(const void *p)
 
 static int record(vrt_object *o)
 {
-	if (vrt_grow(&objs, &capobjs, nobjs + 1, sizeof *objs))
+	if (VRT_GROW(&objs, &capobjs, nobjs + 1))
 		return -1;
 	size_t i = find(o);
 	memmove(objs + i + 1, objs + i, (nobjs - i) * sizeof *objs);

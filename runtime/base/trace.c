@@ -106,7 +106,7 @@ static track *new_track(cl_command_queue q, const char *name)
 static tevent *add(const char *name, const char *kernel, unsigned tid, double ts, double dur,
                 long range, unsigned long long bytes)
 {
-	if (vrt_grow(&events, &cap, nevents + 1, sizeof *events))
+	if (VRT_GROW(&events, &cap, nevents + 1))
 		return NULL; /* the trace loses an event; the program goes on */
 	events[nevents] = (tevent){name, intern(kernel), tid, ts, dur, range, bytes, 0, 0};
 	return &events[nevents++];

@@ -288,7 +288,7 @@ void vrt_copy_runs(const vrt_copy_run *runs, size_t nruns)
  * each copy on its own paid a wake of the pool. */
 void vrt_batch_add(vrt_copy_batch *b, void *dst, const void *src, size_t n)
 {
-	if (vrt_grow(&b->runs, &b->cap, b->n + 1, sizeof *b->runs)) {
+	if (VRT_GROW(&b->runs, &b->cap, b->n + 1)) {
 		vrt_copy(dst, src, n); /* no memory: this one now */
 		return;
 	}

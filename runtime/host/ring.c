@@ -409,7 +409,7 @@ typedef struct chunk_parts {
 
 static int add_part(chunk_parts *c, part x)
 {
-	if (vrt_grow(&c->part, &c->cap, c->n + 1, sizeof *c->part))
+	if (VRT_GROW(&c->part, &c->cap, c->n + 1))
 		return -1;
 	c->part[c->n++] = x;
 	return 0;

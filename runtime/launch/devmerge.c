@@ -426,7 +426,7 @@ static cl_int add_piece(vrt_devmerge *M, unsigned j, unsigned k, unsigned s, siz
 		if (b->used == room && (err = flush_batch(M, b)) != CL_SUCCESS)
 			break;
 		size_t part = n - done < room - b->used ? n - done : room - b->used;
-		if (vrt_grow(&b->p, &b->cap, b->n + 1, sizeof *b->p))
+		if (VRT_GROW(&b->p, &b->cap, b->n + 1))
 			return CL_OUT_OF_HOST_MEMORY;
 		b->p[b->n++] = (bpiece){ s, off + done, part, at + done, b->used };
 		/* The next piece on a word: the merge kernel reads words. */

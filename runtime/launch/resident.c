@@ -287,7 +287,7 @@ typedef struct wants {
 static cl_int add_want(wants *w, vrt_mem *m, vrt_replica *r, const unsigned char *pages)
 {
 	for (size_t p = 0, off, n; next_run(pages, m->size, &p, &off, &n);) {
-		if (vrt_grow(&w->b, &w->cap, w->n + 1, sizeof *w->b))
+		if (VRT_GROW(&w->b, &w->cap, w->n + 1))
 			return CL_OUT_OF_HOST_MEMORY;
 		w->b[w->n++] = (vrt_bring){ m, r, off, n };
 	}

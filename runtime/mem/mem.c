@@ -560,7 +560,7 @@ static int collect_home(void *u, size_t off, size_t n, vrt_locs valid)
 		place p;
 		if (!(valid & VRT_LOC(l)) || !place_of(h->root, l, &p))
 			continue;
-		if (vrt_grow(&h->x, &h->cap, h->n + 1, sizeof *h->x))
+		if (VRT_GROW(&h->x, &h->cap, h->n + 1))
 			return -1;
 		h->x[h->n++] = (vrt_xfer){ p.ctx, p.q, p.buf, off - p.base, h->root->host + off, n,
 		                           h->root->pin.buf != NULL };

@@ -190,7 +190,7 @@ static int append(gather *g, const vrt_resident *e)
 		u->n++;
 		return 0;
 	}
-	if (vrt_grow(&g->runs, &g->cap, g->n + 1, sizeof *g->runs)) {
+	if (VRT_GROW(&g->runs, &g->cap, g->n + 1)) {
 		g->oom = 1;
 		return 1;
 	}

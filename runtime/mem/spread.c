@@ -36,7 +36,7 @@ typedef struct transfer {
 
 static int add_xfer(transfer *t, vrt_xfer x)
 {
-	if (vrt_grow(&t->x, &t->capx, t->nx + 1, sizeof *t->x))
+	if (VRT_GROW(&t->x, &t->capx, t->nx + 1))
 		return -1;
 	t->x[t->nx++] = x;
 	return 0;
@@ -44,7 +44,7 @@ static int add_xfer(transfer *t, vrt_xfer x)
 
 static int add_host(transfer *t, size_t off, size_t n, int zero)
 {
-	if (vrt_grow(&t->h, &t->caph, t->nh + 1, sizeof *t->h))
+	if (VRT_GROW(&t->h, &t->caph, t->nh + 1))
 		return -1;
 	t->h[t->nh++] = (host_run){ off, n, zero };
 	return 0;
@@ -178,7 +178,7 @@ static int collect_wanted(void *u, size_t off, size_t n, vrt_locs valid)
 	if (m->zero || (valid & VRT_LOC(r->loc)) ||
 	    vrt_dir_nearest(m->dir, valid, r->loc) != VRT_DIR_HOST)
 		return 0;
-	if (vrt_grow(&w->x, &w->cap, w->n + 1, sizeof *w->x))
+	if (VRT_GROW(&w->x, &w->cap, w->n + 1))
 		return -1;
 	w->x[w->n++] = (vrt_xfer){ r->ctx, r->q, r->buf, off - r->lo, m->host + off, n,
 	                           m->pin.buf != NULL };

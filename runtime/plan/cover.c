@@ -141,7 +141,7 @@ int vrt_cover_add(vrt_cover *c, const vrt_box *b)
 		if (end > ((__int128)1 << 62))
 			return 0;
 	}
-	if (vrt_grow(&c->box, &c->boxcap, c->nbox + 1, sizeof *c->box))
+	if (VRT_GROW(&c->box, &c->boxcap, c->nbox + 1))
 		return -1;
 	c->box[c->nbox] = *b;
 	simplify(&c->box[c->nbox++]);
@@ -228,7 +228,7 @@ static int add_box_blocks(vrt_cover *c, const vrt_box *b)
 			return 0;
 	if (blocks > c->max - c->n)
 		return 0; /* too many to enumerate: left out */
-	if (vrt_grow(&c->iv, &c->cap, c->n + blocks, sizeof *c->iv))
+	if (VRT_GROW(&c->iv, &c->cap, c->n + blocks))
 		return -1;
 	add_blocks(c, b, b->ndims, f, b->origin, (long long)run);
 	return 1;

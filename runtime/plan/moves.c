@@ -74,7 +74,7 @@ static void add_bytes(vrt_move_bytes *b, int out, unsigned kind, unsigned long l
 /* Appends one move to M (growing *cap); -1 out of memory. */
 static int push(vrt_moves *M, size_t *n, size_t *cap, const vrt_move *mv)
 {
-	if (vrt_grow(&M->moves, cap, *n + 1, sizeof *M->moves))
+	if (VRT_GROW(&M->moves, cap, *n + 1))
 		return -1;
 	M->moves[(*n)++] = *mv;
 	return 0;

@@ -429,7 +429,7 @@ void vrt_cache_trim(int dfd, unsigned long long max, vrt_cache_usage *left,
 		/* A user's own files are neither counted nor removed. */
 		if (!is_entry_name(e->d_name) || !is_ours(dfd, e->d_name, &st))
 			continue;
-		if (vrt_grow(&all, &cap, n + 1, sizeof *all))
+		if (VRT_GROW(&all, &cap, n + 1))
 			break;
 		if (!(all[n].name = vrt_strdup(e->d_name)))
 			break;
