@@ -193,14 +193,15 @@ static cl_int send_gaps(vrt_launch *L, paged *P, fset *F, unsigned s)
 	/* The plan's copies of them, where use_kept took none of their
 	 * pages (it only takes pages out: the count tells). */
 	size_t k = F->plan_r * (lay->nslots + 1) + s, nplan = 0, nrc;
-	for (size_t i = P->gap_rects ? P->fill_gaps_at[F->plan_r] : 0;
-	     P->gap_rects && i < P->fill_gaps_at[F->plan_r + 1]; i++)
-		nplan += P->fill_gaps[i].slot == s;
+	const vrt_plan_tables *t = &P->tables;
+	for (size_t i = t->gap_rects ? t->gaps_at[F->plan_r] : 0;
+	     t->gap_rects && i < t->gaps_at[F->plan_r + 1]; i++)
+		nplan += t->gaps[i].slot == s;
 	vrt_rect *rc = NULL;
 	const vrt_rect *use;
-	if (P->gap_rects && nplan == n) {
-		use = P->gap_rects + P->gap_rects_at[k];
-		nrc = P->gap_rects_at[k + 1] - P->gap_rects_at[k];
+	if (t->gap_rects && nplan == n) {
+		use = t->gap_rects + t->gap_rects_at[k];
+		nrc = t->gap_rects_at[k + 1] - t->gap_rects_at[k];
 	} else {
 		nrc = vrt_gap_rects(gaps, n, lay->page_shift, vrt_lpt_table(F->lpt, s), &rc);
 		if (nrc == (size_t)-1)

@@ -170,9 +170,9 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 	 * place_frames laid out every range, this one fits. */
 	size_t r = (size_t)(R - P->ranges);
 	F->plan_r = r;
-	if (P->lpts) {
-		F->lpt = P->lpts + r * P->lpt_words;
-		F->fr = P->lpt_frames[r];
+	if (P->tables.lpts) {
+		F->lpt = P->tables.lpts + r * P->tables.lpt_words;
+		F->fr = P->tables.frames[r];
 	} else {
 		if (vrt_lpt_build(lay, F->u, F->box, P->per_buf, F->lpt_own, &F->fr))
 			return CL_OUT_OF_RESOURCES;

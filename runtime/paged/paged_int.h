@@ -145,18 +145,12 @@ typedef struct paged {
 	                             * (planrec.c: VAST_PLAN_CHECK, _DUMP); NULL: not */
 	unsigned char *recrows;     /* the range's whole, sent and out rows */
 	size_t recrows_cap;
-	/* Every range's LPT and frames, made once for a kept plan at its
-	 * second launch (plan_tables) and kept with it (plans.c), or P's own
-	 * (lpts_owned) until they are; NULL: each range builds its own. */
-	const uint32_t *lpts;
-	const vrt_frames *lpt_frames;
-	size_t lpt_words;
-	const unsigned char *fills; /* every range's F->fill (pages_to_fill), */
-	const vrt_gap *fill_gaps;   /* its gaps, range r's from fill_gaps_at[r] */
-	const size_t *fill_gaps_at; /* (NULL: worked out range by range) */
-	const vrt_rect *gap_rects;  /* their copies (send_gaps), range r's of */
-	const size_t *gap_rects_at; /* slot s from gap_rects_at[r * (nslots + 1) + s] */
-	int lpts_owned;
+	/* Every range's LPT, frames, F->fill (pages_to_fill), its gaps and
+	 * their copies (send_gaps), made once for a kept plan at its second
+	 * launch (plan_tables) and kept with it (plans.c), or P's own
+	 * (tables_owned) until they are; NULL: each range works out its own. */
+	vrt_plan_tables tables;
+	int tables_owned;
 	vrt_plan *kept;             /* the kept plan in use (plans.c), which the
 	                             * tables made for it join; NULL: none */
 	unsigned long long plan_serial; /* the kept plan's (vrt_plan.serial), 0: none */

@@ -138,10 +138,11 @@ cl_int vrt_paged_fill_of(vrt_launch *L, paged *P, const unsigned char *u, const 
  * here. */
 cl_int vrt_paged_pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t r, size_t g0, size_t g1)
 {
-	if (!P->fills)
+	const vrt_plan_tables *t = &P->tables;
+	if (!t->fills)
 		return vrt_paged_fill_of(L, P, F->u, &F->fr, F->lpt, g0, g1, F->fill);
-	size_t a = P->fill_gaps_at[r], n = P->fill_gaps_at[r + 1] - a;
-	memcpy(F->fill, P->fills + r * P->lay.row_bytes, P->lay.row_bytes);
+	size_t a = t->gaps_at[r], n = t->gaps_at[r + 1] - a;
+	memcpy(F->fill, t->fills + r * P->lay.row_bytes, P->lay.row_bytes);
 	if (n > P->gaps_cap) {
 		vrt_gap *g = vrt_realloc(P->gaps, n * sizeof *g);
 		if (!g)
@@ -150,7 +151,7 @@ cl_int vrt_paged_pages_to_fill(vrt_launch *L, paged *P, fset *F, size_t r, size_
 		P->gaps_cap = n;
 	}
 	if (n)
-		memcpy(P->gaps, P->fill_gaps + a, n * sizeof *P->gaps);
+		memcpy(P->gaps, t->gaps + a, n * sizeof *P->gaps);
 	P->ngaps = n;
 	return CL_SUCCESS;
 }

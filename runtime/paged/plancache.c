@@ -28,14 +28,7 @@ static void use_plan(paged *P, const vrt_plan *c)
 	P->shared = c->shared;
 	P->nsets = c->nsets;
 	memcpy(P->buf_frames, c->buf_frames, sizeof P->buf_frames);
-	P->lpts = c->lpts;
-	P->lpt_frames = c->frames;
-	P->lpt_words = c->lpt_words;
-	P->fills = c->fills;
-	P->fill_gaps = c->gaps;
-	P->fill_gaps_at = c->gaps_at;
-	P->gap_rects = c->gap_rects;
-	P->gap_rects_at = c->gap_rects_at;
+	P->tables = c->tables;
 	P->plan_serial = c->serial;
 }
 
@@ -63,23 +56,10 @@ static void take_plan(vrt_launch *L, paged *P)
 /* The tables of a plan not kept go with P; a kept plan's stay with it. */
 void vrt_paged_drop_tables(paged *P)
 {
-	if (P->lpts_owned) {
-		vrt_free((void *)P->lpts);
-		vrt_free((void *)P->lpt_frames);
-		vrt_free((void *)P->fills);
-		vrt_free((void *)P->fill_gaps);
-		vrt_free((void *)P->fill_gaps_at);
-		vrt_free((void *)P->gap_rects);
-		vrt_free((void *)P->gap_rects_at);
-	}
-	P->lpts = NULL;
-	P->lpt_frames = NULL;
-	P->fills = NULL;
-	P->fill_gaps = NULL;
-	P->fill_gaps_at = NULL;
-	P->gap_rects = NULL;
-	P->gap_rects_at = NULL;
-	P->lpts_owned = 0;
+	if (P->tables_owned)
+		vrt_plan_tables_free(&P->tables);
+	memset(&P->tables, 0, sizeof P->tables);
+	P->tables_owned = 0;
 	P->lpt_dev = NULL;
 	P->plan_serial = 0;
 }
@@ -142,21 +122,13 @@ void vrt_paged_keep_plan(vrt_launch *L, paged *P)
 	memcpy(p.buf_frames, P->buf_frames, sizeof p.buf_frames);
 	if (P->fp)
 		vrt_fp_boxes_get(P->fp, p.boxed);
-	if (P->lpts_owned) {
-		p.lpts = (uint32_t *)P->lpts;
-		p.frames = (vrt_frames *)P->lpt_frames;
-		p.lpt_words = P->lpt_words;
-		p.fills = (unsigned char *)P->fills;
-		p.gaps = (vrt_gap *)P->fill_gaps;
-		p.gaps_at = (size_t *)P->fill_gaps_at;
-		p.gap_rects = (vrt_rect *)P->gap_rects;
-		p.gap_rects_at = (size_t *)P->gap_rects_at;
-	}
+	if (P->tables_owned)
+		p.tables = P->tables;
 	const vrt_plan *kept = P->cached || L->share || P->L2 ? NULL
 	                       : vrt_plan_keep(L, &p, P->from_fp);
 	if (kept) {
 		P->cached = 1;
-		P->lpts_owned = 0; /* the plan's now */
+		P->tables_owned = 0; /* the plan's now */
 		P->plan_serial = kept->serial;
 		P->kept = (vrt_plan *)kept;
 	}
@@ -217,7 +189,8 @@ static int plan_fills(vrt_launch *L, paged *P, const uint32_t *t, const vrt_fram
 	for (size_t r = 0; r < n; r++) {
 		const vrt_range *R = &P->ranges[r];
 		size_t g0 = R->first_row * P->wpp, g1 = (R->last_row + 1) * P->wpp;
-		if (vrt_paged_fill_of(L, P, P->unions + r * rb, &fr[r], t + r * P->lpt_words, g0,
+		if (vrt_paged_fill_of(L, P, P->unions + r * rb, &fr[r],
+		                      t + r * P->tables.lpt_words, g0,
 		                      g1 > L->groups ? L->groups : g1, fills + r * rb) != CL_SUCCESS)
 			goto fail;
 		at[r] = ng;
@@ -234,17 +207,17 @@ static int plan_fills(vrt_launch *L, paged *P, const uint32_t *t, const vrt_fram
 		if (P->ngaps)
 			memcpy(gaps + ng, P->gaps, P->ngaps * sizeof *gaps);
 		ng += P->ngaps;
-		if (plan_gap_rects(P, r, t + r * P->lpt_words, &rects, &nr, &rcap, rat))
+		if (plan_gap_rects(P, r, t + r * P->tables.lpt_words, &rects, &nr, &rcap, rat))
 			goto fail;
 	}
 	at[n] = ng;
 	rat[nk] = nr;
 	P->ngaps = 0;
-	P->fills = fills;
-	P->fill_gaps = gaps;
-	P->fill_gaps_at = at;
-	P->gap_rects = rects;
-	P->gap_rects_at = rat;
+	P->tables.fills = fills;
+	P->tables.gaps = gaps;
+	P->tables.gaps_at = at;
+	P->tables.gap_rects = rects;
+	P->tables.gap_rects_at = rat;
 	return 0;
 fail:
 	P->ngaps = 0;
@@ -266,16 +239,8 @@ fail:
  * which frees them with itself (plans.c). */
 static void join_kept(paged *P)
 {
-	vrt_plan *k = P->kept;
-	k->lpts = (uint32_t *)P->lpts;
-	k->frames = (vrt_frames *)P->lpt_frames;
-	k->lpt_words = P->lpt_words;
-	k->fills = (unsigned char *)P->fills;
-	k->gaps = (vrt_gap *)P->fill_gaps;
-	k->gaps_at = (size_t *)P->fill_gaps_at;
-	k->gap_rects = (vrt_rect *)P->gap_rects;
-	k->gap_rects_at = (size_t *)P->gap_rects_at;
-	P->lpts_owned = 0;
+	P->kept->tables = P->tables;
+	P->tables_owned = 0;
 }
 
 /* Host bytes of LPTs a plan's tables may take: above, its ranges build
@@ -294,7 +259,7 @@ cl_int vrt_paged_plan_tables(vrt_launch *L, paged *P)
 	 * H200, 28 ranges of 65,536 pages, took 0.260 s against 0.237 s
 	 * before the tables; not measured since). Nor
 	 * past VRT_PLAN_TABLES_MAX bytes of LPTs. */
-	if (P->lpts || !n || !P->cached || !P->kept)
+	if (P->tables.lpts || !n || !P->cached || !P->kept)
 		return CL_SUCCESS;
 	uint32_t *t = words && n <= VRT_PLAN_TABLES_MAX / sizeof *t / words
 	                      ? vrt_calloc(n * words, sizeof *t)
@@ -316,15 +281,15 @@ cl_int vrt_paged_plan_tables(vrt_launch *L, paged *P)
 			vrt_free(fr);
 			return CL_SUCCESS;
 		}
-	P->lpt_words = words;
+	P->tables.lpt_words = words;
 	if (plan_fills(L, P, t, fr)) {
 		vrt_free(t);
 		vrt_free(fr);
 		return CL_SUCCESS;
 	}
-	P->lpts = t;
-	P->lpt_frames = fr;
-	P->lpts_owned = 1;
+	P->tables.lpts = t;
+	P->tables.frames = fr;
+	P->tables_owned = 1;
 	join_kept(P);
 	vrt_log(VRT_LOG_DEBUG, "kernel '%s': the tables of %zu ranges made (LPTs, pages to fill)",
 	        L->k->name, n);
@@ -341,8 +306,8 @@ void vrt_paged_tables_on_device(vrt_launch *L, paged *P)
 	unsigned long long room = L->budget / 32;
 	if (room < 1ull << 20)
 		room = 1ull << 20;
-	P->lpt_dev = P->lpts ? vrt_lpts_on_device(&P->devs, L->ctx,
-	                                          P->plan_serial, P->lpts, P->nranges,
-	                                          P->lpt_words, room)
-	                     : NULL;
+	P->lpt_dev = P->tables.lpts ? vrt_lpts_on_device(&P->devs, L->ctx, P->plan_serial,
+	                                                 P->tables.lpts, P->nranges,
+	                                                 P->tables.lpt_words, room)
+	                            : NULL;
 }

@@ -195,6 +195,26 @@ size_t vrt_gap_rects(const vrt_gap *g, size_t n, unsigned shift, const uint32_t 
 int vrt_gaps_worth(size_t nrects, size_t rows, unsigned long long whole_bytes);
 
 /* --- plans.c ------------------------------------------------------------ */
+/* A plan's tables, worked out once with it rather than range by range:
+ * every range's LPT and frames (vrt_lpt_build), range r's table at
+ * lpts + r * lpt_words, its frames at frames[r]; every range's pages
+ * filled from the host, a row each (fills), and the pieces of those
+ * filled by their gaps, range r's gaps[gaps_at[r] .. gaps_at[r + 1]);
+ * and the copies of range r's gaps of slot s (vrt_gap_rects),
+ * gap_rects[gap_rects_at[k] .. gap_rects_at[k + 1]), k = r * (nslots +
+ * 1) + s. NULL members: not made, each range works out its own. */
+typedef struct vrt_plan_tables {
+	uint32_t *lpts;
+	vrt_frames *frames;
+	size_t lpt_words;
+	unsigned char *fills;
+	vrt_gap *gaps;
+	size_t *gaps_at;
+	vrt_rect *gap_rects;
+	size_t *gap_rects_at;
+} vrt_plan_tables;
+/* Frees t's tables (not t). */
+void vrt_plan_tables_free(vrt_plan_tables *t);
 /* The plan of a paged launch, kept for later launches like it
  * (same kernel, device, budget, geometry, scalar arguments and buffers;
  * for a buffer the inspector reads, the same contents). */
@@ -209,24 +229,9 @@ typedef struct vrt_plan {
 	unsigned nsets;
 	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of each buffer of a set */
 	unsigned char boxed[VAST_MAX_SLOTS + 1]; /* slots planned as boxes */
-	/* Every range's LPT and frames (vrt_lpt_build), made once with the
-	 * plan (paged.c, plan_tables) and reused by every launch that runs
-	 * it: range r's table at lpts + r * lpt_words, its frames at
-	 * frames[r]; NULL: not made (out of memory), built per range. */
-	uint32_t *lpts;
-	vrt_frames *frames;
-	size_t lpt_words;
-	/* Every range's pages filled from the host (paged.c, pages_to_fill),
-	 * a row each, and the pieces of those filled by their gaps: range
-	 * r's gaps[gaps_at[r] .. gaps_at[r + 1]); NULL: worked out per range. */
-	unsigned char *fills;
-	vrt_gap *gaps;
-	size_t *gaps_at;
-	/* The copies of range r's gaps of slot s (vrt_gap_rects):
-	 * gap_rects[gap_rects_at[k] .. gap_rects_at[k + 1]), k = r *
-	 * (nslots + 1) + s. */
-	vrt_rect *gap_rects;
-	size_t *gap_rects_at;
+	/* Its tables, made at its second launch (paged/plancache.c,
+	 * plan_tables) and reused by every launch that runs it. */
+	vrt_plan_tables tables;
 	/* Set by vrt_plan_keep, never reused: what a device's copy of the
 	 * tables is kept under (paged/lpts.c). 0: a plan not kept. */
 	unsigned long long serial;
@@ -235,11 +240,10 @@ typedef struct vrt_plans vrt_plans;
 /* The plan kept for a launch like L, NULL when none. It stays L->k's,
  * valid until the next vrt_plan_keep on that kernel. */
 const vrt_plan *vrt_plan_find(const vrt_launch *L);
-/* Keeps *p for launches like L, taking p->rows, ranges, unions, lpts,
- * frames, fills, gaps, gaps_at, gap_rects and gap_rects_at (freed with
- * the plan) and giving it a
- * serial; returns the kept plan, or NULL when out of memory (nothing
- * was taken). May drop the kernel's least recently used plan. from_fp:
+/* Keeps *p for launches like L, taking p->rows, ranges, unions and
+ * tables (freed with the plan) and giving it a serial; returns the kept
+ * plan, or NULL when out of memory (nothing was taken). May drop the
+ * kernel's least recently used plan. from_fp:
  * the plan was made from footprint descriptors alone, so launches that
  * differ from L only in scalars they do not name share it. */
 const vrt_plan *vrt_plan_keep(const vrt_launch *L, const vrt_plan *p, int from_fp);
