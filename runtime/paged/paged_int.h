@@ -9,9 +9,9 @@
  * kept on the device) and makes its frame sets (sets.c), then runs each
  * range: the pages it needs from the host (pagefill.c), those taken from
  * the device instead (reuse.c), its transfers (move.c), its kernel
- * (kargs.c), and where its written pages go (writeback.c). The shared
- * functions carry the vrt_paged_ prefix: the runtime is linked into
- * other people's programs.
+ * (kargs.c), and where its written pages go (writeback.c), all on the
+ * queues of queues.c. The shared functions carry the vrt_paged_ prefix:
+ * the runtime is linked into other people's programs.
  */
 #ifndef VRT_PAGED_INT_H
 #define VRT_PAGED_INT_H

@@ -44,7 +44,7 @@ unsigned long long vrt_range_footprint(const vrt_layout *l, size_t pages);
  * pipeline have LPTs of different sizes (fdtd2d's hz has three slots, ex
  * two), and frames sized to the byte differed by a page or two, so each
  * launch dropped the one before's frame buffers and the pages they held
- * (paged.c, make_sets). */
+ * (paged/sets.c, make_sets). */
 unsigned long long vrt_frames_beside_lpt(unsigned long long share, size_t lb, unsigned sh);
 /* Pages of the hold's slot union row u touches when they all lie in the
  * hold (a range bound to it, lpt.c), 0 otherwise. */
@@ -224,7 +224,7 @@ typedef struct vrt_plan {
 	unsigned char *rows;        /* nrows PAS rows */
 	vrt_range *ranges;
 	size_t nranges;
-	unsigned char *unions;      /* each range's pages, then all (paged.c) */
+	unsigned char *unions;      /* each range's pages, then all (paged/planner.c) */
 	uint64_t shared;            /* slots with pages several ranges touch */
 	unsigned nsets;
 	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of each buffer of a set */
@@ -283,8 +283,8 @@ int vrt_fp_union_marked(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t
  * follows it (vrt_fp_follow). */
 int vrt_fp_union_own(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
                      unsigned char *row);
-/* A fused launch (paged.c): `next`, a plan over the same slots of the
- * kernel that runs after P's on each range, joins P's vrt_fp_union (and
+/* A fused launch (paged/planner.c): `next`, a plan over the same slots of
+ * the kernel that runs after P's on each range, joins P's vrt_fp_union (and
  * so the ranges planned from P); nothing else of P's answers includes it.
  * next stays the caller's, and must outlive P's use. */
 void vrt_fp_follow(vrt_fp_plan *P, vrt_fp_plan *next);
@@ -365,7 +365,8 @@ size_t vrt_fp_box_frames(vrt_fp_plan *P, unsigned shift, size_t g0, size_t g1, v
  * built: the same ranges vrt_pas_reduce_sets makes of rows of one group
  * each, when the union grows with the range (always, for exact
  * descriptors). *unions (vrt_free) holds each range's pages, then all
- * (paged.c's P->unions); *exact: 0 when some descriptor was a superset.
+ * (P->unions, paged/planner.c); *exact: 0 when some descriptor was a
+ * superset.
  * slot_max: the most pages one slot of a range may have (0: any).
  * Returns 0, -1 with *bad_group a group that alone does not fit
  * budget/sets, -2 out of memory, -3 when a descriptor cannot be
@@ -454,7 +455,7 @@ typedef struct vrt_moves {
 	vrt_move_bytes total;
 } vrt_moves;
 /* Plans what each range of `in` moves, as the paged executor does
- * (paged.c): a page a written slot's range still in flight (the nsets - 1
+ * (paged/): a page a written slot's range still in flight (the nsets - 1
  * ranges before) touches is forwarded from it; else a page the hold or a
  * kept frame holds is taken from there; else it comes from the host,
  * unless the range writes it whole. A read-only slot's pages the set's
