@@ -8,7 +8,7 @@
  *                  straight);
  *   rect-pinned    the same from a mapped CL_MEM_ALLOC_HOST_PTR array;
  *   gather         rows memcpy'd into a pinned staging area, then one
- *                  copy (the staged path of runtime/paged/paged.c);
+ *                  copy (the staged path of runtime/paged/move.c);
  *   spans          one clEnqueueWrite/ReadBuffer per row, pageable (the
  *                  straight path before rects.c).
  * usage: rects [-q] [BYTES [REPS]]

@@ -393,7 +393,7 @@ int rw_straight_physical(const an_program *p)
  * inspector that reads a buffer the kernel writes computes addresses from
  * the contents before the launch, and only the paged kernel's fault check
  * would catch a page it missed (the runtime checks the same per slot, for
- * parameters bound to one buffer: paged.c). */
+ * parameters bound to one buffer: runtime/paged/kargs.c). */
 const char *rw_no_straight(const an_func *k)
 {
 	for (unsigned i = 0; i < k->nparams; i++)

@@ -180,7 +180,7 @@ typedef struct vrt_config {
 	unsigned long long cache_max; /* VAST_CACHE_MAX: the cache's bytes; 0: unset */
 	const char *devices;   /* VAST_DEVICES: the virtual device's devices, NULL: one */
 	int resident;          /* VAST_RESIDENT: reuse pages kept on the device */
-	int hold;              /* VAST_HOLD: keep one buffer's first pages (paged.c) */
+	int hold;              /* VAST_HOLD: keep one buffer's first pages (paged/keeps.c) */
 	int straight;          /* VAST_STRAIGHT: launch straight variants */
 	int overlap;           /* VAST_OVERLAP: a launch's end overlaps the next command */
 	int fuse;              /* VAST_FUSE: paged launches back to back may be fused */
@@ -295,7 +295,7 @@ typedef struct vrt_kernel {
 	vrt_kstats *stats;
 	struct vrt_plans *plans; /* paged plans kept (plans.c) */
 	/* The geometry of its last paged launch whose smaller ranges resent
-	 * too much: one frame set won (paged.c). Lock held. */
+	 * too much: one frame set won (paged/planner.c). Lock held. */
 	struct vrt_resend_hint {
 		size_t groups;
 		unsigned long long budget;
@@ -303,7 +303,7 @@ typedef struct vrt_kernel {
 	} resend;
 	/* The geometry and budget of its last paged launch whose ranges did
 	 * not fit what the buffers kept whole left: it keeps none there
-	 * again (paged.c, keep_resident). Lock held. */
+	 * again (paged/keeps.c, keep_resident). Lock held. */
 	struct vrt_keep_hint {
 		size_t groups;
 		unsigned long long budget;

@@ -29,9 +29,10 @@
  *                  kernel had touched a page its plan did not hold (tail.c)
  * VAST_RESIDENT    0: a paged launch sends every page from the host, never
  *                  reusing one an earlier launch left in the kept frames
- * VAST_HOLD        0: no hold (paged.c, choose_hold): only frames keep pages
- *                  between launches; to measure what the hold saves
- * VAST_STRAIGHT    0: never launch the straight variant (paged.c); to
+ * VAST_HOLD        0: no hold (paged/keeps.c, choose_hold): only frames
+ *                  keep pages between launches; to measure what the
+ *                  hold saves
+ * VAST_STRAIGHT    0: never launch the straight variant (paged/kargs.c); to
  *                  measure it against the checked paged kernel
  * VAST_OVERLAP     0: wait for each launch before the next command runs
  *                  (queue.c); to measure what overlapping them saves

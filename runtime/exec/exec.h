@@ -67,7 +67,7 @@ struct vrt_mem {
 	/* Paged launches that used it (and could keep buffers): after one,
 	 * a later one may keep it whole on the device (keep_resident);
 	 * after two, an iterative program's, its first pages may stay in
-	 * the hold (paged.c, choose_hold). */
+	 * the hold (paged/keeps.c, choose_hold). */
 	unsigned paged_uses;
 	/* Copies of windows of it on the devices split launches ran on
 	 * (mem/replica.c), each a location of dir; NULL: none. Only a
@@ -85,15 +85,15 @@ typedef struct vrt_layout {
 	size_t slot_off[VAST_MAX_SLOTS + 1];   /* first byte in a row */
 	size_t row_bytes;                      /* multiple of 8 */
 	size_t total_pages;
-	/* A slot whose buffer stays whole on the device (paged.c,
+	/* A slot whose buffer stays whole on the device (paged/keeps.c,
 	 * keep_resident): the frame buffer index its device copy is bound
 	 * at, its pages frames 0.. of it in order; 0: paged. */
 	unsigned char res_buf[VAST_MAX_SLOTS + 1];
 	/* The slot whose first hold_pages pages the hold keeps on the device
-	 * across launches (paged.c, choose_hold), 0: none; the frame buffer
-	 * index the hold is bound at. A range whose pages of it all lie
-	 * there is bound to the hold (page p in frame p), no frames of it
-	 * in the set's buffers (lpt.c). */
+	 * across launches (paged/keeps.c, choose_hold), 0: none; the frame
+	 * buffer index the hold is bound at. A range whose pages of it all
+	 * lie there is bound to the hold (page p in frame p), no frames of
+	 * it in the set's buffers (lpt.c). */
 	unsigned hold_slot, hold_buf;
 	size_t hold_pages;
 } vrt_layout;
@@ -134,14 +134,14 @@ typedef struct vrt_launch {
 	int may_defer;
 	vrt_tail *tail;
 	/* Slots whose buffers a paged launch keeps whole on the device
-	 * (paged.c): their frame buffer index, 0: paged. */
+	 * (paged/keeps.c): their frame buffer index, 0: paged. */
 	unsigned char res_buf[VRT_MAX_ARGS + 1];
-	/* The slot whose first hold_bytes the hold keeps (paged.c,
+	/* The slot whose first hold_bytes the hold keeps (paged/keeps.c,
 	 * choose_hold), 0: none. */
 	unsigned hold_slot;
 	unsigned long long hold_bytes;
 	/* Refused for good: no smaller work-group, no other try can fit it
-	 * (paged.c, probe_first). */
+	 * (paged/planner.c, probe_first). */
 	int no_retry;
 } vrt_launch;
 

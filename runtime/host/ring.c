@@ -7,7 +7,7 @@
  *
  * A host copy too large to pin (pinned.c keeps pinned memory within half
  * the device's) moves its pages straight from plain memory when a range's
- * share of it would pass the staging bound (paged.c, choose_direct); from
+ * share of it would pass the staging bound (paged/move.c, choose_direct); from
  * plain memory NVIDIA's driver moves 7-9 GB/s against 55 from pinned. The
  * ring is a few small pinned chunks: each piece of a span is copied into
  * the next free chunk by several threads (vrt_copy) and sent from there,

@@ -54,8 +54,9 @@ typedef struct pinspect {
 	cl_kernel kin;
 } pinspect;
 
-/* Frames per device buffer at the layout's pages, as paged.c sizes them:
- * CL_DEVICE_MAX_MEM_ALLOC_SIZE or VAST_MAX_ALLOC, below VAST_NO_FRAME. */
+/* Frames per device buffer at the layout's pages, as paged/planner.c
+ * sizes them: CL_DEVICE_MAX_MEM_ALLOC_SIZE or VAST_MAX_ALLOC, below
+ * VAST_NO_FRAME. */
 static size_t frames_per_buffer(const vrt_launch *L, unsigned shift)
 {
 	cl_ulong maxalloc = 0;
@@ -142,7 +143,7 @@ static int place_chunks(pinspect *I, const unsigned char *rows)
 }
 
 /* Step 2: Algorithm 1 over the data rows against what the budget leaves
- * beside `fixed`, cut smaller (by an eighth at a time, as paged.c does)
+ * beside `fixed`, cut smaller (by an eighth at a time, as paged/planner.c does)
  * while a chunk's frames do not fit the device buffers. 1 when the
  * chunks fit the budget, 0 when not (a row alone does not), -1 out of
  * memory. */
@@ -304,7 +305,7 @@ cl_int vrt_inspect_paged(vrt_launch *L, const vrt_layout *lay, size_t wpp, unsig
 		return r ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
 	}
 	/* The frames need the room: the buffers' device copies and the pool,
-	 * but those the launch keeps whole (paged.c, keep_resident), whose
+	 * but those the launch keeps whole (paged/keeps.c, keep_resident), whose
 	 * bytes L->budget left out already: evicted, they would come back
 	 * right after, and a written one would first go home. */
 	vrt_mem *keep[VAST_FRAME_BUFS];

@@ -500,7 +500,7 @@ static cl_int run_launch(vrt_cmd *cmd, cl_command_queue q)
 	/* A split launch changed its written buffers: kept plans that read
 	 * them are stale (plans.c). Where their bytes now are it recorded
 	 * in the directory itself (multi.c, resident.c), as a paged launch
-	 * does as it goes (paged.c). */
+	 * does as it goes (paged/writeback.c, record_home). */
 	for (unsigned s = 1; split && s <= L->nslots; s++)
 		if (L->slot_mode[s] & VAST_MODE_W)
 			vrt_mem_changed(L->slot_mem[s]);

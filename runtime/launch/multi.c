@@ -41,7 +41,7 @@
  *
  * Threads: the caller holds the runtime lock and waits; the share
  * threads use only vrt_real.*, their own copies of the launch, kernel
- * and buffers, and what paged.c guards for them (its queue list, one
+ * and buffers, and what paged/ guards for them (its queue list, one
  * staging area per set and device).
  */
 #include <stdio.h>
@@ -384,7 +384,7 @@ static cl_int run_windows(vrt_launch *L, measure *m, const cl_device_id *devs, s
 	return err;
 }
 
-/* The largest page a share may use (paged.c's choose_shift only lowers
+/* The largest page a share may use (paged/planner.c's choose_shift only lowers
  * it): shares write back whole pages. */
 static unsigned largest_page_shift(void)
 {

@@ -381,7 +381,7 @@ static cl_int set_args(res_share *sh)
 
 /* The window's groups as N-D boxes (groupbox.c) with the original local
  * size and a global offset, so the work-items' ids are the device's own,
- * as paged.c's launch_straight runs them; waited for. */
+ * as paged/kargs.c's launch_straight runs them; waited for. */
 static void *run_share(void *p)
 {
 	res_share *sh = p;
@@ -447,7 +447,7 @@ int vrt_resident_run(vrt_launch *L, const cl_device_id *devs, unsigned n, const 
 		*err = CL_OUT_OF_HOST_MEMORY;
 		return 1;
 	}
-	/* "Pages every buffer" keeps none whole on a device (paged.c's
+	/* "Pages every buffer" keeps none whole on a device (paged/keeps.c's
 	 * keeps_allowed): the shares are paged launches. */
 	if (vrt_cfg.mode == VRT_RUN_PAGED)
 		NOT_HERE("VAST_MODE=paged");

@@ -5,7 +5,7 @@
  *
  * A paged launch needs, per frame set, its frame buffers, an LPT buffer
  * and a fault word, and one dummy page; making and backing them costs a
- * driver allocation and a one-byte write each (paged.c, backed_buffer),
+ * driver allocation and a one-byte write each (paged/sets.c, backed_buffer),
  * every launch. So a launch that finished gives them here, one pool per
  * context and device, and the next paged launch there takes them and
  * keeps each buffer at least as large as the one it needs, within its
@@ -22,7 +22,7 @@
  * either. A pool is a location of the directory of every buffer it
  * holds pages of (poolloc.c): the host needing bytes only a pool holds
  * brings them home through the pool's home (vrt_framepool_move). The hold
- * (paged.c, choose_hold) is the pool's too, but no set's: fitting the
+ * (paged/keeps.c, choose_hold) is the pool's too, but no set's: fitting the
  * sets leaves it and its pages alone. The context outlives
  * the pool: the runtime's own queues hold it until exit. Lock held throughout.
  */
@@ -272,7 +272,7 @@ cl_int vrt_framepool_move(vrt_mem *root, int l, size_t off, size_t n)
 void vrt_framepool_release(void)
 {
 	/* Dirty pages go home first; those that cannot, their buffers
-	 * refused (the sets' home, paged.c). */
+	 * refused (the sets' home, paged/writeback.c). */
 	vrt_framepool_write_home(NULL);
 	while (pools) {
 		pool *p = pools;

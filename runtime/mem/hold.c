@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hold.c - which pages the hold holds (paged.c, choose_hold).
+ * hold.c - which pages the hold holds (paged/keeps.c, choose_hold).
  *
  * The hold keeps the first pages of one buffer on the device across
  * launches, page p in frame p of a device buffer of its own. Its pages

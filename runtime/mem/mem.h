@@ -95,7 +95,7 @@ cl_int vrt_mem_evict(vrt_mem *m);
  * host copies behind mem.c's back: no buffer of ctx is known zero after). */
 cl_int vrt_mem_evict_all(cl_context ctx);
 /* The same, but for the nkeep buffers of keep (a paged launch's resident
- * slots: paged.c). */
+ * slots: paged/keeps.c). */
 cl_int vrt_mem_evict_except(cl_context ctx, vrt_mem *const *keep, unsigned nkeep);
 size_t vrt_mem_resident_bytes(void);
 /* The live buffer of `serial`, NULL when it was released. */
@@ -290,10 +290,10 @@ typedef struct vrt_devsets {
 	unsigned nsets;
 	vrt_devset set[VRT_MAX_SETS];
 	vrt_residency res;          /* the host pages their frames hold */
-	/* The hold: one buffer's first pages, kept across launches (paged.c,
-	 * choose_hold), page p in frame p; NULL: none. What it holds: held
-	 * (hold.c), hold_pages entries of pages of 2^hold_shift bytes of the
-	 * buffer of hold_serial. */
+	/* The hold: one buffer's first pages, kept across launches
+	 * (paged/keeps.c, choose_hold), page p in frame p; NULL: none. What
+	 * it holds: held (hold.c), hold_pages entries of pages of
+	 * 2^hold_shift bytes of the buffer of hold_serial. */
 	cl_mem hold;
 	unsigned long long hold_bytes, hold_serial;
 	unsigned hold_shift;
@@ -316,7 +316,7 @@ typedef struct vrt_devsets {
 	 * host lacks), of the family of `only` (NULL: of every buffer), as
 	 * the directory says (poolloc.c); a buffer whose pages could not go
 	 * home is refused (vrt_mem_fail). Set by the paged launch that made
-	 * the sets (paged.c); NULL: none did. */
+	 * the sets (paged/sets.c); NULL: none did. */
 	cl_int (*home)(struct vrt_devsets *d, cl_context ctx, cl_device_id dev,
 	               const vrt_mem *only, int move);
 } vrt_devsets;

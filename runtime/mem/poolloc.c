@@ -20,7 +20,7 @@
  * picks the pool to bring bytes home from, every page of the range it
  * holds goes (VRT_POOL_MOVE, vrt_framepool_move).
  *
- * The invariant the paged path keeps (paged.c): the location holds the
+ * The invariant the paged path keeps (paged/): the location holds the
  * bytes of a page only where the hold or the residency map has the page,
  * and never both have it; an entry of either whose bytes the location
  * does not hold is stale, and harmless (never used, overwritten later).
@@ -28,7 +28,7 @@
  * A pool location sits on no device the directory knows (device and
  * context VRT_POOL_NEAR): no copy is ever planned pool to pool, and a
  * device copy takes bytes from the host before a pool. Only buffers
- * outside sub-buffer families have pages in the pools (paged.c,
+ * outside sub-buffer families have pages in the pools (paged/writeback.c,
  * may_reside), so a location is of the buffer's own directory: it goes
  * with the buffer when the buffer is released, and is released with the
  * pool (vrt_pool_release_locs), or when the pool drops the buffer's
@@ -248,7 +248,8 @@ size_t vrt_pool_newer_runs(const vrt_devsets *d, const vrt_mem *only, int where,
 		 * these pages: no walk (most ranges of a launch ask) */
 		if (!m || !m->dir || (only && m->dir != only->dir) || !m->dir->dirty[d->locs[i].loc])
 			continue;
-		/* the hold's pages are of the frames' size (paged.c, make_sets) */
+		/* the hold's pages are of the frames' size (paged/sets.c,
+		 * make_sets) */
 		g.m = m;
 		g.l = d->locs[i].loc;
 		g.next = 0;

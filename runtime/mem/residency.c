@@ -11,7 +11,7 @@
  * where the memory directory says the pool's location holds the page's
  * bytes (poolloc.c; a host write makes it stale there by itself), and
  * newer than the host copy where the host does not hold them. The next
- * paged launch (paged.c) takes a page from its frame instead of the
+ * paged launch (paged/reuse.c) takes a page from its frame instead of the
  * host when it is current.
  *
  * Open addressing with linear probing, keyed by serial and page; serial

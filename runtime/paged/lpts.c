@@ -7,12 +7,12 @@
  * buffer bound as its vast_lpt argument. Sent range by range, each range
  * paid a write, and a compare to skip the unchanged ones, on the host's
  * way to its kernel. A kept plan's tables never change (plans.c,
- * paged.c: plan_tables), so they go to the device once, each in a buffer
+ * plancache.c: plan_tables), so they go to the device once, each in a buffer
  * of its own made from it (CL_MEM_COPY_HOST_PTR: no command, nothing to
  * order against the queues), and range r binds its table's buffer.
  *
  * Made when a plan asks a second time, not the first (its tables exist
- * from its second launch: paged.c plan_tables). On NVIDIA's driver a
+ * from its second launch: plancache.c plan_tables). On NVIDIA's driver a
  * kernel's first use of such a buffer made its enqueue wait for the
  * commands before it on the other queues to end: matrixmul at a quarter
  * of 4 GiB on the H200 (one launch, 14 ranges) took 0.40 s with the

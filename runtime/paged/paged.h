@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * paged.h - paged/: a launch run range by range through frames
- * (paged.c), its last device work completed after the next command
- * (tail.c), and the reads queued behind it, filled as it runs
- * (deliver.c), and what its ranges moved recorded against the planner's
- * move list (planrec.c). Uses inspect/ and the folders below it.
+ * (paged.c, and the files paged_int.h lists), its last device work
+ * completed after the next command (tail.c), and the reads queued
+ * behind it, filled as it runs (deliver.c), and what its ranges moved
+ * recorded against the planner's move list (planrec.c). Uses inspect/
+ * and the folders below it.
  */
 #ifndef VRT_PAGED_H
 #define VRT_PAGED_H
@@ -15,9 +16,6 @@
 
 /* --- paged.c: a launch run range by range through frames ---------------- */
 cl_int vrt_paged_run(vrt_launch *L);
-/* Whether L's straight variant may run (no fault check): L has one, and
- * no inspector computed addresses from a buffer the kernel writes. */
-int vrt_straight_may_run(const vrt_launch *L);
 /* A fused launch (launch.c): on each range, L's kernel and then L2's, on
  * the same frames, so what the first writes for the second never goes
  * home between them. L holds the slots of both (modes joined), L2 the
@@ -26,9 +24,14 @@ int vrt_straight_may_run(const vrt_launch *L);
  * mode of slot s (0: it has none). The same geometry. VRT_NOT_FUSED,
  * with nothing run and nothing changed, where the pair is not planned
  * from descriptors alone or its ranges' order would change a result
- * (paged.c, fused_exact): run them one after the other. Lock held. */
+ * (planner.c, fused_exact): run them one after the other. Lock held. */
 #define VRT_NOT_FUSED 1
 cl_int vrt_paged_run_fused(vrt_launch *L, vrt_launch *L2, const unsigned *mode1);
+
+/* --- kargs.c: a range's kernel ------------------------------------------ */
+/* Whether L's straight variant may run (no fault check): L has one, and
+ * no inspector computed addresses from a buffer the kernel writes. */
+int vrt_straight_may_run(const vrt_launch *L);
 
 /* --- lpts.c: every range's LPT of a plan on the device at once ---------- */
 /* The n buffers (range r's table at r) of the tables of the plan of

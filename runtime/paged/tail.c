@@ -102,7 +102,7 @@ cl_int vrt_tail_finish(vrt_tail *t, const char *kernel, vrt_kstats *st, size_t g
 	vrt_free(t);
 	/* The kept frame sets were recorded with a clear fault word when
 	 * their ranges were deferred (paged.c), and a launch that failed
-	 * keeps none (paged.c, drop_sets): let them go. */
+	 * keeps none (sets.c, drop_sets): let them go. */
 	if (err != CL_SUCCESS)
 		vrt_framepool_release();
 	return err;

@@ -8,7 +8,7 @@
  * of 4000-byte rows straddle two 256-byte pages each, twice their bytes
  * (and a table entry per 256 bytes), and a transpose's output strip
  * moves whole pages both ways. Where pages waste the link or do not fit
- * (paged.c), a slot whose boxes share one pitch goes in as their
+ * (paged/planner.c), a slot whose boxes share one pitch goes in as their
  * bounding rectangle instead, its rows packed one after another in the
  * frames (lpt.c), and the paged kernel finds a byte by re-pitching its
  * offset (vast_tr in the prelude). The bound of boxes at one pitch is

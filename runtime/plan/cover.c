@@ -19,7 +19,7 @@
  *
  * The merged intervals stay behind: vrt_cover_gaps lists the bytes of a
  * page they leave out, all a page partly written whole needs from the
- * host (gaps.c; paged.c, by_gaps).
+ * host (gaps.c; paged/pagefill.c, by_gaps).
  *
  * The blocks kept are bounded (vrt_cover_begin): a box with more is left
  * out, which only loses coverage, so its pages are filled as before.

@@ -104,7 +104,7 @@ static size_t probe(search *s, size_t g0, size_t g1)
 	return vrt_pas_marked_frames(s->lay, m) + boxed_frames(s, g0, g1);
 }
 
-/* The last probe, of `pages`, fits budget: in pages, and (paged.c
+/* The last probe, of `pages`, fits budget: in pages, and (paged/planner.c,
  * place_frames) each slot within one device buffer. */
 static int fits(const search *s, size_t pages, unsigned long long budget)
 {

@@ -5,7 +5,7 @@
  * whole page.
  *
  * A write-only buffer's page that a range's must-write boxes cover whole
- * needs nothing from the host (paged.c, pages_to_fill); one they cover
+ * needs nothing from the host (paged/pagefill.c, pages_to_fill); one they cover
  * only partly was filled whole, so that the bytes the kernel leaves alone
  * go home unchanged. A stencil that leaves its border cells alone
  * (jacobi2d's out, x == 0 and x == n-1) leaves a few bytes of every row

@@ -115,7 +115,7 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *
 	fr->straight = 1;
 	lpt[VAST_LPT_NSLOTS] = l->nslots;
 	lpt[VAST_LPT_RUNS(l->nslots)] = (uint32_t)runs;
-	/* The words before the run table too: send_lpt_and_fault (paged.c)
+	/* The words before the run table too: send_lpt_and_fault (paged/kargs.c)
 	 * compares whole tables, and garbage there resent an unchanged LPT
 	 * (measured on the H100: 260 bytes and ~20 us a cached launch). */
 	for (size_t w = VAST_LPT_HEADER((size_t)l->nslots); w < runs; w++)

@@ -9,7 +9,7 @@
  *
  * The planner walks the ranges in the order they run with a row of
  * where each page's current bytes lie (VRT_AT_*), as the executor
- * (paged.c: pages_to_fill, use_kept, forward, share_reads, record_held,
+ * (paged/: pages_to_fill, use_kept, forward, share_reads, record_held,
  * goes_home_now, remember) would find it: a range's written pages leave
  * the frames and hold copies stale and, when the range finishes, lie at
  * home (or dirty in its frames); its read-only pages of a slot several

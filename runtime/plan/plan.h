@@ -44,7 +44,7 @@ unsigned long long vrt_range_footprint(const vrt_layout *l, size_t pages);
  * pipeline have LPTs of different sizes (fdtd2d's hz has three slots, ex
  * two), and frames sized to the byte differed by a page or two, so each
  * launch dropped the one before's frame buffers and the pages they held
- * (paged.c, make_sets). */
+ * (paged/sets.c, make_sets). */
 unsigned long long vrt_frames_beside_lpt(unsigned long long share, size_t lb, unsigned sh);
 /* Pages of the hold's slot union row u touches when they all lie in the
  * hold (a range bound to it, lpt.c), 0 otherwise. */
@@ -195,6 +195,26 @@ size_t vrt_gap_rects(const vrt_gap *g, size_t n, unsigned shift, const uint32_t 
 int vrt_gaps_worth(size_t nrects, size_t rows, unsigned long long whole_bytes);
 
 /* --- plans.c ------------------------------------------------------------ */
+/* A plan's tables, worked out once with it rather than range by range:
+ * every range's LPT and frames (vrt_lpt_build), range r's table at
+ * lpts + r * lpt_words, its frames at frames[r]; every range's pages
+ * filled from the host, a row each (fills), and the pieces of those
+ * filled by their gaps, range r's gaps[gaps_at[r] .. gaps_at[r + 1]);
+ * and the copies of range r's gaps of slot s (vrt_gap_rects),
+ * gap_rects[gap_rects_at[k] .. gap_rects_at[k + 1]), k = r * (nslots +
+ * 1) + s. NULL members: not made, each range works out its own. */
+typedef struct vrt_plan_tables {
+	uint32_t *lpts;
+	vrt_frames *frames;
+	size_t lpt_words;
+	unsigned char *fills;
+	vrt_gap *gaps;
+	size_t *gaps_at;
+	vrt_rect *gap_rects;
+	size_t *gap_rects_at;
+} vrt_plan_tables;
+/* Frees t's tables (not t). */
+void vrt_plan_tables_free(vrt_plan_tables *t);
 /* The plan of a paged launch, kept for later launches like it
  * (same kernel, device, budget, geometry, scalar arguments and buffers;
  * for a buffer the inspector reads, the same contents). */
@@ -204,29 +224,14 @@ typedef struct vrt_plan {
 	unsigned char *rows;        /* nrows PAS rows */
 	vrt_range *ranges;
 	size_t nranges;
-	unsigned char *unions;      /* each range's pages, then all (paged.c) */
+	unsigned char *unions;      /* each range's pages, then all (paged/planner.c) */
 	uint64_t shared;            /* slots with pages several ranges touch */
 	unsigned nsets;
 	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of each buffer of a set */
 	unsigned char boxed[VAST_MAX_SLOTS + 1]; /* slots planned as boxes */
-	/* Every range's LPT and frames (vrt_lpt_build), made once with the
-	 * plan (paged.c, plan_tables) and reused by every launch that runs
-	 * it: range r's table at lpts + r * lpt_words, its frames at
-	 * frames[r]; NULL: not made (out of memory), built per range. */
-	uint32_t *lpts;
-	vrt_frames *frames;
-	size_t lpt_words;
-	/* Every range's pages filled from the host (paged.c, pages_to_fill),
-	 * a row each, and the pieces of those filled by their gaps: range
-	 * r's gaps[gaps_at[r] .. gaps_at[r + 1]); NULL: worked out per range. */
-	unsigned char *fills;
-	vrt_gap *gaps;
-	size_t *gaps_at;
-	/* The copies of range r's gaps of slot s (vrt_gap_rects):
-	 * gap_rects[gap_rects_at[k] .. gap_rects_at[k + 1]), k = r *
-	 * (nslots + 1) + s. */
-	vrt_rect *gap_rects;
-	size_t *gap_rects_at;
+	/* Its tables, made at its second launch (paged/plancache.c,
+	 * plan_tables) and reused by every launch that runs it. */
+	vrt_plan_tables tables;
 	/* Set by vrt_plan_keep, never reused: what a device's copy of the
 	 * tables is kept under (paged/lpts.c). 0: a plan not kept. */
 	unsigned long long serial;
@@ -235,11 +240,10 @@ typedef struct vrt_plans vrt_plans;
 /* The plan kept for a launch like L, NULL when none. It stays L->k's,
  * valid until the next vrt_plan_keep on that kernel. */
 const vrt_plan *vrt_plan_find(const vrt_launch *L);
-/* Keeps *p for launches like L, taking p->rows, ranges, unions, lpts,
- * frames, fills, gaps, gaps_at, gap_rects and gap_rects_at (freed with
- * the plan) and giving it a
- * serial; returns the kept plan, or NULL when out of memory (nothing
- * was taken). May drop the kernel's least recently used plan. from_fp:
+/* Keeps *p for launches like L, taking p->rows, ranges, unions and
+ * tables (freed with the plan) and giving it a serial; returns the kept
+ * plan, or NULL when out of memory (nothing was taken). May drop the
+ * kernel's least recently used plan. from_fp:
  * the plan was made from footprint descriptors alone, so launches that
  * differ from L only in scalars they do not name share it. */
 const vrt_plan *vrt_plan_keep(const vrt_launch *L, const vrt_plan *p, int from_fp);
@@ -279,8 +283,8 @@ int vrt_fp_union_marked(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t
  * follows it (vrt_fp_follow). */
 int vrt_fp_union_own(vrt_fp_plan *P, const vrt_layout *lay, size_t g0, size_t g1,
                      unsigned char *row);
-/* A fused launch (paged.c): `next`, a plan over the same slots of the
- * kernel that runs after P's on each range, joins P's vrt_fp_union (and
+/* A fused launch (paged/planner.c): `next`, a plan over the same slots of
+ * the kernel that runs after P's on each range, joins P's vrt_fp_union (and
  * so the ranges planned from P); nothing else of P's answers includes it.
  * next stays the caller's, and must outlive P's use. */
 void vrt_fp_follow(vrt_fp_plan *P, vrt_fp_plan *next);
@@ -361,7 +365,8 @@ size_t vrt_fp_box_frames(vrt_fp_plan *P, unsigned shift, size_t g0, size_t g1, v
  * built: the same ranges vrt_pas_reduce_sets makes of rows of one group
  * each, when the union grows with the range (always, for exact
  * descriptors). *unions (vrt_free) holds each range's pages, then all
- * (paged.c's P->unions); *exact: 0 when some descriptor was a superset.
+ * (P->unions, paged/planner.c); *exact: 0 when some descriptor was a
+ * superset.
  * slot_max: the most pages one slot of a range may have (0: any).
  * Returns 0, -1 with *bad_group a group that alone does not fit
  * budget/sets, -2 out of memory, -3 when a descriptor cannot be
@@ -450,7 +455,7 @@ typedef struct vrt_moves {
 	vrt_move_bytes total;
 } vrt_moves;
 /* Plans what each range of `in` moves, as the paged executor does
- * (paged.c): a page a written slot's range still in flight (the nsets - 1
+ * (paged/): a page a written slot's range still in flight (the nsets - 1
  * ranges before) touches is forwarded from it; else a page the hold or a
  * kept frame holds is taken from there; else it comes from the host,
  * unless the range writes it whole. A read-only slot's pages the set's

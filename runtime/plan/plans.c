@@ -143,19 +143,24 @@ const vrt_plan *vrt_plan_find(const vrt_launch *L)
 	return p ? p : find(L, NULL);
 }
 
+void vrt_plan_tables_free(vrt_plan_tables *t)
+{
+	vrt_free(t->lpts);
+	vrt_free(t->frames);
+	vrt_free(t->fills);
+	vrt_free(t->gaps);
+	vrt_free(t->gaps_at);
+	vrt_free(t->gap_rects);
+	vrt_free(t->gap_rects_at);
+}
+
 static void plans_free_one(vrt_plans *e)
 {
 	vrt_free(e->key);
 	vrt_free(e->plan.rows);
 	vrt_free(e->plan.ranges);
 	vrt_free(e->plan.unions);
-	vrt_free(e->plan.lpts);
-	vrt_free(e->plan.frames);
-	vrt_free(e->plan.fills);
-	vrt_free(e->plan.gaps);
-	vrt_free(e->plan.gaps_at);
-	vrt_free(e->plan.gap_rects);
-	vrt_free(e->plan.gap_rects_at);
+	vrt_plan_tables_free(&e->plan.tables);
 	vrt_free(e);
 }
 

@@ -46,7 +46,7 @@ int vrt_program_is_generated_name(const vrt_program *p, const char *name);
 void vrt_program_release(vrt_program *p);
 
 /* 1 when L may run with smaller work-groups than it has (kernel.c):
- * launch.c halves them, paged.c's refusals make way for that. */
+ * launch.c halves them, paged/planner.c's refusals make way for that. */
 int vrt_local_may_shrink(const vrt_launch *L);
 /* The name of k's generated variant <what> ("inspect", "paged"):
  * "<prefix><what>_<name>", the prefix the stub records. */

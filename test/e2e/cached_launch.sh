@@ -10,7 +10,7 @@
 # plan depends on); and, in paged mode, the L launches
 # more send no byte more (h2d equal): `in` is kept, `out` needs no fill,
 # and the LPT and the cleared fault word are on the device already
-# (paged.c, send_lpt_and_fault).
+# (runtime/paged/kargs.c, send_lpt_and_fault).
 #   VAST_BUILD=build bash test/e2e/cached_launch.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The hold (runtime/paged/paged.c, choose_hold; issue 10, "a device page cache
+# The hold (runtime/paged/keeps.c, choose_hold; issue 10, "a device page cache
 # shared by all launches"): once two paged launches used a buffer, the
 # first pages of it stay on the device from launch to launch in a buffer
 # no range refills; a range whose pages of it all lie there is bound to

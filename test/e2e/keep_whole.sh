@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Buffers a paged launch keeps whole on the device (runtime/paged/paged.c,
+# Buffers a paged launch keeps whole on the device (runtime/paged/keeps.c,
 # keep_resident; issue 10, "data one kernel produces and the next
 # consumes stays on the device when it fits"): fdtd2d's three kernels
 # share hz, which after the first launch stays on the device while the

@@ -7,7 +7,7 @@
 # case runs at a quarter and a tenth of its data, with the launch's own
 # pages and with 1 KiB (or 256-byte) pages, and once from pageable memory
 # (VAST_PINNED=0: staged slots, whose frames go in as few large copies,
-# paged.c write_staged), each twice: by default, and with
+# paged/move.c write_staged), each twice: by default, and with
 # VAST_FOOTPRINTS=0 (no descriptors: every written page filled, as before).
 # Both must equal the native run byte for byte, in several ranges.
 # padout reads its input at indices loaded from it: no descriptor bounds

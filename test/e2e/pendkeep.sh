@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # pendkeep.sh VASTCC: a whole write left pending for the paged launch
 # after it (runtime/exec/pending.c) of a buffer that launch keeps whole on the
-# device (paged.c, keep_resident) reaches the device copy first (mem.c,
+# device (paged/keeps.c, keep_resident) reaches the device copy first (mem.c,
 # vrt_mem_to_device settles it): pendkeep/host.c writes x anew, without
 # blocking, before each of 6 launches of y = y / 2 + x. At 90% of its
 # data every launch pages, from the second on with x kept whole, and the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The default pipeline depth (runtime/paged/paged.c, resends_too_much): a launch
-# whose smaller ranges would send its shared pages again (fdtd3d's halo
+# The default pipeline depth (runtime/paged/planner.c, resends_too_much): a
+# launch whose smaller ranges would send its shared pages again (fdtd3d's halo
 # planes, of a written slot or, with no pages kept on the device, of any)
 # runs with one frame set; one whose ranges share nothing (vadd), or only
 # pages of read-only slots (taken from the range before: share_reads),

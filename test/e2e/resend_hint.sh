@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # resend_hint.sh VASTCC: a kernel whose smaller ranges resend too much
-# plans with one frame set (paged.c, resends_too_much); later launches
+# plans with one frame set (paged/planner.c, resends_too_much); later launches
 # like it (its groups, budget and page size) plan so at once, not first
 # with several sets and then again (k->resend: fdtd3d planned twice a
 # launch). overlap/host.c's smoothing step, three launches over two

@@ -13,7 +13,7 @@
 # Then arrays of 250 MiB: a and b are pinned (half the 1 GiB device), c
 # stays plain and goes in through the ring, unstaged (VAST_MAX_ALLOC
 # bounds the staging), while b's pages, straight from pinned memory, go
-# between the ring's chunks (paged.c, hold_piece); the output must again
+# between the ring's chunks (paged/move.c, hold_piece); the output must again
 # equal the native run's. Last, the same arrays with a 512 MiB budget:
 # their 750 MiB pass it, so the third may be pinned past half the device
 # (pinned.c, vrt_pin_limit): nothing stays plain, nothing uses the ring.

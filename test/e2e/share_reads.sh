@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Pages of a read-only buffer that a range shares with the range before
 # it are copied device-side from that range's frames, not sent again
-# (runtime/paged/paged.c, share_reads): spmv-ell, whose every range reads the
+# (runtime/paged/reuse.c, share_reads): spmv-ell, whose every range reads the
 # whole vector, and fdtd3d, whose ranges share halo rows of every plane,
 # with three frame sets in flight at small budgets. Each run's output is
 # the native one byte for byte, and it sends at most 3/4 of the bytes the

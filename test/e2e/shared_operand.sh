@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # A read-only buffer every range reads (the B of a matrix multiply, whose
 # every column strip crosses all its rows) is sent once and kept whole on
-# the device for the launch (runtime/paged/paged.c, keep_resident), not
+# the device for the launch (runtime/paged/keeps.c, keep_resident), not
 # sent again by every range. mm2 (PolyBench's 2mm: tmp = alpha A B, then
 # D = beta D + tmp C) at half of each launch's data: each kernel moves at
 # most 1.5 times the bytes it must (VAST_STATS compulsory=) from the host,

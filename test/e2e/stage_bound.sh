@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Staging never holds a second copy of a large buffer (runtime/paged/paged.c,
+# Staging never holds a second copy of a large buffer (runtime/paged/move.c,
 # choose_direct): a frame set's staging stays within the largest device
 # buffer (here VAST_MAX_ALLOC=256K) and 512 MiB, and a slot that would pass
 # that moves straight between its host copy and the frames even when the

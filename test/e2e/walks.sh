@@ -8,7 +8,7 @@
 # cross-checked by the inspector (=check: a page the inspector marks and
 # they miss fails the run) and by the inspector alone (=0: fp_plans=0),
 # every run writes the bytes of the native run in at least 2 ranges. One work-group's 4 KiB pages do not fit these
-# budgets: they page with smaller pages (paged.c, issue 9 item 5).
+# budgets: they page with smaller pages (runtime/paged/planner.c).
 #   transpose, tposeodd (writes half its output's elements), colsum,
 #   colbump (reads and writes its strips) and leftcols (strips of half the
 #   columns; the other groups touch none of the matrix) at a quarter and

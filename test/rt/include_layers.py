@@ -4,13 +4,16 @@
 layers. LAYER... are its folders from the top down (runtime/CMakeLists.txt,
 VAST_RUNTIME_LAYERS); a file of one folder includes only headers of its
 own folder or of folders below it, named "folder/header.h", or the public
-"vast/..." headers. Every source lies in one of those folders; vrt.h, the
-whole interface for tests and tools, is included by none of them.
+"vast/..." headers; a folder's private header (NAME_int.h) only files of
+its own folder include. Every source lies in one of those folders; vrt.h,
+the whole interface for tests and tools, is included by none of them.
 
 include_layers.py --self-test RUNTIME_DIR LAYER...: the check fails on a
 copy of the tree with an include of the top folder's header planted in
 three files of the bottom folder (as "top/top.h", as <top/top.h> and as
-"bottom/../top/top.h"), and with a source outside every folder."""
+"bottom/../top/top.h"), with a private header of the bottom folder
+included by a file of the top one, and with a source outside every
+folder."""
 import os
 import re
 import shutil
@@ -71,6 +74,8 @@ def check(root, layers):
                     if rank[head] < rank[folder]:
                         problems.append(f'{where}, of {head}/, a folder above '
                                         f'{folder}/')
+                    elif inc.endswith('_int.h') and head != folder:
+                        problems.append(f'{where}, private to {head}/')
                     elif not os.path.isfile(os.path.join(root, inc)):
                         problems.append(f'{where}, no such file')
                 else:
@@ -90,10 +95,18 @@ def self_test(root, layers):
         for victim, plant in zip(victims, plants):
             with open(os.path.join(copy, bottom, victim), 'a', encoding='utf-8') as f:
                 f.write(f'#include {plant}\n')
+        # A folder's private header, included from a folder above: below
+        # it, but not for it.
+        with open(os.path.join(copy, bottom, f'{bottom}_int.h'), 'w', encoding='utf-8') as f:
+            f.write('/* private */\n')
+        above = sorted(f for f in os.listdir(os.path.join(copy, top)) if f.endswith('.c'))[0]
+        with open(os.path.join(copy, top, above), 'a', encoding='utf-8') as f:
+            f.write(f'#include "{bottom}/{bottom}_int.h"\n')
         with open(os.path.join(copy, 'stray.c'), 'w', encoding='utf-8') as f:
             f.write(f'#include "{bottom}/{bottom}.h"\n')
         got = check(copy, layers)
-    want = [f'runtime/{bottom}/{v}' for v in victims] + ['runtime/stray.c']
+    want = [f'runtime/{bottom}/{v}' for v in victims] + [f'runtime/{top}/{above}',
+                                                          'runtime/stray.c']
     missed = [w for w in want if not any(p.startswith(w) for p in got)]
     if missed or len(got) != len(want):
         print('FAIL: the check did not catch what was planted: missed', missed, 'got:')

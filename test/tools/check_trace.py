@@ -12,7 +12,7 @@ inspected: footprints plan ranges from their boxes, runtime/plan/fpplan.c); even
 are disjoint; per range (kernel, range id) the phases start in the order gather, H2D, kernel, D2H,
 scatter, and each range has all five, except H2D where the range sent nothing
 (its pages kept on the device, its LPT and fault word there already: a
-launch that reuses a plan; paged.c, send_lpt_and_fault) and D2H where it
+launch that reuses a plan; paged/kargs.c, send_lpt_and_fault) and D2H where it
 brought nothing back (a straight range whose written pages stay on the
 device: paged.c, start_range); H2D then lies
 between the range's gather and kernel, D2H between its kernel and scatter (device phases are mapped onto the

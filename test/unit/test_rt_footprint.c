@@ -561,8 +561,9 @@ static void plan_trial(const vast_program_info *prog, const vast_kernel_footprin
 	CHECK(vrt_fp_complete(P) && !vrt_fp_complete(PM) && !vrt_fp_complete(NULL));
 	vrt_fp_plan_free(PM);
 	vp.info = prog;
-	/* A fused launch (paged.c): a second kernel's plan over the same slots
-	 * (here the same accesses, their buffers bound in the reverse order)
+	/* A fused launch (paged/planner.c): a second kernel's plan over the
+	 * same slots (here the same accesses, their buffers bound in the
+	 * reverse order)
 	 * joins P's union, page for page the OR of the two, and nothing else:
 	 * P's own union and must-write stay P's. */
 	vrt_launch L2 = L;

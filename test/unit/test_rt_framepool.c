@@ -152,7 +152,7 @@ static void one_case(void)
 		CHECK(released[h] == 1);
 }
 
-/* The hold (paged.c) is no set's: a fit that drops a set's frame buffer
+/* The hold (paged/keeps.c) is no set's: a fit that drops a set's frame buffer
  * forgets the pages the sets' frames held but keeps the hold, and the
  * pages it holds (hold.c); releasing the sets releases both. */
 static void hold_case(void)

@@ -189,7 +189,7 @@ static void test_lpt_buffers(void)
 }
 
 /* Every word of the LPT is the builder's: two builds into memory holding
- * different garbage are byte for byte the same (paged.c compares whole
+ * different garbage are byte for byte the same (paged/kargs.c compares whole
  * tables to skip resending one; garbage in the header's padding resent
  * every cached launch's). */
 static void test_lpt_whole(void)
@@ -217,7 +217,7 @@ static void test_lpt_whole(void)
 	}
 }
 
-/* The hold (paged.c) keeps the first 4 pages of slot 1, bound at frame
+/* The hold (paged/keeps.c) keeps the first 4 pages of slot 1, bound at frame
  * buffer 6: a range whose slot-1 pages all lie there is bound to it, page
  * p in frame p, one run from byte 0 (the straight variant may run), and
  * takes frames of the set for slot 2 alone; one slot-1 page past the

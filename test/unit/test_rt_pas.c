@@ -154,7 +154,7 @@ static void test_reduce(void)
 	vrt_free(r);
 }
 
-/* The hold (paged.c, choose_hold) keeps the first 6 pages of slot 2: a
+/* The hold (paged/keeps.c, choose_hold) keeps the first 6 pages of slot 2: a
  * union whose slot-2 pages all lie there takes frames for slot 1 alone
  * (lpt.c binds slot 2 to the hold); one page past it and every slot-2
  * page takes a frame again. The reduction cuts ranges by those frames. */
