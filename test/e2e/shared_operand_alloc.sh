@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # A read-only buffer every range reads is kept whole on the device for the
-# launch (runtime/paged/paged.c, keep_resident, read_by_every_range), but
+# launch (runtime/paged/keeps.c, keep_resident, read_by_every_range), but
 # never one larger than the device's largest allocation: on a device
 # that cannot make it, placing it fails and the launch then keeps nothing
 # (CL_DEVICE_MAX_MEM_ALLOC_SIZE, faked here with VAST_MAX_ALLOC, which
