@@ -169,8 +169,6 @@ typedef struct vrt_config {
 	unsigned pipeline;     /* VAST_PIPELINE: frame sets in flight, 1..VRT_MAX_SETS */
 	const char *trace;     /* VAST_TRACE: the trace file, NULL: off */
 	int pipeline_forced;   /* VAST_PIPELINE was given: never fewer sets */
-	unsigned units;        /* VAST_UNITS: the device's compute units, for
-	                        * tests of the range widths; 0: the device's */
 	unsigned long long max_alloc;       /* VAST_MAX_ALLOC, 0: unset */
 	unsigned long long fail_device_mem; /* VAST_FAIL_DEVICE_MEM, 0: unset */
 	unsigned long long fail_range;      /* VAST_FAIL_RANGE, 0: unset */

@@ -241,15 +241,6 @@ void vrt_config_load(void)
 			vrt_cfg.pipeline_forced = 1;
 		}
 	}
-	vrt_cfg.units = 0;
-	if ((s = vrt_getenv("VAST_UNITS")) && *s) {
-		char *end;
-		long n = strtol(s, &end, 10);
-		if (*end || n < 1 || n > 65536)
-			vrt_log(VRT_LOG_WARN, "ignoring VAST_UNITS='%s' (want 1 to 65536 compute units)", s);
-		else
-			vrt_cfg.units = (unsigned)n;
-	}
 	config_onoff("VAST_JIT", &vrt_cfg.jit, 1);
 	config_onoff("VAST_CACHE", &vrt_cfg.cache, 1);
 	vrt_cfg.cache_max = 0;

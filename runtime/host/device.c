@@ -102,17 +102,6 @@ unsigned long long vrt_max_alloc(cl_device_id dev)
 	return m;
 }
 
-unsigned vrt_compute_units(cl_device_id dev)
-{
-	cl_uint units = 0;
-	if (vrt_real.clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units,
-	                             NULL) != CL_SUCCESS)
-		units = 0;
-	if (vrt_cfg.units)
-		units = vrt_cfg.units;
-	return units;
-}
-
 void vrt_budget_shrink(cl_device_id dev, unsigned long long bytes)
 {
 	size_t i, n = sizeof shrunk / sizeof *shrunk;

@@ -28,9 +28,6 @@ void vrt_budget_shrink(cl_device_id dev, unsigned long long bytes);
 /* The largest buffer dev allocates (CL_DEVICE_MAX_MEM_ALLOC_SIZE, or
  * VAST_MAX_ALLOC below it); 0 when unknown. */
 unsigned long long vrt_max_alloc(cl_device_id dev);
-/* The compute units of dev (CL_DEVICE_MAX_COMPUTE_UNITS, or VAST_UNITS),
- * 0 when unknown. */
-unsigned vrt_compute_units(cl_device_id dev);
 
 /* --- parallel.c: large host copies on several threads ------------------- */
 /* Runs fn over [0, n) split into contiguous shares on several threads when

@@ -71,7 +71,6 @@ typedef struct paged {
 	fset set[VRT_MAX_SETS];
 	size_t done;                /* ranges finished, in order */
 	cl_ulong maxalloc;          /* largest device buffer (VAST_MAX_ALLOC), 0: any */
-	unsigned units;             /* the device's compute units, 0: unknown */
 	size_t per_buf;             /* frames one device buffer may hold */
 	size_t buf_frames[VAST_FRAME_BUFS]; /* frames of buffer b of each set */
 	cl_mem dummy;               /* one page, bound to the buffers a set lacks */

@@ -294,57 +294,6 @@ static int resends_too_much(const vrt_launch *L, const paged *P)
 	return (double)moved > VRT_MAX_RESEND * (double)touched;
 }
 
-/* Ranges planned for several frame sets that cannot fill the device
- * (plan/fill.c: fewer groups than twice its units) plan again with one
- * set, which is kept where its ranges are at least twice as wide; else
- * the first plan comes back. Returns reduce's result; *one: one set
- * kept. Measured cause: nbody's ranges of 57 groups on the H100's 132
- * units each took one group's time, 8.8 ms, however few they had. */
-static int fill_device(vrt_launch *L, paged *P, int boxes, int *from_fp, size_t *bad, int *one)
-{
-	*one = 0;
-	size_t wide_k = vrt_fill_widest(P->ranges, P->nranges, P->wpp);
-	if (P->nranges < 2 || !vrt_fill_narrow(wide_k, P->units))
-		return 0;
-	struct {
-		vrt_range *ranges;
-		unsigned char *unions;
-		size_t nranges, buf_frames[VAST_FRAME_BUFS];
-		uint64_t shared;
-		int from_fp;
-		unsigned nsets;
-	} k = { P->ranges, P->unions, P->nranges, {0}, P->shared, *from_fp, P->nsets };
-	memcpy(k.buf_frames, P->buf_frames, sizeof k.buf_frames);
-	P->ranges = NULL;
-	P->unions = NULL;
-	P->nsets = 1;
-	int r = reduce(L, P, boxes, from_fp, bad);
-	size_t wide_1 = r == 0 ? vrt_fill_widest(P->ranges, P->nranges, P->wpp) : 0;
-	vrt_log(VRT_LOG_DEBUG, "kernel '%s': ranges of %zu groups on %u sets cannot fill %u compute units; %zu on one set",
-	        L->k->name, wide_k, k.nsets, P->units, wide_1);
-	if (r == -2) {
-		vrt_free(k.ranges);
-		vrt_free(k.unions);
-		return r;
-	}
-	if (r == 0 && vrt_fill_sets(k.nsets, wide_k, wide_1, P->units) == 1) {
-		vrt_free(k.ranges);
-		vrt_free(k.unions);
-		*one = 1;
-		return 0;
-	}
-	vrt_free(P->ranges);
-	vrt_free(P->unions);
-	P->ranges = k.ranges;
-	P->unions = k.unions;
-	P->nranges = k.nranges;
-	memcpy(P->buf_frames, k.buf_frames, sizeof k.buf_frames);
-	P->shared = k.shared;
-	*from_fp = k.from_fp;
-	P->nsets = k.nsets;
-	return 0;
-}
-
 /* The inspector marks the pages of resident slots too: they take no
  * frames (the slot's whole buffer is bound), so no range counts them. */
 static void unmark_resident(const vrt_layout *lay, unsigned char *rows, size_t nrows)
@@ -676,14 +625,6 @@ cl_int vrt_paged_inspect_and_reduce(vrt_launch *L, paged *P)
 					*h = (struct vrt_resend_hint){G, L->budget, first_shift};
 			}
 		}
-		if (r == 0 && P->nsets > 1 && !vrt_cfg.pipeline_forced) {
-			/* Too narrow to fill the device: one set, remembered as
-			 * the resend rule's is (a launch like it plans once). */
-			int one;
-			r = fill_device(L, P, boxes, &from_fp, &bad, &one);
-			if (r == 0 && one && h)
-				*h = (struct vrt_resend_hint){G, L->budget, first_shift};
-		}
 		if (r == 0 && P->nsets > P->nranges)
 			P->nsets = (unsigned)P->nranges;
 		/* 0 sets: this plan failed (a finer inspection follows). */
@@ -874,7 +815,6 @@ cl_int vrt_paged_plan_fused(vrt_launch *L, paged *P)
 void vrt_paged_first_layout(vrt_launch *L, paged *P)
 {
 	P->maxalloc = vrt_max_alloc(L->dev);
-	P->units = vrt_compute_units(L->dev);
 	P->nsets = vrt_cfg.pipeline;
 	P->lay.nslots = L->nslots;
 	memcpy(P->lay.res_buf, L->res_buf, sizeof P->lay.res_buf);

@@ -376,20 +376,6 @@ int vrt_fp_plan_ranges(vrt_fp_plan *P, const vrt_layout *lay, size_t groups,
                        vrt_range **ranges, size_t *nranges, unsigned char **unions,
                        size_t *bad_group, int *exact);
 
-/* --- fill.c: ranges wide enough to keep the device busy ------------------ */
-/* A range of fewer work-groups than this many per compute unit leaves
- * some idle (a unit runs one or a few groups at once). */
-#define VRT_FILL_PER_UNIT 2
-/* A range of `groups` groups cannot fill a device of `units` compute
- * units (0: unknown, never narrow). */
-int vrt_fill_narrow(size_t groups, unsigned units);
-/* The most groups of any of the n ranges, rows of wpp groups each. */
-size_t vrt_fill_widest(const vrt_range *r, size_t n, size_t wpp);
-/* The frame sets to plan with: 1 where ranges planned for `sets` sets
- * (the widest of wide_k groups) cannot fill the device and those of one
- * set (wide_1) are at least twice as wide, else sets. */
-unsigned vrt_fill_sets(unsigned sets, size_t wide_k, size_t wide_1, unsigned units);
-
 /* --- moves.c: what each range moves ------------------------------------- */
 /* Where a page's current bytes lie before a launch (a row of these, one
  * byte a page of the layout): the host copy alone, also a kept frame's
