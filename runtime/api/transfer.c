@@ -310,6 +310,27 @@ static int bad_region(const size_t *r)
 {
 	return !r || r[0] == 0 || r[1] == 0 || r[2] == 0;
 }
+/* §5.2.2: a row pitch, when given, of at least region[0]; a slice pitch,
+ * when given, of at least region[1] rows and a multiple of the row pitch
+ * (region[0] when not given). */
+static int bad_pitches(const size_t *r, size_t rp, size_t sp)
+{
+	if (rp && rp < r[0])
+		return 1;
+	size_t row = rp ? rp : r[0], rows;
+	return sp && (__builtin_mul_overflow(r[1], row, &rows) || sp < rows || sp % row);
+}
+/* The rectangle at origin o, pitches rp and sp (given), lies within
+ * size bytes; its end computed without wrapping (an origin near
+ * SIZE_MAX would otherwise pass and copy from before the buffer). */
+static int rect_within(const size_t *o, const size_t *r, size_t rp, size_t sp, size_t size)
+{
+	size_t z, y, end;
+	return !__builtin_mul_overflow(o[2] + (r[2] - 1), sp, &z) && o[2] + (r[2] - 1) >= o[2] &&
+	       !__builtin_mul_overflow(o[1] + (r[1] - 1), rp, &y) && o[1] + (r[1] - 1) >= o[1] &&
+	       !__builtin_add_overflow(z, y, &end) && !__builtin_add_overflow(end, o[0], &end) &&
+	       !__builtin_add_overflow(end, r[0], &end) && end <= size;
+}
 
 static cl_int run_read_rect(vrt_cmd *c, cl_command_queue q)
 {
@@ -379,11 +400,12 @@ static xfer *host_rect(cl_command_queue q, vrt_mem *m, cl_int (*run)(vrt_cmd *, 
                        const cl_event *w, cl_int *err)
 {
 	*err = CL_INVALID_VALUE;
-	if (!ptr || !bo || !ho || bad_region(r))
+	if (!ptr || !bo || !ho || bad_region(r) || bad_pitches(r, brp, bsp) ||
+	    bad_pitches(r, hrp, hsp))
 		return NULL;
 	rect_pitches(r, &brp, &bsp);
 	rect_pitches(r, &hrp, &hsp);
-	if (vrt_rect_end(bo, r, brp, bsp) > m->size)
+	if (!rect_within(bo, r, brp, bsp, m->size))
 		return NULL;
 	if ((*err = vrt_check_queue(q, m->ctx, nw, w)) != CL_SUCCESS)
 		return NULL;
@@ -448,11 +470,11 @@ cl_int vrt_api_clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src,
 		                                                         ev));
 	if (!a || !b)
 		return CL_INVALID_MEM_OBJECT;
-	if (!so || !dso || bad_region(r))
+	if (!so || !dso || bad_region(r) || bad_pitches(r, srp, ssp) || bad_pitches(r, drp, dsp))
 		return CL_INVALID_VALUE;
 	rect_pitches(r, &srp, &ssp);
 	rect_pitches(r, &drp, &dsp);
-	if (vrt_rect_end(so, r, srp, ssp) > a->size || vrt_rect_end(dso, r, drp, dsp) > b->size)
+	if (!rect_within(so, r, srp, ssp, a->size) || !rect_within(dso, r, drp, dsp, b->size))
 		return CL_INVALID_VALUE;
 	cl_int err = vrt_check_queue(q, a->ctx, nw, w);
 	if (err == CL_SUCCESS && b->ctx != a->ctx)

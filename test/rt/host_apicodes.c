@@ -95,8 +95,9 @@ static void queue_and_args(rt_cl *c, cl_program vadd)
 }
 
 /* §5.2.2 clEnqueueRead/WriteBufferRect: a NULL pointer or origin, an
- * empty region and a rectangle past the buffer are CL_INVALID_VALUE;
- * zero pitches mean tightly packed; the bytes of a write then a read. */
+ * empty region, a rectangle past the buffer (or whose end wraps) and
+ * pitches too small for the region are CL_INVALID_VALUE; zero pitches
+ * mean tightly packed; the bytes of a write then a read. */
 static void rects(rt_cl *c)
 {
 	cl_int err;
@@ -123,6 +124,27 @@ static void rects(rt_cl *c)
 	                                                         0, 0, 0, back, 0, NULL, NULL));
 	say("read rect NULL queue", clEnqueueReadBufferRect(NULL, m, CL_TRUE, zero, zero, whole, 0, 0,
 	                                                    0, 0, back, 0, NULL, NULL));
+	/* An origin whose end wraps past SIZE_MAX, and pitches §5.2.2 rules
+	 * out (a row pitch under region[0], a slice pitch under region[1]
+	 * rows or not a multiple of the row pitch): CL_INVALID_VALUE, no
+	 * byte moved. */
+	size_t wrap[3] = { SIZE_MAX - 15, 0, 0 }, row[3] = { 16, 1, 1 }, two[3] = { 8, 2, 1 };
+	say("read rect origin wrapping", clEnqueueReadBufferRect(c->q, m, CL_TRUE, wrap, zero, row, 0,
+	                                                         0, 0, 0, back, 0, NULL, NULL));
+	say("write rect origin wrapping", clEnqueueWriteBufferRect(c->q, m, CL_TRUE, wrap, zero, row,
+	                                                           0, 0, 0, 0, host, 0, NULL, NULL));
+	say("write rect row pitch under the region",
+	    clEnqueueWriteBufferRect(c->q, m, CL_TRUE, zero, zero, row, 4, 0, 0, 0, host, 0, NULL,
+	                             NULL));
+	say("read rect host row pitch under the region",
+	    clEnqueueReadBufferRect(c->q, m, CL_TRUE, zero, zero, row, 0, 0, 4, 0, back, 0, NULL,
+	                            NULL));
+	say("read rect slice pitch under its rows",
+	    clEnqueueReadBufferRect(c->q, m, CL_TRUE, zero, zero, two, 8, 12, 0, 0, back, 0, NULL,
+	                            NULL));
+	say("write rect slice pitch not a multiple of the row pitch",
+	    clEnqueueWriteBufferRect(c->q, m, CL_TRUE, zero, zero, two, 8, 20, 0, 0, host, 0, NULL,
+	                             NULL));
 	/* Rows 1-2, columns 1-2 of the buffer into the same place of back. */
 	say("read rect", clEnqueueReadBufferRect(c->q, m, CL_TRUE, at, at, inner, sizeof host[0], 0,
 	                                         sizeof back[0], 0, back, 0, NULL, NULL));
