@@ -209,11 +209,20 @@ typedef struct vrt_bring {
  * host copy are left to the brings. */
 cl_int vrt_mem_bring_from_host(const vrt_bring *b, size_t n);
 
-/* --- evict.c: which device copy goes ------------------------------------ */
+/* --- evict.c: what goes when the budget is short ------------------------ */
 /* Of n candidates, the index of the one to evict: the farthest
  * next use (VRT_NEVER the farthest), the least recently used (smallest
  * lru) among those tied. */
 size_t vrt_evict_pick(size_t n, const unsigned long *next_use, const unsigned long long *lru);
+/* Of n candidates of size[i] bytes, those to evict to free `need` bytes
+ * (out[i] 1, else 0): by vrt_evict_pick's order, the set that spares the
+ * candidates needed soonest, none of its victims spare (evict.c says
+ * exactly how). The bytes they hold: less than need only where all of
+ * them together hold less (then every one is chosen). */
+unsigned long long vrt_evict_choose(size_t n, const unsigned long long *size,
+                                    const unsigned long *next_use,
+                                    const unsigned long long *lru, unsigned long long need,
+                                    unsigned char *out);
 
 /* --- residency.c -------------------------------------------------------- */
 /* Which frame holds each host page the kept frame sets have, between
