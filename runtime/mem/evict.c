@@ -25,7 +25,8 @@
  * already chosen, free `need` without it. So no victim could be spared
  * (without any one of them the rest free less than `need`), and with one
  * size this is MIN's choice. Pure C: the unit test drives it against a
- * brute-force search.
+ * brute-force search. The clock of last uses is here too, the one state
+ * of the file.
  */
 #include "mem/mem.h"
 
@@ -38,6 +39,14 @@ static int goes_before(size_t a, size_t b, const unsigned long *next_use,
 	if (lru[a] != lru[b])
 		return lru[a] < lru[b];
 	return a < b;
+}
+
+/* The clock of last uses: one for everything the policy weighs. */
+static unsigned long long clock_ticks;
+
+unsigned long long vrt_evict_tick(void)
+{
+	return ++clock_ticks;
 }
 
 size_t vrt_evict_pick(size_t n, const unsigned long *next_use, const unsigned long long *lru)

@@ -3410,6 +3410,18 @@ static void drop_hold(vrt_devsets *d, cl_context ctx, cl_device_id dev)
 	d->hold_bytes = 0;
 }
 
+/* The least room of the budget the frames keep beside the hold and the
+ * other buffers' device copies (vrt_room_for_paging): an eighth, and at
+ * least what keeps a set at 64 pages of the default size (choose_shift):
+ * smaller pages make more ranges, each sending an LPT of the launch's
+ * every page. */
+static unsigned long long frames_least(const vrt_launch *L)
+{
+	unsigned sh = vrt_cfg.page_shift ? vrt_cfg.page_shift : 16;
+	unsigned long long frames = L->budget / 8, least = (unsigned long long)vrt_cfg.pipeline << (sh + 6);
+	return frames > least ? frames : least;
+}
+
 /* The hold (a device page cache; docs/runtime.md): the frames are
  * refilled range after range, so what they keep for the next launch is
  * at most its last ranges' pages, and a kernel that does not use a
@@ -3434,13 +3446,8 @@ static void choose_hold(vrt_launch *L, paged *P, int allowed)
 	if (L->share)
 		return;
 	vrt_devsets *d = vrt_framepool_peek(L->ctx, L->dev);
-	/* The frames keep an eighth, and at least what keeps a set at 64
-	 * pages of the default size (choose_shift): smaller pages make more
-	 * ranges, each sending an LPT of the launch's every page. */
 	unsigned sh = vrt_cfg.page_shift ? vrt_cfg.page_shift : 16;
-	unsigned long long frames = L->budget / 8, least = (unsigned long long)vrt_cfg.pipeline << (sh + 6);
-	if (frames < least)
-		frames = least;
+	unsigned long long frames = frames_least(L), least = (unsigned long long)vrt_cfg.pipeline << (sh + 6);
 	unsigned long long room = L->budget > frames ? L->budget - frames : 0;
 	/* a frame buffer index of its own, below those kept whole */
 	allowed &= vrt_cfg.hold && P->nres + 2 < VAST_FRAME_BUFS;
@@ -3510,7 +3517,7 @@ static cl_int place_resident(vrt_launch *L, paged *P)
 {
 	cl_int err = CL_SUCCESS;
 	for (unsigned i = 0; i < P->nres && !err; i++)
-		err = vrt_mem_to_device(P->res[i], L->q, P->full_budget, P->res, P->nres);
+		err = vrt_room_to_device(P->res[i], L->q, P->full_budget, P->res, P->nres);
 	for (unsigned i = 0; i < P->nres && !err; i++)
 		err = vrt_real.clFinish(P->res[i]->dev_queue);
 	return err;
@@ -4013,7 +4020,7 @@ static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
 		/* The inspector may have placed index buffers on the device;
 		 * the frames need that room. They are clean: eviction is free.
 		 * The buffers kept whole go (or stay) there. */
-		if ((err = vrt_mem_evict_except(L->ctx, P->res, P->nres)) != CL_SUCCESS ||
+		if ((err = vrt_room_for_paging(L, P->res, P->nres, L->budget)) != CL_SUCCESS ||
 		    (err = place_resident(L, P)) != CL_SUCCESS)
 			return err;
 		size_t bufs = 0;
@@ -4221,6 +4228,7 @@ static cl_int paged_run(vrt_launch *L, int keep, vrt_launch *L2, const unsigned 
 	memset(L->res_buf, 0, sizeof L->res_buf);
 	L->hold_slot = 0;
 	L->hold_bytes = 0;
+	L->beside = 0;
 	int keeps = keep && keeps_allowed(L);
 	if (keeps)
 		keep_resident(L, P);
@@ -4231,7 +4239,7 @@ static cl_int paged_run(vrt_launch *L, int keep, vrt_launch *L2, const unsigned 
 	for (unsigned s = 1; s <= L->nslots; s++)
 		if ((err = vrt_mem_host_copy(L->slot_mem[s])) != CL_SUCCESS)
 			goto out;
-	if ((err = vrt_mem_evict_except(L->ctx, P->res, P->nres)) != CL_SUCCESS)
+	if ((err = vrt_room_for_paging(L, P->res, P->nres, frames_least(L))) != CL_SUCCESS)
 		goto out;
 	first_layout(L, P);
 
