@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mem.h - mem/: where a buffer's bytes live. Buffers with their host
- * copy and device copy (mem.c), which device copy goes when the budget
- * is short (evict.c), the device buffers of paged launches' frame sets
+ * copy and device copy (mem.c), what goes when the budget is short (one
+ * policy, evict.c, over every kind of thing that takes it: room.c), the
+ * device buffers of paged launches' frame sets
  * kept between launches (framepool.c) with the pages their frames hold
  * (residency.c) and the hold (hold.c), each pool a location of the
  * directory of the buffers it holds pages of (poolloc.c), the copies of

@@ -4332,6 +4332,7 @@ out:
 		vrt_free(P->unions);
 	}
 	L->budget = P->full_budget;
+	L->beside = 0;
 	vrt_free(P);
 	return err;
 }
