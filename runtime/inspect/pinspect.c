@@ -318,7 +318,8 @@ cl_int vrt_inspect_paged(vrt_launch *L, const vrt_layout *lay, size_t wpp, unsig
 			kept += L->slot_mem[s]->dev ? L->slot_mem[s]->size : 0;
 		}
 	vrt_room room = {.dev = L->dev, .own = 1, .keep = keep, .nkeep = nkeep};
-	unsigned long long used = vrt_mem_used(L->dev, 1) - kept, have = L->budget + L->beside + L->hold_bytes;
+	unsigned long long used = vrt_mem_used(L->dev, 1) - kept;
+	unsigned long long have = L->budget + L->beside + L->hold_bytes;
 	/* Short of room after all, the inspector tries anyway, as before:
 	 * the driver says whether the device has it. */
 	if (used + I.device_bytes > have &&

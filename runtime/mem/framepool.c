@@ -15,8 +15,8 @@
  * The pool counts against the budget like the device copies of mem.c,
  * and is evicted by the same policy (room.c) in two parts that can go
  * alone: the frame sets (with the dummy page and the kept tables: a
- * plan uses them together) and the hold. Released whole, too, when a launch runs out of device
- * memory (it took the pool first). The pages the frames hold (the
+ * plan uses them together) and the hold. Released whole, too, when a
+ * launch runs out of device memory (it took the pool first). The pages the frames hold (the
  * residency map, residency.c) go with the buffers: released with them,
  * forgotten when a buffer they lie in is dropped; those newer than the
  * host copy (what a launch wrote and left there) written home before
@@ -35,7 +35,7 @@ typedef struct pool {
 	cl_context ctx;
 	cl_device_id dev;
 	vrt_devsets sets;
-	unsigned long long used;    /* when a launch last gave it (vrt_mem_tick) */
+	unsigned long long used;    /* when a launch last gave it (vrt_evict_tick) */
 	struct pool *next;
 } pool;
 static pool *pools;

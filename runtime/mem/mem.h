@@ -463,7 +463,7 @@ void vrt_framepool_release(void);
 /* A part of a pool that can go alone (room.c): the frame sets of the
  * pool of ctx and dev, with its dummy page and kept tables (hold 0), or
  * its hold (1), of the buffer of hold_serial. used: when a launch last
- * gave the pool (vrt_mem_tick). */
+ * gave the pool (vrt_evict_tick). */
 typedef struct vrt_pool_part {
 	cl_context ctx;
 	cl_device_id dev;

@@ -6,7 +6,7 @@
  * frame pools (framepool.c) in two parts that can go alone: a pool's
  * frame sets, which a plan uses together (one candidate, with the dummy
  * page and the kept tables), and its hold. Each has a size, a last use
- * (vrt_mem_tick's clock) and a next use, the place of the first launch
+ * (vrt_evict_tick's clock) and a next use, the place of the first launch
  * queued behind the one running that needs it (queue.c): one that uses
  * the buffer, for a device copy or a replica; one that pages on the
  * pool's context and device, for its sets; one of those that uses the
