@@ -2734,9 +2734,11 @@ static void record_whole(paged *P, const fset *F)
  * of F->fill; `sending`, the slots that send), ... */
 static void record_sent(paged *P, const fset *F, uint64_t sending)
 {
+	if (!P->rec)
+		return; /* nor recrows: no row past it */
 	const vrt_layout *lay = &P->lay;
 	unsigned char *sent = P->recrows + lay->row_bytes;
-	for (unsigned s = 1; P->rec && s <= lay->nslots; s++)
+	for (unsigned s = 1; s <= lay->nslots; s++)
 		for (size_t p = 0; (sending >> s & 1) && p < lay->slot_pages[s]; p++)
 			sent[lay->slot_off[s] + p] = F->fill[lay->slot_off[s] + p] != 0;
 }
