@@ -1051,8 +1051,8 @@ cl_int vrt_mem_copy(vrt_mem *a, vrt_mem *b, cl_command_queue q, size_t ao, size_
 	return CL_SUCCESS;
 }
 
-/* The device copy to evict for m's (one policy for the budget and for a
- * family's locations): among the others with one, outside keep (and of
+/* The device copy to evict for m's where a family's locations run short
+ * (evict.c's order, as room.c evicts for the budget): among the others with one, outside keep (and of
  * the family of `family` when not NULL), the one the launches queued next
  * need last, least recently used among equals (evict.c); NULL if none. */
 static vrt_mem *eviction_victim(const vrt_mem *m, vrt_mem *const *keep, unsigned nkeep,
