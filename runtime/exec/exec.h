@@ -140,6 +140,10 @@ typedef struct vrt_launch {
 	 * choose_hold), 0: none. */
 	unsigned hold_slot;
 	unsigned long long hold_bytes;
+	/* Bytes of other buffers' device copies and replicas a paged launch
+	 * leaves on its device for the launches queued after it
+	 * (mem/room.c, vrt_room_for_paging): L->budget leaves them room. */
+	unsigned long long beside;
 	/* Refused for good: no smaller work-group, no other try can fit it
 	 * (paged/planner.c, probe_first). */
 	int no_retry;
@@ -213,6 +217,10 @@ struct vrt_cmd {
 	/* The command uses m's bytes (a launch with m an argument; NULL:
 	 * none known): the look-ahead of eviction (evict.c). */
 	int (*uses)(const vrt_cmd *c, const struct vrt_mem *m);
+	/* The command is a launch that pages on dev of ctx, taking the frame
+	 * pool kept there (NULL: none is): the look-ahead of eviction for
+	 * the pool (mem/room.c). */
+	int (*pages_on)(const vrt_cmd *c, cl_context ctx, cl_device_id dev);
 	/* A write the command after it may take over (pending.c): the
 	 * executor waits a moment for that command to be queued. */
 	int waits_for_next;
@@ -237,6 +245,11 @@ void vrt_queue_drain(cl_command_queue q);
  * (nothing known). */
 #define VRT_NEVER ((unsigned long)-1)
 unsigned long vrt_queue_next_use(const struct vrt_mem *m);
+/* The same place, of the first command queued behind the one running
+ * for which is(c, arg) holds. */
+unsigned long vrt_queue_next(int (*is)(const vrt_cmd *c, const void *arg), const void *arg);
+/* A command is running (lock held) and is(it, arg) holds. */
+int vrt_queue_running(int (*is)(const vrt_cmd *c, const void *arg), const void *arg);
 /* Calls fn with each command queued behind the one running (lock held),
  * in order, while it returns 1. */
 void vrt_queue_behind(int (*fn)(void *ctx, const vrt_cmd *c), void *ctx);

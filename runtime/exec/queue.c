@@ -245,7 +245,7 @@ static cl_int complete(vrt_cmd *c, cl_int err)
 	return err;
 }
 
-unsigned long vrt_queue_next_use(const vrt_mem *m)
+unsigned long vrt_queue_next(int (*is)(const vrt_cmd *c, const void *arg), const void *arg)
 {
 	if (!running || !running_on)
 		return 0;
@@ -256,12 +256,27 @@ unsigned long vrt_queue_next_use(const vrt_mem *m)
 	if (!n)
 		r = 0; /* nothing queued: nothing known */
 	for (; n; n = n->next, d++)
-		if (n->uses && n->uses(n, m)) {
+		if (is(n, arg)) {
 			r = d;
 			break;
 		}
 	pthread_mutex_unlock(&x->mu);
 	return r;
+}
+
+int vrt_queue_running(int (*is)(const vrt_cmd *c, const void *arg), const void *arg)
+{
+	return running && is(running, arg);
+}
+
+static int uses_mem(const vrt_cmd *c, const void *m)
+{
+	return c->uses && c->uses(c, m);
+}
+
+unsigned long vrt_queue_next_use(const vrt_mem *m)
+{
+	return vrt_queue_next(uses_mem, m);
 }
 
 void vrt_queue_behind(int (*fn)(void *ctx, const vrt_cmd *c), void *ctx)

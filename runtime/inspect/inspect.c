@@ -122,8 +122,11 @@ cl_int vrt_inspect_run(vrt_launch *L, const vrt_layout *lay, size_t wpp,
 			for (unsigned t = 1; t <= L->nslots; t++)
 				if (L->slot_inspect_reads[t])
 					keep[nk++] = L->slot_mem[t];
-			err = vrt_mem_to_device(L->slot_mem[s], q, L->budget > chunk_bytes ? L->budget - chunk_bytes : 0,
-			                        keep, nk);
+			/* Other buffers' copies left beside a paged launch
+			 * (L->beside) count, and have their room. */
+			unsigned long long have = L->budget + L->beside;
+			err = vrt_room_to_device(L->slot_mem[s], q, have > chunk_bytes ? have - chunk_bytes : 0,
+			                         keep, nk);
 			if (err != CL_SUCCESS)
 				goto out;
 			b = L->slot_mem[s]->dev;

@@ -304,22 +304,29 @@ cl_int vrt_inspect_paged(vrt_launch *L, const vrt_layout *lay, size_t wpp, unsig
 		release(&I);
 		return r ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
 	}
-	/* The frames need the room: the buffers' device copies and the pool,
-	 * but those the launch keeps whole (paged/keeps.c, keep_resident), whose
-	 * bytes L->budget left out already: evicted, they would come back
-	 * right after, and a written one would first go home. */
+	/* The inspector's buffers need the room: what else takes the budget
+	 * goes as the policy chooses (mem/room.c), but the buffers the
+	 * launch keeps whole (paged/keeps.c, keep_resident), whose bytes L->budget
+	 * left out already: evicted, they would come back right after, and
+	 * a written one would first go home. The other buffers' copies left
+	 * beside the launch (L->beside) and the hold have their room. */
 	vrt_mem *keep[VAST_FRAME_BUFS];
 	unsigned nkeep = 0;
-	size_t kept = 0;
+	unsigned long long kept = 0;
 	for (unsigned s = 1; s <= L->nslots; s++)
 		if (L->res_buf[s] && nkeep < VAST_FRAME_BUFS) {
 			keep[nkeep++] = L->slot_mem[s];
 			kept += L->slot_mem[s]->dev ? L->slot_mem[s]->size : 0;
 		}
-	if (vrt_mem_resident_bytes() - kept + I.device_bytes > L->budget)
-		err = vrt_mem_evict_except(L->ctx, keep, nkeep);
-	if (!err && vrt_framepool_bytes() + I.device_bytes > L->budget)
-		vrt_framepool_release();
+	vrt_room room = {.dev = L->dev, .own = 1, .keep = keep, .nkeep = nkeep};
+	unsigned long long used = vrt_mem_used(L->dev, 1) - kept;
+	unsigned long long have = L->budget + L->beside + L->hold_bytes;
+	/* Short of room after all, the inspector tries anyway, as before:
+	 * the driver says whether the device has it. */
+	if (used + I.device_bytes > have &&
+	    (err = vrt_room_free(&room, used + I.device_bytes - have)) ==
+	            CL_MEM_OBJECT_ALLOCATION_FAILURE)
+		err = CL_SUCCESS;
 	for (unsigned s = 1; !err && s <= lay->nslots; s++)
 		if (L->slot_inspect_reads[s])
 			err = vrt_mem_to_host(L->slot_mem[s]);

@@ -78,7 +78,7 @@ static cl_int run_native(vrt_launch *L)
 	for (unsigned s = 1; s <= L->nslots; s++)
 		keep[s - 1] = L->slot_mem[s];
 	for (unsigned s = 1; s <= L->nslots; s++) {
-		err = vrt_mem_to_device(L->slot_mem[s], L->q, L->budget, keep, L->nslots);
+		err = vrt_room_to_device(L->slot_mem[s], L->q, L->budget, keep, L->nslots);
 		if (err != CL_SUCCESS) {
 			vrt_log(VRT_LOG_WARN, "kernel '%s': cannot place its buffers on the device: %s",
 			        k->name, vrt_cl_error_name(err));
@@ -537,6 +537,15 @@ static int uses(const vrt_cmd *cmd, const vrt_mem *m)
 	return 0;
 }
 
+/* The launch pages on dev of ctx (as planned at its enqueue), taking the
+ * frame pool kept there: the pool's look-ahead (mem/room.c). A share of
+ * a split launch takes none. */
+static int pages_on(const vrt_cmd *cmd, cl_context ctx, cl_device_id dev)
+{
+	const launch_cmd *c = (const launch_cmd *)cmd;
+	return c->paged && c->L->ctx == ctx && c->L->dev == dev;
+}
+
 /* Its device work's end, waited for without the lock (queue.c). */
 static void await_launch(vrt_cmd *cmd)
 {
@@ -652,6 +661,7 @@ static cl_int launch(cl_command_queue q, vrt_kernel *k, cl_uint dim, const size_
 	c->cmd.overlaps = 1;
 	c->cmd.takes_pending = takes_pending;
 	c->cmd.uses = uses;
+	c->cmd.pages_on = pages_on;
 	/* One hold of the lock an enqueue: the executor holds it for a whole
 	 * launch, so each hold may wait for one. */
 	vrt_lock();

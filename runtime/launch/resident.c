@@ -226,31 +226,35 @@ static cl_int evict_own(const vrt_launch *L, cl_device_id dev)
 }
 
 /* Room on share j's device for its replicas and `scratch` bytes more:
- * other buffers' replicas there go home first; then, on the launch's own
- * device, the frames kept for paged launches and other buffers' device
- * copies; then new replicas of exactly the windows, without room; then
- * the launch's buffers' own replicas there, which windows moved past
- * would grow. 0: no room. */
+ * what else takes the budget there goes as the policy chooses
+ * (mem/room.c): other buffers' replicas and, on the launch's own device,
+ * other buffers' device copies and the frames kept for paged launches;
+ * then new replicas of exactly the windows, without room; then the
+ * launch's buffers' own replicas there, which windows moved past would
+ * grow. 0: no room. */
 static int make_room(vrt_launch *L, res_share *sh, int own, size_t scratch, cl_int *err)
 {
 	vrt_mem *const *slots = (vrt_mem *const *)L->slot_mem + 1;
 	unsigned long long budget = vrt_budget(sh->dev, L->footprint);
-	for (int pass = 0; pass < 5; pass++) {
+	vrt_room ask = {.dev = sh->dev, .own = own, .keep = slots, .nkeep = L->nslots,
+	                .keep_replicas = 1};
+	for (int pass = 0; pass < 4; pass++) {
 		size_t used = vrt_mem_replica_bytes(NULL, sh->dev, slots, L->nslots);
 		if (own)
 			used += vrt_mem_resident_bytes() + vrt_framepool_bytes();
-		if (used + share_bytes(L, sh) + scratch <= budget)
+		size_t want = share_bytes(L, sh) + scratch;
+		if (used + want <= budget)
 			return 1;
 		if (pass == 0) {
-			*err = vrt_mem_evict_replicas(NULL, sh->dev, slots, L->nslots);
-		} else if (pass == 1 && own) {
-			vrt_framepool_release();
-			*err = vrt_mem_evict_except(L->ctx, slots, L->nslots);
-		} else if (pass == 2) {
+			/* Short of room after all: the passes below may find it. */
+			*err = vrt_room_free(&ask, used + want - budget);
+			if (*err == CL_MEM_OBJECT_ALLOCATION_FAILURE)
+				*err = CL_SUCCESS;
+		} else if (pass == 1) {
 			/* New replicas of exactly the windows, no room. */
 			for (unsigned s = 1; s <= L->nslots; s++)
 				room(&sh->slot[s], L->slot_mem[s]->size, 0);
-		} else if (pass == 3) {
+		} else if (pass == 2) {
 			*err = evict_own(L, sh->dev);
 		}
 		if (*err != CL_SUCCESS)

@@ -12,10 +12,11 @@
  * budget; it makes the others. A frame keeps its place in a buffer kept,
  * so what the residency map says of it stays true.
  *
- * The pool counts against the budget like the device copies of mem.c:
- * a native launch (or an inspector) that needs its room releases it
- * (vrt_mem_to_device). Released, too, when a launch runs out of device
- * memory (it took the pool first). The pages the frames hold (the
+ * The pool counts against the budget like the device copies of mem.c,
+ * and is evicted by the same policy (room.c) in two parts that can go
+ * alone: the frame sets (with the dummy page and the kept tables: a
+ * plan uses them together) and the hold. Released whole, too, when a
+ * launch runs out of device memory (it took the pool first). The pages the frames hold (the
  * residency map, residency.c) go with the buffers: released with them,
  * forgotten when a buffer they lie in is dropped; those newer than the
  * host copy (what a launch wrote and left there) written home before
@@ -34,6 +35,7 @@ typedef struct pool {
 	cl_context ctx;
 	cl_device_id dev;
 	vrt_devsets sets;
+	unsigned long long used;    /* when a launch last gave it (vrt_evict_tick) */
 	struct pool *next;
 } pool;
 static pool *pools;
@@ -219,6 +221,7 @@ void vrt_framepool_give(cl_context ctx, cl_device_id dev, vrt_devsets *sets)
 	}
 	p->ctx = ctx;
 	p->dev = dev;
+	p->used = vrt_evict_tick();
 	p->sets = *sets;
 	memset(sets, 0, sizeof *sets);
 	p->next = pools;
@@ -267,6 +270,78 @@ cl_int vrt_framepool_move(vrt_mem *root, int l, size_t off, size_t n)
 				                    : CL_INVALID_MEM_OBJECT;
 		}
 	return CL_INVALID_MEM_OBJECT; /* a location no pool has: a bug */
+}
+
+void vrt_framepool_each_part(void (*fn)(void *arg, const vrt_pool_part *part), void *arg)
+{
+	for (pool *p = pools; p; p = p->next) {
+		unsigned long long all = sets_bytes(&p->sets), hold = p->sets.hold ? p->sets.hold_bytes : 0;
+		vrt_pool_part part = {p->ctx, p->dev, 0, all - hold, p->used, 0};
+		if (part.bytes)
+			fn(arg, &part);
+		if (hold) {
+			part.hold = 1;
+			part.bytes = hold;
+			part.hold_serial = p->sets.hold_serial;
+			fn(arg, &part);
+		}
+	}
+}
+
+/* Releases the frame sets of d, with the dummy page and the kept tables,
+ * and the pages they hold; the hold stays. */
+static void release_sets(vrt_devsets *d)
+{
+	vrt_pool_forget_frames(d);
+	vrt_res_clear(&d->res);
+	if (d->dummy)
+		vrt_real.clReleaseMemObject(d->dummy);
+	d->dummy = NULL;
+	d->dummy_bytes = 0;
+	for (unsigned i = 0; i < VRT_DEVLPTS_KEPT; i++)
+		vrt_devlpts_release(&d->lpts[i]);
+	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
+		vrt_devset *s = &d->set[i];
+		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+			if (s->frames[b])
+				vrt_real.clReleaseMemObject(s->frames[b]);
+		if (s->lptbuf)
+			vrt_real.clReleaseMemObject(s->lptbuf);
+		if (s->fault)
+			vrt_real.clReleaseMemObject(s->fault);
+		vrt_free(s->lpt_held);
+		if (s->busy)
+			vrt_real.clReleaseEvent(s->busy);
+		if (s->unread)
+			vrt_real.clReleaseEvent(s->unread);
+		memset(s, 0, sizeof *s);
+	}
+	d->nsets = 0;
+}
+
+void vrt_framepool_release_part(const vrt_pool_part *part)
+{
+	pool **pp = find(part->ctx, part->dev), *p = *pp;
+	if (!p)
+		return;
+	/* Newer pages go home first, the hold's and the frames' (the home
+	 * writes both); those that cannot, their buffers refused. */
+	if (p->sets.home)
+		p->sets.home(&p->sets, p->ctx, p->dev, NULL, 0);
+	if (part->hold && p->sets.hold) {
+		vrt_pool_forget_hold(&p->sets);
+		vrt_hold_free(&p->sets);
+		vrt_real.clReleaseMemObject(p->sets.hold);
+		p->sets.hold = NULL;
+		p->sets.hold_bytes = 0;
+	} else if (!part->hold) {
+		release_sets(&p->sets);
+	}
+	if (p->sets.hold || p->sets.nsets || p->sets.dummy)
+		return;
+	*pp = p->next;
+	vrt_devsets_release(&p->sets);
+	vrt_free(p);
 }
 
 void vrt_framepool_release(void)

@@ -60,8 +60,18 @@ static void run_destructor(vrt_later *l)
 }
 
 static vrt_mem *all_mems;
-static unsigned long long lru_clock;
 static unsigned long long version_clock; /* serials and versions */
+
+vrt_mem *vrt_mem_all(void)
+{
+	return all_mems;
+}
+
+unsigned long long vrt_mem_used(cl_device_id dev, int own)
+{
+	unsigned long long n = vrt_mem_replica_bytes(NULL, dev, NULL, 0);
+	return own ? n + vrt_mem_resident_bytes() + vrt_framepool_bytes() : n;
+}
 
 size_t vrt_mem_resident_bytes(void)
 {
@@ -722,7 +732,7 @@ static int device_target(vrt_mem *m, cl_command_queue q, size_t off, size_t n)
 	    CL_SUCCESS)
 		return 0;
 	unsigned long long budget = vrt_budget(dev, m->size);
-	if ((!m->dev && vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size > budget) ||
+	if ((!m->dev && vrt_mem_used(dev, 1) + m->size > budget) ||
 	    place_device_copy(m, q, budget, NULL, 0) != CL_SUCCESS)
 		return 0;
 	if (vrt_mem_dev_valid(m) || (off == 0 && n == m->size))
@@ -947,25 +957,6 @@ size_t vrt_mem_replica_bytes(cl_context ctx, cl_device_id dev, vrt_mem *const *s
 	return n;
 }
 
-cl_int vrt_mem_evict_replicas(cl_context ctx, cl_device_id dev, vrt_mem *const *skip,
-                              unsigned nskip)
-{
-	for (vrt_mem *m = all_mems; m; m = m->next) {
-		if (kept(m, skip, nskip))
-			continue;
-		vrt_replica *r = m->replicas, *next;
-		for (; r; r = next) {
-			next = r->next;
-			if ((ctx && r->ctx != ctx) || (dev && r->dev != dev))
-				continue;
-			cl_int err = vrt_mem_replica_evict(m, r);
-			if (err != CL_SUCCESS)
-				return err;
-		}
-	}
-	return CL_SUCCESS;
-}
-
 cl_int vrt_mem_settle(vrt_mem *m)
 {
 	vrt_pend_settle(m);
@@ -1060,8 +1051,8 @@ cl_int vrt_mem_copy(vrt_mem *a, vrt_mem *b, cl_command_queue q, size_t ao, size_
 	return CL_SUCCESS;
 }
 
-/* The device copy to evict for m's (one policy for the budget and for a
- * family's locations): among the others with one, outside keep (and of
+/* The device copy to evict for m's where a family's locations run short
+ * (evict.c's order, as room.c evicts for the budget): among the others with one, outside keep (and of
  * the family of `family` when not NULL), the one the launches queued next
  * need last, least recently used among equals (evict.c); NULL if none. */
 static vrt_mem *eviction_victim(const vrt_mem *m, vrt_mem *const *keep, unsigned nkeep,
@@ -1087,12 +1078,12 @@ static vrt_mem *eviction_victim(const vrt_mem *m, vrt_mem *const *keep, unsigned
 }
 
 /* m's device copy on q, allocated (not filled) within budget if it has
- * none there, evicting others least recently used first. */
+ * none there (room made: room.c). */
 static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
                                 vrt_mem *const *keep, unsigned nkeep)
 {
 	cl_int err;
-	m->lru = ++lru_clock;
+	m->lru = vrt_evict_tick();
 	/* Lent only outside a family: members' device copies are kept
 	 * coherent through the host bytes, which a lent buffer does not own. */
 	int lend = m->pin.buf && !m->own_host && !in_family(m);
@@ -1104,26 +1095,14 @@ static cl_int place_device_copy(vrt_mem *m, cl_command_queue q, size_t budget,
 		lend = m->pin.buf && !m->own_host && !in_family(m); /* re-pinned? */
 	}
 	if (!m->dev) {
-		/* The frames kept for paged launches (framepool.c) take the
-		 * same budget: a native launch needs their room first. */
-		if (vrt_mem_resident_bytes() + vrt_framepool_bytes() + m->size > budget)
-			vrt_framepool_release();
-		/* So do the replicas split launches left on q's device, in
-		 * whichever context. */
+		/* The device copies, the replicas split launches left on q's
+		 * device (in whichever context) and the frames kept for paged
+		 * launches (framepool.c) take the budget; the room is the
+		 * caller's to make (room.c, vrt_room_to_device). */
 		cl_device_id dev = NULL;
 		clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
-		if (dev &&
-		    vrt_mem_resident_bytes() + vrt_mem_replica_bytes(NULL, dev, NULL, 0) + m->size >
-		            budget &&
-		    (err = vrt_mem_evict_replicas(NULL, dev, NULL, 0)) != CL_SUCCESS)
-			return err;
-		while (vrt_mem_resident_bytes() + m->size > budget) {
-			vrt_mem *victim = eviction_victim(m, keep, nkeep, NULL);
-			if (!victim)
-				return CL_MEM_OBJECT_ALLOCATION_FAILURE;
-			if ((err = vrt_mem_evict(victim)) != CL_SUCCESS)
-				return err;
-		}
+		if (vrt_mem_used(dev, 1) + m->size > budget)
+			return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 		if (lend) {
 			m->dev = m->pin.buf;
 			vrt_real.clRetainMemObject(m->dev);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mem.h - mem/: where a buffer's bytes live. Buffers with their host
- * copy and device copy (mem.c), which device copy goes when the budget
- * is short (evict.c), the device buffers of paged launches' frame sets
+ * copy and device copy (mem.c), what goes when the budget is short (one
+ * policy, evict.c, over every kind of thing that takes it: room.c), the
+ * device buffers of paged launches' frame sets
  * kept between launches (framepool.c) with the pages their frames hold
  * (residency.c) and the hold (hold.c), each pool a location of the
  * directory of the buffers it holds pages of (poolloc.c), the copies of
@@ -85,8 +86,10 @@ void vrt_mem_fail(vrt_mem *m, const char *kernel);
  * naming the failed launch) for a buffer vrt_mem_fail() marked. Every
  * read, map, copy, fill and launch of a buffer asks first. */
 cl_int vrt_mem_check(const vrt_mem *m);
-/* Make the device copy on q current, allocating it (and evicting other
- * buffers, least recently used first, not in `keep`) within budget. */
+/* Make the device copy on q current, allocating it within budget
+ * (CL_MEM_OBJECT_ALLOCATION_FAILURE where it would pass it: the room is
+ * made first by vrt_room_to_device; keep: the buffers whose device
+ * copies stay where a family's locations run short). */
 cl_int vrt_mem_to_device(vrt_mem *m, cl_command_queue q, size_t budget,
                          vrt_mem *const *keep, unsigned nkeep);
 /* Write back if dirty, then free the device copy. */
@@ -98,6 +101,13 @@ cl_int vrt_mem_evict_all(cl_context ctx);
  * slots: paged/keeps.c). */
 cl_int vrt_mem_evict_except(cl_context ctx, vrt_mem *const *keep, unsigned nkeep);
 size_t vrt_mem_resident_bytes(void);
+/* The first of every live buffer (the rest through ->next; lock held):
+ * eviction walks them (room.c). */
+vrt_mem *vrt_mem_all(void);
+/* The bytes dev's budget counts: the replicas on dev (NULL: any
+ * device) and, where dev is the program's own device (own), the device
+ * copies and the frame pools. */
+unsigned long long vrt_mem_used(cl_device_id dev, int own);
 /* The live buffer of `serial`, NULL when it was released. */
 vrt_mem *vrt_mem_by_serial(unsigned long long serial);
 
@@ -123,10 +133,6 @@ cl_int vrt_mem_settle(vrt_mem *m);
  * (NULL: any), but those of the nskip buffers of skip. */
 size_t vrt_mem_replica_bytes(cl_context ctx, cl_device_id dev, vrt_mem *const *skip,
                              unsigned nskip);
-/* Writes home and frees the replicas on dev (NULL: any) in ctx of every
- * buffer but the nskip of skip. */
-cl_int vrt_mem_evict_replicas(cl_context ctx, cl_device_id dev, vrt_mem *const *skip,
-                              unsigned nskip);
 
 /* --- replica.c: windows of a buffer kept on a split launch's devices ---- */
 /* A copy of bytes [lo, hi) of a buffer (outside a family) on one device,
@@ -135,8 +141,8 @@ cl_int vrt_mem_evict_replicas(cl_context ctx, cl_device_id dev, vrt_mem *const *
  * the buffer's directory: which of its bytes are current is the
  * directory's to say, and mem.c fills it (vrt_mem_replica_place, _bring:
  * the mover). Owned by the buffer (m->replicas), freed with it; a launch
- * on its device that needs the room writes it home first
- * (vrt_mem_evict_replicas). */
+ * on its device that needs the room writes it home first, where the
+ * eviction policy chooses it (room.c). */
 typedef struct vrt_replica {
 	struct vrt_replica *next;   /* the buffer's next */
 	cl_context ctx;             /* not retained: the buffer's or a device's, both outlive it */
@@ -209,11 +215,54 @@ typedef struct vrt_bring {
  * host copy are left to the brings. */
 cl_int vrt_mem_bring_from_host(const vrt_bring *b, size_t n);
 
-/* --- evict.c: which device copy goes ------------------------------------ */
+/* --- evict.c: what goes when the budget is short ------------------------ */
+/* The clock of last uses (a device copy's lru, a frame pool's): its
+ * next tick. */
+unsigned long long vrt_evict_tick(void);
 /* Of n candidates, the index of the one to evict: the farthest
  * next use (VRT_NEVER the farthest), the least recently used (smallest
  * lru) among those tied. */
 size_t vrt_evict_pick(size_t n, const unsigned long *next_use, const unsigned long long *lru);
+/* Of n candidates of size[i] bytes, those to evict to free `need` bytes
+ * (out[i] 1, else 0): by vrt_evict_pick's order, the set that spares the
+ * candidates needed soonest, none of its victims spare (evict.c says
+ * exactly how). The bytes they hold: less than need only where all of
+ * them together hold less (then every one is chosen). */
+unsigned long long vrt_evict_choose(size_t n, const unsigned long long *size,
+                                    const unsigned long *next_use,
+                                    const unsigned long long *lru, unsigned long long need,
+                                    unsigned char *out);
+
+/* --- room.c: room on a device, one policy over all that takes it -------- */
+/* Whose budget and what stays: what vrt_mem_used counts of dev (own);
+ * the device copies of the nkeep buffers of keep stay, and their
+ * replicas too where keep_replicas. */
+typedef struct vrt_room {
+	cl_device_id dev;
+	int own;
+	vrt_mem *const *keep;
+	unsigned nkeep;
+	int keep_replicas;
+} vrt_room;
+/* Frees at least `need` bytes of what room counts, by evict.c's policy
+ * over every candidate (room.c says what each one's next use is): no
+ * more than that needs. CL_MEM_OBJECT_ALLOCATION_FAILURE where they all
+ * hold less (every one gone then), or the error of an eviction. */
+cl_int vrt_room_free(const vrt_room *room, unsigned long long need);
+/* vrt_mem_to_device, the room m needs made first: what the budget of
+ * q's device counts goes as the policy chooses, but the device copies of
+ * keep. */
+cl_int vrt_room_to_device(vrt_mem *m, cl_command_queue q, size_t budget, vrt_mem *const *keep,
+                          unsigned nkeep);
+/* Before a paged launch L, which works from the host copies of its
+ * buffers: their device copies and replicas (and those of buffers
+ * sharing bytes with them) come home and go, but the device copies of
+ * the nkeep of keep (kept whole). Of the other buffers' on L's device,
+ * those no launch queued needs go, and the rest by the policy while they
+ * leave the frames less than `least` bytes of L->budget + L->beside;
+ * L->beside is then the bytes that stay, and L->budget the rest. */
+cl_int vrt_room_for_paging(vrt_launch *L, vrt_mem *const *keep, unsigned nkeep,
+                           unsigned long long least);
 
 /* --- residency.c -------------------------------------------------------- */
 /* Which frame holds each host page the kept frame sets have, between
@@ -411,6 +460,23 @@ void vrt_framepool_give(cl_context ctx, cl_device_id dev, vrt_devsets *sets);
  * the room). */
 unsigned long long vrt_framepool_bytes(void);
 void vrt_framepool_release(void);
+/* A part of a pool that can go alone (room.c): the frame sets of the
+ * pool of ctx and dev, with its dummy page and kept tables (hold 0), or
+ * its hold (1), of the buffer of hold_serial. used: when a launch last
+ * gave the pool (vrt_evict_tick). */
+typedef struct vrt_pool_part {
+	cl_context ctx;
+	cl_device_id dev;
+	int hold;
+	unsigned long long bytes, used, hold_serial;
+} vrt_pool_part;
+/* Calls fn with each part of every pool holding device bytes: their
+ * bytes add up to vrt_framepool_bytes(). */
+void vrt_framepool_each_part(void (*fn)(void *arg, const vrt_pool_part *part), void *arg);
+/* Releases that part of its pool (if still there), the pages the pool
+ * holds newer than the host written home first; a pool left with
+ * nothing goes. */
+void vrt_framepool_release_part(const vrt_pool_part *part);
 /* Releases every handle of d and zeroes it. */
 void vrt_devsets_release(vrt_devsets *d);
 /* Releases t's buffers (commands in flight keep them alive, OpenCL 1.2

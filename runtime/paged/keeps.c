@@ -142,6 +142,18 @@ void vrt_paged_drop_hold(vrt_devsets *d, cl_context ctx, cl_device_id dev)
 	d->hold_bytes = 0;
 }
 
+/* The least room of the budget the frames keep beside the hold and the
+ * other buffers' device copies (vrt_room_for_paging): an eighth, and at
+ * least what keeps a set at 64 pages of the default size (choose_shift):
+ * smaller pages make more ranges, each sending an LPT of the launch's
+ * every page. */
+unsigned long long vrt_paged_frames_least(const vrt_launch *L)
+{
+	unsigned sh = vrt_cfg.page_shift ? vrt_cfg.page_shift : 16;
+	unsigned long long frames = L->budget / 8, least = (unsigned long long)vrt_cfg.pipeline << (sh + 6);
+	return frames > least ? frames : least;
+}
+
 /* The hold (a device page cache; docs/runtime.md): the frames are
  * refilled range after range, so what they keep for the next launch is
  * at most its last ranges' pages, and a kernel that does not use a
@@ -166,13 +178,8 @@ void vrt_paged_choose_hold(vrt_launch *L, paged *P, int allowed)
 	if (L->share)
 		return;
 	vrt_devsets *d = vrt_framepool_peek(L->ctx, L->dev);
-	/* The frames keep an eighth, and at least what keeps a set at 64
-	 * pages of the default size (choose_shift): smaller pages make more
-	 * ranges, each sending an LPT of the launch's every page. */
 	unsigned sh = vrt_cfg.page_shift ? vrt_cfg.page_shift : 16;
-	unsigned long long frames = L->budget / 8, least = (unsigned long long)vrt_cfg.pipeline << (sh + 6);
-	if (frames < least)
-		frames = least;
+	unsigned long long frames = vrt_paged_frames_least(L), least = (unsigned long long)vrt_cfg.pipeline << (sh + 6);
 	unsigned long long room = L->budget > frames ? L->budget - frames : 0;
 	/* a frame buffer index of its own, below those kept whole */
 	allowed &= vrt_cfg.hold && P->nres + 2 < VAST_FRAME_BUFS;
@@ -215,7 +222,7 @@ cl_int vrt_paged_place_resident(vrt_launch *L, paged *P)
 {
 	cl_int err = CL_SUCCESS;
 	for (unsigned i = 0; i < P->nres && !err; i++)
-		err = vrt_mem_to_device(P->res[i], L->q, P->full_budget, P->res, P->nres);
+		err = vrt_room_to_device(P->res[i], L->q, P->full_budget, P->res, P->nres);
 	for (unsigned i = 0; i < P->nres && !err; i++)
 		err = vrt_real.clFinish(P->res[i]->dev_queue);
 	return err;

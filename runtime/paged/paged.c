@@ -102,9 +102,11 @@ static void record_whole(paged *P, const fset *F)
  * of F->fill; `sending`, the slots that send), ... */
 static void record_sent(paged *P, const fset *F, uint64_t sending)
 {
+	if (!P->rec)
+		return; /* nor recrows: no row past it */
 	const vrt_layout *lay = &P->lay;
 	unsigned char *sent = P->recrows + lay->row_bytes;
-	for (unsigned s = 1; P->rec && s <= lay->nslots; s++)
+	for (unsigned s = 1; s <= lay->nslots; s++)
 		for (size_t p = 0; (sending >> s & 1) && p < lay->slot_pages[s]; p++)
 			sent[lay->slot_off[s] + p] = F->fill[lay->slot_off[s] + p] != 0;
 }
@@ -479,7 +481,7 @@ static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
 		/* The inspector may have placed index buffers on the device;
 		 * the frames need that room. They are clean: eviction is free.
 		 * The buffers kept whole go (or stay) there. */
-		if ((err = vrt_mem_evict_except(L->ctx, P->res, P->nres)) != CL_SUCCESS ||
+		if ((err = vrt_room_for_paging(L, P->res, P->nres, L->budget)) != CL_SUCCESS ||
 		    (err = vrt_paged_place_resident(L, P)) != CL_SUCCESS)
 			return err;
 		size_t bufs = 0;
@@ -639,6 +641,7 @@ static cl_int paged_run(vrt_launch *L, int keep, vrt_launch *L2, const unsigned 
 	memset(L->res_buf, 0, sizeof L->res_buf);
 	L->hold_slot = 0;
 	L->hold_bytes = 0;
+	L->beside = 0;
 	int keeps = keep && vrt_paged_keeps_allowed(L);
 	if (keeps)
 		vrt_paged_keep_resident(L, P);
@@ -649,7 +652,8 @@ static cl_int paged_run(vrt_launch *L, int keep, vrt_launch *L2, const unsigned 
 	for (unsigned s = 1; s <= L->nslots; s++)
 		if ((err = vrt_mem_host_copy(L->slot_mem[s])) != CL_SUCCESS)
 			goto out;
-	if ((err = vrt_mem_evict_except(L->ctx, P->res, P->nres)) != CL_SUCCESS)
+	if ((err = vrt_room_for_paging(L, P->res, P->nres, vrt_paged_frames_least(L))) !=
+	    CL_SUCCESS)
 		goto out;
 	vrt_paged_first_layout(L, P);
 
@@ -744,6 +748,7 @@ out:
 		vrt_free(P->unions);
 	}
 	L->budget = P->full_budget;
+	L->beside = 0;
 	vrt_free(P);
 	return err;
 }

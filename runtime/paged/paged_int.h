@@ -194,6 +194,8 @@ int vrt_paged_first_slot_of(const vrt_launch *L, unsigned s);
 void vrt_paged_drop_hold(vrt_devsets *d, cl_context ctx, cl_device_id dev);
 void vrt_paged_choose_hold(vrt_launch *L, paged *P, int allowed);
 cl_int vrt_paged_place_resident(vrt_launch *L, paged *P);
+/* The least room of the budget the frames keep (an eighth, 64 pages a set). */
+unsigned long long vrt_paged_frames_least(const vrt_launch *L);
 
 /* --- sets.c: the frame sets of the ranges in flight ---------------------- */
 cl_int vrt_paged_make_sets(vrt_launch *L, paged *P);
