@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * plancache.c - the plan a paged launch runs: the kept plan of an earlier
- * launch like it (plan/plans.c, a fused pair's too), a fused launch's
- * first (planner.c), or a new one (planner.c), kept for the next; and the tables made once for a
- * kept plan (every range's LPT, frames and pages to fill), on the host
- * and on the device (lpts.c).
+ * launch like it (plan/plans.c; a fused pair's too), the plan a fused
+ * launch's check made (planner.c), or a new one (planner.c), kept for
+ * the next; and the tables made once for a kept plan (every range's LPT,
+ * frames and pages to fill), on the host and on the device (lpts.c).
  */
 #include <string.h>
 
@@ -79,7 +79,7 @@ static int use_fused_plan(vrt_launch *L, paged *P)
 		P->fp2 = vrt_fp_plan_new(P->L2, &oom);
 	if (oom)
 		return -1;
-	/* The key holds all these depend on: not expected. */
+	/* The key holds all that these depend on: not expected. */
 	if (!vrt_fp_complete(P->fp) || !vrt_fp_complete(P->fp2)) {
 		vrt_log(VRT_LOG_DEBUG, "kernel '%s': the plan kept for it fused with '%s' not used: their descriptors no longer plan them",
 		        L->k->name, P->L2->k->name);
