@@ -4,8 +4,9 @@
 # plan/plans.c) is kept and reused like a single launch's, and only where
 # it is the plan the pair would make again.
 #   fdtd2d (examples/fdtd2d), 10 steps: fdtd_ex and fdtd_hz run fused
-#   every step and plan once: fdtd_ex's plan_hits = launches - 1,
-#   fp_plans = 1 (it planned at every step before);
+#   (where the program queued fdtd_hz before fdtd_ex started: not every
+#   step on a slow host) and plan once: fdtd_ex plans at most once more
+#   than its unfused launches (it planned at every fused step before);
 #   fuseplans (fuseplans/host.c): the kept plan of produce and shifted
 #   runs their next pair, not the pair where shifted's k (a scalar its
 #   descriptors name) makes it inexact, nor the pair with another second
@@ -39,13 +40,17 @@ for run in "" "VAST_PIPELINE=1"; do
 		"${args[@]}" >"$tmp/log" 2>&1 || { tail -5 "$tmp/log"; fail "fdtd2d $run: the run failed"; }
 	cmp -s "$tmp/native.out" "$tmp/vast.out" || fail "fdtd2d $run: output differs"
 	ex=$(stats "$tmp/log" fdtd_ex) && hz=$(stats "$tmp/log" fdtd_hz) || exit 1
-	launches=$(field "$ex" launches)
-	[ "$(field "$hz" fused)" = "$launches" ] || fail "fdtd2d $run: fdtd_hz not fused at every step ($hz)"
+	launches=$(field "$ex" launches) fused=$(field "$hz" fused)
+	plans=$(field "$ex" fp_plans) hits=$(field "$ex" plan_hits)
 	[ "$(field "$ex" ranges)" -ge $((2 * launches)) ] || fail "fdtd2d $run: fdtd_ex not paged ($ex)"
-	[ "$(field "$ex" plan_hits)" = $((launches - 1)) ] ||
-		fail "fdtd2d $run: fdtd_ex plan_hits=$(field "$ex" plan_hits), want $((launches - 1)) ($ex)"
-	[ "$(field "$ex" fp_plans)" = 1 ] || fail "fdtd2d $run: fdtd_ex planned $(field "$ex" fp_plans) times, want 1"
-	echo "ok: fdtd2d $run: identical, the fused pair planned once in $launches launches"
+	# A step whose fdtd_hz was not queued yet when fdtd_ex started (a
+	# slow host: the sanitizer build) runs unfused, on a plan of
+	# fdtd_ex's own: the pair's plan once, and each of those at most once.
+	[ $((plans + hits)) = "$launches" ] || fail "fdtd2d $run: fdtd_ex neither planned nor hit a plan ($ex)"
+	[ "$plans" -le $((1 + launches - fused)) ] ||
+		fail "fdtd2d $run: fdtd_ex planned $plans times, fused $fused of $launches, want at most $((1 + launches - fused)) ($ex)"
+	[ "$fused" -ge 2 ] || echo "note: fdtd2d $run: fused only $fused times: fuseplans below is the check"
+	echo "ok: fdtd2d $run: identical, fused $fused of $launches launches, $plans plans"
 done
 
 mkdir "$tmp/fp" && cp "$here"/fuseplans/* "$here/../rt/rt_host.h" "$tmp/fp/" && cd "$tmp/fp" || exit 1
