@@ -292,6 +292,10 @@ typedef struct vrt_kernel {
 	vrt_arg *args;
 	vrt_kstats *stats;
 	struct vrt_plans *plans; /* paged plans kept (plans.c) */
+	/* Never reused, unlike the object (a released kernel's is the next
+	 * one's): a fused launch's kept plan names its second kernel by it
+	 * (plans.c). Set under the lock. */
+	unsigned long long serial;
 	/* The geometry of its last paged launch whose smaller ranges resent
 	 * too much: one frame set won (paged/planner.c). Lock held. */
 	struct vrt_resend_hint {

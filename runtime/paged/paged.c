@@ -808,8 +808,13 @@ cl_int vrt_paged_run_fused(vrt_launch *L, vrt_launch *L2, const unsigned *mode1)
 {
 	/* Nothing kept whole, no hold: the two kernels' pages share the frames. */
 	keep_nothing(L);
-	paged *plan;
-	cl_int err = vrt_paged_fused_plan(L, L2, mode1, &plan);
+	/* A pair like one fused before runs the plan it kept (plans.c), which
+	 * passed fused_exact then: the key holds everything that answer
+	 * depends on. Otherwise the check plans it. */
+	paged *plan = NULL;
+	cl_int err = CL_SUCCESS;
+	if (L->share || !vrt_plan_find_fused(L, L2, mode1))
+		err = vrt_paged_fused_plan(L, L2, mode1, &plan);
 	if (err != CL_SUCCESS)
 		return err;
 	L->st->compulsory += compulsory(L);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * plancache.c - the plan a paged launch runs: the kept plan of an earlier
- * launch like it (plan/plans.c), a fused launch's (planner.c), or a new
- * one (planner.c), kept for the next; and the tables made once for a
- * kept plan (every range's LPT, frames and pages to fill), on the host
- * and on the device (lpts.c).
+ * launch like it (plan/plans.c; a fused pair's too), the plan a fused
+ * launch's check made (planner.c), or a new one (planner.c), kept for
+ * the next; and the tables made once for a kept plan (every range's LPT,
+ * frames and pages to fill), on the host and on the device (lpts.c).
  */
 #include <string.h>
 
@@ -64,14 +64,42 @@ void vrt_paged_drop_tables(paged *P)
 	P->plan_serial = 0;
 }
 
+/* A fused launch runs c, the plan kept by an earlier launch of the same
+ * pair (plans.c): the descriptors are this launch's own, the second
+ * kernel's following the first's (plan_fused). 1 when it runs c, 0 when
+ * it must plan again, -1 out of memory. */
+static int use_fused_plan(vrt_launch *L, paged *P)
+{
+	int oom = 0;
+	vrt_fp_plan_free(P->fp);
+	vrt_fp_plan_free(P->fp2);
+	P->fp2 = NULL;
+	P->fp = vrt_fp_plan_new(L, &oom);
+	if (!oom)
+		P->fp2 = vrt_fp_plan_new(P->L2, &oom);
+	if (oom)
+		return -1;
+	/* The key holds all that these depend on: not expected. */
+	if (!vrt_fp_complete(P->fp) || !vrt_fp_complete(P->fp2)) {
+		vrt_log(VRT_LOG_DEBUG, "kernel '%s': the plan kept for it fused with '%s' not used: their descriptors no longer plan them",
+		        L->k->name, P->L2->k->name);
+		return 0;
+	}
+	vrt_fp_follow(P->fp, P->fp2);
+	return 1;
+}
+
 /* The plan of an earlier launch like this one (plans.c), or a new one
  * (a fused launch's: the one its check made). The descriptors are L's
  * own either way: they tell pages_to_fill what a range writes whole. */
 cl_int vrt_paged_find_or_make_plan(vrt_launch *L, paged *P)
 {
 	/* Shares of a split launch (multi.c) run on threads and cover a
-	 * window of the groups: they plan afresh, and keep nothing. */
-	const vrt_plan *c = L->share || P->L2 ? NULL : vrt_plan_find(L);
+	 * window of the groups: they plan afresh, and keep nothing. A fused
+	 * launch's check (fused_plan) planned it already, or found this. */
+	const vrt_plan *c = L->share || P->pre ? NULL
+	                    : P->L2        ? vrt_plan_find_fused(L, P->L2, P->mode1)
+	                                   : vrt_plan_find(L);
 	vrt_paged_drop_tables(P);
 	P->kept = NULL;
 	if (P->cached) {
@@ -87,23 +115,28 @@ cl_int vrt_paged_find_or_make_plan(vrt_launch *L, paged *P)
 		take_plan(L, P);
 		return CL_SUCCESS;
 	}
-	if (P->L2)
-		return vrt_paged_plan_fused(L, P);
-	if (!c) {
+	if (P->L2) {
+		int r = c ? use_fused_plan(L, P) : 0;
+		if (r < 0)
+			return CL_OUT_OF_HOST_MEMORY;
+		if (!r)
+			return vrt_paged_plan_fused(L, P);
+	} else if (!c) {
 		return vrt_paged_inspect_and_reduce(L, P);
+	} else {
+		int oom, boxed = 0;
+		vrt_fp_plan_free(P->fp);
+		P->fp = vrt_fp_plan_new(L, &oom);
+		if (oom)
+			return CL_OUT_OF_HOST_MEMORY;
+		for (unsigned s = 0; s <= VAST_MAX_SLOTS; s++)
+			boxed |= c->boxed[s];
+		/* The plan's boxes are the descriptors': none, none to box with. */
+		if (boxed && !P->fp)
+			return vrt_paged_inspect_and_reduce(L, P);
+		if (P->fp)
+			vrt_fp_boxes_set(P->fp, c->boxed);
 	}
-	int oom, boxed = 0;
-	vrt_fp_plan_free(P->fp);
-	P->fp = vrt_fp_plan_new(L, &oom);
-	if (oom)
-		return CL_OUT_OF_HOST_MEMORY;
-	for (unsigned s = 0; s <= VAST_MAX_SLOTS; s++)
-		boxed |= c->boxed[s];
-	/* The plan's boxes are the descriptors': none, none to box with. */
-	if (boxed && !P->fp)
-		return vrt_paged_inspect_and_reduce(L, P);
-	if (P->fp)
-		vrt_fp_boxes_set(P->fp, c->boxed);
 	use_plan(P, c);
 	/* The cache's own entry: the tables made at this launch join it. */
 	P->kept = (vrt_plan *)c;
@@ -124,7 +157,8 @@ void vrt_paged_keep_plan(vrt_launch *L, paged *P)
 		vrt_fp_boxes_get(P->fp, p.boxed);
 	if (P->tables_owned)
 		p.tables = P->tables;
-	const vrt_plan *kept = P->cached || L->share || P->L2 ? NULL
+	const vrt_plan *kept = P->cached || L->share ? NULL
+	                       : P->L2 ? vrt_plan_keep_fused(L, P->L2, P->mode1, &p)
 	                       : vrt_plan_keep(L, &p, P->from_fp);
 	if (kept) {
 		P->cached = 1;

@@ -764,8 +764,11 @@ static int fused_exact(vrt_launch *L, paged *P)
 
 /* A fused launch's plan: ranges cut against both kernels' pages
  * (vrt_fp_follow), from their descriptors alone, in pages (no boxes, no
- * inspector, no plan kept or reused); VRT_NOT_FUSED, nothing run, where
- * that cannot be done or would not be exact (fused_exact). */
+ * inspector); VRT_NOT_FUSED, nothing run, where that cannot be done or
+ * would not be exact (fused_exact). Kept for the next launch of the pair
+ * like a single launch's (plancache.c): it depends on nothing that
+ * launch's key leaves out (plans.c), not on what earlier launches left
+ * on the device. */
 cl_int vrt_paged_plan_fused(vrt_launch *L, paged *P)
 {
 	double t0 = vrt_now_ms();

@@ -247,6 +247,14 @@ const vrt_plan *vrt_plan_find(const vrt_launch *L);
  * the plan was made from footprint descriptors alone, so launches that
  * differ from L only in scalars they do not name share it. */
 const vrt_plan *vrt_plan_keep(const vrt_launch *L, const vrt_plan *p, int from_fp);
+/* vrt_plan_find and vrt_plan_keep for a fused launch (paged/planner.c,
+ * plan_fused): L2's kernel runs after L's on each range, over L's slots
+ * (L2's arguments mapped into them), mode1[s] the mode of L's kernel
+ * alone. The plan is L->k's, as a plan of L alone is. */
+const vrt_plan *vrt_plan_find_fused(const vrt_launch *L, const vrt_launch *L2,
+                                    const unsigned *mode1);
+const vrt_plan *vrt_plan_keep_fused(const vrt_launch *L, const vrt_launch *L2,
+                                    const unsigned *mode1, const vrt_plan *p);
 /* Frees a kernel's list of plans. */
 void vrt_plans_free(vrt_plans *plans);
 

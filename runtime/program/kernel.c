@@ -63,6 +63,9 @@ static vrt_kernel *wrap(vrt_program *p, cl_program real_prog, cl_kernel real,
 	}
 	vrt_lock();
 	k->stats = vrt_stats_for(name);
+	/* a counter under the lock, as buffers' serials are (mem.c) */
+	static unsigned long long serials;
+	k->serial = ++serials;
 	vrt_unlock();
 	SET_ERR(CL_SUCCESS);
 	return k;
