@@ -810,11 +810,24 @@ cl_int vrt_paged_run_fused(vrt_launch *L, vrt_launch *L2, const unsigned *mode1)
 	keep_nothing(L);
 	/* A pair like one fused before runs the plan it kept (plans.c), which
 	 * passed fused_exact then: the key holds everything that answer
-	 * depends on. Otherwise the check plans it. */
+	 * depends on. Otherwise the check plans it. A pair like one refused
+	 * before is refused at once: the same answer, from the same key
+	 * (fdtd2d's pairs on the H200, never fused, planned 16 ms a step
+	 * to be refused). */
 	paged *plan = NULL;
 	cl_int err = CL_SUCCESS;
-	if (L->share || !vrt_plan_find_fused(L, L2, mode1))
+	const vrt_plan *kept = L->share ? NULL : vrt_plan_find_fused(L, L2, mode1);
+	if (kept && kept->refused) {
+		vrt_log(VRT_LOG_DEBUG, "kernel '%s': not fused with '%s': refused before", L->k->name,
+		        L2->k->name);
+		return VRT_NOT_FUSED;
+	}
+	if (!kept)
 		err = vrt_paged_fused_plan(L, L2, mode1, &plan);
+	if (err == VRT_NOT_FUSED && !L->share) {
+		vrt_plan no = {.refused = 1};
+		vrt_plan_keep_fused(L, L2, mode1, &no); /* out of memory: planned again */
+	}
 	if (err != CL_SUCCESS)
 		return err;
 	L->st->compulsory += compulsory(L);

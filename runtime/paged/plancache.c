@@ -116,7 +116,7 @@ cl_int vrt_paged_find_or_make_plan(vrt_launch *L, paged *P)
 		return CL_SUCCESS;
 	}
 	if (P->L2) {
-		int r = c ? use_fused_plan(L, P) : 0;
+		int r = c && !c->refused ? use_fused_plan(L, P) : 0;
 		if (r < 0)
 			return CL_OUT_OF_HOST_MEMORY;
 		if (!r)

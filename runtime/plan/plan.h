@@ -235,6 +235,10 @@ typedef struct vrt_plan {
 	/* Set by vrt_plan_keep, never reused: what a device's copy of the
 	 * tables is kept under (paged/lpts.c). 0: a plan not kept. */
 	unsigned long long serial;
+	/* No plan: a fused pair that could not be fused (paged/paged.c,
+	 * vrt_paged_run_fused), kept so that a pair like it is not planned
+	 * again only to be refused again. */
+	int refused;
 } vrt_plan;
 typedef struct vrt_plans vrt_plans;
 /* The plan kept for a launch like L, NULL when none. It stays L->k's,

@@ -2,7 +2,7 @@
 /*
  * fuseplans - for test/e2e/fused_plans.sh: produce, then a second kernel
  * reading what it wrote, queued together so the runtime may fuse them
- * (runtime/launch/launch.c, run_fused), six times:
+ * (runtime/launch/launch.c, run_fused), eight times:
  *   1, 2  produce then shifted with k = 0: fused; the second pair runs
  *         the plan the first kept
  *   3     shifted with k = N/4: each range reads what a later one
@@ -12,6 +12,9 @@
  *         runtime may reuse the old one's memory; the same argument
  *         values): not fused
  *   6     mirror released, shifted made again, k = 0: fused
+ *   7     k = N/4 again: not fused (this shifted's first such pair)
+ *   8     k = N/4 again: refused at once, as pair 7 was, without
+ *         being planned again
  * Each pair waits for a user event set after both are queued. OUT
  * receives dst after each pair, then out.
  * usage: fuseplans OUT
@@ -21,7 +24,7 @@
 #define N (1u << 20)
 #define GWS (N - N / 4)
 #define BYTES (N * sizeof(cl_uint))
-#define PAIRS 6
+#define PAIRS 8
 
 static cl_kernel second(rt_cl *c, const char *name, cl_mem out, cl_mem dst, cl_uint k)
 {
@@ -58,8 +61,8 @@ int main(int argc, char **argv)
 	for (cl_uint p = 0; p < PAIRS; p++) {
 		cl_uint seed = p * 1000u;
 		CHECK(clSetKernelArg(k1, 1, sizeof seed, &seed));
-		if (p == 2 || p == 3) {
-			cl_uint k = p == 2 ? N / 4 : 0;
+		if (p == 2 || p == 3 || p == 6) { /* pair 8 keeps pair 7's k */
+			cl_uint k = p == 3 ? 0 : N / 4;
 			CHECK(clSetKernelArg(k2, 2, sizeof k, &k));
 		} else if (p == 4 || p == 5) {
 			CHECK(clReleaseKernel(k2));
