@@ -115,6 +115,29 @@ size_t vrt_pas_count_new(const unsigned char *a, const unsigned char *b, size_t 
 	return c;
 }
 
+size_t vrt_pas_next_run(const unsigned char *row, size_t from, size_t n, size_t *end)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t p = from;
+	uint64_t x;
+	/* whole zero words skipped; the first byte found in the word that
+	 * is not, byte by byte (any byte order) */
+	while (p + 8 <= n && (memcpy(&x, row + p, 8), !x))
+		p += 8;
+	while (p < n && !row[p])
+		p++;
+	if (p == n)
+		return n;
+	size_t q = p + 1;
+	/* words with no zero byte ((x - ones) & ~x & highs is 0) skipped */
+	while (q + 8 <= n && (memcpy(&x, row + q, 8), !((x - ones) & ~x & highs)))
+		q += 8;
+	while (q < n && row[q])
+		q++;
+	*end = q;
+	return p;
+}
+
 size_t vrt_pas_held(const vrt_layout *l, const unsigned char *u)
 {
 	unsigned s = l->hold_slot;
