@@ -138,6 +138,22 @@ size_t vrt_pas_next_run(const unsigned char *row, size_t from, size_t n, size_t 
 	return p;
 }
 
+void vrt_pas_extent(const unsigned char *row, size_t n, size_t *lo, size_t *hi)
+{
+	size_t end, a = vrt_pas_next_run(row, 0, n, &end), b = n;
+	uint64_t x;
+	if (a == n) {
+		*lo = *hi = 0;
+		return;
+	}
+	while (b >= a + 8 && (memcpy(&x, row + b - 8, 8), !x))
+		b -= 8;
+	while (!row[b - 1])
+		b--;
+	*lo = a;
+	*hi = b;
+}
+
 size_t vrt_pas_held(const vrt_layout *l, const unsigned char *u)
 {
 	unsigned s = l->hold_slot;

@@ -72,6 +72,9 @@ size_t vrt_pas_count_new(const unsigned char *a, const unsigned char *b, size_t 
  * after it, or n. Reads nothing at or past n; a word at a time, so a
  * walk of a row's runs costs its words and runs, not its bytes. */
 size_t vrt_pas_next_run(const unsigned char *row, size_t from, size_t n, size_t *end);
+/* [*lo, *hi): row[0 .. n) from its first marked byte to past its last,
+ * a word at a time from both ends; *lo == *hi (0) when none is. */
+void vrt_pas_extent(const unsigned char *row, size_t n, size_t *lo, size_t *hi);
 
 typedef struct vrt_range {
 	size_t first_row, last_row; /* inclusive */

@@ -3,7 +3,8 @@
  * test_rt_pas.c - PAS layout, normalization and reduction (VAST
  * Algorithm 1): empty rows, a row over budget, every page in one row,
  * the last partial page, shared pages, exact-fit budgets, allocation
- * failure; runs of marked pages found a word at a time.
+ * failure; runs of marked pages and their extent found a word at a
+ * time.
  */
 #include <stdio.h>
 #include <string.h>
@@ -99,6 +100,13 @@ static void check_runs(const unsigned char *row, size_t n)
 		CHECK(e == q);
 		from = p = q;
 	}
+	size_t lo = 99, hi = 99, a = 0, b = n;
+	while (a < n && !row[a])
+		a++;
+	while (b > a && !row[b - 1])
+		b--;
+	vrt_pas_extent(row, n, &lo, &hi);
+	CHECK(a == n ? lo == 0 && hi == 0 : lo == a && hi == b);
 }
 
 /* Empty rows, a full one, runs across words, a run at the row's end, the
@@ -127,6 +135,11 @@ static void test_runs(void)
 	CHECK(vrt_pas_next_run(r, 9, 40, &e) == 9 && e == 18);
 	r[44] = 1; /* marked, but past n */
 	CHECK(vrt_pas_next_run(r, 18, 41, &e) == 41);
+	size_t lo, hi;
+	vrt_pas_extent(r, 41, &lo, &hi);
+	CHECK(lo == 6 && hi == 18);
+	vrt_pas_extent(r, 0, &lo, &hi);
+	CHECK(lo == 0 && hi == 0);
 	unsigned x = 777;
 	for (size_t n = 0; n <= 40; n++)
 		for (int round = 0; round < 20; round++) {
