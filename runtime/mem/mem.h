@@ -420,6 +420,10 @@ int vrt_pool_holds(const vrt_mem *m, int l, size_t p, unsigned sh);
  * it (vrt_pool_holds), VRT_DIR_PAGE_SOLE where it holds some bytes of
  * it alone (newer than every other copy); 0 past m's end. */
 void vrt_pool_pages(const vrt_mem *m, int l, size_t p, size_t n, unsigned sh, unsigned char *out);
+/* Calls fn(ctx, a, b) on each run [a, b) of pages p..p+n-1 of m of
+ * which location l holds some byte, in order (one walk of the directory). */
+void vrt_pool_some_runs(const vrt_mem *m, int l, size_t p, size_t n, unsigned sh,
+                        void (*fn)(void *ctx, size_t a, size_t b), void *ctx);
 /* Transitions (directory.h) of pages p..p+n-1 of m at l; -1 out of
  * memory, the directory unchanged. */
 int vrt_pool_copied(vrt_mem *m, int l, size_t p, size_t n, unsigned sh);
