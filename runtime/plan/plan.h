@@ -149,9 +149,11 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *
 size_t vrt_spans(const vrt_layout *l, const unsigned char *u,
                  const uint32_t *lpt, unsigned s, vrt_span **spans);
 /* The same into *spans, a buffer of *cap spans the caller keeps (vrt_free),
- * grown when too small: no allocation per call once large enough. */
+ * grown when too small: no allocation per call once large enough; of
+ * slot s's pages [lo, hi) alone (where u marks them all: a range's
+ * extent, paged/), found a word at a time. */
 size_t vrt_spans_in(const vrt_layout *l, const unsigned char *u, const uint32_t *lpt,
-                    unsigned s, vrt_span **spans, size_t *cap);
+                    unsigned s, size_t lo, size_t hi, vrt_span **spans, size_t *cap);
 /* Bytes of the span that lie inside the buffer. */
 size_t vrt_span_valid(const vrt_layout *l, const vrt_span *sp);
 /* Frames <- host: copies the pages of a span from the buffer's host copy

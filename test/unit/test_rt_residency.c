@@ -115,7 +115,8 @@ static void random_trace(unsigned seed)
 			if (p.kind)
 				p.lo %= PAGES, p.hi = p.lo + rnd(PAGES);
 			if (p.kind == 0 && rnd(2))
-				vrt_res_drop_frames(&r, p.set, p.buf, p.lo, p.hi - p.lo, gone_any, NULL);
+				vrt_res_drop_frames(&r, p.set, p.buf, p.lo, p.hi - p.lo, gone_any,
+				                    NULL);
 			else
 				vrt_res_drop_if(&r, gone, &p);
 			for (unsigned s = 1; s < SERIALS; s++)
@@ -160,7 +161,8 @@ static void one_a_frame(unsigned seed)
 	for (int step = 0; step < 4000; step++) {
 		unsigned op = rnd(100);
 		if (op < 60) {
-			vrt_resident e = {1 + rnd(SERIALS - 1), rnd(PAGES), rnd(3), rnd(2), rnd(FRAMES)};
+			vrt_resident e = {1 + rnd(SERIALS - 1), rnd(PAGES), rnd(3), rnd(2),
+			                  rnd(FRAMES)};
 			vrt_res_drop_frames(&r, e.set, e.buf, e.frame, 1, gone_any, NULL);
 			model_drop_frames(e.set, e.buf, e.frame, e.frame + 1, gone_any);
 			CHECK(vrt_res_put(&r, &e) == 0);
