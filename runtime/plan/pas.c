@@ -126,7 +126,7 @@ size_t vrt_pas_next_run(const unsigned char *row, size_t from, size_t n, size_t 
 		p += 8;
 	while (p < n && !row[p])
 		p++;
-	if (p == n)
+	if (p >= n) /* from past n too */
 		return n;
 	size_t q = p + 1;
 	/* words with no zero byte ((x - ones) & ~x & highs is 0) skipped */

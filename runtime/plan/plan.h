@@ -67,9 +67,9 @@ size_t vrt_pas_or(unsigned char *dst, const unsigned char *src, size_t n);
 size_t vrt_pas_count(const unsigned char *row, size_t n);
 /* Pages set in a and not in b, over n bytes (a multiple of 8). */
 size_t vrt_pas_count_new(const unsigned char *a, const unsigned char *b, size_t n);
-/* The first marked (non-zero) byte of row[from .. n), n when none, and
- * in *end (when not n) the end of its run: the first unmarked byte
- * after it, or n. Reads nothing at or past n; a word at a time, so a
+/* The first marked (non-zero) byte of row[from .. n), n when none (or
+ * from >= n), and in *end (when not n) the end of its run: the first
+ * unmarked byte after it, or n. Reads nothing at or past n; a word at a time, so a
  * walk of a row's runs costs its words and runs, not its bytes. */
 size_t vrt_pas_next_run(const unsigned char *row, size_t from, size_t n, size_t *end);
 /* [*lo, *hi): row[0 .. n) from its first marked byte to past its last,

@@ -120,6 +120,9 @@ static void test_runs(void)
 	CHECK(vrt_pas_next_run(r, 0, 0, &e) == 0);
 	CHECK(vrt_pas_next_run(r, 0, 40, &e) == 40);
 	CHECK(vrt_pas_next_run(r, 40, 40, &e) == 40);
+	r[45] = 1;
+	CHECK(vrt_pas_next_run(r, 44, 40, &e) == 40); /* from past n: none */
+	r[45] = 0;
 	memset(r, 1, sizeof r);
 	CHECK(vrt_pas_next_run(r, 0, 40, &e) == 0 && e == 40);
 	CHECK(vrt_pas_next_run(r, 13, 40, &e) == 13 && e == 40);
