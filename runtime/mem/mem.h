@@ -279,6 +279,14 @@ typedef struct vrt_residency {
 	unsigned page_shift;        /* the pages' size */
 	size_t n, cap;              /* entries; slots of tab, a power of two */
 	vrt_resident *tab;
+	/* The entry in each frame, so that a range's frames are looked at
+	 * and not every entry: at[set * VAST_FRAME_BUFS + buf][frame] is 1 +
+	 * its slot of tab, 0 none; nat[] frames each (vrt_free). */
+	uint32_t *at[VRT_MAX_SETS * VAST_FRAME_BUFS];
+	size_t nat[VRT_MAX_SETS * VAST_FRAME_BUFS];
+	int crowded;                /* at[] may miss entries (two in one frame,
+	                             * or out of memory indexing one): those
+	                             * by frame look at every entry */
 } vrt_residency;
 /* Where page `page` of the buffer of `serial` lies, NULL: nowhere. */
 const vrt_resident *vrt_res_find(const vrt_residency *r, unsigned long long serial, size_t page);
@@ -289,6 +297,11 @@ int vrt_res_put(vrt_residency *r, const vrt_resident *e);
 void vrt_res_forget(vrt_residency *r, unsigned long long serial, size_t page);
 /* Forgets every entry gone(e, ctx) says is gone; allocates nothing. */
 void vrt_res_drop_if(vrt_residency *r, int (*gone)(const vrt_resident *, void *), void *ctx);
+/* vrt_res_drop_if of the entries in frames [first, first + count) of
+ * buffer buf of set `set` alone, at the cost of those frames rather than
+ * of the whole map (a range's frames, before it refills them). */
+void vrt_res_drop_frames(vrt_residency *r, unsigned set, unsigned buf, size_t first, size_t count,
+                         int (*gone)(const vrt_resident *, void *), void *ctx);
 /* Forgets every entry. */
 void vrt_res_clear(vrt_residency *r);
 /* A run of pages to write home: pages page..page+n-1 of the buffer of
@@ -407,6 +420,10 @@ int vrt_pool_holds(const vrt_mem *m, int l, size_t p, unsigned sh);
  * it (vrt_pool_holds), VRT_DIR_PAGE_SOLE where it holds some bytes of
  * it alone (newer than every other copy); 0 past m's end. */
 void vrt_pool_pages(const vrt_mem *m, int l, size_t p, size_t n, unsigned sh, unsigned char *out);
+/* Calls fn(ctx, a, b) on each run [a, b) of pages p..p+n-1 of m of
+ * which location l holds some byte, in order (one walk of the directory). */
+void vrt_pool_some_runs(const vrt_mem *m, int l, size_t p, size_t n, unsigned sh,
+                        void (*fn)(void *ctx, size_t a, size_t b), void *ctx);
 /* Transitions (directory.h) of pages p..p+n-1 of m at l; -1 out of
  * memory, the directory unchanged. */
 int vrt_pool_copied(vrt_mem *m, int l, size_t p, size_t n, unsigned sh);

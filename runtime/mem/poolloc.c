@@ -126,6 +126,49 @@ void vrt_pool_pages(const vrt_mem *m, int l, size_t p, size_t n, unsigned sh, un
 	memset(out + within, 0, n - within);
 }
 
+/* The runs of pages of a walk location l holds some byte of, a page
+ * met by two runs of the directory joined into one. */
+typedef struct some {
+	int l;
+	size_t base;
+	unsigned sh;
+	size_t a, b;                /* the run not yet given, a == b: none */
+	void (*fn)(void *ctx, size_t a, size_t b);
+	void *ctx;
+} some;
+
+static int some_run(void *u, size_t off, size_t n, vrt_locs valid)
+{
+	some *g = u;
+	if (!(valid & VRT_LOC(g->l)))
+		return 0;
+	size_t first = (off - g->base) >> g->sh, end = ((off - g->base + n - 1) >> g->sh) + 1;
+	if (g->a < g->b && first <= g->b) {
+		g->b = end;
+		return 0;
+	}
+	if (g->a < g->b)
+		g->fn(g->ctx, g->a, g->b);
+	g->a = first;
+	g->b = end;
+	return 0;
+}
+
+void vrt_pool_some_runs(const vrt_mem *m, int l, size_t p, size_t n, unsigned sh,
+                        void (*fn)(void *ctx, size_t a, size_t b), void *ctx)
+{
+	size_t off, len;
+	if (l < 0 || l >= VRT_DIR_MAX_LOCS || !m->dir || !(m->dir->used & VRT_LOC(l)))
+		return;
+	pages(m, p, n, sh, &off, &len);
+	/* pages counted from m's page 0: base is its origin */
+	some g = {l, m->origin, sh, 0, 0, fn, ctx};
+	if (len)
+		vrt_dir_walk(m->dir, off, len, some_run, &g);
+	if (g.a < g.b)
+		fn(ctx, g.a, g.b);
+}
+
 /* Bytes of a walk that location *u alone holds. */
 typedef struct sole {
 	int l;

@@ -22,6 +22,14 @@
  * each range cost a large calloc, its pages faulted in, per range), and
  * no work beyond the entry's cluster (re-inserting every entry after a
  * batch cost the H100's host ~1 ms a range with 18 K entries).
+ * A second index says which entry lies in each frame (at[]), kept as
+ * entries come, go and move: a range drops the entries of the frames it
+ * refills by looking at those frames (vrt_res_drop_frames), not at every
+ * entry of the map (16 K of them on the H200, a range's own ~1 K pages).
+ * The paged path never puts two entries in one frame (a range drops a
+ * frame's entry before it records another there); should it happen, or
+ * indexing one run out of memory, the map is `crowded` and drops by frame
+ * look at every entry, as before, until it is cleared or rebuilt.
  * Pure C: no OpenCL calls; the unit test drives it directly.
  */
 #include <stdlib.h>
@@ -53,6 +61,57 @@ const vrt_resident *vrt_res_find(const vrt_residency *r, unsigned long long seri
 	return e && e->serial ? e : NULL;
 }
 
+/* Where the index of e's frame lives: its set's and buffer's array,
+ * NULL for a set or buffer past the index. */
+static uint32_t **frame_index(vrt_residency *r, const vrt_resident *e, size_t **n)
+{
+	if (e->set >= VRT_MAX_SETS || e->buf >= VAST_FRAME_BUFS)
+		return NULL;
+	size_t k = (size_t)e->set * VAST_FRAME_BUFS + e->buf;
+	*n = &r->nat[k];
+	return &r->at[k];
+}
+
+/* Slot i's entry e lies in its frame. */
+static void index_put(vrt_residency *r, const vrt_resident *e, size_t i)
+{
+	size_t *n;
+	uint32_t **at = frame_index(r, e, &n);
+	if (!at || i >= UINT32_MAX) {
+		r->crowded = 1;
+		return;
+	}
+	if (e->frame >= *n) {
+		size_t cap = *n ? *n : 64;
+		while (cap <= e->frame)
+			cap *= 2;
+		uint32_t *w = vrt_realloc(*at, cap * sizeof *w);
+		if (!w) {
+			r->crowded = 1;
+			return;
+		}
+		memset(w + *n, 0, (cap - *n) * sizeof *w);
+		*at = w;
+		*n = cap;
+	}
+	uint32_t k = (*at)[e->frame];
+	if (k && k - 1 != i) {
+		const vrt_resident *o = &r->tab[k - 1];
+		if (o->serial && o->set == e->set && o->buf == e->buf && o->frame == e->frame)
+			r->crowded = 1; /* two entries in one frame */
+	}
+	(*at)[e->frame] = (uint32_t)(i + 1);
+}
+
+/* Slot i's entry e leaves its frame (gone), or moves to slot j. */
+static void index_move(vrt_residency *r, const vrt_resident *e, size_t i, size_t j, int gone)
+{
+	size_t *n;
+	uint32_t **at = frame_index(r, e, &n);
+	if (at && e->frame < *n && (*at)[e->frame] == i + 1)
+		(*at)[e->frame] = gone ? 0 : (uint32_t)(j + 1);
+}
+
 /* Rebuilds the table with room for `cap` slots (a power of two). -1 when
  * out of memory (r unchanged). */
 static int rebuild(vrt_residency *r, size_t cap)
@@ -65,10 +124,16 @@ static int rebuild(vrt_residency *r, size_t cap)
 	r->tab = tab;
 	r->cap = cap;
 	r->n = 0;
+	for (size_t k = 0; k < VRT_MAX_SETS * VAST_FRAME_BUFS; k++)
+		if (r->at[k])
+			memset(r->at[k], 0, r->nat[k] * sizeof *r->at[k]);
+	r->crowded = 0;
 	for (size_t i = 0; i < ocap; i++) {
 		if (!old[i].serial)
 			continue;
-		*lookup(r, old[i].serial, old[i].page) = old[i];
+		vrt_resident *e = lookup(r, old[i].serial, old[i].page);
+		*e = old[i];
+		index_put(r, e, (size_t)(e - r->tab));
 		r->n++;
 	}
 	vrt_free(old);
@@ -81,8 +146,12 @@ int vrt_res_put(vrt_residency *r, const vrt_resident *e)
 	if ((r->n + 1) * 2 > r->cap && rebuild(r, r->cap ? r->cap * 2 : 64))
 		return -1;
 	vrt_resident *slot = lookup(r, e->serial, e->page);
+	size_t i = (size_t)(slot - r->tab);
+	if (slot->serial)
+		index_move(r, slot, i, i, 1);
 	r->n += !slot->serial;
 	*slot = *e;
+	index_put(r, slot, i);
 	return 0;
 }
 
@@ -93,12 +162,14 @@ int vrt_res_put(vrt_residency *r, const vrt_resident *e)
 static void delete_at(vrt_residency *r, size_t i)
 {
 	size_t mask = r->cap - 1;
+	index_move(r, &r->tab[i], i, i, 1);
 	for (size_t j = (i + 1) & mask; r->tab[j].serial; j = (j + 1) & mask) {
 		size_t home = slot_of(r, r->tab[j].serial, r->tab[j].page);
 		/* j's entry stays where its home lies cyclically in (i, j] */
 		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
 			continue;
 		r->tab[i] = r->tab[j];
+		index_move(r, &r->tab[i], j, i, 0);
 		i = j;
 	}
 	r->tab[i].serial = 0;
@@ -129,9 +200,54 @@ void vrt_res_drop_if(vrt_residency *r, int (*gone)(const vrt_resident *, void *)
 	}
 }
 
+/* drop_frames' question, where it looks at every entry. */
+typedef struct in_frames {
+	unsigned set, buf;
+	size_t first, count;
+	int (*gone)(const vrt_resident *, void *);
+	void *ctx;
+} in_frames;
+
+static int gone_in_frames(const vrt_resident *e, void *ctx)
+{
+	const in_frames *f = ctx;
+	return e->set == f->set && e->buf == f->buf && e->frame >= f->first &&
+	       e->frame - f->first < f->count && f->gone(e, f->ctx);
+}
+
+void vrt_res_drop_frames(vrt_residency *r, unsigned set, unsigned buf, size_t first, size_t count,
+                         int (*gone)(const vrt_resident *, void *), void *ctx)
+{
+	vrt_resident probe = {1, 0, set, buf, first};
+	size_t *n;
+	uint32_t **at = frame_index(r, &probe, &n);
+	if (!r->n)
+		return;
+	if (r->crowded || !at) {
+		in_frames f = {set, buf, first, count, gone, ctx};
+		vrt_res_drop_if(r, gone_in_frames, &f);
+		return;
+	}
+	size_t end = first + count < *n ? first + count : *n;
+	for (size_t f = first; f < end; f++) {
+		/* a deletion moves entries, never into a frame's index */
+		uint32_t k = (*at)[f];
+		if (k && gone(&r->tab[k - 1], ctx)) {
+			delete_at(r, k - 1);
+			r->n--;
+		}
+	}
+}
+
 void vrt_res_clear(vrt_residency *r)
 {
 	vrt_free(r->tab);
 	r->tab = NULL;
 	r->cap = r->n = 0;
+	for (size_t k = 0; k < VRT_MAX_SETS * VAST_FRAME_BUFS; k++) {
+		vrt_free(r->at[k]);
+		r->at[k] = NULL;
+		r->nat[k] = 0;
+	}
+	r->crowded = 0;
 }

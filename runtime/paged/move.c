@@ -119,7 +119,8 @@ cl_int vrt_paged_stage_layout(vrt_launch *L, paged *P, fset *F)
 size_t vrt_paged_staged_spans(paged *P, const fset *F, const unsigned char *u, unsigned s,
                               vrt_span **sp)
 {
-	size_t nsp = vrt_spans_in(&P->lay, u, F->lpt, s, &P->spans, &P->spans_cap);
+	size_t nsp = vrt_spans_in(&P->lay, u, F->lpt, s, F->lo[s], F->hi[s], &P->spans,
+	                          &P->spans_cap);
 	*sp = P->spans;
 	if (nsp == (size_t)-1)
 		return nsp;
@@ -154,18 +155,20 @@ static cl_int write_staged(cl_command_queue q, cl_mem fb, size_t off, const unsi
 }
 
 /* The pages of slot s that go in whole (F->fill's 1s), as a row like
- * F->fill: F->fill itself when no page of s goes by its gaps. NULL when
- * out of memory. */
+ * F->fill within the range's extent (what move_pages reads of it):
+ * F->fill itself when no page of s goes by its gaps. NULL when out of
+ * memory. */
 static const unsigned char *filled_whole(paged *P, const fset *F, unsigned s)
 {
 	const vrt_layout *lay = &P->lay;
 	const unsigned char *fill = F->fill + lay->slot_off[s];
-	if (!memchr(fill, 2, lay->slot_pages[s]))
+	size_t lo = F->lo[s], hi = F->hi[s];
+	if (!memchr(fill + lo, 2, hi - lo))
 		return F->fill;
 	if (!vrt_paged_scratch_row(&P->whole, &P->whole_cap, lay->row_bytes))
 		return NULL;
 	unsigned char *w = P->whole + lay->slot_off[s];
-	for (size_t p = 0; p < lay->slot_pages[s]; p++)
+	for (size_t p = lo; p < hi; p++)
 		w[p] = fill[p] == 1;
 	return P->whole;
 }
@@ -301,7 +304,9 @@ static cl_int move_pages(vrt_launch *L, paged *P, fset *F, unsigned s, int out,
 	unsigned long long *count = out ? &F->out_bytes : &F->in_bytes;
 	cl_int err = CL_SUCCESS;
 	if (P->direct[s] || F->fr.held == s) { /* the hold has no staging */
-		size_t nsp = vrt_spans_in(lay, u, F->lpt, s, &P->spans, &P->spans_cap), nrc = 0;
+		size_t nsp = vrt_spans_in(lay, u, F->lpt, s, F->lo[s], F->hi[s], &P->spans,
+		                          &P->spans_cap),
+		       nrc = 0;
 		if (nsp == (size_t)-1 ||
 		    (nrc = vrt_span_rects_in(lay, P->spans, nsp, &P->rects, &P->rects_cap)) ==
 		            (size_t)-1)
@@ -484,39 +489,44 @@ cl_int vrt_paged_forward(vrt_launch *L, paged *P, size_t i, fset *F)
 		if (!(L->slot_mode[s] & VAST_MODE_W) || P->done == i)
 			continue;
 		const unsigned char *row = F->u + lay->slot_off[s];
-		for (size_t p = 0; p < lay->slot_pages[s];) {
-			fset *G = row[p] ? writer_of(L, P, i, s, p) : NULL;
-			if (!G) {
-				p++;
-				continue;
-			}
-			const uint32_t *tg = vrt_lpt_table(G->lpt, s), *tf = vrt_lpt_table(F->lpt, s);
-			size_t q = p + 1;
-			while (q < lay->slot_pages[s] && row[q] && writer_of(L, P, i, s, q) == G &&
-			       tg[q] == tg[p] + (q - p) && tf[q] == tf[p] + (q - p))
-				q++;
-			/* Both bound to the hold: the page is where G wrote it,
-			 * and F's kernel follows G's on the in-order queue. */
-			if (G->fr.held == s && F->fr.held == s) {
+		size_t hi = F->hi[s], end;
+		/* the range's runs of the slot: a page outside them is none of its */
+		for (size_t a = vrt_pas_next_run(row, F->lo[s], hi, &end); a < hi;
+		     a = vrt_pas_next_run(row, end, hi, &end))
+			for (size_t p = a; p < end;) {
+				fset *G = writer_of(L, P, i, s, p);
+				if (!G) {
+					p++;
+					continue;
+				}
+				const uint32_t *tg = vrt_lpt_table(G->lpt, s);
+				const uint32_t *tf = vrt_lpt_table(F->lpt, s);
+				size_t q = p + 1;
+				while (q < end && writer_of(L, P, i, s, q) == G &&
+				       tg[q] == tg[p] + (q - p) && tf[q] == tf[p] + (q - p))
+					q++;
+				/* Both bound to the hold: the page is where G wrote it,
+				 * and F's kernel follows G's on the in-order queue. */
+				if (G->fr.held == s && F->fr.held == s) {
+					p = q;
+					continue;
+				}
+				cl_event e;
+				vrt_log(VRT_LOG_DEBUG, "range %zu: %zu pages of slot %u forwarded from range %ld",
+				        i, q - p, s, G->range);
+				cl_int err = vrt_real.clEnqueueCopyBuffer(
+					P->qs->run, G->frames[G->fr.buf[s]],
+					F->frames[F->fr.buf[s]], (size_t)tg[p] << sh,
+					(size_t)tf[p] << sh, (q - p) << sh,
+					after != NULL, after ? &after : NULL, &e);
+				if (err)
+					return err;
+				/* G's frames are refilled only after this copy (start_range). */
+				if (G->reader)
+					vrt_real.clReleaseEvent(G->reader);
+				G->reader = e;
 				p = q;
-				continue;
 			}
-			cl_event e;
-			vrt_log(VRT_LOG_DEBUG, "range %zu: %zu pages of slot %u forwarded from range %ld",
-			        i, q - p, s, G->range);
-			cl_int err = vrt_real.clEnqueueCopyBuffer(P->qs->run, G->frames[G->fr.buf[s]],
-			                                          F->frames[F->fr.buf[s]],
-			                                          (size_t)tg[p] << sh, (size_t)tf[p] << sh,
-			                                          (q - p) << sh, after != NULL,
-			                                          after ? &after : NULL, &e);
-			if (err)
-				return err;
-			/* G's frames are refilled only after this copy (start_range). */
-			if (G->reader)
-				vrt_real.clReleaseEvent(G->reader);
-			G->reader = e;
-			p = q;
-		}
 	}
 	return CL_SUCCESS;
 }

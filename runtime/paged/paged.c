@@ -134,6 +134,14 @@ static void record_range(const vrt_launch *L, paged *P, const fset *F, size_t i)
 	vrt_planrec_put(P->rec, i, &rr);
 }
 
+/* F->lo and F->hi of its range's row F->u, once a range: one walk of
+ * the row a word at a time. */
+static void mark_extents(const vrt_layout *lay, fset *F)
+{
+	for (unsigned s = 1; s <= lay->nslots; s++)
+		vrt_pas_extent(F->u + lay->slot_off[s], lay->slot_pages[s], &F->lo[s], &F->hi[s]);
+}
+
 /* Plans range i on its frame set (free: its previous range finished),
  * gathers and enqueues its H2D, kernel (a fused launch's two) and D2H. */
 static cl_int start_range(vrt_launch *L, paged *P, size_t i)
@@ -147,6 +155,7 @@ static cl_int start_range(vrt_launch *L, paged *P, size_t i)
 
 	double t0 = vrt_trace_now();
 	memcpy(F->u, P->unions + (size_t)(R - P->ranges) * rb, rb);
+	mark_extents(lay, F);
 	if (vrt_paged_range_boxes(P, R, F->box))
 		return CL_OUT_OF_RESOURCES;
 	const unsigned char *pages = pages_of(P, F->u, F->box);
@@ -386,6 +395,8 @@ static cl_int finish_range(vrt_launch *L, paged *P, size_t j)
 	if (went)
 		vrt_deliver_finish(L, lay, went, j, pages);
 	memcpy(F->prev_u, F->u, lay->row_bytes);
+	memcpy(F->prev_lo, F->lo, sizeof F->lo);
+	memcpy(F->prev_hi, F->hi, sizeof F->hi);
 	F->prev_fr = F->fr;
 	F->used = 1;
 	F->range = -1;

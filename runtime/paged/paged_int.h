@@ -36,6 +36,11 @@ typedef struct fset {
 	unsigned char *stage;       /* staged slots' frames, one after another */
 	size_t stage_off[VAST_MAX_SLOTS + 1]; /* a staged slot's place in stage */
 	unsigned char *u, *prev_u;  /* union row of its range, of the previous one */
+	/* Slot s's pages of u lie in [lo[s], hi[s]) (none: equal), of
+	 * prev_u in [prev_lo[s], prev_hi[s]): a range's walks over a slot's
+	 * pages cost its own pages, not the slot's (mark_extents). */
+	size_t lo[VAST_MAX_SLOTS + 1], hi[VAST_MAX_SLOTS + 1];
+	size_t prev_lo[VAST_MAX_SLOTS + 1], prev_hi[VAST_MAX_SLOTS + 1];
 	unsigned char *fill;        /* the pages of u filled from the host */
 	const uint32_t *lpt;        /* its range's LPT: the plan's (plan_tables),
 	                             * or lpt_own built for it */

@@ -115,18 +115,21 @@ cl_int vrt_paged_fill_of(vrt_launch *L, paged *P, const unsigned char *u, const 
 		if (r < 0)
 			return CL_OUT_OF_HOST_MEMORY;
 		unsigned char *fill = fillrow + lay->slot_off[s];
-		size_t first = P->ngaps;
-		for (size_t p = 0; r && p < lay->slot_pages[s]; p++) {
-			if (P->written[p]) {
-				fill[p] = 0;
-				continue;
+		size_t first = P->ngaps, n = r ? lay->slot_pages[s] : 0, q;
+		/* the range's pages, run by run: the others are 0 already */
+		for (size_t a = vrt_pas_next_run(fill, 0, n, &q); a < n;
+		     a = vrt_pas_next_run(fill, q, n, &q))
+			for (size_t p = a; p < q; p++) {
+				if (P->written[p]) {
+					fill[p] = 0;
+					continue;
+				}
+				int g = by_gaps(L, P, fp, s, p);
+				if (g < 0)
+					return CL_OUT_OF_HOST_MEMORY;
+				if (g)
+					fill[p] = 2;
 			}
-			int g = fill[p] ? by_gaps(L, P, fp, s, p) : 0;
-			if (g < 0)
-				return CL_OUT_OF_HOST_MEMORY;
-			if (g)
-				fill[p] = 2;
-		}
 		if (first < P->ngaps && !gaps_or_whole(L, P, fillrow, lpt, s, first))
 			return CL_OUT_OF_HOST_MEMORY;
 	}

@@ -13,21 +13,26 @@
 #include "paged/paged_int.h"
 
 /* Read-only slot s of F's range is in place: the set's previous range
- * of this launch had the same pages in the same frames. */
+ * of this launch had the same pages in the same frames (compared within
+ * their extents: both rows are clear outside them). */
 static int in_place(const vrt_launch *L, const paged *P, const fset *F, unsigned s)
 {
 	const vrt_layout *lay = &P->lay;
+	size_t lo = F->lo[s], off = lay->slot_off[s];
 	return F->used && !(L->slot_mode[s] & VAST_MODE_W) && F->prev_fr.first[s] == F->fr.first[s] &&
-	       F->prev_fr.buf[s] == F->fr.buf[s] &&
-	       !memcmp(F->u + lay->slot_off[s], F->prev_u + lay->slot_off[s], lay->slot_pages[s]);
+	       F->prev_fr.buf[s] == F->fr.buf[s] && F->prev_lo[s] == lo &&
+	       F->prev_hi[s] == F->hi[s] &&
+	       !memcmp(F->u + off + lo, F->prev_u + off + lo, F->hi[s] - lo);
 }
 
-/* Whether slot s (not a box) sends pages into F's frames: some to fill,
- * and not all in place from the set's previous range. */
+/* Whether slot s (not a box) sends pages into F's frames: some to fill
+ * (a page of its range: within its extent), and not all in place from
+ * the set's previous range. */
 int vrt_paged_sends_in(const vrt_launch *L, const paged *P, const fset *F, unsigned s)
 {
-	const vrt_layout *lay = &P->lay;
-	return F->fr.count[s] && vrt_pas_count(F->fill + lay->slot_off[s], lay->slot_pages[s]) &&
+	const unsigned char *fill = F->fill + P->lay.slot_off[s];
+	size_t end;
+	return F->fr.count[s] && vrt_pas_next_run(fill, F->lo[s], F->hi[s], &end) < F->hi[s] &&
 	       !in_place(L, P, F, s);
 }
 
@@ -270,16 +275,12 @@ static void forget_gathered(paged *P, forgetting *f)
 	for (unsigned s = 1; f->row && s <= lay->nslots; s++) {
 		unsigned char *r = f->row + lay->slot_off[s];
 		vrt_mem *m = f->o->L->slot_mem[s];
-		for (size_t p = f->lo[s], q; p < f->hi[s]; p = q) {
-			for (q = p; q < f->hi[s] && r[q]; q++)
-				;
-			if (q > p) {
-				if (vrt_pool_forget(m, f->l[s], p, q - p, lay->page_shift))
-					f->oom = m;
-				memset(r + p, 0, q - p);
-			} else {
-				q++;
-			}
+		size_t q, hi = f->hi[s];
+		for (size_t p = vrt_pas_next_run(r, f->lo[s], hi, &q); p < hi;
+		     p = vrt_pas_next_run(r, q, hi, &q)) {
+			if (vrt_pool_forget(m, f->l[s], p, q - p, lay->page_shift))
+				f->oom = m;
+			memset(r + p, 0, q - p);
 		}
 	}
 	struct forgot *g = P->forgot;
@@ -306,44 +307,84 @@ static int forget_written_held(const vrt_launch *L, paged *P, const fset *F)
 		const unsigned char *u = F->u + lay->slot_off[s];
 		vrt_mem *m = L->slot_mem[s];
 		int l = vrt_pool_find(&P->devs, m);
-		size_t end = lay->slot_pages[s] < P->devs.hold_pages ? lay->slot_pages[s]
-		                                                      : P->devs.hold_pages;
-		for (size_t p = 0; p < end;) {
-			size_t q = p;
-			while (q < end && u[q] && vrt_hold_has(&P->devs, m->serial, q))
-				vrt_hold_forget(&P->devs, q++);
-			if (q > p && l >= 0 && vrt_pool_forget(m, l, p, q - p, lay->page_shift))
-				return -1;
-			p = q + 1;
-		}
+		size_t end = F->hi[s] < P->devs.hold_pages ? F->hi[s] : P->devs.hold_pages, e;
+		for (size_t a = vrt_pas_next_run(u, F->lo[s], end, &e); a < end;
+		     a = vrt_pas_next_run(u, e, end, &e))
+			for (size_t p = a; p < e;) {
+				size_t q = p;
+				while (q < e && vrt_hold_has(&P->devs, m->serial, q))
+					vrt_hold_forget(&P->devs, q++);
+				if (q > p && l >= 0 &&
+				    vrt_pool_forget(m, l, p, q - p, lay->page_shift))
+					return -1;
+				p = q + 1;
+			}
 	}
 	return 0;
 }
 
-/* The pages [*first, *last] of slot s from the first to the last that
- * `row` (a range's row) marks, in P->poolrow (at the slot's place in a
- * row) as the pool's location holds them (vrt_pool_pages): one walk of
- * the directory for the slot, not a query a page. 1; 0: none marked;
- * -1: out of memory. */
-static int pool_pages(const vrt_launch *L, paged *P, const unsigned char *row, unsigned s,
-                      size_t *first, size_t *last)
+/* Slot s's pages of F's range (its extent), in P->poolrow (at the
+ * slot's place in a row) as the pool's location holds them
+ * (vrt_pool_pages): one walk of the directory for the slot, not a query
+ * a page. 1; 0: the range has none; -1: out of memory. */
+static int pool_pages(const vrt_launch *L, paged *P, const fset *F, unsigned s)
 {
 	const vrt_layout *lay = &P->lay;
-	const unsigned char *r = row + lay->slot_off[s];
-	size_t a = 0, b = lay->slot_pages[s];
-	while (a < b && !r[a])
-		a++;
-	while (b > a && !r[b - 1])
-		b--;
+	size_t a = F->lo[s], b = F->hi[s];
 	if (a == b)
 		return 0;
 	if (!vrt_paged_scratch_row(&P->poolrow, &P->poolrow_cap, lay->row_bytes))
 		return -1;
 	vrt_pool_pages(L->slot_mem[s], P->loc[s], a, b - a, lay->page_shift,
 	               P->poolrow + lay->slot_off[s] + a);
-	*first = a;
-	*last = b - 1;
 	return 1;
+}
+
+/* The entries of the pages F's range writes, in whatever frames they
+ * lie (overwritten), forgotten as forget_overwritten says: looked up
+ * only where the pool's location of their buffer holds some byte of
+ * them (vrt_pool_some_runs), not page by page over the range. Where it
+ * holds none an entry is stale, never used (a kept copy is used where
+ * the location holds the page: kept_page, share_reads, write_lost_home),
+ * and forgetting it would change no byte of the directory: it stays
+ * until its frame is refilled or its page recorded again. */
+typedef struct written_job {
+	paged *P;
+	forgetting *f;
+	unsigned long long serial;
+	const unsigned char *u;     /* the slot's pages of the range */
+} written_job;
+
+static void forget_written_run(void *ctx, size_t a, size_t b)
+{
+	written_job *j = ctx;
+	vrt_residency *r = &j->P->devs.res;
+	for (size_t p = a; p < b && r->n; p++) {
+		const vrt_resident *e = j->u[p] ? vrt_res_find(r, j->serial, p) : NULL;
+		if (e && forget_overwritten(e, j->f))
+			vrt_res_forget(r, j->serial, p);
+	}
+}
+
+/* What F's range overwrites (overwritten) leaves the residency map, the
+ * pool forgetting it (forget_overwritten): the entries of the frames it
+ * gives out, found by frame (vrt_res_drop_frames), and those of the
+ * pages it writes (forget_written_run). */
+static void forget_overwritten_all(const vrt_launch *L, paged *P, const fset *F, forgetting *f)
+{
+	const vrt_layout *lay = &P->lay;
+	for (unsigned s = 1; s <= lay->nslots; s++)
+		if (F->fr.count[s])
+			vrt_res_drop_frames(&P->devs.res, f->o->set, F->fr.buf[s], F->fr.first[s],
+			                    F->fr.count[s], forget_overwritten, f);
+	for (unsigned s = 1; s <= lay->nslots && P->devs.res.n; s++) {
+		if (!(L->slot_mode[s] & VAST_MODE_W) || F->lo[s] == F->hi[s])
+			continue;
+		vrt_mem *m = L->slot_mem[s];
+		written_job j = {P, f, m->serial, F->u + lay->slot_off[s]};
+		vrt_pool_some_runs(m, vrt_pool_find(&P->devs, m), F->lo[s], F->hi[s] - F->lo[s],
+		                   lay->page_shift, forget_written_run, &j);
+	}
 }
 
 /* Takes from the kept frames the pages of F's range (range i) that
@@ -361,10 +402,9 @@ cl_int vrt_paged_use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 	if (!P->devs.res.n && !P->devs.held)
 		return CL_SUCCESS;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
-		size_t a, b;
 		int some;
 		if (!F->fr.count[s] || !vrt_paged_may_reside(L, s) || P->loc[s] < 0 ||
-		    in_place(L, P, F, s) || !(some = pool_pages(L, P, F->fill, s, &a, &b)))
+		    in_place(L, P, F, s) || !(some = pool_pages(L, P, F, s)))
 			continue;
 		/* Out of memory: not sent from the host instead, as the hold's
 		 * copy may be the only current one (write_lost_home writes
@@ -374,30 +414,37 @@ cl_int vrt_paged_use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 		unsigned char *fill = F->fill + lay->slot_off[s];
 		const unsigned char *pool = P->poolrow + lay->slot_off[s];
 		const uint32_t *tf = vrt_lpt_table(F->lpt, s);
-		size_t want = 0, kept = 0;
+		size_t want = 0, kept = 0, hi = F->hi[s], q;
 		int here;
 		vrt_resident at;
-		for (size_t p = a; p <= b; p++)
-			if (fill[p]) {
-				want++;
-				kept += kept_page(L, P, &o, s, p, pool[p] & VRT_DIR_PAGE_HELD, &here,
-				                  &at) != NULL;
-			}
-		int stay = P->direct[s] || F->fr.held == s || kept == want;
-		for (size_t p = a; p <= b && kept; p++) {
-			const vrt_resident *e =
-				fill[p] ? kept_page(L, P, &o, s, p, pool[p] & VRT_DIR_PAGE_HELD, &here, &at)
-				        : NULL;
-			if (!e || (here && !stay))
-				continue;
-			cl_int err = here ? CL_SUCCESS : add_copy(P, e, F->fr.buf[s], tf[p]);
-			if (err)
-				return err;
-			if (fill[p] == 1) /* a page by its gaps saved few */
-				L->st->h2d_saved +=
-					vrt_paged_page_bytes(lay, L->slot_mem[s]->size, p);
-			fill[p] = 0;
+		/* the pages to fill, run by run; only those the pool's location
+		 * holds are looked up */
+		for (size_t a = vrt_pas_next_run(fill, F->lo[s], hi, &q); a < hi;
+		     a = vrt_pas_next_run(fill, q, hi, &q)) {
+			want += q - a;
+			for (size_t p = a; p < q; p++)
+				kept += (pool[p] & VRT_DIR_PAGE_HELD) &&
+				        kept_page(L, P, &o, s, p, 1, &here, &at) != NULL;
 		}
+		int stay = P->direct[s] || F->fr.held == s || kept == want;
+		for (size_t a = kept ? vrt_pas_next_run(fill, F->lo[s], hi, &q) : hi; a < hi;
+		     a = vrt_pas_next_run(fill, q, hi, &q))
+			for (size_t p = a; p < q; p++) {
+				const vrt_resident *e =
+					pool[p] & VRT_DIR_PAGE_HELD
+						? kept_page(L, P, &o, s, p, 1, &here, &at)
+						: NULL;
+				if (!e || (here && !stay))
+					continue;
+				cl_int err =
+					here ? CL_SUCCESS : add_copy(P, e, F->fr.buf[s], tf[p]);
+				if (err)
+					return err;
+				if (fill[p] == 1) /* a page by its gaps saved few */
+					L->st->h2d_saved +=
+						vrt_paged_page_bytes(lay, L->slot_mem[s]->size, p);
+				fill[p] = 0;
+			}
 	}
 	vrt_log(VRT_LOG_DEBUG, "range %zu: %zu runs of pages copied from kept frames", i, P->ncopies);
 	double th = vrt_now_ms();
@@ -406,7 +453,7 @@ cl_int vrt_paged_use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 	if (err)
 		return err;
 	forgetting f = {.o = &o, .P = P, .row = forget_row(P)};
-	vrt_res_drop_if(&P->devs.res, forget_overwritten, &f);
+	forget_overwritten_all(L, P, F, &f);
 	forget_gathered(P, &f);
 	if (f.oom || forget_written_held(L, P, F)) {
 		/* The pool's copies could not all be forgotten: they go whole,
@@ -495,28 +542,31 @@ void vrt_paged_share_reads(const vrt_launch *L, paged *P, const fset *F)
 		int l = P->loc[s];
 		const unsigned char *u = F->u + lay->slot_off[s];
 		const uint32_t *tf = vrt_lpt_table(F->lpt, s);
-		size_t a, b;
+		size_t hi = F->hi[s], q;
 		/* The directory as it is now for the slot's pages, another
 		 * slot's of the same buffer recorded first; recording the
 		 * slot's pages changes no other page of it. */
-		int some = run_flush(&run, sh) ? -1 : pool_pages(L, P, F->u, s, &a, &b);
+		int some = run_flush(&run, sh) ? -1 : pool_pages(L, P, F, s);
 		if (some < 0)
 			return;
 		const unsigned char *pool = P->poolrow + lay->slot_off[s];
-		for (size_t p = a; some && p <= b; p++) {
-			/* the hold's copy is the current one (in_hold_now) */
-			if (!u[p] || (vrt_hold_has(&P->devs, m->serial, p) &&
-			              (pool[p] & VRT_DIR_PAGE_HELD)))
-				continue;
-			const vrt_resident *old = vrt_res_find(r, m->serial, p);
-			if (old && (pool[p] & VRT_DIR_PAGE_SOLE))
-				continue;
-			if (m->serial == P->devs.hold_serial)
-				vrt_hold_forget(&P->devs, p); /* stale there */
-			vrt_resident e = {m->serial, p, (unsigned)(F - P->set), F->fr.buf[s], tf[p]};
-			if (vrt_res_put(r, &e) || run_add(&run, m, l, p, 0, sh))
-				return;
-		}
+		for (size_t a = some ? vrt_pas_next_run(u, F->lo[s], hi, &q) : hi; a < hi;
+		     a = vrt_pas_next_run(u, q, hi, &q))
+			for (size_t p = a; p < q; p++) {
+				/* the hold's copy is the current one (in_hold_now) */
+				if ((pool[p] & VRT_DIR_PAGE_HELD) &&
+				    vrt_hold_has(&P->devs, m->serial, p))
+					continue;
+				/* a recorded copy newer than the host's keeps its entry */
+				if ((pool[p] & VRT_DIR_PAGE_SOLE) && vrt_res_find(r, m->serial, p))
+					continue;
+				if (m->serial == P->devs.hold_serial)
+					vrt_hold_forget(&P->devs, p); /* stale there */
+				vrt_resident e = {m->serial, p, (unsigned)(F - P->set),
+				                  F->fr.buf[s], tf[p]};
+				if (vrt_res_put(r, &e) || run_add(&run, m, l, p, 0, sh))
+					return;
+			}
 	}
 	run_flush(&run, sh);
 }
@@ -691,14 +741,15 @@ cl_int vrt_paged_record_held(vrt_launch *L, paged *P, const fset *F, size_t i)
 	int err = 0;
 	vrt_log(VRT_LOG_DEBUG, "range %zu: slot %u in the hold (%llu bytes in)", i, s,
 	        F->in_bytes);
-	for (size_t p = 0; p < P->lay.slot_pages[s] && p < P->devs.hold_pages && !err; p++) {
-		if (!u[p])
-			continue;
-		if (r->n)
-			vrt_res_forget(r, m->serial, p);
-		vrt_hold_put(&P->devs, p);
-		err = run_add(&run, m, P->loc[s], p, writes, sh);
-	}
+	size_t end = F->hi[s] < P->devs.hold_pages ? F->hi[s] : P->devs.hold_pages, q;
+	for (size_t a = vrt_pas_next_run(u, F->lo[s], end, &q); a < end && !err;
+	     a = vrt_pas_next_run(u, q, end, &q))
+		for (size_t p = a; p < q && !err; p++) {
+			if (r->n)
+				vrt_res_forget(r, m->serial, p);
+			vrt_hold_put(&P->devs, p);
+			err = run_add(&run, m, P->loc[s], p, writes, sh);
+		}
 	if (!err)
 		err = run_flush(&run, sh);
 	if (!err)

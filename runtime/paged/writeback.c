@@ -156,20 +156,14 @@ cl_int vrt_paged_record_home(vrt_launch *L, paged *P, const fset *F)
 		if (!m->dir || !(m->dir->used & ~VRT_LOC(VRT_DIR_HOST)) ||
 		    !vrt_paged_goes_home_now(L, P, F, s))
 			continue;
-		const unsigned char *u = F->u + lay->slot_off[s], *end = u + lay->slot_pages[s];
-		for (const unsigned char *a = u; a < end;) {
-			while (a < end && !*a)
-				a++;
-			const unsigned char *b = a;
-			while (b < end && *b)
-				b++;
-			if (b > a && vrt_pool_wrote(m, VRT_DIR_HOST, (size_t)(a - u), (size_t)(b - a),
-			                            lay->page_shift)) {
+		const unsigned char *u = F->u + lay->slot_off[s];
+		size_t hi = F->hi[s], b;
+		for (size_t a = vrt_pas_next_run(u, F->lo[s], hi, &b); a < hi;
+		     a = vrt_pas_next_run(u, b, hi, &b))
+			if (vrt_pool_wrote(m, VRT_DIR_HOST, a, b - a, lay->page_shift)) {
 				vrt_mem_fail(m, L->k->name);
 				return CL_OUT_OF_HOST_MEMORY;
 			}
-			a = b;
-		}
 	}
 	return CL_SUCCESS;
 }

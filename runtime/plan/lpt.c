@@ -200,18 +200,20 @@ size_t vrt_spans(const vrt_layout *l, const unsigned char *u,
 {
 	size_t cap = 0;
 	*spans = NULL;
-	return vrt_spans_in(l, u, lpt, s, spans, &cap);
+	return vrt_spans_in(l, u, lpt, s, 0, l->slot_pages[s], spans, &cap);
 }
 
 size_t vrt_spans_in(const vrt_layout *l, const unsigned char *u, const uint32_t *lpt,
-                    unsigned s, vrt_span **spans, size_t *cap)
+                    unsigned s, size_t lo, size_t hi, vrt_span **spans, size_t *cap)
 {
 	const unsigned char *row = u + l->slot_off[s];
 	const uint32_t *tab = vrt_lpt_table(lpt, s);
-	size_t n = 0;
-	for (size_t p = 0; p < l->slot_pages[s]; p++)
-		if (row[p] && (p == 0 || !row[p - 1]))
-			n++;
+	size_t n = 0, q;
+	if (hi > l->slot_pages[s])
+		hi = l->slot_pages[s];
+	for (size_t p = vrt_pas_next_run(row, lo, hi, &q); p < hi;
+	     p = vrt_pas_next_run(row, q, hi, &q))
+		n++;
 	if (!n)
 		return 0;
 	if (n > *cap) {
@@ -223,20 +225,13 @@ size_t vrt_spans_in(const vrt_layout *l, const unsigned char *u, const uint32_t 
 	}
 	vrt_span *out = *spans;
 	size_t k = 0;
-	for (size_t p = 0; p < l->slot_pages[s];) {
-		if (!row[p]) {
-			p++;
-			continue;
-		}
-		size_t q = p;
-		while (q < l->slot_pages[s] && row[q])
-			q++;
+	for (size_t p = vrt_pas_next_run(row, lo, hi, &q); p < hi;
+	     p = vrt_pas_next_run(row, q, hi, &q)) {
 		out[k].slot = s;
 		out[k].page = p;
 		out[k].npages = q - p;
 		out[k].frame = tab[p];
 		k++;
-		p = q;
 	}
 	return n;
 }

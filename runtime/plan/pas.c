@@ -115,6 +115,45 @@ size_t vrt_pas_count_new(const unsigned char *a, const unsigned char *b, size_t 
 	return c;
 }
 
+size_t vrt_pas_next_run(const unsigned char *row, size_t from, size_t n, size_t *end)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t p = from;
+	uint64_t x;
+	/* whole zero words skipped; the first byte found in the word that
+	 * is not, byte by byte (any byte order) */
+	while (p + 8 <= n && (memcpy(&x, row + p, 8), !x))
+		p += 8;
+	while (p < n && !row[p])
+		p++;
+	if (p >= n) /* from past n too */
+		return n;
+	size_t q = p + 1;
+	/* words with no zero byte ((x - ones) & ~x & highs is 0) skipped */
+	while (q + 8 <= n && (memcpy(&x, row + q, 8), !((x - ones) & ~x & highs)))
+		q += 8;
+	while (q < n && row[q])
+		q++;
+	*end = q;
+	return p;
+}
+
+void vrt_pas_extent(const unsigned char *row, size_t n, size_t *lo, size_t *hi)
+{
+	size_t end, a = vrt_pas_next_run(row, 0, n, &end), b = n;
+	uint64_t x;
+	if (a == n) {
+		*lo = *hi = 0;
+		return;
+	}
+	while (b >= a + 8 && (memcpy(&x, row + b - 8, 8), !x))
+		b -= 8;
+	while (!row[b - 1])
+		b--;
+	*lo = a;
+	*hi = b;
+}
+
 size_t vrt_pas_held(const vrt_layout *l, const unsigned char *u)
 {
 	unsigned s = l->hold_slot;

@@ -67,6 +67,14 @@ size_t vrt_pas_or(unsigned char *dst, const unsigned char *src, size_t n);
 size_t vrt_pas_count(const unsigned char *row, size_t n);
 /* Pages set in a and not in b, over n bytes (a multiple of 8). */
 size_t vrt_pas_count_new(const unsigned char *a, const unsigned char *b, size_t n);
+/* The first marked (non-zero) byte of row[from .. n), n when none (or
+ * from >= n), and in *end (when not n) the end of its run: the first
+ * unmarked byte after it, or n. Reads nothing at or past n; a word at a time, so a
+ * walk of a row's runs costs its words and runs, not its bytes. */
+size_t vrt_pas_next_run(const unsigned char *row, size_t from, size_t n, size_t *end);
+/* [*lo, *hi): row[0 .. n) from its first marked byte to past its last,
+ * a word at a time from both ends; *lo == *hi (0) when none is. */
+void vrt_pas_extent(const unsigned char *row, size_t n, size_t *lo, size_t *hi);
 
 typedef struct vrt_range {
 	size_t first_row, last_row; /* inclusive */
@@ -141,9 +149,11 @@ int vrt_lpt_build(const vrt_layout *l, const unsigned char *u, const vrt_box2d *
 size_t vrt_spans(const vrt_layout *l, const unsigned char *u,
                  const uint32_t *lpt, unsigned s, vrt_span **spans);
 /* The same into *spans, a buffer of *cap spans the caller keeps (vrt_free),
- * grown when too small: no allocation per call once large enough. */
+ * grown when too small: no allocation per call once large enough; of
+ * slot s's pages [lo, hi) alone (where u marks them all: a range's
+ * extent, paged/), found a word at a time. */
 size_t vrt_spans_in(const vrt_layout *l, const unsigned char *u, const uint32_t *lpt,
-                    unsigned s, vrt_span **spans, size_t *cap);
+                    unsigned s, size_t lo, size_t hi, vrt_span **spans, size_t *cap);
 /* Bytes of the span that lie inside the buffer. */
 size_t vrt_span_valid(const vrt_layout *l, const vrt_span *sp);
 /* Frames <- host: copies the pages of a span from the buffer's host copy

@@ -3,7 +3,8 @@
  * test_rt_pas.c - PAS layout, normalization and reduction (VAST
  * Algorithm 1): empty rows, a row over budget, every page in one row,
  * the last partial page, shared pages, exact-fit budgets, allocation
- * failure.
+ * failure; runs of marked pages and their extent found a word at a
+ * time.
  */
 #include <stdio.h>
 #include <string.h>
@@ -79,6 +80,79 @@ static void test_count_new(void)
 	CHECK(vrt_pas_count_new(a, b, 64) == 64);
 	CHECK(vrt_pas_count_new(a, a, 64) == 0);
 	CHECK(vrt_pas_count_new(b, a, 64) == 0);
+}
+
+/* The runs vrt_pas_next_run finds in row[0..n), against a byte-by-byte
+ * walk: each run's first page and end, none past n. */
+static void check_runs(const unsigned char *row, size_t n)
+{
+	size_t p = 0, e, from = 0;
+	for (;;) {
+		while (p < n && !row[p])
+			p++;
+		size_t q = p;
+		while (q < n && row[q])
+			q++;
+		size_t a = vrt_pas_next_run(row, from, n, &e);
+		CHECK(a == p);
+		if (p == n)
+			break;
+		CHECK(e == q);
+		from = p = q;
+	}
+	size_t lo = 99, hi = 99, a = 0, b = n;
+	while (a < n && !row[a])
+		a++;
+	while (b > a && !row[b - 1])
+		b--;
+	vrt_pas_extent(row, n, &lo, &hi);
+	CHECK(a == n ? lo == 0 && hi == 0 : lo == a && hi == b);
+}
+
+/* Empty rows, a full one, runs across words, a run at the row's end, the
+ * last partial word (bytes past n, marked, are not the row's), marks
+ * other than 1 (a fill row's 2), random rows of every length up to 40. */
+static void test_runs(void)
+{
+	unsigned char r[48];
+	size_t e = 99;
+	memset(r, 0, sizeof r);
+	CHECK(vrt_pas_next_run(r, 0, 0, &e) == 0);
+	CHECK(vrt_pas_next_run(r, 0, 40, &e) == 40);
+	CHECK(vrt_pas_next_run(r, 40, 40, &e) == 40);
+	r[45] = 1;
+	CHECK(vrt_pas_next_run(r, 44, 40, &e) == 40); /* from past n: none */
+	r[45] = 0;
+	memset(r, 1, sizeof r);
+	CHECK(vrt_pas_next_run(r, 0, 40, &e) == 0 && e == 40);
+	CHECK(vrt_pas_next_run(r, 13, 40, &e) == 13 && e == 40);
+	CHECK(vrt_pas_next_run(r, 0, 5, &e) == 0 && e == 5); /* stops at n inside a word */
+	memset(r, 0, sizeof r);
+	r[39] = 1; /* a run at the end, in the last partial word */
+	r[40] = r[41] = 1; /* past n */
+	CHECK(vrt_pas_next_run(r, 0, 40, &e) == 39 && e == 40);
+	memset(r, 0, sizeof r);
+	memset(r + 6, 2, 12); /* across two word boundaries */
+	CHECK(vrt_pas_next_run(r, 0, 40, &e) == 6 && e == 18);
+	CHECK(vrt_pas_next_run(r, 18, 40, &e) == 40);
+	CHECK(vrt_pas_next_run(r, 9, 40, &e) == 9 && e == 18);
+	r[44] = 1; /* marked, but past n */
+	CHECK(vrt_pas_next_run(r, 18, 41, &e) == 41);
+	size_t lo, hi;
+	vrt_pas_extent(r, 41, &lo, &hi);
+	CHECK(lo == 6 && hi == 18);
+	vrt_pas_extent(r, 0, &lo, &hi);
+	CHECK(lo == 0 && hi == 0);
+	unsigned x = 777;
+	for (size_t n = 0; n <= 40; n++)
+		for (int round = 0; round < 20; round++) {
+			for (size_t i = 0; i < sizeof r; i++) {
+				x = x * 1103515245u + 12345u;
+				/* sparse, dense and all-marked rows */
+				r[i] = round % 3 == 2 ? 1 : (x >> 16) % (round % 3 ? 2 : 7) == 0;
+			}
+			check_runs(r, n);
+		}
 }
 
 static unsigned char rows[8][24];
@@ -268,6 +342,7 @@ int main(void)
 	test_layout();
 	test_normalize();
 	test_count_new();
+	test_runs();
 	test_hold();
 	test_marked_frames();
 	test_frames_beside_lpt();

@@ -6,8 +6,13 @@
  * frames a range overwrites, the pages it writes), clears, and the
  * allocator failing at random (a failed record changes nothing; a
  * forget allocates nothing, so it forgets exactly what its predicate
- * says even then). After every step each
- * (serial, page) is found exactly where the model says, or nowhere.
+ * says even then), forgets of the entries in a run of frames
+ * (vrt_res_drop_frames: through the index of frames, or, where two
+ * entries share a frame, every entry). After every step each
+ * (serial, page) is found exactly where the model says, or nowhere. A
+ * trace that, as the paged path does, empties a frame before it records
+ * an entry there keeps the index whole (never crowded) through
+ * replacements, deletions that move entries, and the table's growth.
  * Then the frame pool's part (runtime/mem/framepool.c): fitting kept sets to
  * a launch keeps the map while every frame buffer stays, forgets it when
  * one is dropped, and releasing the sets forgets it.
@@ -52,6 +57,21 @@ static int gone(const vrt_resident *e, void *ctx)
 	return e->serial == p->serial && e->page >= p->lo && e->page < p->hi;
 }
 
+static int gone_any(const vrt_resident *e, void *ctx)
+{
+	(void)e;
+	(void)ctx;
+	return 1;
+}
+
+/* Entries of one serial's odd pages: what a range's predicate may
+ * add to the frames it refills (the pages it writes). */
+static int gone_odd(const vrt_resident *e, void *ctx)
+{
+	(void)ctx;
+	return e->page & 1;
+}
+
 static void compare(const vrt_residency *r)
 {
 	size_t n = 0;
@@ -94,7 +114,11 @@ static void random_trace(unsigned seed)
 			p.hi = p.lo + rnd(80);
 			if (p.kind)
 				p.lo %= PAGES, p.hi = p.lo + rnd(PAGES);
-			vrt_res_drop_if(&r, gone, &p);
+			if (p.kind == 0 && rnd(2))
+				vrt_res_drop_frames(&r, p.set, p.buf, p.lo, p.hi - p.lo, gone_any,
+				                    NULL);
+			else
+				vrt_res_drop_if(&r, gone, &p);
 			for (unsigned s = 1; s < SERIALS; s++)
 				for (size_t q = 0; q < PAGES; q++)
 					if (model[s][q].serial && gone(&model[s][q], &p))
@@ -104,6 +128,61 @@ static void random_trace(unsigned seed)
 			memset(model, 0, sizeof model);
 		}
 		vrt_alloc_fail_after(0); /* none fails */
+		compare(&r);
+	}
+	vrt_res_clear(&r);
+}
+
+#define FRAMES 300
+
+/* Forgets in the model what drop_frames(set, buf, [lo, hi), pick) does. */
+static void model_drop_frames(unsigned set, unsigned buf, size_t lo, size_t hi,
+                              int (*pick)(const vrt_resident *, void *))
+{
+	for (unsigned s = 1; s < SERIALS; s++)
+		for (size_t q = 0; q < PAGES; q++) {
+			vrt_resident *m = &model[s][q];
+			if (m->serial && m->set == set && m->buf == buf && m->frame >= lo &&
+			    m->frame < hi && pick(m, NULL))
+				memset(m, 0, sizeof *m);
+		}
+}
+
+/* A trace of one entry a frame at most: a frame is emptied before an
+ * entry is recorded there, as a range drops the entries of the frames it
+ * refills. The index never gives up (crowded), and drop_frames forgets
+ * exactly what the model says. */
+static void one_a_frame(unsigned seed)
+{
+	vrt_residency r;
+	memset(&r, 0, sizeof r);
+	memset(model, 0, sizeof model);
+	srand(seed);
+	for (int step = 0; step < 4000; step++) {
+		unsigned op = rnd(100);
+		if (op < 60) {
+			vrt_resident e = {1 + rnd(SERIALS - 1), rnd(PAGES), rnd(3), rnd(2),
+			                  rnd(FRAMES)};
+			vrt_res_drop_frames(&r, e.set, e.buf, e.frame, 1, gone_any, NULL);
+			model_drop_frames(e.set, e.buf, e.frame, e.frame + 1, gone_any);
+			CHECK(vrt_res_put(&r, &e) == 0);
+			model[e.serial][e.page] = e;
+		} else if (op < 90) {
+			unsigned set = rnd(3), buf = rnd(2);
+			size_t lo = rnd(FRAMES), n = rnd(120);
+			int (*pick)(const vrt_resident *, void *) = rnd(2) ? gone_any : gone_odd;
+			vrt_res_drop_frames(&r, set, buf, lo, n, pick, NULL);
+			model_drop_frames(set, buf, lo, lo + n, pick);
+		} else if (op < 99) {
+			unsigned long long serial = 1 + rnd(SERIALS - 1);
+			size_t page = rnd(PAGES);
+			vrt_res_forget(&r, serial, page);
+			memset(&model[serial][page], 0, sizeof model[serial][page]);
+		} else {
+			vrt_res_clear(&r);
+			memset(model, 0, sizeof model);
+		}
+		CHECK(!r.crowded);
 		compare(&r);
 	}
 	vrt_res_clear(&r);
@@ -157,6 +236,8 @@ int main(void)
 {
 	for (unsigned seed = 1; seed <= 20; seed++)
 		random_trace(seed);
+	for (unsigned seed = 1; seed <= 10; seed++)
+		one_a_frame(seed);
 	pool_forgets();
 	if (failures)
 		fprintf(stderr, "test_rt_residency: %d failures\n", failures);
