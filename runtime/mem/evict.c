@@ -28,6 +28,8 @@
  * brute-force search. The clock of last uses is here too, the one state
  * of the file.
  */
+#include <string.h>
+
 #include "mem/mem.h"
 
 /* Candidate a goes before candidate b. */
@@ -61,6 +63,30 @@ size_t vrt_evict_pick(size_t n, const unsigned long *next_use, const unsigned lo
 /* out[i] while choosing: not decided yet, kept, evicted. */
 enum { UNDECIDED, KEPT, EVICTED };
 
+typedef struct order {
+	const unsigned long *next_use;
+	const unsigned long long *lru;
+} order;
+
+/* idx[0 .. n) sorted by goes_before, merging through tmp (stable; a
+ * total order anyway: ties go by index). */
+static void sort_order(size_t *idx, size_t *tmp, size_t n, const order *o)
+{
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t a = lo, b = mid, k = lo;
+			while (a < mid && b < hi)
+				tmp[k++] = goes_before(idx[b], idx[a], o->next_use, o->lru) ? idx[b++] : idx[a++];
+			while (a < mid)
+				tmp[k++] = idx[a++];
+			while (b < hi)
+				tmp[k++] = idx[b++];
+		}
+		memcpy(idx, tmp, n * sizeof *idx);
+	}
+}
+
 unsigned long long vrt_evict_choose(size_t n, const unsigned long long *size,
                                     const unsigned long *next_use,
                                     const unsigned long long *lru, unsigned long long need,
@@ -71,13 +97,24 @@ unsigned long long vrt_evict_choose(size_t n, const unsigned long long *size,
 		out[i] = UNDECIDED;
 		undecided += size[i];
 	}
-	/* The last of the order among those undecided, each round: a few
-	 * dozen candidates at most, n^2 is nothing beside a transfer. */
+	/* The candidates in order once (every buffer with a device copy may
+	 * be one: thousands), decided from the last: each round the last of
+	 * those undecided. Out of memory: that last found each round. */
+	size_t *idx = vrt_malloc(2 * (n ? n : 1) * sizeof *idx);
+	if (idx) {
+		order o = {next_use, lru};
+		for (size_t i = 0; i < n; i++)
+			idx[i] = i;
+		sort_order(idx, idx + n, n, &o);
+	}
 	for (size_t round = 0; round < n && freed < need; round++) {
 		size_t last = n;
-		for (size_t i = 0; i < n; i++)
-			if (out[i] == UNDECIDED && (last == n || goes_before(last, i, next_use, lru)))
-				last = i;
+		if (idx)
+			last = idx[n - 1 - round];
+		else
+			for (size_t i = 0; i < n; i++)
+				if (out[i] == UNDECIDED && (last == n || goes_before(last, i, next_use, lru)))
+					last = i;
 		undecided -= size[last];
 		if (freed + undecided >= need) {
 			out[last] = KEPT;
@@ -86,6 +123,7 @@ unsigned long long vrt_evict_choose(size_t n, const unsigned long long *size,
 			freed += size[last];
 		}
 	}
+	vrt_free(idx);
 	for (size_t i = 0; i < n; i++)
 		out[i] = out[i] == EVICTED;
 	return freed;

@@ -517,11 +517,15 @@ static cl_int plan_and_make_sets(vrt_launch *L, paged *P)
 		    P->hold_bytes)
 			return err;
 		vrt_paged_drop_sets(P, L, 0);
-		unsigned long long less = L->budget - L->budget / 4;
+		/* The device's budget is the frames' and what stayed beside
+		 * them: three quarters of it, and the next room_for_paging
+		 * decides again what stays. */
+		unsigned long long have = L->budget + L->beside, less = have - have / 4;
 		vrt_log(VRT_LOG_INFO, "kernel '%s': the device is out of memory under a budget of %llu bytes; planning again with %llu",
-		        L->k->name, L->budget, less);
+		        L->k->name, have, less);
 		vrt_budget_shrink(L->dev, less);
 		L->budget = less;
+		L->beside = 0;
 	}
 }
 
@@ -663,7 +667,10 @@ static cl_int paged_run(vrt_launch *L, int keep, vrt_launch *L2, const unsigned 
 	for (unsigned s = 1; s <= L->nslots; s++)
 		if ((err = vrt_mem_host_copy(L->slot_mem[s])) != CL_SUCCESS)
 			goto out;
-	if ((err = vrt_room_for_paging(L, P->res, P->nres, vrt_paged_frames_least(L))) !=
+	/* A fused pair's plan was made (fused_plan) and kept for the whole
+	 * budget: nothing stays beside its frames. */
+	if ((err = vrt_room_for_paging(L, P->res, P->nres,
+	                               L2 ? L->budget : vrt_paged_frames_least(L))) !=
 	    CL_SUCCESS)
 		goto out;
 	vrt_paged_first_layout(L, P);
