@@ -403,7 +403,12 @@ cl_int vrt_paged_use_kept(vrt_launch *L, paged *P, size_t i, fset *F)
 		return CL_SUCCESS;
 	for (unsigned s = 1; s <= lay->nslots; s++) {
 		int some;
+		size_t end;
+		/* A slot with no page left to fill (written whole) asks the
+		 * directory nothing. */
 		if (!F->fr.count[s] || !vrt_paged_may_reside(L, s) || P->loc[s] < 0 ||
+		    vrt_pas_next_run(F->fill + lay->slot_off[s], F->lo[s], F->hi[s], &end) ==
+		            F->hi[s] ||
 		    in_place(L, P, F, s) || !(some = pool_pages(L, P, F, s)))
 			continue;
 		/* Out of memory: not sent from the host instead, as the hold's
