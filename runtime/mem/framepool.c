@@ -40,6 +40,23 @@ typedef struct pool {
 } pool;
 static pool *pools;
 
+/* A frame set's device buffers and events given back (not cleared). */
+static void release_set(vrt_devset *s)
+{
+	for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
+		if (s->frames[b])
+			vrt_real.clReleaseMemObject(s->frames[b]);
+	if (s->lptbuf)
+		vrt_real.clReleaseMemObject(s->lptbuf);
+	if (s->fault)
+		vrt_real.clReleaseMemObject(s->fault);
+	vrt_free(s->lpt_held);
+	if (s->busy)
+		vrt_real.clReleaseEvent(s->busy);
+	if (s->unread)
+		vrt_real.clReleaseEvent(s->unread);
+}
+
 static unsigned long long sets_bytes(const vrt_devsets *d)
 {
 	unsigned long long n = (d->dummy ? d->dummy_bytes : 0) + (d->hold ? d->hold_bytes : 0);
@@ -74,21 +91,8 @@ void vrt_devsets_release(vrt_devsets *d)
 		vrt_real.clReleaseMemObject(d->hold);
 	for (unsigned i = 0; i < VRT_DEVLPTS_KEPT; i++)
 		vrt_devlpts_release(&d->lpts[i]);
-	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
-		vrt_devset *s = &d->set[i];
-		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
-			if (s->frames[b])
-				vrt_real.clReleaseMemObject(s->frames[b]);
-		if (s->lptbuf)
-			vrt_real.clReleaseMemObject(s->lptbuf);
-		if (s->fault)
-			vrt_real.clReleaseMemObject(s->fault);
-		vrt_free(s->lpt_held);
-		if (s->busy)
-			vrt_real.clReleaseEvent(s->busy);
-		if (s->unread)
-			vrt_real.clReleaseEvent(s->unread);
-	}
+	for (unsigned i = 0; i < VRT_MAX_SETS; i++)
+		release_set(&d->set[i]);
 	memset(d, 0, sizeof *d);
 }
 
@@ -301,20 +305,8 @@ static void release_sets(vrt_devsets *d)
 	for (unsigned i = 0; i < VRT_DEVLPTS_KEPT; i++)
 		vrt_devlpts_release(&d->lpts[i]);
 	for (unsigned i = 0; i < VRT_MAX_SETS; i++) {
-		vrt_devset *s = &d->set[i];
-		for (unsigned b = 0; b < VAST_FRAME_BUFS; b++)
-			if (s->frames[b])
-				vrt_real.clReleaseMemObject(s->frames[b]);
-		if (s->lptbuf)
-			vrt_real.clReleaseMemObject(s->lptbuf);
-		if (s->fault)
-			vrt_real.clReleaseMemObject(s->fault);
-		vrt_free(s->lpt_held);
-		if (s->busy)
-			vrt_real.clReleaseEvent(s->busy);
-		if (s->unread)
-			vrt_real.clReleaseEvent(s->unread);
-		memset(s, 0, sizeof *s);
+		release_set(&d->set[i]);
+		memset(&d->set[i], 0, sizeof d->set[i]);
 	}
 	d->nsets = 0;
 }

@@ -180,6 +180,9 @@ int vrt_paged_range_boxes(const paged *P, const vrt_range *R, vrt_box2d *bx);
 int vrt_paged_scratch_row(unsigned char **row, size_t *cap, size_t n);
 size_t vrt_paged_frames_per_buf(const paged *P, unsigned sh);
 cl_int vrt_paged_inspect_and_reduce(vrt_launch *L, paged *P);
+/* P->fp and P->fp2: the fused pair's descriptors, the second following
+ * the first; 1, 0 when they cannot plan the pair, -1 out of memory. */
+int vrt_paged_fused_descriptors(vrt_launch *L, paged *P);
 cl_int vrt_paged_plan_fused(vrt_launch *L, paged *P);
 void vrt_paged_first_layout(vrt_launch *L, paged *P);
 void vrt_paged_drop_plan(paged *D);

@@ -70,23 +70,12 @@ void vrt_paged_drop_tables(paged *P)
  * it must plan again, -1 out of memory. */
 static int use_fused_plan(vrt_launch *L, paged *P)
 {
-	int oom = 0;
-	vrt_fp_plan_free(P->fp);
-	vrt_fp_plan_free(P->fp2);
-	P->fp2 = NULL;
-	P->fp = vrt_fp_plan_new(L, &oom);
-	if (!oom)
-		P->fp2 = vrt_fp_plan_new(P->L2, &oom);
-	if (oom)
-		return -1;
+	int d = vrt_paged_fused_descriptors(L, P);
 	/* The key holds all that these depend on: not expected. */
-	if (!vrt_fp_complete(P->fp) || !vrt_fp_complete(P->fp2)) {
+	if (!d)
 		vrt_log(VRT_LOG_DEBUG, "kernel '%s': the plan kept for it fused with '%s' not used: their descriptors no longer plan them",
 		        L->k->name, P->L2->k->name);
-		return 0;
-	}
-	vrt_fp_follow(P->fp, P->fp2);
-	return 1;
+	return d;
 }
 
 /* The plan of an earlier launch like this one (plans.c), or a new one

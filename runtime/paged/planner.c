@@ -769,9 +769,8 @@ static int fused_exact(vrt_launch *L, paged *P)
  * like a single launch's (plancache.c): it depends on nothing that
  * launch's key leaves out (plans.c), not on what earlier launches left
  * on the device. */
-cl_int vrt_paged_plan_fused(vrt_launch *L, paged *P)
+int vrt_paged_fused_descriptors(vrt_launch *L, paged *P)
 {
-	double t0 = vrt_now_ms();
 	int oom = 0;
 	vrt_fp_plan_free(P->fp);
 	vrt_fp_plan_free(P->fp2);
@@ -780,10 +779,21 @@ cl_int vrt_paged_plan_fused(vrt_launch *L, paged *P)
 	if (!oom)
 		P->fp2 = vrt_fp_plan_new(P->L2, &oom);
 	if (oom)
-		return CL_OUT_OF_HOST_MEMORY;
+		return -1;
 	if (!vrt_fp_complete(P->fp) || !vrt_fp_complete(P->fp2))
-		return VRT_NOT_FUSED;
+		return 0;
 	vrt_fp_follow(P->fp, P->fp2);
+	return 1;
+}
+
+cl_int vrt_paged_plan_fused(vrt_launch *L, paged *P)
+{
+	double t0 = vrt_now_ms();
+	int d = vrt_paged_fused_descriptors(L, P);
+	if (d < 0)
+		return CL_OUT_OF_HOST_MEMORY;
+	if (!d)
+		return VRT_NOT_FUSED;
 	vrt_free(P->rows);
 	P->rows = NULL;
 	P->wpp = 1;
