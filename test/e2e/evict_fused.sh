@@ -12,7 +12,7 @@
 set -u
 vastcc=$1
 src=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-evictf.XXXXXX") || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-evictf.XXXXXX") || { echo "evict_fused: mktemp failed" >&2; exit 1; }
 trap 'rm -rf "$tmp"' EXIT
 unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELINE \
 	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_LOG VAST_PINNED VAST_FOOTPRINTS VAST_RESIDENT \

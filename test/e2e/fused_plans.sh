@@ -19,7 +19,7 @@ set -u
 vastcc=$1
 here=$(cd "$(dirname "$0")" && pwd)
 fail() { echo "fused_plans: FAIL: $*" >&2; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-fplans.XXXXXX") || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vast-fplans.XXXXXX") || { echo "fused_plans: mktemp failed" >&2; exit 1; }
 trap 'rm -rf "$tmp"' EXIT
 unset VAST_DEVICE_MEM VAST_MODE VAST_STATS VAST_TRACE VAST_PAGE_SIZE VAST_PIPELINE \
 	VAST_MAX_ALLOC VAST_FAIL_DEVICE_MEM VAST_FAIL_RANGE VAST_LOG VAST_PINNED VAST_FOOTPRINTS \
